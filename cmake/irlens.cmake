@@ -1,0 +1,39 @@
+# Helpers shared by every folder.
+
+# irlens_core_library(NAME folder DEPS ...): a static library from every .cpp in the folder.
+function(irlens_core_library name dir)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB srcs CONFIGURE_DEPENDS "${dir}/*.cpp" "${dir}/*/*.cpp")
+  file(GLOB hdrs CONFIGURE_DEPENDS "${dir}/*.h" "${dir}/*/*.h")
+  if(NOT srcs)
+    # a folder still empty: keep the target so dependents link
+    set(stub "${CMAKE_CURRENT_BINARY_DIR}/${name}_empty.cpp")
+    file(WRITE "${stub}" "// ${dir} has no sources yet\n")
+    set(srcs "${stub}")
+  endif()
+  add_library(${name} STATIC ${srcs} ${hdrs})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()
+
+# irlens_add_test(NAME SOURCES ... LIBS ... [NEEDS_SHARED]): a test executable registered with CTest.
+# NEEDS_SHARED passes IRLENS_SHARED_DIR; the test itself skips with a message when the folder is absent.
+function(irlens_add_test name)
+  cmake_parse_arguments(ARG "QT" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS})
+  target_compile_definitions(${name} PRIVATE
+    IRLENS_SHARED_DIR="${IRLENS_SHARED_DIR}"
+    IRLENS_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    IRLENS_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  add_test(NAME ${name} COMMAND ${name})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 600)
+  endif()
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT}
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;IRLENS_SHARED_DIR=${IRLENS_SHARED_DIR}")
+  if(ARG_LABELS)
+    set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}")
+  endif()
+endfunction()
