@@ -363,6 +363,9 @@ struct Program {
     bool hasSampleInputs = false;
     std::map<std::string, std::string> extraFiles;
 
+    /// Things a reader tolerated but a user should know (an unexpected schema major, ...). Not compared.
+    std::vector<std::string> warnings;
+
     /// True when the program is at the training IR (verifiers ["TRAINING"]).
     bool isTrainingDialect() const;
     /// The tensor for a graph input that the signature maps to a parameter, buffer or constant; nullptr otherwise.
