@@ -4,9 +4,11 @@
 // fixtures use.
 
 #include "core/ir/program.h"
+#include "core/ir/status.h"
 
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace irlens::core {
@@ -39,10 +41,23 @@ struct OpInfo {
     OpSchema schema;
     IrLevel level = IrLevel::Unknown;
     std::vector<std::string> tags; // "core", "pointwise", "reduction", ...
+    // Prims only (prims_ops.tsv): "elementwise_unary", "view", "reduction", ...; the prim's
+    // ELEMENTWISE_PRIM_TYPE_PROMOTION_KIND as written ("DEFAULT", "ALWAYS_BOOL", "-"); "NEW"/"VIEW"/...
+    std::string primKind;
+    std::string primTypePromotion;
+    std::string primReturnType;
+    std::string notes;        // the table's notes column, if any
+    std::string source;       // "core_aten_ops.tsv", "prims_ops.tsv", "training table", "in-place variant"
+
+    bool hasTag(const std::string& tag) const;
+    /// "aten::add.Tensor", "prims::convert_element_type".
+    std::string qualifiedName() const;
 };
 
 /// Parses "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor".
 std::optional<OpSchema> parseSchema(const std::string& text);
+/// The same, with the reason when the text is not a schema ("missing '->' in ...").
+Result<OpSchema> parseSchemaDetailed(const std::string& text);
 
 class OpRegistry {
 public:
@@ -54,10 +69,14 @@ public:
     /// The level of any target (HOPs, symbolic ops, unknown custom ops included).
     IrLevel levelOf(const Target& target) const;
     const std::vector<OpInfo>& all() const { return m_ops; }
+    /// How many overloads carry the `core` tag (193 with the bundled table).
+    size_t coreOverloadCount() const;
 
 private:
     OpRegistry();
+    void add(OpInfo info);
     std::vector<OpInfo> m_ops;
+    std::unordered_map<std::string, size_t> m_index; // "ns::op.overload" -> m_ops index
 };
 
 } // namespace irlens::core
