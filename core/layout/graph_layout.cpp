@@ -1,0 +1,79 @@
+#include "core/layout/graph_layout.h"
+
+#include "core/layout/graphviz_session.h"
+
+#include <pthread.h>
+
+#include <exception>
+#include <mutex>
+
+namespace irlens::core {
+namespace {
+
+constexpr size_t kGraphvizStack = 64u << 20; // dot recurses once per rank on long chains
+
+std::mutex& graphvizMutex() {
+    static std::mutex m;
+    return m;
+}
+
+struct JobArg {
+    const std::function<void()>* fn;
+};
+
+void* jobMain(void* p) {
+    auto* arg = static_cast<JobArg*>(p);
+    try {
+        (*arg->fn)();
+    } catch (...) {
+        // nothing may leave core as an exception; the job reports through its own Status
+    }
+    return nullptr;
+}
+
+} // namespace
+
+void runGraphvizJob(const std::function<void()>& fn) {
+    std::lock_guard<std::mutex> lock(graphvizMutex());
+    JobArg arg{&fn};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kGraphvizStack);
+    pthread_t thread;
+    if (pthread_create(&thread, &attr, &jobMain, &arg) != 0) {
+        pthread_attr_destroy(&attr);
+        fn(); // no thread available: run here rather than fail
+        return;
+    }
+    pthread_attr_destroy(&attr);
+    pthread_join(thread, nullptr);
+}
+
+Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree, const LayoutOptions& options) {
+    if (options.cancel && options.cancel->load()) return Status::error("layout cancelled");
+    auto result = std::make_shared<LayoutResult>();
+    result->graph = std::move(graph);
+    Status status = Status::error("layout did not run");
+    runGraphvizJob([&] { status = detail::runDot(*result, tree, nullptr, false, {}, nullptr); });
+    if (!status) return status;
+    if (options.cancel && options.cancel->load()) return Status::error("layout cancelled");
+    return LayoutPtr(std::move(result));
+}
+
+Result<LayoutPtr> layoutGraph(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree,
+                              const CollapseState& collapse, const LayoutOptions& options) {
+    return layoutVisibleGraph(buildVisibleGraph(graph, signature, tree, collapse), tree, options);
+}
+
+Result<std::string> renderGraphviz(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree,
+                                   const CollapseState& collapse, const std::string& format) {
+    LayoutResult result;
+    result.graph = buildVisibleGraph(graph, signature, tree, collapse);
+    std::string out;
+    Status status = Status::error("render did not run");
+    runGraphvizJob([&] { status = detail::runDot(result, tree, &graph, true, format, &out); });
+    if (!status) return status;
+    return out;
+}
+
+} // namespace irlens::core

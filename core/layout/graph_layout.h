@@ -1,0 +1,37 @@
+#pragma once
+// Lays out a graph with Graphviz `dot` (cgraph + gvc).
+//
+// Graphviz keeps global state and recurses deeply, so every call takes one process-wide lock and
+// runs on a private thread with a 64 MB stack; callers may call from any thread (views call it from
+// a worker) and simply block until the layout is done.
+
+#include "core/ir/status.h"
+#include "core/layout/layout_result.h"
+#include "core/layout/module_tree.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+namespace irlens::core {
+
+struct LayoutOptions {
+    const std::atomic<bool>* cancel = nullptr; // checked before the (uninterruptible) Graphviz run
+};
+
+/// Geometry for `graph` as built by buildVisibleGraph.
+Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree, const LayoutOptions& options = {});
+
+/// One step: visible graph + layout.
+Result<LayoutPtr> layoutGraph(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree,
+                              const CollapseState& collapse, const LayoutOptions& options = {});
+
+/// Lets Graphviz draw the graph itself, labelled and coloured ("svg", "png", "pdf", "dot"...).
+/// Used by `irlens-cli render`, which keeps the command line free of Qt.
+Result<std::string> renderGraphviz(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree,
+                                   const CollapseState& collapse, const std::string& format);
+
+/// Runs `fn` on a thread with a large stack while holding the Graphviz lock (exposed for tests).
+void runGraphvizJob(const std::function<void()>& fn);
+
+} // namespace irlens::core

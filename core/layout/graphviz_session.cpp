@@ -1,0 +1,262 @@
+#include "core/layout/graphviz_session.h"
+
+#include "core/layout/op_family.h"
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_map>
+
+namespace irlens::core::detail {
+namespace {
+
+char* cs(const char* s) { return const_cast<char*>(s); }
+
+std::string inches(double points) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f", points / 72.0);
+    return buf;
+}
+
+std::string hexColor(unsigned rgb) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "#%06x", rgb & 0xffffff);
+    return buf;
+}
+
+// Graphviz label text: backslash escapes are interpreted, so escape them.
+std::string escapeLabel(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '\\') out += "\\\\";
+        else if (c == '"') out += "\\\"";
+        else out += c;
+    }
+    return out;
+}
+
+GVC_t* context() {
+    // Created once under the Graphviz lock held by the caller, and kept: plugin loading costs time.
+    static GVC_t* gvc = gvContext();
+    return gvc;
+}
+
+LPoint bezierPoint(const std::vector<LPoint>& p, size_t seg, double t) {
+    const LPoint& a = p[seg * 3];
+    const LPoint& b = p[seg * 3 + 1];
+    const LPoint& c = p[seg * 3 + 2];
+    const LPoint& d = p[seg * 3 + 3];
+    double u = 1 - t;
+    return {u * u * u * a.x + 3 * u * u * t * b.x + 3 * u * t * t * c.x + t * t * t * d.x,
+            u * u * u * a.y + 3 * u * u * t * b.y + 3 * u * t * t * c.y + t * t * t * d.y};
+}
+
+void placeChips(LayoutResult& r, size_t itemIndex) {
+    const auto& item = r.graph.items[itemIndex];
+    const LRect& box = r.boxes[itemIndex];
+    auto& out = r.chips[itemIndex];
+    double x = 6, y = itemTextHeight(item);
+    for (size_t c = 0; c < item.chips.size(); ++c) {
+        double cw = chipWidth(item.chips[c]);
+        if (x > 6 && x + cw > box.w - 6) {
+            x = 6;
+            y += kChipHeight + kChipGap;
+        }
+        out.push_back({static_cast<int>(c), {box.x + x, box.y + y, cw, kChipHeight}});
+        x += cw + kChipGap;
+    }
+}
+
+struct Builder {
+    LayoutResult& r;
+    const ModuleTree& tree;
+    const Graph* source;
+    bool decorated;
+    Agraph_t* g = nullptr;
+    std::unordered_map<int, Agraph_t*> clusterGraph;
+    std::vector<Agnode_t*> nodes;
+    std::vector<Agedge_t*> edges;
+
+    Agraph_t* clusterFor(int module) {
+        if (module <= 0) return g;
+        if (auto it = clusterGraph.find(module); it != clusterGraph.end()) return it->second;
+        Agraph_t* parent = clusterFor(tree.module(module).parent);
+        std::string name = "cluster_" + std::to_string(module);
+        Agraph_t* sg = agsubg(parent, cs(name.c_str()), 1);
+        const auto& mod = tree.module(module);
+        std::string label = mod.path + " · " + mod.shortType();
+        agsafeset(sg, cs("label"), cs(escapeLabel(label).c_str()), cs(""));
+        clusterGraph.emplace(module, sg);
+        return sg;
+    }
+
+    void build() {
+        g = agopen(cs("irlens"), Agdirected, nullptr);
+        agattr(g, AGRAPH, cs("rankdir"), cs("TB"));
+        agattr(g, AGRAPH, cs("nodesep"), cs("0.25"));
+        agattr(g, AGRAPH, cs("ranksep"), cs("0.4"));
+        agattr(g, AGRAPH, cs("fontsize"), cs("9"));
+        agattr(g, AGRAPH, cs("labeljust"), cs("l"));
+        agattr(g, AGRAPH, cs("label"), cs(""));
+        // crossing minimisation dominates on big graphs; fewer passes keep the layout interactive
+        if (r.graph.items.size() > 600) agattr(g, AGRAPH, cs("mclimit"), cs("0.3"));
+        agattr(g, AGNODE, cs("shape"), cs("box"));
+        agattr(g, AGNODE, cs("fixedsize"), cs("true"));
+        agattr(g, AGNODE, cs("label"), cs(""));
+        Agsym_t* wSym = agattr(g, AGNODE, cs("width"), cs("1"));
+        Agsym_t* hSym = agattr(g, AGNODE, cs("height"), cs("0.5"));
+        if (decorated) {
+            agattr(g, AGNODE, cs("style"), cs("rounded,filled"));
+            agattr(g, AGNODE, cs("fillcolor"), cs("#f0f0f0"));
+            agattr(g, AGNODE, cs("fontsize"), cs("9"));
+            agattr(g, AGNODE, cs("fontname"), cs("Helvetica"));
+            agattr(g, AGNODE, cs("peripheries"), cs("1"));
+            agattr(g, AGEDGE, cs("fontsize"), cs("7"));
+            agattr(g, AGEDGE, cs("fontname"), cs("Helvetica"));
+            agattr(g, AGEDGE, cs("xlabel"), cs(""));
+            agattr(g, AGRAPH, cs("fontname"), cs("Helvetica"));
+            agattr(g, AGRAPH, cs("style"), cs("rounded"));
+        }
+        nodes.resize(r.graph.items.size());
+        for (size_t k = 0; k < r.graph.items.size(); ++k) {
+            const auto& item = r.graph.items[k];
+            std::string name = "n" + std::to_string(k);
+            Agnode_t* n = agnode(g, cs(name.c_str()), 1);
+            agxset(n, wSym, cs(inches(item.width).c_str()));
+            agxset(n, hSym, cs(inches(item.height).c_str()));
+            if (item.cluster > 0) agsubnode(clusterFor(item.cluster), n, 1);
+            if (decorated) decorate(n, item);
+            nodes[k] = n;
+        }
+        edges.resize(r.graph.edges.size(), nullptr);
+        for (size_t k = 0; k < r.graph.edges.size(); ++k) {
+            const auto& e = r.graph.edges[k];
+            Agedge_t* ae = agedge(g, nodes[static_cast<size_t>(e.from)], nodes[static_cast<size_t>(e.to)], nullptr, 1);
+            if (decorated && !e.label.empty()) agsafeset(ae, cs("xlabel"), cs(escapeLabel(e.label).c_str()), cs(""));
+            edges[k] = ae;
+        }
+    }
+
+    void decorate(Agnode_t* n, const VisibleItem& item) {
+        std::string label = item.title + "\n" + item.subtitle;
+        if (!item.chips.empty()) {
+            label += "\n";
+            for (size_t c = 0; c < item.chips.size(); ++c) label += (c ? " " : "") + ("[" + item.chips[c].label + "]");
+        }
+        agsafeset(n, cs("label"), cs(escapeLabel(label).c_str()), cs(""));
+        std::string fill = "#f0f0f0";
+        switch (item.kind) {
+        case VisibleItem::Kind::Input: fill = "#e0f3db"; break;
+        case VisibleItem::Kind::Output: fill = "#fde0dd"; break;
+        case VisibleItem::Kind::Module: fill = "#f7f7f7"; agsafeset(n, cs("style"), cs("rounded,filled,dashed"), cs("")); break;
+        case VisibleItem::Kind::Op:
+            if (source && item.nodeIndex >= 0 && static_cast<size_t>(item.nodeIndex) < source->nodes.size())
+                fill = hexColor(opFamilyColor(opFamilyOf(source->nodes[static_cast<size_t>(item.nodeIndex)].target)));
+            break;
+        }
+        agsafeset(n, cs("fillcolor"), cs(fill.c_str()), cs(""));
+        if (item.isHop) agsafeset(n, cs("peripheries"), cs("2"), cs(""));
+    }
+
+    void collectClusters(Agraph_t* sg, double top, int depth) {
+        for (int k = 1; k <= GD_n_cluster(sg); ++k) {
+            Agraph_t* c = GD_clust(sg)[k];
+            int module = std::atoi(agnameof(c) + 8); // "cluster_<m>"
+            boxf bb = GD_bb(c);
+            LayoutCluster lc;
+            lc.module = module;
+            lc.box = {bb.LL.x, top - bb.UR.y, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y};
+            const auto& mod = tree.module(module);
+            lc.label = mod.path + " · " + mod.shortType();
+            lc.depth = depth;
+            r.clusters.push_back(std::move(lc));
+            collectClusters(c, top, depth + 1);
+        }
+    }
+
+    void readBack() {
+        boxf bb = GD_bb(g);
+        double top = bb.UR.y;
+        r.bounds = {bb.LL.x, 0, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y};
+        r.boxes.resize(nodes.size());
+        r.chips.assign(nodes.size(), {});
+        for (size_t k = 0; k < nodes.size(); ++k) {
+            pointf c = ND_coord(nodes[k]);
+            double w = ND_width(nodes[k]) * 72.0, h = ND_height(nodes[k]) * 72.0;
+            r.boxes[k] = {c.x - w / 2, top - c.y - h / 2, w, h};
+            placeChips(r, k);
+        }
+        r.edges.resize(edges.size());
+        for (size_t k = 0; k < edges.size(); ++k) {
+            LayoutEdge& le = r.edges[k];
+            le.edge = static_cast<int>(k);
+            splines* spl = ED_spl(edges[k]);
+            if (spl && spl->size > 0 && spl->list[0].size >= 4) {
+                // one bezier per edge in dot output (several only for concentrated edges)
+                const bezier& bz = spl->list[0];
+                for (int p = 0; p < bz.size; ++p) le.points.push_back({bz.list[p].x, top - bz.list[p].y});
+                if (bz.eflag) {
+                    le.arrow = true;
+                    le.arrowTip = {bz.ep.x, top - bz.ep.y};
+                } else if (bz.sflag) {
+                    std::reverse(le.points.begin(), le.points.end());
+                    le.arrow = true;
+                    le.arrowTip = {bz.sp.x, top - bz.sp.y};
+                }
+            } else {
+                // unrouted edge: a straight segment from bottom centre to top centre
+                const auto& e = r.graph.edges[k];
+                LRect a = r.boxes[static_cast<size_t>(e.from)], b = r.boxes[static_cast<size_t>(e.to)];
+                LPoint p0{a.x + a.w / 2, a.y + a.h}, p1{b.x + b.w / 2, b.y - 6};
+                le.points = {p0, p0, p1, p1};
+                le.arrow = true;
+                le.arrowTip = {b.x + b.w / 2, b.y};
+            }
+            size_t segs = (le.points.size() - 1) / 3;
+            le.labelPos = segs ? bezierPoint(le.points, segs / 2, segs % 2 ? 0.5 : 0.0) : le.points.front();
+        }
+        collectClusters(g, top, 1);
+    }
+};
+
+} // namespace
+
+Status runDot(LayoutResult& result, const ModuleTree& tree, const Graph* source, bool decorated,
+              const std::string& renderFormat, std::string* rendered) {
+    auto t0 = std::chrono::steady_clock::now();
+    Builder b{result, tree, source, decorated, nullptr, {}, {}, {}};
+    b.build();
+    GVC_t* gvc = context();
+    if (!gvc) {
+        agclose(b.g);
+        return Status::error("Graphviz could not be initialised (gvContext failed)");
+    }
+    if (gvLayout(gvc, b.g, "dot") != 0) {
+        agclose(b.g);
+        return Status::error("Graphviz 'dot' layout failed for a graph of " + std::to_string(result.graph.items.size()) +
+                             " boxes");
+    }
+    b.readBack();
+    Status status;
+    if (!renderFormat.empty() && rendered) {
+        char* data = nullptr;
+        unsigned int length = 0;
+        if (gvRenderData(gvc, b.g, renderFormat.c_str(), &data, &length) != 0 || !data) {
+            status = Status::error("Graphviz cannot render format '" + renderFormat + "' on this machine");
+        } else {
+            rendered->assign(data, length);
+        }
+        if (data) gvFreeRenderData(data);
+    }
+    gvFreeLayout(gvc, b.g);
+    agclose(b.g);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return status;
+}
+
+} // namespace irlens::core::detail
