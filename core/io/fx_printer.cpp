@@ -1,0 +1,425 @@
+#include "core/io/fx_printer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+namespace irlens::core {
+
+std::string pythonFloatRepr(double value) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+    if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
+    // Shortest digits that read back to the same double (what Python's repr does).
+    char buf[64];
+    int precision = 1;
+    for (; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*e", precision - 1, value);
+        if (std::strtod(buf, nullptr) == value) break;
+    }
+    std::string text = buf;
+    bool negative = text[0] == '-';
+    if (negative) text.erase(0, 1);
+    auto ePos = text.find('e');
+    int exponent = std::atoi(text.c_str() + ePos + 1);
+    std::string digits;
+    for (size_t k = 0; k < ePos; ++k)
+        if (text[k] != '.') digits += text[k];
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+    std::string out;
+    if (exponent >= -4 && exponent < 16) {
+        if (exponent < 0) {
+            out = "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
+        } else if (static_cast<int>(digits.size()) <= exponent + 1) {
+            out = digits + std::string(static_cast<size_t>(exponent + 1 - static_cast<int>(digits.size())), '0') + ".0";
+        } else {
+            out = digits.substr(0, static_cast<size_t>(exponent + 1)) + "." + digits.substr(static_cast<size_t>(exponent + 1));
+        }
+    } else {
+        out = digits.substr(0, 1);
+        if (digits.size() > 1) out += "." + digits.substr(1);
+        char exp[16];
+        std::snprintf(exp, sizeof exp, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+        out += exp;
+    }
+    return negative ? "-" + out : out;
+}
+
+namespace {
+
+// ---------------------------------------------------------------- FX's name space (torch/fx/graph.py _Namespace)
+
+const std::set<std::string>& illegalNames() {
+    // Python keywords, builtins and FX's custom builtins: FX appends a suffix rather than shadow them.
+    static const std::set<std::string> names = {
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def",
+        "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+        "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+        "abs", "all", "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes", "callable", "chr",
+        "classmethod", "compile", "complex", "copyright", "credits", "delattr", "dict", "dir", "divmod",
+        "enumerate", "eval", "exec", "exit", "filter", "float", "format", "frozenset", "getattr", "globals",
+        "hasattr", "hash", "help", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len",
+        "license", "list", "locals", "map", "max", "memoryview", "min", "next", "object", "oct", "open", "ord",
+        "pow", "print", "property", "quit", "range", "repr", "reversed", "round", "set", "setattr", "slice",
+        "sorted", "staticmethod", "str", "sum", "super", "tuple", "type", "vars", "zip",
+        "inf", "nan", "NoneType", "torch", "device", "fx_pytree", "pytree"};
+    return names;
+}
+
+class NameSpace {
+public:
+    std::string create(std::string candidate) {
+        for (auto& c : candidate)
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';
+        if (candidate.empty()) candidate = "_unnamed";
+        if (std::isdigit(static_cast<unsigned char>(candidate[0]))) candidate = "_" + candidate;
+        std::string base = candidate;
+        long num = 0;
+        bool hasNum = false;
+        auto us = candidate.rfind('_');
+        if (us != std::string::npos && us + 1 < candidate.size() &&
+            candidate.find_first_not_of("0123456789", us + 1) == std::string::npos && us + 1 - 1 > 0) {
+            base = candidate.substr(0, us);
+            num = std::atol(candidate.c_str() + us + 1);
+            hasNum = true;
+        }
+        candidate = hasNum ? base + "_" + std::to_string(num) : base;
+        if (!num) num = m_baseCount[base];
+        while (m_used.count(candidate) || illegalNames().count(candidate)) candidate = base + "_" + std::to_string(++num);
+        m_used.insert(candidate);
+        m_baseCount[base] = num;
+        return candidate;
+    }
+
+private:
+    std::set<std::string> m_used;
+    std::map<std::string, long> m_baseCount;
+};
+
+// torch/fx/graph.py _snake_case: lower-cases, '_' before an upper-case letter that follows a lower-case one.
+std::string snakeCase(const std::string& s) {
+    std::string out;
+    bool prevLower = false;
+    for (char c : s) {
+        bool upper = std::isupper(static_cast<unsigned char>(c));
+        if (prevLower && upper) out += '_';
+        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        prevLower = std::islower(static_cast<unsigned char>(c));
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- FX nodes
+
+struct FxArg {
+    enum Kind { Ref, Text, List, Tuple, Dict } kind = Text;
+    int ref = -1;
+    std::string text;
+    std::vector<FxArg> items;
+    std::vector<std::string> keys; // Dict
+};
+
+struct FxNode {
+    std::string name;
+    std::string op;     // placeholder, get_attr, call_function
+    std::string target; // as printed
+    std::vector<FxArg> args;
+    std::vector<std::pair<std::string, FxArg>> kwargs;
+    int users = 0;
+};
+
+FxArg text(std::string t) { FxArg a; a.text = std::move(t); return a; }
+
+class GraphPrinter {
+public:
+    GraphPrinter(const Graph& graph, const Program* program, const FxPrintOptions& options)
+        : m_graph(graph), m_program(program), m_options(options) {}
+
+    std::string print(const std::string& title) {
+        addPlaceholders();
+        for (const auto& node : m_graph.nodes) addNode(node);
+        FxArg ret = outputArg();
+        countUsers(ret);
+        std::string s = "graph():";
+        for (const auto& n : m_nodes) s += "\n    " + formatNode(n);
+        s += "\n    return " + format(ret);
+        s += "\n";
+        if (!title.empty()) s = "\n# " + title + "\n" + s;
+        if (m_options.printSubgraphs)
+            for (const auto& [name, sub] : m_subgraphs)
+                s += GraphPrinter(*sub, nullptr, m_options).print(title.empty() ? name : title + "." + name);
+        return s;
+    }
+
+private:
+    int addFx(FxNode n) {
+        m_nodes.push_back(std::move(n));
+        return static_cast<int>(m_nodes.size()) - 1;
+    }
+
+    void addPlaceholders() {
+        for (size_t k = 0; k < m_graph.inputs.size(); ++k) {
+            const Argument& in = m_graph.inputs[k];
+            std::vector<std::string> names;
+            in.collectValueNames(names);
+            std::string name;
+            if (!names.empty()) name = names[0];
+            else if (m_program && k < m_program->signature.inputSpecs.size()) name = m_program->signature.inputSpecs[k].name;
+            if (name.empty()) name = "arg" + std::to_string(k);
+            m_namespace.create(name); // the deserializer then forces the serialized name back
+            FxNode n{name, "placeholder", name, {}, {}, 0};
+            m_values[name] = addFx(std::move(n));
+        }
+    }
+
+    FxArg convert(const Argument& a, int* getAttrOut = nullptr) {
+        auto list = [&](FxArg::Kind kind) {
+            FxArg out;
+            out.kind = kind;
+            for (const auto& e : a.list) out.items.push_back(convert(e));
+            return out;
+        };
+        switch (a.kind) {
+        case ArgKind::None: return text("None");
+        case ArgKind::Tensor: case ArgKind::OptionalTensor: case ArgKind::CustomObj:
+            if (a.kind == ArgKind::OptionalTensor && a.s.empty()) return text("None");
+            return ref(a.s);
+        case ArgKind::Int: case ArgKind::ScalarType: case ArgKind::MemoryFormat: case ArgKind::Layout:
+            if (a.kind == ArgKind::ScalarType) return text("torch." + dtypeName(static_cast<ScalarType>(a.i)));
+            if (a.kind == ArgKind::MemoryFormat) return text(memoryFormatName(static_cast<int>(a.i)));
+            if (a.kind == ArgKind::Layout) return text(layoutName(static_cast<int>(a.i)));
+            return text(std::to_string(a.i));
+        case ArgKind::Float: return text(pythonFloatRepr(a.f));
+        case ArgKind::Bool: return text(a.b ? "True" : "False");
+        case ArgKind::String: return text(a.s);
+        case ArgKind::Complex: return text("(" + pythonFloatRepr(a.f) + (a.imag < 0 ? "-" : "+") + pythonFloatRepr(std::fabs(a.imag)) + "j)");
+        case ArgKind::SymInt: case ArgKind::SymBool: case ArgKind::SymFloat:
+            if (a.isName) return ref(a.s);
+            if (a.kind == ArgKind::SymInt) return text(std::to_string(a.i));
+            if (a.kind == ArgKind::SymBool) return text(a.b ? "True" : "False");
+            return text(pythonFloatRepr(a.f));
+        case ArgKind::Device: return text(a.device.toString());
+        case ArgKind::Graph: {
+            FxNode n{m_namespace.create(a.s), "get_attr", a.s, {}, {}, 0};
+            int idx = addFx(std::move(n));
+            if (a.graph) m_subgraphs.emplace_back(m_nodes[idx].name, a.graph.get());
+            if (getAttrOut) *getAttrOut = idx;
+            FxArg r;
+            r.kind = FxArg::Ref;
+            r.ref = idx;
+            return r;
+        }
+        case ArgKind::Operator: return text(Target::parse(a.s).kind == Target::Kind::Op ? Target::parse(a.s).shortName() : a.s);
+        case ArgKind::StringToArgument: {
+            FxArg d;
+            d.kind = FxArg::Dict;
+            for (const auto& e : a.list) {
+                d.keys.push_back(e.key);
+                Argument v = e;
+                v.key.clear();
+                d.items.push_back(convert(v));
+            }
+            return d;
+        }
+        case ArgKind::Opaque: return text(a.raw);
+        default: return list(FxArg::List);
+        }
+    }
+
+    FxArg ref(const std::string& valueName) {
+        auto it = m_values.find(valueName);
+        if (it == m_values.end()) return text("%" + valueName); // dangling: the verifier reports it
+        FxArg r;
+        r.kind = FxArg::Ref;
+        r.ref = it->second;
+        return r;
+    }
+
+    static std::string targetText(const Target& t) {
+        if (t.kind == Target::Kind::Symbolic) {
+            // FX prints builtins of the _operator module as operator.<name>
+            if (t.ns == "_operator") return "operator." + t.op;
+            return t.full;
+        }
+        return t.full;
+    }
+
+    void splitInputs(const Node& node, FxNode& fx) {
+        const auto& t = node.target;
+        if (t.kind == Target::Kind::HigherOrder) {
+            for (const auto& in : node.inputs) {
+                FxArg a = convert(in.arg);
+                if (in.name.empty()) fx.args.push_back(std::move(a));
+                else fx.kwargs.emplace_back(in.name, std::move(a));
+            }
+            return;
+        }
+        if (t.kind == Target::Kind::Symbolic) {
+            for (const auto& in : node.inputs) fx.args.push_back(convert(in.arg));
+            return;
+        }
+        const OpSchema* schema = m_options.schemaLookup ? m_options.schemaLookup(t) : nullptr;
+        if (!schema) {
+            for (const auto& in : node.inputs) {
+                FxArg a = convert(in.arg);
+                if (in.kind == 2) fx.kwargs.emplace_back(in.name, std::move(a));
+                else fx.args.push_back(std::move(a));
+            }
+            return;
+        }
+        // The deserializer walks the schema: a recorded kind decides; otherwise required non-keyword-only
+        // arguments are positional and the rest keywords.
+        std::set<std::string> used;
+        for (const auto& sa : schema->args) {
+            const NamedArgument* in = node.input(sa.name);
+            if (!in) continue;
+            used.insert(sa.name);
+            FxArg a = convert(in->arg);
+            bool positional = in->kind == 1 || (in->kind != 2 && !sa.defaultValue && !sa.kwargOnly);
+            if (in->kind == 2 && illegalNames().count(sa.name) && !sa.defaultValue && !sa.kwargOnly) positional = true;
+            if (positional) fx.args.push_back(std::move(a));
+            else fx.kwargs.emplace_back(sa.name, std::move(a));
+        }
+        for (const auto& in : node.inputs) // arguments the schema does not name: keep them visible
+            if (!used.count(in.name)) fx.kwargs.emplace_back(in.name, convert(in.arg));
+    }
+
+    void addNode(const Node& node) {
+        FxNode fx;
+        fx.op = "call_function";
+        fx.target = targetText(node.target);
+        splitInputs(node, fx); // get_attr nodes for subgraphs are created here, before the node
+        const auto& outs = node.outputs;
+        bool singleTensor = outs.size() == 1 && outs[0].kind == ArgKind::Tensor;
+        bool singleSym = outs.size() == 1 && (outs[0].kind == ArgKind::SymInt || outs[0].kind == ArgKind::SymBool ||
+                                              outs[0].kind == ArgKind::SymFloat) && outs[0].isName;
+        if (singleTensor || singleSym) {
+            fx.name = m_namespace.create(outs[0].s);
+            m_values[outs[0].s] = addFx(std::move(fx));
+            return;
+        }
+        bool noValue = outs.empty() || (outs.size() == 1 && outs[0].kind == ArgKind::None);
+        std::string candidate = node.name;
+        if (!node.hasSerializedName || noValue) {
+            // FX names the node after its target: "native_layer_norm.default" -> native_layer_norm_default
+            const Target& t = node.target;
+            candidate = t.kind == Target::Kind::Op ? snakeCase(t.op + "." + t.overload)
+                                                   : snakeCase(t.op.empty() ? t.full : t.op);
+        }
+        fx.name = m_namespace.create(candidate);
+        int parent = addFx(std::move(fx));
+        if (noValue) return;
+        if (outs.size() == 1 && outs[0].isList()) {
+            addGetItems(parent, outs[0].list);
+        } else {
+            addGetItems(parent, outs);
+        }
+    }
+
+    void addGetItems(int parent, const std::vector<Argument>& outs) {
+        for (size_t idx = 0; idx < outs.size(); ++idx) {
+            const Argument& o = outs[idx];
+            if (o.kind == ArgKind::None || (o.kind == ArgKind::OptionalTensor && o.s.empty())) continue;
+            FxNode g;
+            g.op = "call_function";
+            g.target = "operator.getitem";
+            FxArg p;
+            p.kind = FxArg::Ref;
+            p.ref = parent;
+            g.args = {p, text(std::to_string(idx))};
+            if (o.isList()) {
+                g.name = m_namespace.create("getitem");
+                int listNode = addFx(std::move(g));
+                addGetItems(listNode, o.list);
+                continue;
+            }
+            std::vector<std::string> names;
+            o.collectValueNames(names);
+            if (names.empty()) continue;
+            g.name = m_namespace.create(names[0]);
+            m_values[names[0]] = addFx(std::move(g));
+        }
+    }
+
+    FxArg outputArg() {
+        FxArg ret;
+        ret.kind = FxArg::Tuple;
+        for (const auto& o : m_graph.outputs) ret.items.push_back(convert(o));
+        if (m_graph.isSingleTensorReturn && ret.items.size() == 1) return ret.items[0];
+        return ret;
+    }
+
+    void collectRefs(const FxArg& a, std::set<int>& out) const {
+        if (a.kind == FxArg::Ref) out.insert(a.ref);
+        for (const auto& i : a.items) collectRefs(i, out);
+    }
+
+    void countUsers(const FxArg& ret) {
+        for (const auto& n : m_nodes) {
+            std::set<int> refs;
+            for (const auto& a : n.args) collectRefs(a, refs);
+            for (const auto& [k, a] : n.kwargs) collectRefs(a, refs);
+            for (int r : refs) ++m_nodes[r].users;
+        }
+        std::set<int> refs;
+        collectRefs(ret, refs);
+        for (int r : refs) ++m_nodes[r].users;
+    }
+
+    // torch/fx/node.py _format_arg, with Node reprs ("%name" inside args; bare names in `return`).
+    std::string format(const FxArg& a, bool percent = false) const {
+        switch (a.kind) {
+        case FxArg::Ref: return (percent ? "%" : "") + m_nodes[a.ref].name;
+        case FxArg::Text: return a.text;
+        case FxArg::List: case FxArg::Tuple: {
+            std::string s = a.kind == FxArg::List ? "[" : "(";
+            for (size_t k = 0; k < a.items.size(); ++k) s += (k ? ", " : "") + format(a.items[k], percent);
+            if (a.kind == FxArg::Tuple && a.items.size() == 1) s += ",";
+            return s + (a.kind == FxArg::List ? "]" : ")");
+        }
+        case FxArg::Dict: {
+            std::string s = "{";
+            for (size_t k = 0; k < a.items.size(); ++k) s += (k ? ", " : "") + a.keys[k] + ": " + format(a.items[k], percent);
+            return s + "}";
+        }
+        }
+        return {};
+    }
+
+    std::string formatNode(const FxNode& n) const {
+        std::string head = "%" + n.name + " : [num_users=" + std::to_string(n.users) + "] = " + n.op + "[target=" + n.target + "]";
+        if (n.op != "call_function") return head;
+        FxArg args;
+        args.kind = FxArg::Tuple;
+        args.items = n.args;
+        FxArg kwargs;
+        kwargs.kind = FxArg::Dict;
+        for (const auto& [k, v] : n.kwargs) {
+            kwargs.keys.push_back(k);
+            kwargs.items.push_back(v);
+        }
+        return head + "(args = " + format(args, true) + ", kwargs = " + format(kwargs, true) + ")";
+    }
+
+    const Graph& m_graph;
+    const Program* m_program;
+    const FxPrintOptions& m_options;
+    std::vector<FxNode> m_nodes;
+    std::map<std::string, int> m_values; // serialized value name -> FX node
+    NameSpace m_namespace;
+    std::vector<std::pair<std::string, const Graph*>> m_subgraphs;
+};
+
+} // namespace
+
+std::string printFxGraph(const Program& program, const FxPrintOptions& options) {
+    return GraphPrinter(program.graph, &program, options).print({});
+}
+
+std::string printFxGraph(const Graph& graph, const FxPrintOptions& options) {
+    return GraphPrinter(graph, nullptr, options).print({});
+}
+
+} // namespace irlens::core

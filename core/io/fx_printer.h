@@ -1,0 +1,39 @@
+#pragma once
+// The FX text of a program, as `print(ep.graph)` shows it after `torch.export.load` (torch/fx/graph.py
+// Graph.__str__ and Node.format_node applied to the graph the export deserializer rebuilds):
+//
+//   graph():
+//       %x : [num_users=1] = placeholder[target=x]
+//       %add : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%x, %x), kwargs = {})
+//       return (add,)
+//
+// Multi-output nodes are followed by the `operator.getitem` nodes the deserializer recreates; HOP
+// subgraphs appear as `get_attr` nodes and are printed after the main graph.
+
+#include "core/ir/program.h"
+#include "core/ops/op_registry.h"
+
+#include <functional>
+#include <string>
+
+namespace irlens::core {
+
+/// The schema of a target, or nullptr. Used to split inputs into args and kwargs the way the
+/// deserializer does when a file does not record each argument's kind.
+using SchemaLookup = std::function<const OpSchema*(const Target&)>;
+
+struct FxPrintOptions {
+    SchemaLookup schemaLookup;   // optional; without it, inputs of unknown kind are positional
+    bool printSubgraphs = true;  // append each HOP subgraph after the graph that uses it
+};
+
+/// The FX text of the top-level graph (and its subgraphs). Placeholders of constant inputs take the
+/// signature's input name, like the deserializer.
+std::string printFxGraph(const Program& program, const FxPrintOptions& options = {});
+/// The FX text of one graph (a HOP subgraph, or a graph without a program).
+std::string printFxGraph(const Graph& graph, const FxPrintOptions& options = {});
+
+/// Python's repr of a float: "1e-05", "0.1", "1.0", "-inf", "nan".
+std::string pythonFloatRepr(double value);
+
+} // namespace irlens::core
