@@ -1,0 +1,375 @@
+#include "core/verify/verifier.h"
+
+#include "core/ops/op_registry.h"
+#include "core/verify/verifier_context.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace irlens::core {
+
+namespace detail {
+namespace {
+
+std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+    std::string out;
+    for (size_t k = 0; k < parts.size(); ++k) out += (k ? sep : "") + parts[k];
+    return out;
+}
+
+bool isAtenDialect(const Program& p) {
+    for (const auto& v : p.verifiers)
+        if (v == "ATEN") return true;
+    return p.verifiers.empty() && p.dialect != "TRAINING";
+}
+
+// ---------------------------------------------------------------- targets and dialect
+
+void checkTarget(VerifyContext& ctx, const Node& node, const std::string& path) {
+    const Target& t = node.target;
+    const std::string& n = node.name;
+    switch (t.kind) {
+    case Target::Kind::Unknown:
+        ctx.report("EIR-S001", path, n,
+                   "node '" + n + "' calls '" + t.full + "', which is not an ATen/custom op overload "
+                   "(torch.ops.<ns>.<op>.<overload>), a higher-order op or a symbolic op",
+                   "replace the call by the operator overload it stands for, or register it as a custom op");
+        return;
+    case Target::Kind::Extension:
+        ctx.report("EIR-S001", Severity::Info, path, n,
+                   "node '" + n + "' calls the registered extension op '" + t.full + "'; its semantics are not checked",
+                   "none needed if the consumer knows the extension");
+        return;
+    case Target::Kind::HigherOrder:
+    case Target::Kind::Symbolic:
+        return;
+    case Target::Kind::Op:
+        break;
+    }
+    // "torch.ops.aten.add" (an OpOverloadPacket) has two parts after torch.ops.
+    size_t dots = 0;
+    for (char c : t.full) dots += c == '.';
+    if (dots < 4) {
+        ctx.report("EIR-S002", path, n,
+                   "node '" + n + "' calls '" + t.full + "', an overload packet; Export IR names one overload",
+                   "use '" + t.full + ".default' or the overload the arguments select (e.g. '.Tensor')");
+    }
+    const OpInfo* info = OpRegistry::instance().find(t);
+    const bool training = ctx.program.isTrainingDialect();
+    bool isOut = info ? info->schema.isOut() : (t.overload == "out" || t.overload.rfind("out_", 0) == 0);
+    bool inplace = info ? info->schema.isInplace()
+                        : (!t.op.empty() && t.op.back() == '_' && t.op.rfind("__", 0) != 0);
+    if (isOut) {
+        ctx.report("EIR-D002", training ? Severity::Warning : Severity::Error, path, n,
+                   "node '" + n + "' calls the out= overload '" + t.shortName() + "'; Export IR is functional",
+                   "call the functional overload (e.g. '" + t.ns + "." + t.op + ".default') and use its result");
+    } else if (inplace) {
+        if (training)
+            ctx.report("EIR-D001", Severity::Info, path, n,
+                       "node '" + n + "' calls the in-place op '" + t.shortName() +
+                       "'; allowed at the training IR, removed by run_decompositions()",
+                       "none at this level; decompose to Core ATen for a functional graph");
+        else
+            ctx.report("EIR-D001", Severity::Error, path, n,
+                       "node '" + n + "' calls the in-place op '" + t.shortName() + "' in a functional (ATen) program",
+                       "use the functional variant ('" + t.ns + "." +
+                           (t.op.back() == '_' ? t.op.substr(0, t.op.size() - 1) : t.op) +
+                           "') and return mutated buffers as BUFFER_MUTATION outputs");
+    }
+    if (!info && t.ns == "aten")
+        ctx.report("EIR-S011", path, n,
+                   "node '" + n + "' calls '" + t.shortName() + "', which irlens has no schema for; its arguments "
+                   "and val are not checked against a schema",
+                   "none needed; add the schema to the op tables if this op should be checked");
+    bool coreRule = ctx.options.coreAtenOnly ? *ctx.options.coreAtenOnly : (!training && isAtenDialect(ctx.program));
+    IrLevel level = OpRegistry::instance().levelOf(t);
+    if (coreRule && t.ns == "aten" && level != IrLevel::Symbolic && !(info && info->hasTag("core"))) {
+        Severity sev = ctx.options.coreAtenOnly.value_or(false) ? Severity::Error : Severity::Warning;
+        ctx.report("EIR-D003", sev, path, n,
+                   "node '" + n + "' calls '" + t.shortName() + "', which is not in the Core ATen opset" +
+                       (level == IrLevel::Training ? " (a training-IR op)" : ""),
+                   "decompose it (run_decompositions / irlens decompose --to core) into Core ATen ops");
+    }
+}
+
+// ---------------------------------------------------------------- meta
+
+std::string describeOutputs(const std::vector<Argument>& outs) {
+    std::vector<std::string> parts;
+    for (const auto& o : outs) {
+        switch (o.kind) {
+        case ArgKind::Tensor: parts.push_back("Tensor"); break;
+        case ArgKind::Tensors: case ArgKind::OptionalTensors: parts.push_back("Tensor[]"); break;
+        case ArgKind::None: parts.push_back("None"); break;
+        case ArgKind::SymInt: case ArgKind::Int: parts.push_back("SymInt"); break;
+        case ArgKind::SymBool: case ArgKind::Bool: parts.push_back("SymBool"); break;
+        case ArgKind::SymFloat: case ArgKind::Float: parts.push_back("SymFloat"); break;
+        default: parts.push_back("other");
+        }
+    }
+    return "(" + join(parts, ", ") + ")";
+}
+
+// The kind one schema return asks for: "Tensor", "Tensor?", "Tensor[]", "SymInt", "SymBool", "SymFloat" or "".
+std::string returnKind(std::string type) {
+    std::string clean;
+    int depth = 0;
+    for (char c : type) { // drop alias annotations: Tensor(a!) -> Tensor
+        if (c == '(') ++depth;
+        else if (c == ')') depth = depth > 0 ? depth - 1 : 0;
+        else if (depth == 0 && c != ' ') clean += c;
+    }
+    if (clean == "Tensor") return "Tensor";
+    if (clean == "Tensor?") return "Tensor?";
+    if (clean.rfind("Tensor", 0) == 0 && clean.find("[]") != std::string::npos) return "Tensor[]";
+    if (clean == "SymInt" || clean == "int") return "SymInt";
+    if (clean == "SymBool" || clean == "bool") return "SymBool";
+    if (clean == "SymFloat" || clean == "float") return "SymFloat";
+    return {};
+}
+
+bool outputMatches(const std::string& kind, const Argument& o) {
+    if (kind == "Tensor") return o.kind == ArgKind::Tensor;
+    if (kind == "Tensor?") return o.kind == ArgKind::Tensor || o.kind == ArgKind::None || o.kind == ArgKind::OptionalTensor;
+    if (kind == "Tensor[]") return o.kind == ArgKind::Tensors || o.kind == ArgKind::OptionalTensors;
+    if (kind == "SymInt") return o.kind == ArgKind::SymInt || o.kind == ArgKind::Int;
+    if (kind == "SymBool") return o.kind == ArgKind::SymBool || o.kind == ArgKind::Bool;
+    if (kind == "SymFloat") return o.kind == ArgKind::SymFloat || o.kind == ArgKind::Float;
+    return true; // Scalar and friends: anything
+}
+
+void checkVal(VerifyContext& ctx, const Graph& g, const Node& node, const std::string& path) {
+    const std::string& n = node.name;
+    // Every value a node defines needs its val (tensor_values / sym_*_values).
+    std::function<void(const Argument&)> needVal = [&](const Argument& o) {
+        if (o.kind == ArgKind::Tensor || (o.kind == ArgKind::OptionalTensor && !o.s.empty())) {
+            if (!g.tensorValues.count(o.s))
+                ctx.report("EIR-M002", path, n,
+                           "node '" + n + "' defines tensor '" + o.s + "' but the graph has no tensor_values entry (val) for it",
+                           "record its FakeTensor meta (dtype, sizes, strides, device) in tensor_values['" + o.s + "']");
+        } else if ((o.kind == ArgKind::SymInt || o.kind == ArgKind::SymBool || o.kind == ArgKind::SymFloat) && o.isName) {
+            bool found = o.kind == ArgKind::SymInt ? g.symIntValues.count(o.s) > 0
+                       : o.kind == ArgKind::SymBool ? g.symBoolValues.count(o.s) > 0 : g.symFloatValues.count(o.s) > 0;
+            if (!found)
+                ctx.report("EIR-M002", path, n,
+                           "node '" + n + "' defines symbolic value '" + o.s + "' but the graph has no sym value entry (val) for it",
+                           "record it in sym_int_values / sym_bool_values / sym_float_values");
+        } else {
+            for (const auto& e : o.list) needVal(e);
+        }
+    };
+    for (const auto& o : node.outputs) needVal(o);
+
+    const Target& t = node.target;
+    if (t.kind == Target::Kind::Symbolic) {
+        bool ok = node.outputs.size() == 1 && (node.outputs[0].kind == ArgKind::SymInt || node.outputs[0].kind == ArgKind::SymBool ||
+                                               node.outputs[0].kind == ArgKind::SymFloat);
+        if (!ok)
+            ctx.report("EIR-M005", path, n,
+                       "node '" + n + "' is the symbolic op '" + t.full + "' but records " + describeOutputs(node.outputs) +
+                           " instead of one symbolic value",
+                       "record a single as_sym_int / as_sym_bool / as_sym_float output");
+        return;
+    }
+    if (t.kind != Target::Kind::Op) return;
+    const OpInfo* info = OpRegistry::instance().find(t);
+    if (!info) return;
+    const auto& returns = info->schema.returns;
+    std::vector<std::string> kinds;
+    for (const auto& r : returns) kinds.push_back(returnKind(r.type));
+    bool ok = true;
+    if (returns.empty()) {
+        ok = node.outputs.empty() || (node.outputs.size() == 1 && node.outputs[0].kind == ArgKind::None);
+    } else if (node.outputs.size() != returns.size()) {
+        ok = false;
+    } else {
+        for (size_t k = 0; k < returns.size(); ++k) ok = ok && outputMatches(kinds[k], node.outputs[k]);
+    }
+    if (!ok) {
+        std::vector<std::string> expected;
+        for (size_t k = 0; k < kinds.size(); ++k) expected.push_back(kinds[k].empty() ? returns[k].type : kinds[k]);
+        ctx.report("EIR-M005", path, n,
+                   "node '" + n + "' (" + t.shortName() + ") returns (" + join(expected, ", ") + ") but records " +
+                       describeOutputs(node.outputs),
+                   "record one output per schema return (unused tuple elements still get a name such as '" + n +
+                       "_unused_1')");
+    }
+}
+
+void checkMetaPresence(VerifyContext& ctx, const Node& node, const std::string& path) {
+    const std::string& n = node.name;
+    if (!node.meta.stackTrace)
+        ctx.report("EIR-M001", path, n, "node '" + n + "' has no stack_trace in its metadata",
+                   "export with the original source available; the trace links the node to the line that made it");
+    if (!node.meta.moduleStack)
+        ctx.report("EIR-M003", path, n, "node '" + n + "' has no nn_module_stack in its metadata",
+                   "keep nn_module_stack when transforming the graph (copy the meta of the node you replace)");
+    if (!node.meta.sourceFnStack)
+        ctx.report("EIR-M004", path, n, "node '" + n + "' has no source_fn_stack in its metadata",
+                   "keep source_fn_stack when transforming the graph (copy the meta of the node you replace)");
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- structure
+
+void verifyGraph(VerifyContext& ctx, const Graph& g, const std::string& path, bool topLevel) {
+    std::set<std::string> placeholders;
+    for (const auto& in : g.inputs) {
+        std::vector<std::string> names;
+        in.collectValueNames(names);
+        for (const auto& name : names)
+            if (!placeholders.insert(name).second)
+                ctx.report("EIR-S007", path, name, "placeholder '" + name + "' is defined twice",
+                           "give every graph input its own name");
+    }
+    std::map<std::string, size_t> producer; // value -> first node defining it
+    for (size_t k = 0; k < g.nodes.size(); ++k) {
+        const Node& node = g.nodes[k];
+        for (const auto& v : node.outputNames()) {
+            if (placeholders.count(v)) {
+                ctx.report("EIR-S003", path, node.name,
+                           "node '" + node.name + "' defines '" + v + "', a name already taken by a placeholder "
+                           "(a placeholder after a non-placeholder node)",
+                           "rename the node's output; placeholders are the graph inputs and come first");
+            } else if (auto it = producer.find(v); it != producer.end()) {
+                ctx.report("EIR-S007", path, node.name,
+                           "node '" + node.name + "' defines '" + v + "', which node '" + g.nodes[it->second].name +
+                               "' already defines",
+                           "give each value a unique name");
+            } else {
+                producer[v] = k;
+            }
+        }
+    }
+
+    std::vector<std::vector<size_t>> forwardDeps(g.nodes.size()); // node -> later producers it reads
+    for (size_t k = 0; k < g.nodes.size(); ++k) {
+        const Node& node = g.nodes[k];
+        checkTarget(ctx, node, path);
+        auto own = node.outputNames();
+        std::set<std::string> reported;
+        for (const auto& in : node.inputs) {
+            if (in.arg.kind == ArgKind::Graph) {
+                if (node.target.kind != Target::Kind::HigherOrder)
+                    ctx.report("EIR-S010", path, node.name,
+                               "node '" + node.name + "' (" + node.target.shortName() + ") takes the submodule '" + in.arg.s +
+                                   "'; only higher-order ops take subgraphs",
+                               "pass tensors to ordinary ops; wrap control flow in a higher-order op (cond, map, ...)");
+                if (!in.arg.graph)
+                    ctx.report("EIR-S010", path, node.name,
+                               "node '" + node.name + "' refers to submodule '" + in.arg.s + "' but no graph is attached",
+                               "serialize the subgraph inline (as_graph {name, graph})");
+                else
+                    verifyGraph(ctx, *in.arg.graph, (path.empty() ? "" : path + ".") + node.name + "." + in.arg.s, false);
+            }
+            std::vector<std::string> names;
+            in.arg.collectValueNames(names);
+            for (const auto& v : names) {
+                if (placeholders.count(v) || !reported.insert(v).second) continue;
+                if (std::find(own.begin(), own.end(), v) != own.end()) {
+                    ctx.report("EIR-S008", path, node.name, "node '" + node.name + "' uses its own output '" + v + "'",
+                               "read the value from the node that produced it before this one");
+                    continue;
+                }
+                auto it = producer.find(v);
+                if (it == producer.end()) {
+                    ctx.report("EIR-S006", path, node.name,
+                               "node '" + node.name + "' reads '" + v + "', which no placeholder or node defines",
+                               "define '" + v + "' as a graph input or an earlier node's output, or fix the name");
+                } else if (it->second > k) {
+                    ctx.report("EIR-S005", path, node.name,
+                               "node '" + node.name + "' reads '" + v + "' before node '" + g.nodes[it->second].name +
+                                   "' defines it",
+                               "order the nodes topologically (producers before consumers)");
+                    forwardDeps[k].push_back(it->second);
+                }
+            }
+        }
+        checkVal(ctx, g, node, path);
+        if (topLevel && ctx.options.checkMetaPresence) checkMetaPresence(ctx, node, path);
+    }
+
+    // Cycles: only possible through forward reads. Follow every dependency (backward ones too).
+    bool anyForward = false;
+    for (const auto& d : forwardDeps) anyForward = anyForward || !d.empty();
+    if (anyForward) {
+        std::vector<std::vector<size_t>> deps(g.nodes.size());
+        for (size_t k = 0; k < g.nodes.size(); ++k)
+            for (const auto& in : g.nodes[k].inputs) {
+                std::vector<std::string> names;
+                in.arg.collectValueNames(names);
+                for (const auto& v : names)
+                    if (auto it = producer.find(v); it != producer.end() && it->second != k) deps[k].push_back(it->second);
+            }
+        // Iterative DFS (a hostile file can hold a very long chain): frames of (node, next dependency).
+        std::vector<int> state(g.nodes.size(), 0); // 0 new, 1 on stack, 2 done
+        std::vector<std::pair<size_t, size_t>> frames;
+        std::set<size_t> inReportedCycle;
+        for (size_t root = 0; root < g.nodes.size(); ++root) {
+            if (state[root] != 0) continue;
+            frames.push_back({root, 0});
+            state[root] = 1;
+            while (!frames.empty()) {
+                auto& [k, next] = frames.back();
+                if (next >= deps[k].size()) {
+                    state[k] = 2;
+                    frames.pop_back();
+                    continue;
+                }
+                size_t d = deps[k][next++];
+                if (state[d] == 1 && !inReportedCycle.count(d)) {
+                    std::vector<std::string> names;
+                    size_t from = 0;
+                    while (from < frames.size() && frames[from].first != d) ++from;
+                    for (size_t f = from; f < frames.size(); ++f) {
+                        names.push_back(g.nodes[frames[f].first].name);
+                        inReportedCycle.insert(frames[f].first);
+                    }
+                    names.push_back(g.nodes[d].name);
+                    ctx.report("EIR-S009", path, g.nodes[d].name,
+                               "nodes form a cycle: " + join(names, " -> ") + " (each reads the next one's output)",
+                               "break the cycle; an exported graph is a DAG");
+                } else if (state[d] == 0) {
+                    state[d] = 1;
+                    frames.push_back({d, 0});
+                }
+            }
+        }
+    }
+
+    for (const auto& o : g.outputs) {
+        std::vector<std::string> names;
+        o.collectValueNames(names);
+        for (const auto& v : names)
+            if (!placeholders.count(v) && !producer.count(v))
+                ctx.report("EIR-S004", path, "output",
+                           "the graph returns '" + v + "', which no placeholder or node defines",
+                           "return a value the graph computes, or fix the name");
+    }
+}
+
+} // namespace detail
+
+std::vector<Diagnostic> verify(const Program& program, const VerifyOptions& options) {
+    std::vector<Diagnostic> out;
+    detail::VerifyContext ctx{program, options, out};
+    detail::verifyGraph(ctx, program.graph, "", true);
+    detail::verifySignature(ctx);
+    detail::verifySymbols(ctx);
+    return out;
+}
+
+DiagnosticCounts countDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+    DiagnosticCounts c;
+    for (const auto& d : diagnostics) {
+        if (d.severity == Severity::Error) ++c.errors;
+        else if (d.severity == Severity::Warning) ++c.warnings;
+        else ++c.infos;
+    }
+    return c;
+}
+
+} // namespace irlens::core

@@ -1,0 +1,35 @@
+#pragma once
+// The Export IR spec as rules with ids (see diagnostic.h for the table). Dialect-aware: a program marked
+// verifiers ["TRAINING"] may hold CompositeImplicit and in-place ops; the Core ATen rule applies to
+// ATen programs (as a warning) and, as an error, when `coreAtenOnly` is set (decomposition output).
+// Recurses into HOP subgraphs. Never throws, never aborts: a broken program is what it is for.
+
+#include "core/ir/program.h"
+#include "core/verify/diagnostic.h"
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace irlens::core {
+
+struct VerifyOptions {
+    /// Force the Core ATen rule on (error) or off; nullopt = by dialect (ATen programs: warning).
+    std::optional<bool> coreAtenOnly;
+    /// Check the node metadata contract (stack_trace, nn_module_stack, source_fn_stack) on top-level nodes.
+    bool checkMetaPresence = true;
+    /// Check that signature targets exist in the loaded state (skipped when the program holds no state).
+    bool checkState = true;
+    /// Stop after this many findings (a hostile file could otherwise produce millions).
+    size_t maxDiagnostics = 5000;
+};
+
+std::vector<Diagnostic> verify(const Program& program, const VerifyOptions& options = {});
+
+/// Counts by severity.
+struct DiagnosticCounts {
+    size_t errors = 0, warnings = 0, infos = 0;
+};
+DiagnosticCounts countDiagnostics(const std::vector<Diagnostic>& diagnostics);
+
+} // namespace irlens::core

@@ -1,0 +1,187 @@
+// Signature rules (EIR-G*) and range constraints for free symbols (EIR-Y001).
+#include "core/verify/verifier_context.h"
+
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace irlens::core::detail {
+namespace {
+
+std::string firstName(const Argument& a) {
+    std::vector<std::string> names;
+    a.collectValueNames(names);
+    return names.empty() ? std::string() : names[0];
+}
+
+bool isStateInput(InputKind k) {
+    return k == InputKind::Parameter || k == InputKind::Buffer || k == InputKind::TensorConstant || k == InputKind::CustomObj;
+}
+
+bool isMutationOutput(OutputKind k) {
+    return k == OutputKind::BufferMutation || k == OutputKind::ParameterMutation || k == OutputKind::UserInputMutation;
+}
+
+} // namespace
+
+void verifySignature(VerifyContext& ctx) {
+    const Program& p = ctx.program;
+    const Graph& g = p.graph;
+    const auto& ins = p.signature.inputSpecs;
+    const auto& outs = p.signature.outputSpecs;
+
+    if (ins.size() != g.inputs.size())
+        ctx.report("EIR-G001", "", "",
+                   "the signature has " + std::to_string(ins.size()) + " input specs but the graph has " +
+                       std::to_string(g.inputs.size()) + " placeholders",
+                   "write one input spec per graph input, in the same order");
+    for (size_t k = 0; k < std::min(ins.size(), g.inputs.size()); ++k) {
+        if (ins[k].kind == InputKind::ConstantInput) continue; // the graph input is the constant itself
+        std::string specName = firstName(ins[k].arg), graphName = firstName(g.inputs[k]);
+        if (specName != graphName)
+            ctx.report("EIR-G001", "", graphName,
+                       "input spec " + std::to_string(k) + " (" + inputKindName(ins[k].kind) + ") names '" + specName +
+                           "' but placeholder " + std::to_string(k) + " is '" + graphName + "'",
+                       "make input_specs[" + std::to_string(k) + "].arg name the graph input at the same position");
+    }
+    if (outs.size() != g.outputs.size())
+        ctx.report("EIR-G002", "", "output",
+                   "the signature has " + std::to_string(outs.size()) + " output specs but the graph returns " +
+                       std::to_string(g.outputs.size()) + " values",
+                   "write one output spec per returned value, in the same order");
+    for (size_t k = 0; k < std::min(outs.size(), g.outputs.size()); ++k) {
+        std::string specName = firstName(outs[k].arg), graphName = firstName(g.outputs[k]);
+        if (specName != graphName)
+            ctx.report("EIR-G002", "", "output",
+                       "output spec " + std::to_string(k) + " (" + outputKindName(outs[k].kind) + ") names '" + specName +
+                           "' but the graph returns '" + graphName + "' at position " + std::to_string(k),
+                       "make output_specs[" + std::to_string(k) + "].arg name the value returned at the same position");
+    }
+
+    // Order: lifted state before user inputs; mutations before user outputs.
+    std::string firstUser;
+    for (const auto& spec : ins) {
+        std::string name = spec.kind == InputKind::ConstantInput ? spec.name : firstName(spec.arg);
+        if (spec.kind == InputKind::UserInput || spec.kind == InputKind::ConstantInput) {
+            if (firstUser.empty()) firstUser = name.empty() ? "?" : name;
+        } else if (isStateInput(spec.kind) && !firstUser.empty()) {
+            ctx.report("EIR-G003", "", name,
+                       std::string(inputKindName(spec.kind)) + " input '" + name + "' comes after the user input '" +
+                           firstUser + "'",
+                       "list parameters, buffers, constants and custom objects before user inputs");
+        }
+    }
+    std::string firstUserOut;
+    for (const auto& spec : outs) {
+        std::string name = firstName(spec.arg);
+        if (spec.kind == OutputKind::UserOutput || spec.kind == OutputKind::LossOutput) {
+            if (firstUserOut.empty()) firstUserOut = name.empty() ? "?" : name;
+        } else if (isMutationOutput(spec.kind) && !firstUserOut.empty()) {
+            ctx.report("EIR-G004", "", name,
+                       std::string(outputKindName(spec.kind)) + " output '" + name + "' comes after the user output '" +
+                           firstUserOut + "'",
+                       "list mutation outputs before user outputs");
+        }
+    }
+
+    // State: targets exist (only when the program holds state at all; a graph-only load has none).
+    bool needsState = false;
+    for (const auto& spec : ins) needsState = needsState || (isStateInput(spec.kind) && spec.kind != InputKind::CustomObj);
+    if (ctx.options.checkState && needsState) {
+        if (p.weights.empty() && p.constants.empty()) {
+            ctx.report("EIR-G005", Severity::Info, "", "",
+                       "the program was loaded without weights or constants; parameter/buffer targets are not checked",
+                       "load with weights to check them");
+        } else {
+            for (const auto& spec : ins) {
+                if (!isStateInput(spec.kind)) continue;
+                bool found = spec.kind == InputKind::CustomObj ? p.constants.count(spec.target) > 0
+                                                               : p.stateTensorFor(spec) != nullptr;
+                if (!found)
+                    ctx.report("EIR-G005", "", firstName(spec.arg),
+                               std::string(inputKindName(spec.kind)) + " input '" + firstName(spec.arg) + "' targets '" +
+                                   spec.target + "', which is not in the " +
+                                   (spec.kind == InputKind::Parameter ||
+                                            (spec.kind == InputKind::Buffer && spec.persistent.value_or(true))
+                                        ? "state dict"
+                                        : "constants"),
+                               "add '" + spec.target + "' to the state dict/constants, or fix the spec's target name");
+            }
+        }
+    }
+
+    // Mutations name something that can be mutated.
+    std::set<std::string> buffers, parameters, userInputs;
+    for (const auto& spec : ins) {
+        if (spec.kind == InputKind::Buffer) buffers.insert(spec.target);
+        if (spec.kind == InputKind::Parameter) parameters.insert(spec.target);
+        if (spec.kind == InputKind::UserInput) userInputs.insert(firstName(spec.arg));
+    }
+    for (const auto& spec : outs) {
+        const std::set<std::string>* pool = spec.kind == OutputKind::BufferMutation      ? &buffers
+                                          : spec.kind == OutputKind::ParameterMutation ? &parameters
+                                          : spec.kind == OutputKind::UserInputMutation ? &userInputs
+                                                                                       : nullptr;
+        if (pool && !pool->count(spec.target))
+            ctx.report("EIR-G006", "", firstName(spec.arg),
+                       std::string(outputKindName(spec.kind)) + " output '" + firstName(spec.arg) + "' targets '" +
+                           spec.target + "', which no " +
+                           (pool == &buffers ? "buffer" : pool == &parameters ? "parameter" : "user") + " input names",
+                       "name an input of the program in the mutation's target");
+    }
+}
+
+namespace {
+
+// Free symbols of an expression ("s0", "u3"), in srepr or plain form; function names are skipped.
+void collectSymbols(const std::string& expr, std::set<std::string>& out) {
+    static const std::set<std::string> notSymbols = {"oo", "zoo", "nan", "True", "False", "pi", "E", "I", "integer", "positive"};
+    std::string plain = prettySymExpr(expr);
+    for (size_t k = 0; k < plain.size();) {
+        unsigned char c = static_cast<unsigned char>(plain[k]);
+        if (std::isalpha(c) || c == '_') {
+            size_t start = k;
+            while (k < plain.size() && (std::isalnum(static_cast<unsigned char>(plain[k])) || plain[k] == '_')) ++k;
+            std::string word = plain.substr(start, k - start);
+            size_t next = k;
+            while (next < plain.size() && plain[next] == ' ') ++next;
+            bool isCall = next < plain.size() && plain[next] == '(';
+            if (!isCall && !notSymbols.count(word)) out.insert(word);
+        } else {
+            ++k;
+        }
+    }
+}
+
+void symbolsOfGraph(const Graph& g, std::map<std::string, std::string>& firstUse) {
+    for (const auto& [name, meta] : g.tensorValues)
+        for (const auto& s : meta.sizes)
+            if (s.isExpr) {
+                std::set<std::string> syms;
+                collectSymbols(s.expr, syms);
+                for (const auto& sym : syms) firstUse.emplace(sym, name);
+            }
+    for (const auto& [name, v] : g.symIntValues)
+        if (v.isExpr) {
+            std::set<std::string> syms;
+            collectSymbols(v.expr, syms);
+            for (const auto& sym : syms) firstUse.emplace(sym, name);
+        }
+    for (const auto& n : g.nodes)
+        for (const auto& in : n.inputs)
+            if (in.arg.kind == ArgKind::Graph && in.arg.graph) symbolsOfGraph(*in.arg.graph, firstUse);
+}
+
+} // namespace
+
+void verifySymbols(VerifyContext& ctx) {
+    std::map<std::string, std::string> firstUse; // symbol -> a value whose shape uses it
+    symbolsOfGraph(ctx.program.graph, firstUse);
+    for (const auto& [sym, value] : firstUse)
+        if (!ctx.program.rangeConstraints.count(sym))
+            ctx.report("EIR-Y001", "", value,
+                       "symbol '" + sym + "' (in the shape of '" + value + "') has no range constraint",
+                       "add range_constraints['" + sym + "'] = {min_val, max_val}; export records one per dynamic dimension");
+}
+
+} // namespace irlens::core::detail
