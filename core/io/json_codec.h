@@ -11,16 +11,27 @@
 namespace irlens::core {
 
 struct JsonDecodeOptions {
-    size_t maxDepth = 512;    // nesting limit (hostile files)
+    size_t maxDepth = 512;    // nesting limit (hostile files); values above 4096 are clamped
 };
 
 /// Decodes the program JSON into a Program (graph, signature, range constraints, module call graph,
 /// versions, verifiers). Leaves weights/constants/sample inputs empty: the container reader fills them.
 /// `recordName` is used in error messages ("models/model.json: $.graph_module.graph.nodes[3].target: ...").
+/// Tolerated oddities (a schema major other than 8, the 2.1 signature form) land in Program::warnings.
 Result<std::shared_ptr<Program>> decodeProgramJson(std::string_view json, const std::string& recordName,
                                                    const JsonDecodeOptions& options = {});
 
-/// Encodes a Program as schema-8 JSON (current producers' form: single-key unions, {major, minor}).
+/// The schema version encodeProgramJson writes, whatever the program was read from: 8.12 (torch 2.9's
+/// archive era; every field we write exists there, newer optional ones only when the program has them).
+inline constexpr int kEncodedSchemaMajor = 8;
+inline constexpr int kEncodedSchemaMinor = 12;
+
+/// Encodes a Program as schema-8 JSON (current producers' form: single-key unions, {major, minor},
+/// `kind` on named arguments, sympy expressions kept as stored).
 std::string encodeProgramJson(const Program& program);
+
+/// TensorMeta as schema-8 JSON (also the `tensor_meta` of payload configs; the reader parses those).
+std::string encodeTensorMetaJson(const TensorMeta& meta);
+
 
 } // namespace irlens::core

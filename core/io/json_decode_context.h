@@ -1,0 +1,83 @@
+#pragma once
+// Internal to the JSON decoder: the walker over a parsed JsonDoc that builds the IR model.
+// Every error names the record and the JSON path ("$.graph_module.graph.nodes[3].inputs[1].arg").
+
+#include "core/io/json_decode_dom.h"
+#include "core/ir/program.h"
+#include "core/ir/status.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace irlens::core::json {
+
+/// A JSON path as a chain of stack frames: built for free while walking, formatted only on error.
+struct Path {
+    const Path* parent = nullptr;
+    std::string_view key; // member name (used when index < 0)
+    int64_t index = -1;
+
+    Path child(std::string_view k) const { return Path{this, k, -1}; }
+    Path item(int64_t i) const { return Path{this, {}, i}; }
+    std::string toString() const;
+};
+
+class Decoder {
+public:
+    Decoder(const JsonDoc& doc, std::string recordName, std::vector<std::string>& warnings)
+        : m_doc(doc), m_record(std::move(recordName)), m_warnings(warnings) {}
+
+    Status program(uint32_t root, Program& out);
+    Status graph(uint32_t idx, const Path& p, Graph& out);
+    Status argument(uint32_t idx, const Path& p, Argument& out);
+    Status tensorMeta(uint32_t idx, const Path& p, TensorMeta& out);
+
+    // ---- primitives (json_decode_values.cpp)
+    Status fail(const Path& p, const std::string& what) const;
+    Status expect(uint32_t idx, const Path& p, JType type) const;
+    /// The member `key` of object `idx`; kNoNode when absent or null.
+    uint32_t opt(uint32_t idx, std::string_view key) const;
+    Status req(uint32_t idx, const Path& p, std::string_view key, uint32_t& out) const;
+    /// The active member of a union: the only key, or the only non-null key (all-keys-with-nulls form).
+    Status unionMember(uint32_t idx, const Path& p, const char* what, uint32_t& member) const;
+    Status readString(uint32_t idx, const Path& p, std::string& out) const;
+    Status readInt(uint32_t idx, const Path& p, int64_t& out) const;
+    Status readFloat(uint32_t idx, const Path& p, double& out) const;
+    Status readBool(uint32_t idx, const Path& p, bool& out) const;
+    /// An enum as its number or its schema name.
+    enum class EnumKind { ScalarType, Layout, MemoryFormat, ArgumentKind };
+    Status readEnum(uint32_t idx, const Path& p, EnumKind kind, int64_t& out) const;
+    Status stringMap(uint32_t idx, const Path& p, std::map<std::string, std::string>& out) const;
+    Status stringList(uint32_t idx, const Path& p, std::vector<std::string>& out) const;
+    Status symInt(uint32_t idx, const Path& p, SymInt& out) const;
+    Status symBool(uint32_t idx, const Path& p, SymBool& out) const;
+    Status symFloat(uint32_t idx, const Path& p, SymFloat& out) const;
+    Status device(uint32_t idx, const Path& p, Device& out) const;
+
+    const JsonDoc& doc() const { return m_doc; }
+    void warn(std::string w) { m_warnings.push_back(std::move(w)); }
+
+private:
+    Status node(uint32_t idx, const Path& p, Node& out, size_t index);
+    Status namedArgument(uint32_t idx, const Path& p, NamedArgument& out);
+    Status argumentMember(std::string_view member, uint32_t v, const Path& p, Argument& out);
+    Status signature(uint32_t idx, const Path& p, GraphSignature& out);
+    Status legacySignature(uint32_t idx, const Path& p, GraphSignature& out);
+    void finishLegacySignature(const Graph& g, GraphSignature& out) const;
+    Status inputSpec(uint32_t idx, const Path& p, InputSpec& out);
+    Status outputSpec(uint32_t idx, const Path& p, OutputSpec& out);
+    Status moduleCallGraph(uint32_t idx, const Path& p, std::vector<ModuleCallEntry>& out);
+    Status argumentList(uint32_t idx, const Path& p, std::vector<Argument>& out);
+    Status schemaVersion(uint32_t idx, const Path& p, SchemaVersion& out);
+
+    const JsonDoc& m_doc;
+    std::string m_record;
+    std::vector<std::string>& m_warnings;
+    // torch 2.1 signature maps, applied once the graph inputs/outputs are known
+    bool m_legacySignature = false;
+    std::map<std::string, std::string> m_legacyParams, m_legacyBuffers, m_legacyMutations;
+};
+
+} // namespace irlens::core::json

@@ -1,0 +1,340 @@
+#include "core/io/json_decode_dom.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace irlens::core::json {
+
+const char* describeType(JType t) {
+    switch (t) {
+    case JType::Null: return "null";
+    case JType::Bool: return "a boolean";
+    case JType::Int: case JType::Float: return "a number";
+    case JType::String: return "a string";
+    case JType::Array: return "an array";
+    case JType::Object: return "an object";
+    }
+    return "?";
+}
+
+uint32_t JsonDoc::member(uint32_t index, std::string_view key) const {
+    const JNode& obj = m_nodes[index];
+    if (obj.type != JType::Object) return kNoNode;
+    for (uint32_t c = index + 1; c < obj.end; c = m_nodes[c].end)
+        if (m_nodes[c].key == key) return c;
+    return kNoNode;
+}
+
+// Recursive descent, bounded by maxDepth (clamped so a huge option cannot overflow the stack).
+class JsonParser {
+public:
+    JsonParser(JsonDoc& doc, std::string_view text, size_t maxDepth)
+        : m_doc(doc), m_p(text.data()), m_begin(text.data()), m_end(text.data() + text.size()),
+          m_maxDepth(maxDepth > 4096 ? 4096 : maxDepth) {}
+
+    Status run() {
+        skipWs();
+        if (!parseValue(0)) return Status::error(m_error);
+        skipWs();
+        if (m_p != m_end) {
+            error("unexpected text after the JSON value");
+            return Status::error(m_error);
+        }
+        return Status::ok();
+    }
+
+private:
+    JsonDoc& m_doc;
+    const char* m_p;
+    const char* m_begin;
+    const char* m_end;
+    size_t m_maxDepth;
+    std::string m_error;
+
+    bool error(const std::string& what) {
+        size_t line = 1, col = 1;
+        for (const char* c = m_begin; c < m_p && c < m_end; ++c) {
+            if (*c == '\n') { ++line; col = 1; } else { ++col; }
+        }
+        m_error = "invalid JSON at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what;
+        return false;
+    }
+
+    void skipWs() {
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\n' || *m_p == '\r' || *m_p == '\t')) ++m_p;
+    }
+
+    uint32_t pushNode(JType t) {
+        JNode n;
+        n.type = t;
+        n.srcBegin = static_cast<uint32_t>(m_p - m_begin);
+        m_doc.m_nodes.push_back(n);
+        return static_cast<uint32_t>(m_doc.m_nodes.size() - 1);
+    }
+
+    void finish(uint32_t idx) {
+        JNode& n = m_doc.m_nodes[idx];
+        n.end = static_cast<uint32_t>(m_doc.m_nodes.size());
+        n.srcEnd = static_cast<uint32_t>(m_p - m_begin);
+    }
+
+    bool literal(const char* word) {
+        size_t len = std::strlen(word);
+        if (static_cast<size_t>(m_end - m_p) < len || std::memcmp(m_p, word, len) != 0) return false;
+        m_p += len;
+        return true;
+    }
+
+    bool parseValue(size_t depth) {
+        if (m_p >= m_end) return error("unexpected end of input");
+        switch (*m_p) {
+        case '{': return parseObject(depth);
+        case '[': return parseArray(depth);
+        case '"': {
+            uint32_t idx = pushNode(JType::String);
+            std::string_view s;
+            if (!parseString(s)) return false;
+            m_doc.m_nodes[idx].str = s;
+            finish(idx);
+            return true;
+        }
+        case 't': case 'f': case 'n': {
+            uint32_t idx = pushNode(JType::Null);
+            if (literal("true")) { m_doc.m_nodes[idx].type = JType::Bool; m_doc.m_nodes[idx].boolean = true; }
+            else if (literal("false")) { m_doc.m_nodes[idx].type = JType::Bool; }
+            else if (!literal("null")) return error("unknown literal");
+            finish(idx);
+            return true;
+        }
+        case 'N': case 'I': {
+            // Python's json module writes bare NaN/Infinity unless told not to; accept them.
+            uint32_t idx = pushNode(JType::Float);
+            if (literal("NaN")) m_doc.m_nodes[idx].d = std::numeric_limits<double>::quiet_NaN();
+            else if (literal("Infinity")) m_doc.m_nodes[idx].d = std::numeric_limits<double>::infinity();
+            else return error("unknown literal");
+            finish(idx);
+            return true;
+        }
+        default:
+            if (*m_p == '-' || (*m_p >= '0' && *m_p <= '9')) return parseNumber();
+            return error(std::string("unexpected character '") + *m_p + "'");
+        }
+    }
+
+    bool parseNumber() {
+        uint32_t idx = pushNode(JType::Int);
+        const char* start = m_p;
+        if (*m_p == '-' && m_end - m_p >= 9 && std::memcmp(m_p, "-Infinity", 9) == 0) {
+            m_p += 9;
+            m_doc.m_nodes[idx].type = JType::Float;
+            m_doc.m_nodes[idx].d = -std::numeric_limits<double>::infinity();
+            finish(idx);
+            return true;
+        }
+        bool isFloat = false;
+        const char* q = m_p;
+        if (q < m_end && *q == '-') ++q;
+        const char* digits = q;
+        while (q < m_end && *q >= '0' && *q <= '9') ++q;
+        if (q == digits) return error("a number needs digits");
+        if (q < m_end && *q == '.') {
+            isFloat = true;
+            ++q;
+            const char* frac = q;
+            while (q < m_end && *q >= '0' && *q <= '9') ++q;
+            if (q == frac) return error("a number needs digits after '.'");
+        }
+        if (q < m_end && (*q == 'e' || *q == 'E')) {
+            isFloat = true;
+            ++q;
+            if (q < m_end && (*q == '+' || *q == '-')) ++q;
+            const char* ex = q;
+            while (q < m_end && *q >= '0' && *q <= '9') ++q;
+            if (q == ex) return error("a number needs digits in its exponent");
+        }
+        JNode& n = m_doc.m_nodes[idx];
+        if (!isFloat) {
+            auto r = std::from_chars(start, q, n.i);
+            if (r.ec == std::errc::result_out_of_range) {
+                n.intOverflow = true;
+                std::from_chars(start, q, n.d);
+            } else {
+                n.d = static_cast<double>(n.i);
+            }
+        } else {
+            n.type = JType::Float;
+            auto r = std::from_chars(start, q, n.d);
+            if (r.ec == std::errc::result_out_of_range) n.d = (*start == '-' ? -1.0 : 1.0) * HUGE_VAL;
+        }
+        m_p = q;
+        finish(idx);
+        return true;
+    }
+
+    static void appendUtf8(std::string& out, uint32_t cp) {
+        if (cp < 0x80) {
+            out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            out += static_cast<char>(0xC0 | (cp >> 6));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += static_cast<char>(0xE0 | (cp >> 12));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | (cp >> 18));
+            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    }
+
+    bool hex4(uint32_t& out) {
+        if (m_end - m_p < 4) return error("truncated \\u escape");
+        out = 0;
+        for (int k = 0; k < 4; ++k) {
+            char c = m_p[k];
+            out <<= 4;
+            if (c >= '0' && c <= '9') out |= static_cast<uint32_t>(c - '0');
+            else if (c >= 'a' && c <= 'f') out |= static_cast<uint32_t>(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F') out |= static_cast<uint32_t>(c - 'A' + 10);
+            else return error("bad hex digit in \\u escape");
+        }
+        m_p += 4;
+        return true;
+    }
+
+    // On entry *m_p == '"'. Fast path: no escapes -> a view into the source.
+    bool parseString(std::string_view& out) {
+        ++m_p;
+        const char* start = m_p;
+        while (m_p < m_end && *m_p != '"' && *m_p != '\\') {
+            if (static_cast<unsigned char>(*m_p) < 0x20) return error("control character inside a string");
+            ++m_p;
+        }
+        if (m_p >= m_end) return error("unterminated string");
+        if (*m_p == '"') {
+            out = std::string_view(start, static_cast<size_t>(m_p - start));
+            ++m_p;
+            return true;
+        }
+        std::string buf(start, m_p);
+        while (m_p < m_end && *m_p != '"') {
+            char c = *m_p;
+            if (static_cast<unsigned char>(c) < 0x20) return error("control character inside a string");
+            if (c != '\\') { buf += c; ++m_p; continue; }
+            ++m_p;
+            if (m_p >= m_end) return error("unterminated string");
+            char e = *m_p++;
+            switch (e) {
+            case '"': buf += '"'; break;
+            case '\\': buf += '\\'; break;
+            case '/': buf += '/'; break;
+            case 'b': buf += '\b'; break;
+            case 'f': buf += '\f'; break;
+            case 'n': buf += '\n'; break;
+            case 'r': buf += '\r'; break;
+            case 't': buf += '\t'; break;
+            case 'u': {
+                uint32_t cp;
+                if (!hex4(cp)) return false;
+                if (cp >= 0xD800 && cp < 0xDC00 && m_end - m_p >= 6 && m_p[0] == '\\' && m_p[1] == 'u') {
+                    m_p += 2;
+                    uint32_t lo;
+                    if (!hex4(lo)) return false;
+                    if (lo >= 0xDC00 && lo < 0xE000) cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    else { appendUtf8(buf, cp); cp = lo; }
+                }
+                appendUtf8(buf, cp);
+                break;
+            }
+            default: --m_p; return error(std::string("bad escape '\\") + e + "'");
+            }
+        }
+        if (m_p >= m_end) return error("unterminated string");
+        ++m_p;
+        m_doc.m_unescaped.push_back(std::move(buf));
+        out = m_doc.m_unescaped.back();
+        return true;
+    }
+
+    bool enter(size_t depth) {
+        if (depth + 1 > m_maxDepth)
+            return error("nested deeper than " + std::to_string(m_maxDepth) + " levels");
+        return true;
+    }
+
+    bool parseArray(size_t depth) {
+        if (!enter(depth)) return false;
+        uint32_t idx = pushNode(JType::Array);
+        ++m_p;
+        skipWs();
+        uint32_t count = 0;
+        if (m_p < m_end && *m_p == ']') {
+            ++m_p;
+        } else {
+            for (;;) {
+                skipWs();
+                if (!parseValue(depth + 1)) return false;
+                ++count;
+                skipWs();
+                if (m_p >= m_end) return error("unterminated array");
+                if (*m_p == ',') { ++m_p; continue; }
+                if (*m_p == ']') { ++m_p; break; }
+                return error("expected ',' or ']' in an array");
+            }
+        }
+        m_doc.m_nodes[idx].count = count;
+        finish(idx);
+        return true;
+    }
+
+    bool parseObject(size_t depth) {
+        if (!enter(depth)) return false;
+        uint32_t idx = pushNode(JType::Object);
+        ++m_p;
+        skipWs();
+        uint32_t count = 0;
+        if (m_p < m_end && *m_p == '}') {
+            ++m_p;
+        } else {
+            for (;;) {
+                skipWs();
+                if (m_p >= m_end || *m_p != '"') return error("expected a quoted key in an object");
+                std::string_view key;
+                if (!parseString(key)) return false;
+                skipWs();
+                if (m_p >= m_end || *m_p != ':') return error("expected ':' after an object key");
+                ++m_p;
+                skipWs();
+                uint32_t valueIdx = static_cast<uint32_t>(m_doc.m_nodes.size());
+                if (!parseValue(depth + 1)) return false;
+                m_doc.m_nodes[valueIdx].key = key;
+                ++count;
+                skipWs();
+                if (m_p >= m_end) return error("unterminated object");
+                if (*m_p == ',') { ++m_p; continue; }
+                if (*m_p == '}') { ++m_p; break; }
+                return error("expected ',' or '}' in an object");
+            }
+        }
+        m_doc.m_nodes[idx].count = count;
+        finish(idx);
+        return true;
+    }
+};
+
+Status JsonDoc::parse(std::string_view text, size_t maxDepth) {
+    m_nodes.clear();
+    m_unescaped.clear();
+    if (text.size() >= UINT32_MAX) return Status::error("JSON text larger than 4 GiB");
+    m_text = text;
+    // A rough size guess saves most reallocations of the node array.
+    m_nodes.reserve(text.size() / 12 + 16);
+    JsonParser parser(*this, text, maxDepth);
+    return parser.run();
+}
+
+} // namespace irlens::core::json

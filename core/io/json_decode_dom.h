@@ -1,0 +1,68 @@
+#pragma once
+// A compact, read-only JSON tree for the program decoder.
+//
+// Why not a general JSON library's DOM: program JSON reaches several megabytes (5k+ nodes), and a
+// map-of-maps DOM costs more than the decoding itself. Here every value is one flat record in
+// pre-order; a container knows where its subtree ends, so walking siblings is an index jump.
+// Strings without escapes are views into the source text (which must outlive the document).
+// Integers are kept as int64 (never through double); nesting depth is bounded while parsing.
+
+#include "core/ir/status.h"
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace irlens::core::json {
+
+enum class JType : uint8_t { Null, Bool, Int, Float, String, Array, Object };
+
+struct JNode {
+    JType type = JType::Null;
+    bool boolean = false;
+    bool intOverflow = false; // an integer literal outside int64 (approximate value in d)
+    uint32_t end = 0;         // index one past this node's subtree
+    uint32_t count = 0;       // number of children (arrays, objects)
+    int64_t i = 0;
+    double d = 0;
+    std::string_view key;     // member key when the parent is an object
+    std::string_view str;     // String value (unescaped)
+    uint32_t srcBegin = 0;    // the value's text in the source
+    uint32_t srcEnd = 0;
+};
+
+inline constexpr uint32_t kNoNode = UINT32_MAX;
+
+/// "null", "a boolean", "a number", "a string", "an array", "an object".
+const char* describeType(JType t);
+
+class JsonDoc {
+public:
+    /// Parses `text`. Errors give line and column; nesting deeper than `maxDepth` is refused.
+    Status parse(std::string_view text, size_t maxDepth);
+
+    const JNode& at(uint32_t index) const { return m_nodes[index]; }
+    size_t size() const { return m_nodes.size(); }
+    /// The raw JSON text of a value, as written in the source.
+    std::string_view sourceOf(uint32_t index) const {
+        return m_text.substr(m_nodes[index].srcBegin, m_nodes[index].srcEnd - m_nodes[index].srcBegin);
+    }
+    /// First child of a container (kNoNode when empty) and the sibling after `index` (kNoNode at the end).
+    uint32_t firstChild(uint32_t index) const { return m_nodes[index].count ? index + 1 : kNoNode; }
+    uint32_t nextSibling(uint32_t parent, uint32_t index) const {
+        uint32_t n = m_nodes[index].end;
+        return n < m_nodes[parent].end ? n : kNoNode;
+    }
+    /// The member `key` of object `index`, kNoNode when absent (linear: objects here are small).
+    uint32_t member(uint32_t index, std::string_view key) const;
+
+private:
+    friend class JsonParser;
+    std::vector<JNode> m_nodes;
+    std::deque<std::string> m_unescaped; // strings that had escapes (deque: stable addresses)
+    std::string_view m_text;
+};
+
+} // namespace irlens::core::json

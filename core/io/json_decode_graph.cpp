@@ -1,0 +1,365 @@
+// JSON decoder: Graph, Node, NamedArgument and every Argument member (section 5.4-5.5 of the
+// format guide). Unknown Argument members become ArgKind::Opaque with their raw JSON.
+#include "core/io/json_decode_context.h"
+
+#include <memory>
+#include <set>
+#include <unordered_map>
+
+namespace irlens::core::json {
+
+namespace {
+
+enum class Member {
+    None, Tensor, Tensors, OptionalTensor, OptionalTensors, NestedTensors, Int, Ints, IntLists, Float, Floats,
+    FloatLists, Bool, Bools, String, Strings, Complex, SymInt, SymInts, SymBool, SymBools, SymFloat, SymFloats,
+    ScalarType, MemoryFormat, Layout, Device, Graph, CustomObj, Operator, StringToArgument
+};
+
+const std::unordered_map<std::string_view, Member>& memberTable() {
+    static const std::unordered_map<std::string_view, Member> table = {
+        {"as_none", Member::None}, {"as_tensor", Member::Tensor}, {"as_tensors", Member::Tensors},
+        {"as_optional_tensor", Member::OptionalTensor}, {"as_optional_tensors", Member::OptionalTensors},
+        {"as_nested_tensors", Member::NestedTensors}, {"as_int", Member::Int}, {"as_ints", Member::Ints},
+        {"as_int_lists", Member::IntLists}, {"as_float", Member::Float}, {"as_floats", Member::Floats},
+        {"as_float_lists", Member::FloatLists}, {"as_bool", Member::Bool}, {"as_bools", Member::Bools},
+        {"as_string", Member::String}, {"as_strings", Member::Strings}, {"as_complex", Member::Complex},
+        {"as_sym_int", Member::SymInt}, {"as_sym_ints", Member::SymInts}, {"as_sym_bool", Member::SymBool},
+        {"as_sym_bools", Member::SymBools}, {"as_sym_float", Member::SymFloat}, {"as_sym_floats", Member::SymFloats},
+        {"as_scalar_type", Member::ScalarType}, {"as_memory_format", Member::MemoryFormat},
+        {"as_layout", Member::Layout}, {"as_device", Member::Device}, {"as_graph", Member::Graph},
+        {"as_custom_obj", Member::CustomObj}, {"as_operator", Member::Operator},
+        {"as_string_to_argument", Member::StringToArgument}};
+    return table;
+}
+
+} // namespace
+
+// {"name": "..."} (TensorArgument / TokenArgument)
+static Status tensorName(const Decoder& d, uint32_t idx, const Path& p, std::string& out) {
+    IRLENS_TRY(d.expect(idx, p, JType::Object));
+    uint32_t n;
+    IRLENS_TRY(d.req(idx, p, "name", n));
+    return d.readString(n, p.child("name"), out);
+}
+
+// Runs `each(childIndex, childPath, element)` over an array, filling out.list.
+template <class Fn>
+static Status forList(const Decoder& d, uint32_t idx, const Path& p, Argument& out, ArgKind kind, Fn each) {
+    IRLENS_TRY(d.expect(idx, p, JType::Array));
+    out.kind = kind;
+    out.list.resize(d.doc().at(idx).count);
+    int64_t k = 0;
+    for (uint32_t c = d.doc().firstChild(idx); c != kNoNode; c = d.doc().nextSibling(idx, c), ++k)
+        IRLENS_TRY(each(c, p.item(k), out.list[static_cast<size_t>(k)]));
+    return Status::ok();
+}
+
+// SymIntArgument / SymBoolArgument / SymFloatArgument: {"as_name": ...} or the literal member.
+static Status symArgument(const Decoder& d, uint32_t idx, const Path& p, ArgKind kind, Argument& out) {
+    out.kind = kind;
+    const char* what = kind == ArgKind::SymInt ? "a SymIntArgument" : kind == ArgKind::SymBool ? "a SymBoolArgument"
+                                                                                              : "a SymFloatArgument";
+    uint32_t m;
+    IRLENS_TRY(d.unionMember(idx, p, what, m));
+    std::string_view k = d.doc().at(m).key;
+    Path mp = p.child(k);
+    if (k == "as_name") {
+        out.isName = true;
+        return d.readString(m, mp, out.s);
+    }
+    if (kind == ArgKind::SymInt && k == "as_int") return d.readInt(m, mp, out.i);
+    if (kind == ArgKind::SymBool && k == "as_bool") return d.readBool(m, mp, out.b);
+    if (kind == ArgKind::SymFloat && k == "as_float") return d.readFloat(m, mp, out.f);
+    return d.fail(p, std::string("unknown member \"") + std::string(k) + "\" of " + what);
+}
+
+Status Decoder::argumentMember(std::string_view member, uint32_t v, const Path& mp, Argument& out) {
+    const auto& table = memberTable();
+    auto it = table.find(member);
+    if (it == table.end()) {
+        // A member newer than this build: keep it verbatim so nothing is lost, show it as raw JSON.
+        out.kind = ArgKind::Opaque;
+        out.s.assign(member);
+        out.raw.assign(m_doc.sourceOf(v));
+        return Status::ok();
+    }
+    switch (it->second) {
+    case Member::None: out.kind = ArgKind::None; return Status::ok(); // true, or [] in old files
+    case Member::Tensor: out.kind = ArgKind::Tensor; return tensorName(*this, v, mp, out.s);
+    case Member::Tensors:
+        return forList(*this, v, mp, out, ArgKind::Tensors, [&](uint32_t c, const Path& cp, Argument& e) {
+            e.kind = ArgKind::Tensor;
+            return tensorName(*this, c, cp, e.s);
+        });
+    case Member::OptionalTensor: {
+        out.kind = ArgKind::OptionalTensor;
+        uint32_t m;
+        IRLENS_TRY(unionMember(v, mp, "an OptionalTensorArgument", m));
+        std::string_view k = m_doc.at(m).key;
+        if (k == "as_tensor") return tensorName(*this, m, mp.child(k), out.s);
+        if (k == "as_none") return Status::ok();
+        return fail(mp, "unknown OptionalTensorArgument member \"" + std::string(k) + "\"");
+    }
+    case Member::OptionalTensors:
+        return forList(*this, v, mp, out, ArgKind::OptionalTensors, [&](uint32_t c, const Path& cp, Argument& e) {
+            uint32_t m;
+            IRLENS_TRY(unionMember(c, cp, "an OptionalTensorArgument", m));
+            std::string_view k = m_doc.at(m).key;
+            if (k == "as_none") { e.kind = ArgKind::None; return Status::ok(); }
+            if (k != "as_tensor") return fail(cp, "unknown OptionalTensorArgument member \"" + std::string(k) + "\"");
+            e.kind = ArgKind::Tensor;
+            return tensorName(*this, m, cp.child(k), e.s);
+        });
+    case Member::NestedTensors:
+        return forList(*this, v, mp, out, ArgKind::NestedTensors, [&](uint32_t c, const Path& cp, Argument& e) {
+            return forList(*this, c, cp, e, ArgKind::Tensors, [&](uint32_t c2, const Path& cp2, Argument& t) {
+                t.kind = ArgKind::Tensor;
+                return tensorName(*this, c2, cp2, t.s);
+            });
+        });
+    case Member::Int: out.kind = ArgKind::Int; return readInt(v, mp, out.i);
+    case Member::Ints:
+        return forList(*this, v, mp, out, ArgKind::Ints, [&](uint32_t c, const Path& cp, Argument& e) {
+            e.kind = ArgKind::Int;
+            return readInt(c, cp, e.i);
+        });
+    case Member::IntLists:
+        return forList(*this, v, mp, out, ArgKind::IntLists, [&](uint32_t c, const Path& cp, Argument& e) {
+            return forList(*this, c, cp, e, ArgKind::Ints, [&](uint32_t c2, const Path& cp2, Argument& t) {
+                t.kind = ArgKind::Int;
+                return readInt(c2, cp2, t.i);
+            });
+        });
+    case Member::Float: out.kind = ArgKind::Float; return readFloat(v, mp, out.f);
+    case Member::Floats:
+        return forList(*this, v, mp, out, ArgKind::Floats, [&](uint32_t c, const Path& cp, Argument& e) {
+            e.kind = ArgKind::Float;
+            return readFloat(c, cp, e.f);
+        });
+    case Member::FloatLists:
+        return forList(*this, v, mp, out, ArgKind::FloatLists, [&](uint32_t c, const Path& cp, Argument& e) {
+            return forList(*this, c, cp, e, ArgKind::Floats, [&](uint32_t c2, const Path& cp2, Argument& t) {
+                t.kind = ArgKind::Float;
+                return readFloat(c2, cp2, t.f);
+            });
+        });
+    case Member::Bool: out.kind = ArgKind::Bool; return readBool(v, mp, out.b);
+    case Member::Bools:
+        return forList(*this, v, mp, out, ArgKind::Bools, [&](uint32_t c, const Path& cp, Argument& e) {
+            e.kind = ArgKind::Bool;
+            return readBool(c, cp, e.b);
+        });
+    case Member::String: out.kind = ArgKind::String; return readString(v, mp, out.s);
+    case Member::Strings:
+        return forList(*this, v, mp, out, ArgKind::Strings, [&](uint32_t c, const Path& cp, Argument& e) {
+            e.kind = ArgKind::String;
+            return readString(c, cp, e.s);
+        });
+    case Member::Complex: {
+        out.kind = ArgKind::Complex;
+        IRLENS_TRY(expect(v, mp, JType::Object));
+        uint32_t r, i;
+        IRLENS_TRY(req(v, mp, "real", r));
+        IRLENS_TRY(req(v, mp, "imag", i));
+        IRLENS_TRY(readFloat(r, mp.child("real"), out.f));
+        return readFloat(i, mp.child("imag"), out.imag);
+    }
+    case Member::SymInt: return symArgument(*this, v, mp, ArgKind::SymInt, out);
+    case Member::SymBool: return symArgument(*this, v, mp, ArgKind::SymBool, out);
+    case Member::SymFloat: return symArgument(*this, v, mp, ArgKind::SymFloat, out);
+    case Member::SymInts:
+        return forList(*this, v, mp, out, ArgKind::SymInts, [&](uint32_t c, const Path& cp, Argument& e) {
+            return symArgument(*this, c, cp, ArgKind::SymInt, e);
+        });
+    case Member::SymBools:
+        return forList(*this, v, mp, out, ArgKind::SymBools, [&](uint32_t c, const Path& cp, Argument& e) {
+            return symArgument(*this, c, cp, ArgKind::SymBool, e);
+        });
+    case Member::SymFloats:
+        return forList(*this, v, mp, out, ArgKind::SymFloats, [&](uint32_t c, const Path& cp, Argument& e) {
+            return symArgument(*this, c, cp, ArgKind::SymFloat, e);
+        });
+    case Member::ScalarType: out.kind = ArgKind::ScalarType; return readEnum(v, mp, EnumKind::ScalarType, out.i);
+    case Member::MemoryFormat: out.kind = ArgKind::MemoryFormat; return readEnum(v, mp, EnumKind::MemoryFormat, out.i);
+    case Member::Layout: out.kind = ArgKind::Layout; return readEnum(v, mp, EnumKind::Layout, out.i);
+    case Member::Device: out.kind = ArgKind::Device; return device(v, mp, out.device);
+    case Member::Graph: {
+        out.kind = ArgKind::Graph;
+        IRLENS_TRY(expect(v, mp, JType::Object));
+        uint32_t n, g;
+        IRLENS_TRY(req(v, mp, "name", n));
+        IRLENS_TRY(readString(n, mp.child("name"), out.s));
+        IRLENS_TRY(req(v, mp, "graph", g));
+        auto sub = std::make_shared<Graph>();
+        IRLENS_TRY(graph(g, mp.child("graph"), *sub));
+        out.graph = std::move(sub);
+        return Status::ok();
+    }
+    case Member::CustomObj: {
+        out.kind = ArgKind::CustomObj;
+        IRLENS_TRY(expect(v, mp, JType::Object));
+        uint32_t n, c;
+        IRLENS_TRY(req(v, mp, "name", n));
+        IRLENS_TRY(readString(n, mp.child("name"), out.s));
+        IRLENS_TRY(req(v, mp, "class_fqn", c));
+        return readString(c, mp.child("class_fqn"), out.s2);
+    }
+    case Member::Operator: out.kind = ArgKind::Operator; return readString(v, mp, out.s);
+    case Member::StringToArgument: {
+        out.kind = ArgKind::StringToArgument;
+        IRLENS_TRY(expect(v, mp, JType::Object));
+        out.list.resize(m_doc.at(v).count);
+        size_t k = 0;
+        for (uint32_t c = m_doc.firstChild(v); c != kNoNode; c = m_doc.nextSibling(v, c), ++k) {
+            IRLENS_TRY(argument(c, mp.child(m_doc.at(c).key), out.list[k]));
+            out.list[k].key.assign(m_doc.at(c).key);
+        }
+        return Status::ok();
+    }
+    }
+    return Status::ok();
+}
+
+Status Decoder::argument(uint32_t idx, const Path& p, Argument& out) {
+    uint32_t m;
+    IRLENS_TRY(unionMember(idx, p, "an Argument", m));
+    std::string_view key = m_doc.at(m).key;
+    return argumentMember(key, m, p.child(key), out);
+}
+
+Status Decoder::argumentList(uint32_t idx, const Path& p, std::vector<Argument>& out) {
+    IRLENS_TRY(expect(idx, p, JType::Array));
+    out.resize(m_doc.at(idx).count);
+    int64_t k = 0;
+    for (uint32_t c = m_doc.firstChild(idx); c != kNoNode; c = m_doc.nextSibling(idx, c), ++k)
+        IRLENS_TRY(argument(c, p.item(k), out[static_cast<size_t>(k)]));
+    return Status::ok();
+}
+
+Status Decoder::namedArgument(uint32_t idx, const Path& p, NamedArgument& out) {
+    IRLENS_TRY(expect(idx, p, JType::Object));
+    uint32_t v;
+    if (uint32_t n = opt(idx, "name"); n != kNoNode) IRLENS_TRY(readString(n, p.child("name"), out.name));
+    IRLENS_TRY(req(idx, p, "arg", v));
+    IRLENS_TRY(argument(v, p.child("arg"), out.arg));
+    if (uint32_t k = opt(idx, "kind"); k != kNoNode) {
+        int64_t kind;
+        IRLENS_TRY(readEnum(k, p.child("kind"), EnumKind::ArgumentKind, kind));
+        out.kind = static_cast<int>(kind);
+    }
+    return Status::ok();
+}
+
+Status Decoder::node(uint32_t idx, const Path& p, Node& out, size_t index) {
+    IRLENS_TRY(expect(idx, p, JType::Object));
+    uint32_t v;
+    IRLENS_TRY(req(idx, p, "target", v));
+    std::string target;
+    IRLENS_TRY(readString(v, p.child("target"), target));
+    out.target = Target::parse(target);
+    IRLENS_TRY(req(idx, p, "inputs", v));
+    {
+        Path ip = p.child("inputs");
+        IRLENS_TRY(expect(v, ip, JType::Array));
+        out.inputs.resize(m_doc.at(v).count);
+        int64_t k = 0;
+        for (uint32_t c = m_doc.firstChild(v); c != kNoNode; c = m_doc.nextSibling(v, c), ++k)
+            IRLENS_TRY(namedArgument(c, ip.item(k), out.inputs[static_cast<size_t>(k)]));
+    }
+    IRLENS_TRY(req(idx, p, "outputs", v));
+    IRLENS_TRY(argumentList(v, p.child("outputs"), out.outputs));
+    if (uint32_t m = opt(idx, "metadata"); m != kNoNode) {
+        IRLENS_TRY(stringMap(m, p.child("metadata"), out.meta.raw));
+        out.meta.parseFromRaw();
+    }
+    if (uint32_t h = opt(idx, "is_hop_single_tensor_return"); h != kNoNode) {
+        bool b;
+        IRLENS_TRY(readBool(h, p.child("is_hop_single_tensor_return"), b));
+        out.isHopSingleTensorReturn = b;
+    }
+    if (uint32_t n = opt(idx, "name"); n != kNoNode) {
+        IRLENS_TRY(readString(n, p.child("name"), out.name));
+        out.hasSerializedName = true;
+    } else {
+        // Before `name` was serialized, a node was known by its first output (the FX node name).
+        auto names = out.outputNames();
+        if (!names.empty()) out.name = names.front();
+        else out.name = (out.target.op.empty() ? std::string("node") : out.target.op) + "_n" + std::to_string(index);
+    }
+    return Status::ok();
+}
+
+Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
+    IRLENS_TRY(expect(idx, p, JType::Object));
+    uint32_t v;
+    IRLENS_TRY(req(idx, p, "inputs", v));
+    IRLENS_TRY(argumentList(v, p.child("inputs"), out.inputs));
+    IRLENS_TRY(req(idx, p, "outputs", v));
+    IRLENS_TRY(argumentList(v, p.child("outputs"), out.outputs));
+    IRLENS_TRY(req(idx, p, "nodes", v));
+    {
+        Path np = p.child("nodes");
+        IRLENS_TRY(expect(v, np, JType::Array));
+        out.nodes.resize(m_doc.at(v).count);
+        int64_t k = 0;
+        for (uint32_t c = m_doc.firstChild(v); c != kNoNode; c = m_doc.nextSibling(v, c), ++k)
+            IRLENS_TRY(node(c, np.item(k), out.nodes[static_cast<size_t>(k)], static_cast<size_t>(k)));
+    }
+    if (uint32_t t = opt(idx, "tensor_values"); t != kNoNode) {
+        Path tp = p.child("tensor_values");
+        IRLENS_TRY(expect(t, tp, JType::Object));
+        for (uint32_t c = m_doc.firstChild(t); c != kNoNode; c = m_doc.nextSibling(t, c)) {
+            TensorMeta meta;
+            IRLENS_TRY(tensorMeta(c, tp.child(m_doc.at(c).key), meta));
+            out.tensorValues.emplace_hint(out.tensorValues.end(), std::string(m_doc.at(c).key), std::move(meta));
+        }
+    }
+    if (uint32_t t = opt(idx, "sym_int_values"); t != kNoNode) {
+        Path tp = p.child("sym_int_values");
+        IRLENS_TRY(expect(t, tp, JType::Object));
+        for (uint32_t c = m_doc.firstChild(t); c != kNoNode; c = m_doc.nextSibling(t, c)) {
+            SymInt s;
+            IRLENS_TRY(symInt(c, tp.child(m_doc.at(c).key), s));
+            out.symIntValues[std::string(m_doc.at(c).key)] = std::move(s);
+        }
+    }
+    if (uint32_t t = opt(idx, "sym_bool_values"); t != kNoNode) {
+        Path tp = p.child("sym_bool_values");
+        IRLENS_TRY(expect(t, tp, JType::Object));
+        for (uint32_t c = m_doc.firstChild(t); c != kNoNode; c = m_doc.nextSibling(t, c)) {
+            SymBool s;
+            IRLENS_TRY(symBool(c, tp.child(m_doc.at(c).key), s));
+            out.symBoolValues[std::string(m_doc.at(c).key)] = std::move(s);
+        }
+    }
+    if (uint32_t t = opt(idx, "sym_float_values"); t != kNoNode) {
+        Path tp = p.child("sym_float_values");
+        IRLENS_TRY(expect(t, tp, JType::Object));
+        for (uint32_t c = m_doc.firstChild(t); c != kNoNode; c = m_doc.nextSibling(t, c)) {
+            SymFloat s;
+            IRLENS_TRY(symFloat(c, tp.child(m_doc.at(c).key), s));
+            out.symFloatValues[std::string(m_doc.at(c).key)] = std::move(s);
+        }
+    }
+    if (uint32_t t = opt(idx, "custom_obj_values"); t != kNoNode) {
+        Path tp = p.child("custom_obj_values");
+        IRLENS_TRY(expect(t, tp, JType::Object));
+        for (uint32_t c = m_doc.firstChild(t); c != kNoNode; c = m_doc.nextSibling(t, c)) {
+            Path cp = tp.child(m_doc.at(c).key);
+            IRLENS_TRY(expect(c, cp, JType::Object));
+            CustomObjMeta meta;
+            uint32_t n, f;
+            IRLENS_TRY(req(c, cp, "name", n));
+            IRLENS_TRY(readString(n, cp.child("name"), meta.name));
+            IRLENS_TRY(req(c, cp, "class_fqn", f));
+            IRLENS_TRY(readString(f, cp.child("class_fqn"), meta.classFqn));
+            out.customObjValues[std::string(m_doc.at(c).key)] = std::move(meta);
+        }
+    }
+    if (uint32_t s = opt(idx, "is_single_tensor_return"); s != kNoNode)
+        IRLENS_TRY(readBool(s, p.child("is_single_tensor_return"), out.isSingleTensorReturn));
+    return Status::ok();
+}
+
+} // namespace irlens::core::json
