@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,33 @@ Result<ArchiveInfo> inspectPt2(const std::string& path);
 
 /// Loads one model. Errors name the record, the JSON path or the node.
 Result<ProgramPtr> loadPt2(const std::string& path, const LoadOptions& options = {});
+
+class ZipArchive;
+
+/// The container layer on its own (what loadPt2 is made of): open and detect once, then read the
+/// program JSON and the state (weights, constants, sample inputs, extra files) of one model.
+class Pt2Reader {
+public:
+    static Result<std::unique_ptr<Pt2Reader>> open(const std::string& path);
+
+    const ArchiveInfo& info() const { return m_info; }
+    const ZipArchive& archive() const { return *m_zip; }
+    const std::string& path() const { return m_path; }
+
+    /// "" picks the only model (or "model"); an unknown name is an error listing the models.
+    Result<std::string> resolveModel(const std::string& requested) const;
+    /// The program JSON record's name ("linear_3/models/model.json", "serialized_exported_program.json").
+    std::string programRecord(const std::string& model) const;
+    /// The program JSON bytes, viewed in place when the record is stored.
+    Result<std::shared_ptr<const Storage>> programJson(const std::string& model) const;
+    /// Fills weights, constants, sample inputs and extra files of `program` (progress from `from` to 1).
+    Status loadState(Program& program, const std::string& model, const LoadOptions& options, double from = 0) const;
+
+private:
+    Pt2Reader() = default;
+    std::string m_path;
+    std::shared_ptr<ZipArchive> m_zip;
+    ArchiveInfo m_info;
+};
 
 } // namespace irlens::core

@@ -1,0 +1,61 @@
+#pragma once
+// Every bound the reader applies to a .pt2, in one place. A .pt2 is hostile until proven otherwise:
+// these numbers are what keeps a crafted file from exhausting memory, the stack or the CPU. They are
+// far above anything torch.export writes (the largest real LLM exports have a few thousand records
+// and single weights of a few GiB), so a legitimate file never meets them.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace irlens::core::limits {
+
+// ---------------------------------------------------------------- ZIP container
+
+/// Records in one archive (central directory entries). torch writes one record per storage.
+inline constexpr uint64_t kMaxZipRecords = 1'000'000;
+/// Length of one record name in bytes.
+inline constexpr size_t kMaxRecordNameLength = 4096;
+/// Size of one STORED record. Stored records are viewed in place (no memory is allocated for them),
+/// so this only guards arithmetic; 1 TiB.
+inline constexpr uint64_t kMaxStoredRecordBytes = uint64_t(1) << 40;
+/// Bytes one DEFLATE record may inflate to. Inflating allocates, so this is the deflate-bomb guard.
+/// A record that inflates past its declared size is refused as well, whatever this limit.
+inline constexpr uint64_t kMaxInflatedRecordBytes = uint64_t(4) << 30;
+/// Nested torch.save archives inside an archive (a use_pickle payload inside a PT2 archive is 1).
+inline constexpr int kMaxArchiveNesting = 2;
+
+// ---------------------------------------------------------------- text records
+
+/// A program JSON record (models/<m>.json). deep_stack's 5,400 nodes take about 10 MB.
+inline constexpr uint64_t kMaxProgramJsonBytes = uint64_t(2) << 30;
+/// Nesting depth passed to the JSON decoder (JsonDecodeOptions::maxDepth). Real files nest about 20
+/// deep; HOP subgraphs add ~10 per level of nesting.
+inline constexpr size_t kMaxJsonDepth = 512;
+/// Small JSON records read by the container layer (payload configs, manifests).
+inline constexpr uint64_t kMaxConfigJsonBytes = uint64_t(256) << 20;
+/// Small text records (archive_format, byteorder, version): anything longer is not what we expect.
+inline constexpr uint64_t kMaxTagRecordBytes = 4096;
+/// One extra file (extra/<name>, extra_files/<name>) kept as text.
+inline constexpr uint64_t kMaxExtraFileBytes = uint64_t(64) << 20;
+
+// ---------------------------------------------------------------- pickles (torch.save payloads)
+
+/// Size of one data.pkl. The pickle only describes tensors; their bytes live in data/<key>.
+inline constexpr uint64_t kMaxPickleBytes = uint64_t(512) << 20;
+/// Entries in the pickle memo (BINPUT / MEMOIZE indices).
+inline constexpr size_t kMaxPickleMemo = 4'000'000;
+/// Values on the pickle stack at once (including MARK-delimited runs).
+inline constexpr size_t kMaxPickleStack = 4'000'000;
+/// Nesting of containers (tuples in lists in dicts ...) and open MARKs.
+inline constexpr size_t kMaxPickleDepth = 256;
+/// Length of one string or bytes object in a pickle.
+inline constexpr uint64_t kMaxPickleStringBytes = uint64_t(256) << 20;
+
+// ---------------------------------------------------------------- tensors
+
+/// Dimensions of one tensor.
+inline constexpr size_t kMaxTensorRank = 64;
+/// Bytes of zeros materialized for a zero-length payload record ("no data": PyTorch fills zeros).
+inline constexpr uint64_t kMaxMaterializedZeroBytes = uint64_t(1) << 30;
+
+} // namespace irlens::core::limits

@@ -1,0 +1,144 @@
+#include "core/io/torch_save.h"
+
+#include "core/io/limits.h"
+#include "core/io/zip_archive.h"
+
+namespace irlens::core {
+
+namespace {
+
+using K = PyObject::Kind;
+
+std::string trimmed(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+    return s;
+}
+
+// Python repr of a dict key for flattened names ("x['a']", "x[0]").
+std::string keyText(const PyObject& k) {
+    switch (k.kind) {
+    case K::String: return "'" + k.s + "'";
+    case K::Int: return std::to_string(k.i);
+    default: return std::string("<") + k.kindName() + ">";
+    }
+}
+
+Status flatten(const PyObject& o, const std::string& path, size_t depth, const std::string& record,
+               const std::function<void(const std::string&, Value)>& emit) {
+    if (depth > limits::kMaxPickleDepth) return Status::error(record + ": sample inputs nested too deeply");
+    if (auto v = leafValue(o)) {
+        emit(path, std::move(*v));
+        return Status::ok();
+    }
+    if (o.kind == K::Tuple || o.kind == K::List) {
+        for (size_t k = 0; k < o.items.size(); ++k)
+            IRLENS_TRY(flatten(*o.items[k], path + "[" + std::to_string(k) + "]", depth + 1, record, emit));
+        return Status::ok();
+    }
+    if (o.kind == K::Dict) {
+        for (const auto& [key, value] : o.dict)
+            IRLENS_TRY(flatten(*value, path + "[" + keyText(*key) + "]", depth + 1, record, emit));
+        return Status::ok();
+    }
+    return Status::error(record + ": sample input " + path + " is a " + o.kindName() + ", expected tensors and scalars");
+}
+
+} // namespace
+
+Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::string& recordName) {
+    auto zip = ZipArchive::openStorage(std::move(bytes), recordName);
+    if (!zip) {
+        if (zip.error().find("end-of-central-directory") != std::string::npos)
+            return Status::error(recordName + ": not a torch.save archive (expected a ZIP holding data.pkl)");
+        return zip.status();
+    }
+    const ZipArchive& a = **zip;
+    // The pickle sits under one root folder ("archive/" for export's in-memory saves, the file stem
+    // for files saved to disk).
+    std::string root;
+    bool found = false;
+    for (const auto& e : a.entries()) {
+        const std::string& n = e.name;
+        if (n == "data.pkl" || (n.size() > 9 && n.compare(n.size() - 9, 9, "/data.pkl") == 0 &&
+                                n.find('/') == n.size() - 9)) {
+            root = n.substr(0, n.size() - 8);
+            found = true;
+            break;
+        }
+    }
+    if (!found) return Status::error(recordName + ": torch.save archive without data.pkl");
+    if (a.contains(root + "byteorder")) {
+        auto order = a.readText(root + "byteorder", limits::kMaxTagRecordBytes);
+        if (!order) return order.status();
+        if (trimmed(*order) != "little")
+            return Status::error(recordName + ": byteorder is '" + trimmed(*order) + "'; only little-endian storages are supported");
+    }
+    auto pickle = a.read(root + "data.pkl");
+    if (!pickle) return pickle.status();
+    std::shared_ptr<ZipArchive> keep = *zip;
+    StorageLoader loader = [keep, root](const std::string& key) -> Result<std::shared_ptr<const Storage>> {
+        if (key.empty() || !isSafeRecordName(key) || key.find('/') != std::string::npos)
+            return Status::error("data.pkl: storage key '" + key + "' is not a plain name");
+        std::string name = root + "data/" + key;
+        if (!keep->contains(name)) return Status::error("data.pkl: storage record '" + name + "' is missing");
+        return keep->read(name);
+    };
+    auto obj = unpickle((*pickle)->data, (*pickle)->size, "data.pkl", loader);
+    if (!obj) return obj.status().withContext(recordName);
+    return obj;
+}
+
+std::optional<Value> leafValue(const PyObject& o) {
+    Value v;
+    switch (o.kind) {
+    case K::None: v.kind = Value::Kind::None; return v;
+    case K::Bool: v.kind = Value::Kind::Bool; v.b = o.b; return v;
+    case K::Int: v.kind = Value::Kind::Int; v.i = o.i; return v;
+    case K::Float: v.kind = Value::Kind::Float; v.f = o.f; return v;
+    case K::String: v.kind = Value::Kind::String; v.s = o.s; return v;
+    case K::Tensor: v.kind = Value::Kind::Tensor; v.tensor = o.tensor; return v;
+    case K::Opaque: v.kind = Value::Kind::Opaque; v.s = o.s; return v;
+    default: return std::nullopt;
+    }
+}
+
+Result<std::map<std::string, TensorData>> tensorsFromStateDict(const PyObject& dict, const std::string& recordName) {
+    if (dict.kind != K::Dict) return Status::error(recordName + ": expected a dict of tensors, found a " + dict.kindName());
+    std::map<std::string, TensorData> out;
+    for (const auto& [k, v] : dict.dict) {
+        if (k->kind != K::String) return Status::error(recordName + ": state dict key is a " + k->kindName() + ", expected a name");
+        if (v->kind != K::Tensor)
+            return Status::error(recordName + ": '" + k->s + "' is a " + v->kindName() + ", expected a tensor");
+        out[k->s] = v->tensor;
+    }
+    return out;
+}
+
+Result<std::map<std::string, Value>> valuesFromDict(const PyObject& dict, const std::string& recordName) {
+    if (dict.kind != K::Dict) return Status::error(recordName + ": expected a dict, found a " + dict.kindName());
+    std::map<std::string, Value> out;
+    for (const auto& [k, v] : dict.dict) {
+        if (k->kind != K::String) return Status::error(recordName + ": key is a " + k->kindName() + ", expected a name");
+        auto leaf = leafValue(*v);
+        if (!leaf) return Status::error(recordName + ": '" + k->s + "' is a " + v->kindName() + ", expected a tensor");
+        out[k->s] = std::move(*leaf);
+    }
+    return out;
+}
+
+Status flattenSampleInputs(const PyObject& pair, std::vector<Value>& args, std::map<std::string, Value>& kwargs,
+                           const std::string& recordName) {
+    if (pair.kind != K::Tuple || pair.items.size() != 2 ||
+        (pair.items[0]->kind != K::Tuple && pair.items[0]->kind != K::List) || pair.items[1]->kind != K::Dict)
+        return Status::error(recordName + ": expected (args, kwargs), found a " + std::string(pair.kindName()) +
+                             (pair.isContainer() ? " of " + std::to_string(pair.items.size()) : ""));
+    IRLENS_TRY(flatten(*pair.items[0], "args", 0, recordName, [&](const std::string&, Value v) { args.push_back(std::move(v)); }));
+    for (const auto& [k, v] : pair.items[1]->dict) {
+        if (k->kind != K::String) return Status::error(recordName + ": kwargs key is a " + std::string(k->kindName()));
+        if (auto leaf = leafValue(*v)) { kwargs[k->s] = std::move(*leaf); continue; }
+        IRLENS_TRY(flatten(*v, k->s, 1, recordName, [&](const std::string& path, Value x) { kwargs[path] = std::move(x); }));
+    }
+    return Status::ok();
+}
+
+} // namespace irlens::core

@@ -1,0 +1,189 @@
+// ZipArchive: in-place views, the PyTorchFileWriter quirks, ZIP64, deflate, and hostile archives
+// (each refused with its exact message, never a crash or hang).
+#include "core/io/zip_archive.h"
+#include "support/shared_fixtures.h"
+#include "zip_builder.h"
+
+#include <QtTest>
+
+using namespace irlens::core;
+using namespace irlens::testing;
+
+namespace {
+
+std::shared_ptr<const Storage> bytesOf(const std::string& s) {
+    return Storage::fromBytes(std::vector<std::byte>(reinterpret_cast<const std::byte*>(s.data()),
+                                                     reinterpret_cast<const std::byte*>(s.data()) + s.size()));
+}
+
+std::string text(const Storage& s) { return std::string(reinterpret_cast<const char*>(s.data), s.size); }
+
+std::string twoRecords() { return ZipBuilder().add("a.txt", "alpha").add("b.txt", "beta").build(); }
+
+} // namespace
+
+class TstZipArchive : public QObject {
+    Q_OBJECT
+private slots:
+    void quirksAccepted_data() {
+        QTest::addColumn<bool>("descriptor");
+        QTest::addColumn<bool>("zip64");
+        QTest::addColumn<bool>("zip64End");
+        QTest::addColumn<unsigned>("align");
+        QTest::addRow("plain zipfile style") << false << false << false << 0u;
+        QTest::addRow("PyTorchFileWriter: descriptor, zero dates, 64-byte aligned") << true << false << false << 64u;
+        QTest::addRow("zip64 entries") << false << true << false << 0u;
+        QTest::addRow("zip64 entries and end record, descriptors") << true << true << true << 64u;
+    }
+    void quirksAccepted() {
+        QFETCH(bool, descriptor);
+        QFETCH(bool, zip64);
+        QFETCH(bool, zip64End);
+        QFETCH(unsigned, align);
+        ZipBuilder b;
+        b.add(ZipItem{"root/archive_format", "pt2", false, descriptor, zip64, align});
+        b.add(ZipItem{"root/data/weights/weight_0", std::string(1000, 'w'), false, descriptor, zip64, align});
+        b.add(ZipItem{"root\\models\\model.json", "{}", false, descriptor, zip64, align});
+        auto buf = bytesOf(b.build(zip64End));
+        auto zip = ZipArchive::openStorage(buf, "t.zip");
+        QVERIFY2(zip.isOk(), zip.error().c_str());
+        QCOMPARE((*zip)->entries().size(), size_t(3));
+        QVERIFY((*zip)->contains("root/models/model.json")); // '\' normalised
+        auto w = (*zip)->read("root/data/weights/weight_0");
+        QVERIFY2(w.isOk(), w.error().c_str());
+        QCOMPARE(text(**w), std::string(1000, 'w'));
+        // Viewed in place: the storage points into the archive buffer, no copy.
+        QVERIFY((*w)->data >= buf->data && (*w)->data + (*w)->size <= buf->data + buf->size);
+        if (align) QCOMPARE(size_t((*w)->data - buf->data) % align, size_t(0));
+        auto fmt = (*zip)->readText("root/archive_format", 16);
+        QVERIFY2(fmt.isOk(), fmt.error().c_str());
+        QCOMPARE(*fmt, std::string("pt2"));
+    }
+
+    void deflateInflated() {
+        std::string payload;
+        for (int k = 0; k < 5000; ++k) payload += "weight " + std::to_string(k) + "\n";
+        auto buf = bytesOf(ZipBuilder().add(ZipItem{"d.txt", payload, true, true}).build());
+        auto zip = ZipArchive::openStorage(buf, "t.zip");
+        QVERIFY2(zip.isOk(), zip.error().c_str());
+        QVERIFY((*zip)->entries()[0].compressedSize < payload.size() / 3);
+        auto d = (*zip)->read("d.txt");
+        QVERIFY2(d.isOk(), d.error().c_str());
+        QCOMPARE(text(**d), payload);
+        QVERIFY((*d)->data < buf->data || (*d)->data >= buf->data + buf->size); // owned bytes
+    }
+
+    void viewOutlivesArchive() {
+        IRLENS_REQUIRE_SHARED();
+        std::shared_ptr<const Storage> fmt;
+        {
+            auto zip = ZipArchive::openFile(fixture("real/executorch-linear-pt2archive/linear.pt2").string());
+            QVERIFY2(zip.isOk(), zip.error().c_str());
+            QCOMPARE((*zip)->entries().size(), size_t(11));
+            for (const auto& e : (*zip)->entries()) {
+                QCOMPARE(e.flags, uint16_t(0x0808));
+                QCOMPARE(e.dataOffset % 64, uint64_t(0));
+            }
+            auto r = (*zip)->read("linear_3/archive_format");
+            QVERIFY(r.isOk());
+            fmt = *r;
+        }
+        QCOMPARE(text(*fmt), std::string("pt2")); // the mapping is still alive through Storage::owner
+    }
+
+    void refusedAtOpen_data() {
+        QTest::addColumn<QByteArray>("archive");
+        QTest::addColumn<QString>("error");
+        const std::string good = twoRecords();
+        auto row = [](const char* name, const std::string& bytes, const char* err) {
+            QTest::addRow("%s", name) << QByteArray(bytes.data(), qsizetype(bytes.size())) << QString(err);
+        };
+        row("truncated tail", good.substr(0, good.size() - 10),
+            "t.zip: no end-of-central-directory record (truncated file, or not a ZIP archive)");
+        row("truncated half", good.substr(0, good.size() / 2),
+            "t.zip: no end-of-central-directory record (truncated file, or not a ZIP archive)");
+        row("not a zip", std::string(200, 'x'), "t.zip: no end-of-central-directory record (truncated file, or not a ZIP archive)");
+        row("tiny", "PK", "t.zip: not a ZIP archive (only 2 bytes; truncated?)");
+        row("dot-dot name", ZipBuilder().add("ok.txt", "1").add("../evil.txt", "x").build(),
+            "t.zip: record '../evil.txt': unsafe name (absolute path or '..' component); refusing the archive");
+        row("nested dot-dot", ZipBuilder().add("a/../../evil", "x").build(),
+            "t.zip: record 'a/../../evil': unsafe name (absolute path or '..' component); refusing the archive");
+        row("backslash dot-dot", ZipBuilder().add("..\\evil.txt", "x").build(),
+            "t.zip: record '../evil.txt': unsafe name (absolute path or '..' component); refusing the archive");
+        row("absolute name", ZipBuilder().add("/etc/passwd", "x").build(),
+            "t.zip: record '/etc/passwd': unsafe name (absolute path or '..' component); refusing the archive");
+        row("duplicate name", ZipBuilder().add("a.txt", "1").add("a.txt", "2").build(),
+            "t.zip: record 'a.txt': appears twice in the central directory; refusing the archive");
+        {
+            std::string bad = good;
+            bad[0] = 'X'; // first local header signature destroyed
+            row("damaged local header", bad, "t.zip: record 'a.txt': local header missing or damaged (truncated or corrupted archive)");
+        }
+        {
+            std::string bad = good;
+            size_t eocd = bad.size() - 22;
+            bad[eocd + 16] = char(0xF0); // central directory offset points past the end
+            row("directory outside file", bad, "t.zip: central directory lies outside the file (truncated or damaged archive)");
+        }
+        {
+            // The directory claims more data than the file holds.
+            std::string bad = good;
+            size_t cd = 2 * 30 + 5 + 5 + 5 + 4; // two local headers with names and data
+            bad[cd + 20] = bad[cd + 24] = char(0xFF);
+            bad[cd + 21] = bad[cd + 25] = char(0xFF);
+            bad[cd + 22] = bad[cd + 26] = char(0x00);
+            row("record data past end", bad, "t.zip: record 'a.txt': data runs past the end of the file (truncated archive?)");
+        }
+    }
+    void refusedAtOpen() {
+        QFETCH(QByteArray, archive);
+        QFETCH(QString, error);
+        auto zip = ZipArchive::openStorage(bytesOf(archive.toStdString()), "t.zip");
+        QVERIFY(!zip.isOk());
+        QCOMPARE(QString::fromStdString(zip.error()), error);
+    }
+
+    void refusedAtRead_data() {
+        QTest::addColumn<QByteArray>("archive");
+        QTest::addColumn<QString>("record");
+        QTest::addColumn<QString>("error");
+        auto row = [](const char* name, const std::string& bytes, const char* record, const char* err) {
+            QTest::addRow("%s", name) << QByteArray(bytes.data(), qsizetype(bytes.size())) << QString(record) << QString(err);
+        };
+        // 64 MiB of zeros deflate to ~64 KiB; the directory claims 1000 bytes.
+        row("deflate bomb (size lie)", ZipBuilder().add(ZipItem{"bomb.bin", std::string(64 << 20, '\0'), true, false, false, 0, 1000}).build(),
+            "bomb.bin", "t.zip: record 'bomb.bin': inflates to more than its declared 1000 bytes (deflate bomb?)");
+        row("deflate over the limit", ZipBuilder().add(ZipItem{"big.bin", std::string(2 << 20, '\0'), true}).build(), "big.bin",
+            "t.zip: record 'big.bin': declares 2097152 bytes uncompressed, more than the limit of 1048576 (deflate bomb?)");
+        row("crc mismatch", ZipBuilder().add(ZipItem{"a.txt", "alpha", false, false, false, 0, std::nullopt, 1234u}).build(), "a.txt",
+            "t.zip: record 'a.txt': CRC mismatch (corrupted archive)");
+        row("missing record", twoRecords(), "c.txt", "t.zip: no record 'c.txt'");
+    }
+    void refusedAtRead() {
+        QFETCH(QByteArray, archive);
+        QFETCH(QString, record);
+        QFETCH(QString, error);
+        ZipLimits lim;
+        lim.maxInflatedBytes = 1 << 20;
+        auto zip = ZipArchive::openStorage(bytesOf(archive.toStdString()), "t.zip", lim);
+        QVERIFY2(zip.isOk(), zip.error().c_str());
+        auto r = (*zip)->readText(record.toStdString(), uint64_t(1) << 30);
+        QVERIFY(!r.isOk());
+        QCOMPARE(QString::fromStdString(r.error()), error);
+    }
+
+    void emptyAndMissingFiles() {
+        QTemporaryDir dir;
+        QString empty = dir.filePath("empty.pt2");
+        QFile f(empty);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        auto z = ZipArchive::openFile(empty.toStdString());
+        QCOMPARE(QString::fromStdString(z.error()), empty + ": file is empty (0 bytes), not a ZIP archive");
+        auto m = ZipArchive::openFile(dir.filePath("nope.pt2").toStdString());
+        QCOMPARE(QString::fromStdString(m.error()), "cannot open '" + dir.filePath("nope.pt2") + "': No such file or directory");
+    }
+};
+
+QTEST_GUILESS_MAIN(TstZipArchive)
+#include "tst_zip_archive.moc"
