@@ -1,0 +1,333 @@
+#include "core/exec/engine.h"
+
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
+#include <chrono>
+#include <dlfcn.h>
+#include <thread>
+
+namespace irlens::core::exec {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int64_t nowNs(Clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
+
+// State of one run of one graph.
+struct GraphRun {
+    const PlanGraph& g;
+    std::vector<EValue> slots;
+    std::unique_ptr<std::atomic<int>[]> remaining;   // uses left per slot
+    std::unique_ptr<std::atomic<int>[]> pending;     // predecessors left per node
+};
+
+struct RunShared {
+    const RunOptions& options;
+    int threads = 1;
+    std::shared_ptr<AllocTracker> tracker;
+    Clock::time_point start;
+    std::atomic<int> done{0};
+    std::atomic<int> running{0};
+    std::atomic<bool> failed{false};
+    std::mutex errorMutex;
+    Status error;
+    int total = 0;
+
+    void fail(Status s) {
+        std::lock_guard lock(errorMutex);
+        if (!failed.exchange(true)) error = std::move(s);
+    }
+    bool cancelled() const { return options.cancel && options.cancel->load(std::memory_order_relaxed); }
+};
+
+void initRun(GraphRun& run) {
+    const size_t n = run.g.slotNames.size();
+    run.slots.assign(n, EValue());
+    run.remaining.reset(new std::atomic<int>[n]);
+    for (size_t k = 0; k < n; ++k) run.remaining[k].store(run.g.useCounts[k], std::memory_order_relaxed);
+    run.pending.reset(new std::atomic<int>[run.g.nodes.size()]);
+    for (size_t k = 0; k < run.g.nodes.size(); ++k) run.pending[k].store(run.g.nodes[k].predecessorCount, std::memory_order_relaxed);
+}
+
+std::string nodeLabel(const PlanNode& pn) { return "node '" + pn.node->name + "' (" + pn.node->target.shortName() + ")"; }
+
+Status runGraphSerial(GraphRun& run, RunShared& shared, bool topLevel);
+
+// Executes one node; returns false when the run must stop.
+bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLevel) {
+    if (shared.failed.load(std::memory_order_relaxed)) return false;
+    if (shared.cancelled()) {
+        shared.fail(Status::error("cancelled before " + nodeLabel(pn)));
+        return false;
+    }
+    if (!pn.kernel) {
+        shared.fail(Status::error(nodeLabel(pn) + ": no kernel for " + pn.key));
+        return false;
+    }
+    // Bind arguments: literals and slots by pointer, lists assembled here.
+    std::vector<EValue> assembled;
+    assembled.reserve(pn.args.size());
+    std::vector<BoundValue> bound;
+    bound.reserve(pn.args.size());
+    for (const auto& a : pn.args) {
+        BoundValue b;
+        b.name = &a.name;
+        switch (a.source) {
+        case PlanArg::Source::Literal: b.value = &a.literal; break;
+        case PlanArg::Source::Slot: b.value = &run.slots[static_cast<size_t>(a.slot)]; break;
+        case PlanArg::Source::List: {
+            EValue v;
+            v.kind = a.listKind;
+            for (const auto& [slot, lit] : a.elements) {
+                const EValue& e = slot >= 0 ? run.slots[static_cast<size_t>(slot)] : lit;
+                if (a.listKind == EValue::Kind::TensorList) v.tensors.push_back(e.isTensor() ? e.tensor : Tensor());
+                else v.ints.push_back(e.isTensor() && e.tensor.numel() == 1 ? static_cast<int64_t>(e.tensor.at(0)) : e.toInt());
+            }
+            assembled.push_back(std::move(v));
+            b.value = &assembled.back();
+            break;
+        }
+        }
+        bound.push_back(b);
+    }
+    std::vector<EValue> outs;
+    const int active = shared.running.fetch_add(1, std::memory_order_relaxed) + 1;
+    const int intra = std::max(1, shared.threads / std::max(1, active));
+    KernelContext ctx(*pn.node, bound, outs, intra, shared.tracker, pn.cache.get());
+    if (!pn.subgraphs.empty()) {
+        ctx.runSubgraph = [&](int64_t index, const std::vector<EValue>& inputs) -> std::vector<EValue> {
+            if (index < 0 || static_cast<size_t>(index) >= pn.subgraphs.size()) kernelFail("no subgraph " + std::to_string(index));
+            const PlanGraph& sg = *pn.subgraphs[static_cast<size_t>(index)];
+            GraphRun sub{sg, {}, nullptr, nullptr};
+            initRun(sub);
+            if (inputs.size() != sg.inputSlots.size())
+                kernelFail("subgraph expects " + std::to_string(sg.inputSlots.size()) + " inputs, got " + std::to_string(inputs.size()));
+            for (size_t k = 0; k < inputs.size(); ++k)
+                if (sg.inputSlots[k] >= 0) sub.slots[static_cast<size_t>(sg.inputSlots[k])] = inputs[k];
+            Status s = runGraphSerial(sub, shared, false);
+            if (!s) kernelFail(s.message());
+            std::vector<EValue> result;
+            for (size_t k = 0; k < sg.outputSlots.size(); ++k)
+                result.push_back(sg.outputSlots[k] >= 0 ? sub.slots[static_cast<size_t>(sg.outputSlots[k])] : sg.outputLiterals[k]);
+            return result;
+        };
+    }
+    ExecObserver* obs = topLevel ? shared.options.observer : nullptr;
+    int64_t t0 = obs ? nowNs(shared.start) : 0;
+    bool ok = true;
+    try {
+        pn.kernel(ctx);
+    } catch (const KernelError& e) {
+        shared.fail(Status::error(nodeLabel(pn) + ": " + e.what()));
+        ok = false;
+    } catch (const std::bad_alloc&) {
+        shared.fail(Status::error(nodeLabel(pn) + ": out of memory"));
+        ok = false;
+    } catch (const std::exception& e) {
+        shared.fail(Status::error(nodeLabel(pn) + ": " + e.what()));
+        ok = false;
+    } catch (...) {
+        shared.fail(Status::error(nodeLabel(pn) + ": unknown error in kernel"));
+        ok = false;
+    }
+    shared.running.fetch_sub(1, std::memory_order_relaxed);
+    if (!ok) return false;
+    if (obs) {
+        NodeTiming t;
+        t.node = pn.index;
+        t.startNs = t0;
+        t.endNs = nowNs(shared.start);
+        int idx = tbb::this_task_arena::current_thread_index();
+        t.thread = idx < 0 ? 0 : idx;
+        t.bytes = ctx.bytesAllocated();
+        t.flops = estimateFlops(pn, bound, outs);
+        obs->onNode(t);
+    }
+    // Map kernel outputs onto slots. A node whose single serialized output is a list receives either
+    // one list value or one value per element (HOPs).
+    for (size_t k = 0; k < pn.outputSlots.size(); ++k) {
+        const auto& slots = pn.outputSlots[k];
+        if (slots.size() == 1 && pn.node->outputs[k].kind != ArgKind::Tensors &&
+            pn.node->outputs[k].kind != ArgKind::OptionalTensors && pn.node->outputs[k].kind != ArgKind::SymInts) {
+            if (slots[0] < 0) continue;
+            if (k >= outs.size() || outs[k].isNone()) {
+                shared.fail(Status::error(nodeLabel(pn) + ": kernel produced no output " + std::to_string(k)));
+                return false;
+            }
+            run.slots[static_cast<size_t>(slots[0])] = std::move(outs[k]);
+            continue;
+        }
+        bool perElement = pn.outputSlots.size() == 1 && (outs.size() > 1 || (outs.size() == 1 && outs[0].kind != EValue::Kind::TensorList &&
+                                                                             outs[0].kind != EValue::Kind::IntList));
+        for (size_t e = 0; e < slots.size(); ++e) {
+            if (slots[e] < 0) continue;
+            EValue v;
+            if (perElement) {
+                if (e < outs.size()) v = outs[e];
+            } else if (k < outs.size() && outs[k].kind == EValue::Kind::TensorList && e < outs[k].tensors.size()) {
+                v = EValue::fromTensor(outs[k].tensors[e]);
+            } else if (k < outs.size() && outs[k].kind == EValue::Kind::IntList && e < outs[k].ints.size()) {
+                v = EValue::fromInt(outs[k].ints[e]);
+            }
+            if (v.isNone()) {
+                shared.fail(Status::error(nodeLabel(pn) + ": kernel produced no element " + std::to_string(e) + " of output " + std::to_string(k)));
+                return false;
+            }
+            run.slots[static_cast<size_t>(slots[e])] = std::move(v);
+        }
+    }
+    for (int s : pn.inputSlots)
+        if (run.remaining[static_cast<size_t>(s)].fetch_sub(1, std::memory_order_acq_rel) == 1) run.slots[static_cast<size_t>(s)] = EValue();
+    if (topLevel) {
+        int d = shared.done.fetch_add(1, std::memory_order_relaxed) + 1;
+        if (shared.options.progress) shared.options.progress(d, shared.total);
+    }
+    return true;
+}
+
+Status runGraphSerial(GraphRun& run, RunShared& shared, bool topLevel) {
+    for (const auto& pn : run.g.nodes)
+        if (!execNode(run, pn, shared, topLevel)) break;
+    if (shared.failed.load()) {
+        std::lock_guard lock(shared.errorMutex);
+        return shared.error;
+    }
+    return Status::ok();
+}
+
+void spawnNode(tbb::task_group& tg, GraphRun& run, int index, RunShared& shared) {
+    tg.run([&tg, &run, index, &shared] {
+        const PlanNode& pn = run.g.nodes[static_cast<size_t>(index)];
+        if (!execNode(run, pn, shared, true)) return;
+        // Continue inline with the first ready successor; spawn the others.
+        int inlineNext = -1;
+        for (int s : pn.successors) {
+            if (run.pending[static_cast<size_t>(s)].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                if (inlineNext < 0) inlineNext = s;
+                else spawnNode(tg, run, s, shared);
+            }
+        }
+        while (inlineNext >= 0) {
+            const PlanNode& next = run.g.nodes[static_cast<size_t>(inlineNext)];
+            if (!execNode(run, next, shared, true)) return;
+            inlineNext = -1;
+            for (int s : next.successors) {
+                if (run.pending[static_cast<size_t>(s)].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                    if (inlineNext < 0) inlineNext = s;
+                    else spawnNode(tg, run, s, shared);
+                }
+            }
+        }
+    });
+}
+
+} // namespace
+
+int Engine::hardwareThreads() {
+    unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1 : static_cast<int>(n);
+}
+
+void setLibraryThreads(int threads) {
+    // oneDNN's CPU runtime is OpenMP in this build; the runtime is already loaded with it, so look
+    // the setter up instead of linking OpenMP into every target.
+    using SetFn = void (*)(int);
+    static SetFn fn = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+    thread_local int current = -1;
+    if (fn && current != threads) {
+        fn(threads);
+        current = threads;
+    }
+}
+
+Engine::Engine(std::shared_ptr<const ExecutionPlan> plan) : m_plan(std::move(plan)) {}
+
+Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOptions& options) {
+    const ExecutionPlan& plan = *m_plan;
+    RunShared shared{options, 1, nullptr, {}, {0}, {0}, {false}, {}, {}, 0};
+    shared.threads = options.threads > 0 ? options.threads : hardwareThreads();
+    shared.tracker = std::make_shared<AllocTracker>();
+    shared.total = static_cast<int>(plan.graph().nodes.size());
+
+    GraphRun run{plan.graph(), {}, nullptr, nullptr};
+    initRun(run);
+    if (userInputs.size() != plan.userInputs().size())
+        return Status::error("the program takes " + std::to_string(plan.userInputs().size()) + " user inputs, " +
+                             std::to_string(userInputs.size()) + " given");
+    size_t nextUser = 0;
+    for (const auto& in : plan.inputs()) {
+        if (in.slot < 0) {
+            if (in.kind == InputKind::UserInput) ++nextUser;
+            continue;
+        }
+        EValue v;
+        switch (in.kind) {
+        case InputKind::UserInput: v = userInputs[nextUser++]; break;
+        case InputKind::Parameter: case InputKind::Buffer: case InputKind::TensorConstant: {
+            auto it = m_state.find(in.target);
+            v = EValue::fromTensor(it != m_state.end() ? it->second : in.state);
+            break;
+        }
+        case InputKind::ConstantInput: v = in.constant; break;
+        default: v = in.constant; break;
+        }
+        if (in.kind == InputKind::UserInput) {
+            const TensorMeta* meta = plan.program().graph.tensorMeta(in.name);
+            if (meta && !v.isTensor())
+                return Status::error("user input '" + in.name + "' should be a tensor " + meta->shortString() + ", got " + v.describe());
+            if (meta && v.isTensor()) {
+                if (v.tensor.dtype() != meta->dtype)
+                    return Status::error("user input '" + in.name + "' should be " + dtypeName(meta->dtype) + ", got " + v.tensor.shapeString());
+                if (v.tensor.dim() != static_cast<int64_t>(meta->sizes.size()))
+                    return Status::error("user input '" + in.name + "' should have rank " + std::to_string(meta->sizes.size()) +
+                                         " (" + meta->shortString() + "), got " + v.tensor.shapeString());
+                for (size_t d = 0; d < meta->sizes.size(); ++d)
+                    if (meta->sizes[d].isStatic() && meta->sizes[d].value != v.tensor.size(static_cast<int64_t>(d)))
+                        return Status::error("user input '" + in.name + "' should be " + meta->shortString() + ", got " + v.tensor.shapeString());
+            }
+        }
+        run.slots[static_cast<size_t>(in.slot)] = std::move(v);
+    }
+
+    if (options.observer) options.observer->onRunStart(plan, shared.threads);
+    shared.start = Clock::now();
+    setLibraryThreads(shared.threads);
+    Status status;
+    if (shared.threads <= 1) {
+        status = runGraphSerial(run, shared, true);
+    } else {
+        tbb::task_arena arena(shared.threads);
+        arena.execute([&] {
+            tbb::task_group tg;
+            for (int r : run.g.roots) spawnNode(tg, run, r, shared);
+            tg.wait();
+        });
+        if (shared.failed.load()) status = shared.error;
+        else if (shared.done.load() != shared.total)
+            status = Status::error("the graph has a dependency cycle: " + std::to_string(shared.total - shared.done.load()) + " nodes never became ready");
+    }
+    RunResult result;
+    result.wallNs = nowNs(shared.start);
+    result.peakBytes = shared.tracker->peak.load();
+    result.threads = shared.threads;
+    if (options.observer) options.observer->onRunEnd(result.wallNs, result.peakBytes);
+    if (!status) return status;
+
+    const PlanGraph& g = plan.graph();
+    for (size_t k = 0; k < g.outputSlots.size(); ++k) {
+        EValue v = g.outputSlots[k] >= 0 ? run.slots[static_cast<size_t>(g.outputSlots[k])] : g.outputLiterals[k];
+        result.outputs.push_back(v);
+        const PlanOutput& spec = plan.outputs()[k];
+        result.specs.push_back(spec);
+        if (spec.kind == OutputKind::UserOutput || spec.kind == OutputKind::LossOutput) result.userOutputs.push_back(static_cast<int>(k));
+        if (options.stateful && (spec.kind == OutputKind::BufferMutation || spec.kind == OutputKind::ParameterMutation) && v.isTensor())
+            m_state[spec.target] = v.tensor;
+    }
+    return result;
+}
+
+} // namespace irlens::core::exec

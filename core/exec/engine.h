@@ -1,0 +1,83 @@
+#pragma once
+// Runs an ExecutionPlan on a oneTBB task arena: independent branches run concurrently through a
+// dependency-counting scheduler, large kernels split with parallel_for, values are released after
+// their last use. Errors inside kernels come back as a Status naming the node; the cancel flag is
+// checked between nodes. Per-node timing goes through an optional observer (no cost when absent).
+
+#include "core/exec/plan.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace irlens::core::exec {
+
+/// One executed node of the top-level graph.
+struct NodeTiming {
+    int node = 0;          // index in the plan's (= graph's) node list
+    int64_t startNs = 0;   // since the start of the run
+    int64_t endNs = 0;
+    int thread = 0;        // worker slot in the arena (0 = the calling thread)
+    int64_t bytes = 0;     // bytes the kernel allocated
+    double flops = 0;      // estimate (0 when not meaningful)
+};
+
+/// Receives timings; called from worker threads (one call per node, nodes run once per run).
+class ExecObserver {
+public:
+    virtual ~ExecObserver() = default;
+    virtual void onRunStart(const ExecutionPlan& /*plan*/, int /*threads*/) {}
+    virtual void onNode(const NodeTiming& timing) = 0;
+    virtual void onRunEnd(int64_t /*wallNs*/, int64_t /*peakBytes*/) {}
+};
+
+struct RunOptions {
+    int threads = 0;                                    // 0 = every core
+    ExecObserver* observer = nullptr;
+    std::function<void(int done, int total)> progress;  // from worker threads
+    const std::atomic<bool>* cancel = nullptr;
+    bool stateful = false;   // write buffer mutations back into the engine's state for the next run
+};
+
+struct RunResult {
+    std::vector<EValue> outputs;      // every graph output, in order (buffer mutations first, as serialized)
+    std::vector<PlanOutput> specs;    // what each output is
+    std::vector<int> userOutputs;     // indices of the USER_OUTPUTs
+    int64_t wallNs = 0;
+    int64_t peakBytes = 0;            // peak of the bytes the engine allocated during the run
+    int threads = 1;
+};
+
+class Engine {
+public:
+    explicit Engine(std::shared_ptr<const ExecutionPlan> plan);
+
+    /// Runs once with the user inputs in signature order (tensors, or scalars for symbolic inputs).
+    Result<RunResult> run(const std::vector<EValue>& userInputs, const RunOptions& options = {});
+
+    /// Current buffer values for stateful runs (buffer FQN -> tensor), initially the archive's.
+    const std::map<std::string, Tensor>& bufferState() const { return m_state; }
+    void resetState() { m_state.clear(); }
+    const ExecutionPlan& plan() const { return *m_plan; }
+
+    /// Number of hardware threads (the default).
+    static int hardwareThreads();
+
+private:
+    std::shared_ptr<const ExecutionPlan> m_plan;
+    std::map<std::string, Tensor> m_state;
+};
+
+/// FLOP estimate of one node from its bound arguments and outputs (matrix products, convolutions,
+/// pointwise ops); used by the profiler.
+double estimateFlops(const PlanNode& node, const std::vector<BoundValue>& args, const std::vector<EValue>& outputs);
+
+/// Sets the thread count of the GEMM/convolution library on the calling thread (oneDNN uses OpenMP here).
+void setLibraryThreads(int threads);
+
+} // namespace irlens::core::exec

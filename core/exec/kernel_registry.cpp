@@ -1,0 +1,52 @@
+#include "core/exec/kernel_registry.h"
+
+#include "core/exec/kernels/kernels.h"
+
+#include <algorithm>
+
+namespace irlens::core::exec {
+
+KernelRegistry::KernelRegistry() {
+    registerBinaryKernels(*this);
+    registerUnaryKernels(*this);
+    registerReduceKernels(*this);
+    registerNormKernels(*this);
+    registerViewKernels(*this);
+    registerCreateKernels(*this);
+    registerMatmulKernels(*this);
+    registerConvKernels(*this);
+    registerPoolKernels(*this);
+    registerIndexKernels(*this);
+    registerAttentionKernels(*this);
+    registerControlKernels(*this);
+}
+
+const KernelRegistry& KernelRegistry::instance() {
+    static const KernelRegistry registry;
+    return registry;
+}
+
+std::string KernelRegistry::keyFor(const Target& target) {
+    switch (target.kind) {
+    case Target::Kind::Op: return target.ns + "::" + target.op + "." + (target.overload.empty() ? "default" : target.overload);
+    case Target::Kind::HigherOrder: return "higher_order::" + target.op;
+    default: return target.full;
+    }
+}
+
+KernelFn KernelRegistry::find(const Target& target) const { return find(keyFor(target)); }
+
+KernelFn KernelRegistry::find(const std::string& key) const {
+    auto it = m_kernels.find(key);
+    return it == m_kernels.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> KernelRegistry::keys() const {
+    std::vector<std::string> out;
+    out.reserve(m_kernels.size());
+    for (const auto& [k, v] : m_kernels) out.push_back(k);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace irlens::core::exec

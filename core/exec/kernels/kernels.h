@@ -1,0 +1,21 @@
+#pragma once
+// One register function per kernel family (kernels/op_<family>.cpp).
+
+namespace irlens::core::exec {
+
+class KernelRegistry;
+
+void registerBinaryKernels(KernelRegistry& r);
+void registerUnaryKernels(KernelRegistry& r);
+void registerReduceKernels(KernelRegistry& r);
+void registerNormKernels(KernelRegistry& r);
+void registerViewKernels(KernelRegistry& r);
+void registerCreateKernels(KernelRegistry& r);
+void registerMatmulKernels(KernelRegistry& r);
+void registerConvKernels(KernelRegistry& r);
+void registerPoolKernels(KernelRegistry& r);
+void registerIndexKernels(KernelRegistry& r);
+void registerAttentionKernels(KernelRegistry& r);
+void registerControlKernels(KernelRegistry& r);
+
+} // namespace irlens::core::exec

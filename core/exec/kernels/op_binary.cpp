@@ -1,0 +1,241 @@
+// Binary pointwise ops with broadcasting and torch type promotion: arithmetic, comparisons, logical
+// and bitwise ops, and their prims counterparts.
+
+#include "core/exec/kernel_registry.h"
+#include "core/exec/kernels/kernels.h"
+#include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/loops.h"
+#include "core/exec/kernels/util/tensor_ops.h"
+
+#include <cmath>
+
+namespace irlens::core::exec {
+
+namespace {
+
+enum class Bin {
+    Add, Sub, Rsub, Mul, Div, DivTrunc, DivFloor, Pow, Maximum, Minimum, Fmod, Remainder, Atan2,
+    Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor, BitAnd, BitOr, BitXor, Shl, Shr
+};
+
+bool isComparison(Bin op) { return op >= Bin::Eq && op <= Bin::LogicalXor; }
+
+template <class T>
+T applyBin(Bin op, T a, T b, T alpha) {
+    if constexpr (std::is_same_v<T, bool>) {
+        switch (op) {
+        case Bin::Add: return a || (alpha && b);
+        case Bin::Mul: return a && b;
+        case Bin::Maximum: return a || b;
+        case Bin::Minimum: return a && b;
+        case Bin::BitAnd: return a && b;
+        case Bin::BitOr: return a || b;
+        case Bin::BitXor: return a != b;
+        default: kernelFail("this operation is not defined for bool tensors");
+        }
+    } else {
+        switch (op) {
+        case Bin::Add: return static_cast<T>(a + alpha * b);
+        case Bin::Sub: return static_cast<T>(a - alpha * b);
+        case Bin::Rsub: return static_cast<T>(b - alpha * a);
+        case Bin::Mul: return static_cast<T>(a * b);
+        case Bin::Div:
+            if constexpr (std::is_floating_point_v<T>) return a / b;
+            else { if (b == 0) kernelFail("integer division by zero"); return static_cast<T>(a / b); }
+        case Bin::DivTrunc:
+            if constexpr (std::is_floating_point_v<T>) return std::trunc(a / b);
+            else { if (b == 0) kernelFail("integer division by zero"); return static_cast<T>(a / b); }
+        case Bin::DivFloor:
+            if constexpr (std::is_floating_point_v<T>) return std::floor(a / b);
+            else {
+                if (b == 0) kernelFail("integer division by zero");
+                T q = static_cast<T>(a / b);
+                if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+                return q;
+            }
+        case Bin::Pow:
+            if constexpr (std::is_floating_point_v<T>) return std::pow(a, b);
+            else {
+                if (b < 0) return static_cast<T>(a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0));
+                T r = 1, base = a;
+                for (auto e = static_cast<int64_t>(b); e; e >>= 1, base = static_cast<T>(base * base))
+                    if (e & 1) r = static_cast<T>(r * base);
+                return r;
+            }
+        case Bin::Maximum:
+            if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return a + b; }
+            return a > b ? a : b;
+        case Bin::Minimum:
+            if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return a + b; }
+            return a < b ? a : b;
+        case Bin::Fmod:
+            if constexpr (std::is_floating_point_v<T>) return std::fmod(a, b);
+            else { if (b == 0) kernelFail("integer division by zero"); return static_cast<T>(a % b); }
+        case Bin::Remainder:
+            if constexpr (std::is_floating_point_v<T>) { T m = std::fmod(a, b); return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }
+            else { if (b == 0) kernelFail("integer division by zero"); T m = static_cast<T>(a % b); return (m != 0 && ((m < 0) != (b < 0))) ? static_cast<T>(m + b) : m; }
+        case Bin::Atan2: return static_cast<T>(std::atan2(static_cast<double>(a), static_cast<double>(b)));
+        case Bin::BitAnd: if constexpr (std::is_integral_v<T>) return a & b; else kernelFail("bitwise ops need integer tensors");
+        case Bin::BitOr: if constexpr (std::is_integral_v<T>) return a | b; else kernelFail("bitwise ops need integer tensors");
+        case Bin::BitXor: if constexpr (std::is_integral_v<T>) return a ^ b; else kernelFail("bitwise ops need integer tensors");
+        case Bin::Shl: if constexpr (std::is_integral_v<T>) return static_cast<T>(a << b); else kernelFail("shifts need integer tensors");
+        case Bin::Shr: if constexpr (std::is_integral_v<T>) return static_cast<T>(a >> b); else kernelFail("shifts need integer tensors");
+        default: kernelFail("unsupported binary op");
+        }
+    }
+}
+
+template <class T>
+bool applyCmp(Bin op, T a, T b) {
+    switch (op) {
+    case Bin::Eq: return a == b;
+    case Bin::Ne: return a != b;
+    case Bin::Lt: return a < b;
+    case Bin::Le: return a <= b;
+    case Bin::Gt: return a > b;
+    case Bin::Ge: return a >= b;
+    case Bin::LogicalAnd: return a != T(0) && b != T(0);
+    case Bin::LogicalOr: return a != T(0) || b != T(0);
+    case Bin::LogicalXor: return (a != T(0)) != (b != T(0));
+    default: return false;
+    }
+}
+
+// Operand `name` as a tensor of the compute dtype (scalars become 0-dim tensors).
+Tensor operandAs(KernelContext& ctx, const EValue* v, const std::string& name, ScalarType dt) {
+    if (!v) kernelFail("argument '" + name + "' is missing");
+    if (v->isTensor()) return toDtype(ctx, v->tensor, dt);
+    if (v->isScalar()) return Tensor::scalar(dt, v->toDouble());
+    kernelFail("argument '" + name + "' should be a tensor or a number, got " + v->describe());
+}
+
+std::optional<Scalar> asScalar(const EValue* v) {
+    if (!v || !v->isScalar()) return std::nullopt;
+    Scalar s;
+    s.value = v->toDouble();
+    s.kind = v->kind == EValue::Kind::Double ? Scalar::Kind::Float : v->kind == EValue::Kind::Bool ? Scalar::Kind::Bool : Scalar::Kind::Int;
+    return s;
+}
+
+void binary(KernelContext& ctx, Bin op) {
+    const EValue* a = ctx.find("self", 0);
+    if (!a) a = ctx.find("a", 0);
+    if (!a) a = ctx.find("input", 0);
+    const EValue* b = ctx.find("other", 1);
+    if (!b) b = ctx.find("b", 1);
+    if (!b) b = ctx.find("exponent", 1);
+    if (!a || !b) kernelFail("binary op needs two operands");
+    TypeOperand ta, tb;
+    if (a->isTensor()) ta.tensor = &a->tensor; else ta.scalar = asScalar(a);
+    if (b->isTensor()) tb.tensor = &b->tensor; else tb.scalar = asScalar(b);
+    ScalarType common = resultType({ta, tb});
+    if (common == ScalarType::Unknown) kernelFail("cannot determine the result dtype");
+    std::string mode = ctx.stringArg("rounding_mode", -1, "");
+    if (op == Bin::Div && mode == "trunc") op = Bin::DivTrunc;
+    if (op == Bin::Div && mode == "floor") op = Bin::DivFloor;
+    if ((op == Bin::Div || op == Bin::Atan2) && !isFloatingType(common)) common = ScalarType::Float32;
+    if (op == Bin::Sub && common == ScalarType::Bool) kernelFail("subtraction of bool tensors is not supported (use logical_xor)");
+
+    Tensor x = operandAs(ctx, a, "self", common);
+    Tensor y = operandAs(ctx, b, "other", common);
+    Shape shape = broadcastShapes(x.sizes(), y.sizes());
+    Tensor xe = expandTo(x, shape), ye = expandTo(y, shape);
+    Scalar alphaS = ctx.scalar("alpha", -1, Scalar{1, Scalar::Kind::Int});
+    if (isComparison(op)) {
+        Tensor out = ctx.alloc(ScalarType::Bool, shape);
+        dispatchAll(common, [&]<class T>() { mapElements<bool, T, T>(ctx.threads(), out, [op](T p, T q) { return applyCmp<T>(op, p, q); }, xe, ye); });
+        ctx.setOutput(0, out);
+        return;
+    }
+    Tensor out = ctx.alloc(common, shape);
+    dispatchAll(common, [&]<class T>() {
+        T alpha = scalarAs<T>(alphaS.value);
+        if (op == Bin::Add && alpha == T(1) && !std::is_same_v<T, bool>) {
+            mapElements<T, T, T>(ctx.threads(), out, [](T p, T q) { return static_cast<T>(p + q); }, xe, ye);
+        } else if (op == Bin::Mul && !std::is_same_v<T, bool>) {
+            mapElements<T, T, T>(ctx.threads(), out, [](T p, T q) { return static_cast<T>(p * q); }, xe, ye);
+        } else if (op == Bin::Sub && alpha == T(1) && !std::is_same_v<T, bool>) {
+            mapElements<T, T, T>(ctx.threads(), out, [](T p, T q) { return static_cast<T>(p - q); }, xe, ye);
+        } else if (op == Bin::Div && std::is_floating_point_v<T>) {
+            mapElements<T, T, T>(ctx.threads(), out, [](T p, T q) { return static_cast<T>(p / q); }, xe, ye);
+        } else {
+            mapElements<T, T, T>(ctx.threads(), out, [op, alpha](T p, T q) { return applyBin<T>(op, p, q, alpha); }, xe, ye);
+        }
+    });
+    ctx.setOutput(0, out);
+}
+
+template <Bin Op> void binaryKernel(KernelContext& ctx) { binary(ctx, Op); }
+
+// where(condition, self, other): self/other may be scalars (where.ScalarOther etc.).
+void whereKernel(KernelContext& ctx) {
+    Tensor cond = ctx.tensor("condition", 0);
+    const EValue* a = ctx.find("self", 1);
+    const EValue* b = ctx.find("other", 2);
+    if (!a || !b) kernelFail("where needs self and other");
+    TypeOperand ta, tb;
+    if (a->isTensor()) ta.tensor = &a->tensor; else ta.scalar = asScalar(a);
+    if (b->isTensor()) tb.tensor = &b->tensor; else tb.scalar = asScalar(b);
+    ScalarType common = resultType({ta, tb});
+    Tensor x = operandAs(ctx, a, "self", common), y = operandAs(ctx, b, "other", common);
+    Tensor c = toDtype(ctx, cond, ScalarType::Bool);
+    Shape shape = broadcastShapes(broadcastShapes(c.sizes(), x.sizes()), y.sizes());
+    Tensor out = ctx.alloc(common, shape);
+    dispatchAll(common, [&]<class T>() {
+        mapElements<T, bool, T, T>(ctx.threads(), out, [](bool k, T p, T q) { return k ? p : q; }, expandTo(c, shape),
+                                   expandTo(x, shape), expandTo(y, shape));
+    });
+    ctx.setOutput(0, out);
+}
+
+// masked_fill(self, mask, value): value is a Scalar or a 0-dim tensor; dtype stays self's.
+void maskedFillKernel(KernelContext& ctx) {
+    Tensor self = ctx.tensor("self", 0);
+    Tensor mask = toDtype(ctx, ctx.tensor("mask", 1), ScalarType::Bool);
+    double value = ctx.scalar("value", 2).value;
+    Shape shape = broadcastShapes(self.sizes(), mask.sizes());
+    if (shape != self.sizes()) kernelFail("masked_fill: mask " + mask.shapeString() + " does not broadcast to " + self.shapeString());
+    Tensor out = ctx.alloc(self.dtype(), shape);
+    dispatchAll(self.dtype(), [&]<class T>() {
+        T v = scalarAs<T>(value);
+        mapElements<T, T, bool>(ctx.threads(), out, [v](T p, bool m) { return m ? v : p; }, self, expandTo(mask, shape));
+    });
+    ctx.setOutput(0, out);
+}
+
+} // namespace
+
+void registerBinaryKernels(KernelRegistry& r) {
+    r.add({"aten::add.Tensor", "aten::add.Scalar", "prims::add.default"}, &binaryKernel<Bin::Add>);
+    r.add({"aten::sub.Tensor", "aten::sub.Scalar", "prims::sub.default"}, &binaryKernel<Bin::Sub>);
+    r.add({"aten::rsub.Tensor", "aten::rsub.Scalar"}, &binaryKernel<Bin::Rsub>);
+    r.add({"aten::mul.Tensor", "aten::mul.Scalar", "prims::mul.default"}, &binaryKernel<Bin::Mul>);
+    r.add({"aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode", "prims::div.default"},
+          &binaryKernel<Bin::Div>);
+    r.add({"aten::floor_divide.default", "aten::floor_divide.Scalar"}, &binaryKernel<Bin::DivFloor>);
+    r.add({"aten::pow.Tensor_Tensor", "aten::pow.Tensor_Scalar", "aten::pow.Scalar", "prims::pow.default"}, &binaryKernel<Bin::Pow>);
+    r.add({"aten::maximum.default", "prims::maximum.default"}, &binaryKernel<Bin::Maximum>);
+    r.add({"aten::minimum.default", "prims::minimum.default"}, &binaryKernel<Bin::Minimum>);
+    r.add({"aten::fmod.Tensor", "aten::fmod.Scalar", "prims::fmod.default"}, &binaryKernel<Bin::Fmod>);
+    r.add({"aten::remainder.Tensor", "aten::remainder.Scalar", "prims::remainder.default"}, &binaryKernel<Bin::Remainder>);
+    r.add({"aten::atan2.default", "prims::atan2.default"}, &binaryKernel<Bin::Atan2>);
+    r.add({"aten::eq.Tensor", "aten::eq.Scalar", "prims::eq.default"}, &binaryKernel<Bin::Eq>);
+    r.add({"aten::ne.Tensor", "aten::ne.Scalar", "prims::ne.default"}, &binaryKernel<Bin::Ne>);
+    r.add({"aten::lt.Tensor", "aten::lt.Scalar", "prims::lt.default"}, &binaryKernel<Bin::Lt>);
+    r.add({"aten::le.Tensor", "aten::le.Scalar", "prims::le.default"}, &binaryKernel<Bin::Le>);
+    r.add({"aten::gt.Tensor", "aten::gt.Scalar", "prims::gt.default"}, &binaryKernel<Bin::Gt>);
+    r.add({"aten::ge.Tensor", "aten::ge.Scalar", "prims::ge.default"}, &binaryKernel<Bin::Ge>);
+    r.add({"aten::logical_and.default"}, &binaryKernel<Bin::LogicalAnd>);
+    r.add({"aten::logical_or.default"}, &binaryKernel<Bin::LogicalOr>);
+    r.add({"aten::logical_xor.default"}, &binaryKernel<Bin::LogicalXor>);
+    r.add({"aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar", "prims::bitwise_and.default"}, &binaryKernel<Bin::BitAnd>);
+    r.add({"aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar", "prims::bitwise_or.default"}, &binaryKernel<Bin::BitOr>);
+    r.add({"aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar", "prims::bitwise_xor.default"}, &binaryKernel<Bin::BitXor>);
+    r.add({"prims::shift_left.default"}, &binaryKernel<Bin::Shl>);
+    r.add({"prims::shift_right_arithmetic.default"}, &binaryKernel<Bin::Shr>);
+    r.add({"aten::where.self", "aten::where.ScalarSelf", "aten::where.ScalarOther", "aten::where.Scalar", "prims::where.default"},
+          &whereKernel);
+    r.add({"aten::masked_fill.Scalar", "aten::masked_fill.Tensor"}, &maskedFillKernel);
+}
+
+} // namespace irlens::core::exec

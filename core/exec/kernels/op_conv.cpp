@@ -1,0 +1,194 @@
+// Convolutions (convolution, conv1d, conv2d) through oneDNN: primitives and reordered weights are
+// prepared once per node and shape and kept in the node cache; a direct loop covers other dtypes
+// and builds without oneDNN.
+
+#include "core/exec/engine.h"
+#include "core/exec/kernel_registry.h"
+#include "core/exec/kernels/kernels.h"
+#include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/tensor_ops.h"
+
+#ifdef IRLENS_HAVE_DNNL
+#include <oneapi/dnnl/dnnl.hpp>
+#endif
+
+namespace irlens::core::exec {
+
+namespace {
+
+struct ConvParams {
+    int64_t strideH = 1, strideW = 1, padH = 0, padW = 0, dilH = 1, dilW = 1, groups = 1;
+};
+
+// Direct convolution on contiguous NCHW input, OIHW weight.
+template <class T>
+void directConv(const Tensor& x, const Tensor& w, const std::optional<Tensor>& b, const Tensor& out, const ConvParams& p) {
+    const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
+    const int64_t O = w.size(0), Cg = w.size(1), KH = w.size(2), KW = w.size(3);
+    const int64_t OH = out.size(2), OW = out.size(3), Og = O / p.groups;
+    const T* xs = x.data<T>();
+    const T* ws = w.data<T>();
+    T* os = out.data<T>();
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t o = 0; o < O; ++o) {
+            int64_t g = o / Og;
+            T bias = b ? static_cast<T>(b->at(o)) : T(0);
+            for (int64_t oh = 0; oh < OH; ++oh)
+                for (int64_t ow = 0; ow < OW; ++ow) {
+                    double acc = 0;
+                    for (int64_t c = 0; c < Cg; ++c)
+                        for (int64_t kh = 0; kh < KH; ++kh) {
+                            int64_t ih = oh * p.strideH - p.padH + kh * p.dilH;
+                            if (ih < 0 || ih >= H) continue;
+                            for (int64_t kw = 0; kw < KW; ++kw) {
+                                int64_t iw = ow * p.strideW - p.padW + kw * p.dilW;
+                                if (iw < 0 || iw >= W) continue;
+                                acc += static_cast<double>(xs[((n * C + g * Cg + c) * H + ih) * W + iw]) *
+                                       static_cast<double>(ws[((o * Cg + c) * KH + kh) * KW + kw]);
+                            }
+                        }
+                    os[((n * O + o) * OH + oh) * OW + ow] = static_cast<T>(acc + bias);
+                }
+        }
+}
+
+#ifdef IRLENS_HAVE_DNNL
+struct DnnlConv {
+    std::string key;
+    dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+    dnnl::convolution_forward::primitive_desc pd;
+    dnnl::convolution_forward prim;
+    dnnl::memory weights;   // in the primitive's preferred layout (reordered once)
+    dnnl::memory::desc plainSrc, plainDst;
+    bool hasBias = false;
+};
+
+void dnnlConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const std::optional<Tensor>& b, const Tensor& out, const ConvParams& p) {
+    using dt = dnnl::memory::data_type;
+    using tag = dnnl::memory::format_tag;
+    const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
+    const int64_t O = w.size(0), KH = w.size(2), KW = w.size(3), OH = out.size(2), OW = out.size(3);
+    std::string key = std::to_string(N) + "," + std::to_string(C) + "," + std::to_string(H) + "," + std::to_string(W) + "|" +
+                      std::to_string(reinterpret_cast<uintptr_t>(w.raw())) + "|" + std::to_string(b ? reinterpret_cast<uintptr_t>(b->raw()) : 0);
+    NodeCache* cache = ctx.cache();
+    std::shared_ptr<DnnlConv> state;
+    {
+        std::unique_lock lock(cache->mutex);
+        state = std::static_pointer_cast<DnnlConv>(cache->data);
+        if (!state || state->key != key) {
+            state = std::make_shared<DnnlConv>();
+            state->key = key;
+            dnnl::memory::dims src{N, C, H, W}, dst{N, O, OH, OW};
+            dnnl::memory::dims wdims = p.groups > 1 ? dnnl::memory::dims{p.groups, O / p.groups, C / p.groups, KH, KW}
+                                                    : dnnl::memory::dims{O, C, KH, KW};
+            state->plainSrc = dnnl::memory::desc(src, dt::f32, tag::nchw);
+            state->plainDst = dnnl::memory::desc(dst, dt::f32, tag::nchw);
+            auto anySrc = dnnl::memory::desc(src, dt::f32, tag::any);
+            auto anyDst = dnnl::memory::desc(dst, dt::f32, tag::any);
+            auto anyW = dnnl::memory::desc(wdims, dt::f32, tag::any);
+            auto biasMd = b ? dnnl::memory::desc({O}, dt::f32, tag::x) : dnnl::memory::desc();
+            state->hasBias = b.has_value();
+            dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, anySrc, anyW,
+                                              biasMd, anyDst, {p.strideH, p.strideW}, {p.dilH - 1, p.dilW - 1}, {p.padH, p.padW},
+                                              {(OH - 1) * p.strideH + (KH - 1) * p.dilH + 1 - H - p.padH,
+                                               (OW - 1) * p.strideW + (KW - 1) * p.dilW + 1 - W - p.padW});
+            state->pd = dnnl::convolution_forward::primitive_desc(d, state->eng);
+            state->prim = dnnl::convolution_forward(state->pd);
+            auto plainW = dnnl::memory::desc(wdims, dt::f32, p.groups > 1 ? tag::goihw : tag::oihw);
+            dnnl::memory wsrc(plainW, state->eng, const_cast<void*>(static_cast<const void*>(w.raw())));
+            state->weights = dnnl::memory(state->pd.weights_desc(), state->eng);
+            dnnl::stream s(state->eng);
+            dnnl::reorder(wsrc, state->weights).execute(s, wsrc, state->weights);
+            s.wait();
+            cache->data = state;
+        }
+    }
+    setLibraryThreads(ctx.threads());
+    dnnl::stream s(state->eng);
+    dnnl::memory srcMem(state->plainSrc, state->eng, x.raw());
+    dnnl::memory dstMem(state->plainDst, state->eng, out.raw());
+    dnnl::memory src = srcMem, dst = dstMem;
+    if (state->pd.src_desc() != state->plainSrc) {
+        src = dnnl::memory(state->pd.src_desc(), state->eng);
+        dnnl::reorder(srcMem, src).execute(s, srcMem, src);
+    }
+    if (state->pd.dst_desc() != state->plainDst) dst = dnnl::memory(state->pd.dst_desc(), state->eng);
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, state->weights}, {DNNL_ARG_DST, dst}};
+    if (state->hasBias) args[DNNL_ARG_BIAS] = dnnl::memory(dnnl::memory::desc({O}, dt::f32, tag::x), state->eng, b->raw());
+    state->prim.execute(s, args);
+    if (dst != dstMem) dnnl::reorder(dst, dstMem).execute(s, dst, dstMem);
+    s.wait();
+}
+#endif
+
+int64_t pick(const std::vector<int64_t>& v, size_t k, int64_t fallback) {
+    if (v.empty()) return fallback;
+    return v.size() == 1 ? v[0] : (k < v.size() ? v[k] : fallback);
+}
+
+// conv over N-C-(H)-W; 1-D convolutions run as 2-D with H = 1.
+void convImpl(KernelContext& ctx, const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+              const std::vector<int64_t>& stride, const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation,
+              int64_t groups, bool transposed) {
+    if (transposed) kernelFail("transposed convolution is not supported yet");
+    const int64_t rank = input.dim();
+    if (rank != 3 && rank != 4) kernelFail("convolution supports 1-D and 2-D inputs (rank 3 or 4), got " + input.shapeString());
+    if (weight.dim() != rank) kernelFail("convolution: weight " + weight.shapeString() + " does not match input " + input.shapeString());
+    if (input.dtype() != weight.dtype()) kernelFail("convolution: input " + dtypeName(input.dtype()) + " and weight " + dtypeName(weight.dtype()) + " differ");
+    const bool oneD = rank == 3;
+    Tensor x = contiguous(ctx, input), w = contiguous(ctx, weight);
+    if (oneD) {
+        x = x.asStrided({x.size(0), x.size(1), 1, x.size(2)}, contiguousStrides({x.size(0), x.size(1), 1, x.size(2)}), x.storageOffset());
+        w = w.asStrided({w.size(0), w.size(1), 1, w.size(2)}, contiguousStrides({w.size(0), w.size(1), 1, w.size(2)}), w.storageOffset());
+    }
+    ConvParams p;
+    p.groups = groups;
+    p.strideH = oneD ? 1 : pick(stride, 0, 1);
+    p.strideW = pick(stride, oneD ? 0 : 1, 1);
+    p.padH = oneD ? 0 : pick(padding, 0, 0);
+    p.padW = pick(padding, oneD ? 0 : 1, 0);
+    p.dilH = oneD ? 1 : pick(dilation, 0, 1);
+    p.dilW = pick(dilation, oneD ? 0 : 1, 1);
+    const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
+    const int64_t O = w.size(0), KH = w.size(2), KW = w.size(3);
+    if (groups <= 0 || C % groups || O % groups || w.size(1) * groups != C)
+        kernelFail("convolution: input " + input.shapeString() + " with " + std::to_string(groups) + " groups does not fit weight " + weight.shapeString());
+    if (p.strideH <= 0 || p.strideW <= 0 || p.dilH <= 0 || p.dilW <= 0 || p.padH < 0 || p.padW < 0)
+        kernelFail("convolution: stride and dilation must be positive, padding non-negative");
+    const int64_t OH = (H + 2 * p.padH - p.dilH * (KH - 1) - 1) / p.strideH + 1;
+    const int64_t OW = (W + 2 * p.padW - p.dilW * (KW - 1) - 1) / p.strideW + 1;
+    if (OH <= 0 || OW <= 0) kernelFail("convolution: the kernel is larger than the padded input " + input.shapeString());
+    if (bias && bias->numel() != O) kernelFail("convolution: bias " + bias->shapeString() + " does not have " + std::to_string(O) + " elements");
+    std::optional<Tensor> b;
+    if (bias) b = contiguous(ctx, toDtype(ctx, *bias, x.dtype()));
+    Tensor out = ctx.alloc(x.dtype(), {N, O, OH, OW});
+    bool done = false;
+#ifdef IRLENS_HAVE_DNNL
+    if (x.dtype() == ScalarType::Float32 && N > 0) {
+        dnnlConv(ctx, x, w, b, out, p);
+        done = true;
+    }
+#endif
+    if (!done) dispatchFloat(x.dtype(), [&]<class T>() { directConv<T>(x, w, b, out, p); });
+    if (oneD) out = out.asStrided({N, O, OW}, contiguousStrides({N, O, OW}), 0);
+    ctx.setOutput(0, out);
+}
+
+void convolutionKernel(KernelContext& ctx) {
+    convImpl(ctx, ctx.tensor("input", 0), ctx.tensor("weight", 1), ctx.optTensor("bias", 2), ctx.ints("stride", 3, {1}),
+             ctx.ints("padding", 4, {0}), ctx.ints("dilation", 5, {1}), ctx.intArg("groups", 8, 1), ctx.boolArg("transposed", 6, false));
+}
+
+void convNdKernel(KernelContext& ctx) {
+    convImpl(ctx, ctx.tensor("input", 0), ctx.tensor("weight", 1), ctx.optTensor("bias", 2), ctx.ints("stride", 3, {1}),
+             ctx.ints("padding", 4, {0}), ctx.ints("dilation", 5, {1}), ctx.intArg("groups", 6, 1), false);
+}
+
+} // namespace
+
+void registerConvKernels(KernelRegistry& r) {
+    r.add({"aten::convolution.default", "aten::_convolution.default"}, &convolutionKernel);
+    r.add({"aten::conv2d.default", "aten::conv1d.default"}, &convNdKernel);
+}
+
+} // namespace irlens::core::exec

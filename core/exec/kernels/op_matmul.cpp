@@ -1,0 +1,164 @@
+// Matrix products: mm, addmm, bmm, baddbmm, matmul (every rank combination), linear, dot/mv.
+
+#include "core/exec/kernel_registry.h"
+#include "core/exec/kernels/kernels.h"
+#include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/gemm.h"
+#include "core/exec/kernels/util/loops.h"
+#include "core/exec/kernels/util/tensor_ops.h"
+
+namespace irlens::core::exec {
+
+namespace {
+
+void checkSameDtype(const Tensor& a, const Tensor& b) {
+    if (a.dtype() != b.dtype())
+        kernelFail("expected both operands to have the same dtype, got " + dtypeName(a.dtype()) + " and " + dtypeName(b.dtype()));
+}
+
+void mmKernel(KernelContext& ctx) {
+    Tensor a = ctx.tensor("self", 0), b = ctx.tensor("mat2", 1);
+    checkSameDtype(a, b);
+    if (a.dim() != 2 || b.dim() != 2) kernelFail("mm expects 2-D tensors, got " + a.shapeString() + " and " + b.shapeString());
+    Tensor c = ctx.alloc(a.dtype(), {a.size(0), b.size(1)});
+    gemm(ctx, a, b, c, 1.0, 0.0);
+    ctx.setOutput(0, c);
+}
+
+void addmmKernel(KernelContext& ctx) {
+    Tensor bias = ctx.tensor("self", 0), a = ctx.tensor("mat1", 1), b = ctx.tensor("mat2", 2);
+    double beta = ctx.scalar("beta", -1, Scalar{1, Scalar::Kind::Int}).value;
+    double alpha = ctx.scalar("alpha", -1, Scalar{1, Scalar::Kind::Int}).value;
+    checkSameDtype(a, b);
+    if (a.dim() != 2 || b.dim() != 2) kernelFail("addmm expects 2-D matrices, got " + a.shapeString() + " and " + b.shapeString());
+    Shape shape{a.size(0), b.size(1)};
+    Tensor c = ctx.alloc(a.dtype(), shape);
+    if (beta != 0) copyInto(c, expandTo(toDtype(ctx, bias, a.dtype()), shape), 1);
+    gemm(ctx, a, b, c, alpha, beta);
+    ctx.setOutput(0, c);
+}
+
+// Batched product of [B, M, K] and [B, K, N] (strided views); c is contiguous [B, M, N].
+void batchedGemm(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor& c, double alpha, double beta) {
+    const int64_t B = a.size(0), M = a.size(1), N = b.size(2);
+    for (int64_t i = 0; i < B; ++i) {
+        Tensor ai = a.asStrided({a.size(1), a.size(2)}, {a.stride(1), a.stride(2)}, a.storageOffset() + i * a.stride(0));
+        Tensor bi = b.asStrided({b.size(1), b.size(2)}, {b.stride(1), b.stride(2)}, b.storageOffset() + i * b.stride(0));
+        Tensor ci = c.asStrided({M, N}, {N, 1}, c.storageOffset() + i * M * N);
+        gemm(ctx, ai, bi, ci, alpha, beta);
+    }
+}
+
+void bmmKernel(KernelContext& ctx) {
+    Tensor a = ctx.tensor("self", 0), b = ctx.tensor("mat2", 1);
+    checkSameDtype(a, b);
+    if (a.dim() != 3 || b.dim() != 3 || a.size(0) != b.size(0) || a.size(2) != b.size(1))
+        kernelFail("bmm: shapes " + a.shapeString() + " and " + b.shapeString() + " cannot be multiplied");
+    Tensor c = ctx.alloc(a.dtype(), {a.size(0), a.size(1), b.size(2)});
+    batchedGemm(ctx, a, b, c, 1.0, 0.0);
+    ctx.setOutput(0, c);
+}
+
+void baddbmmKernel(KernelContext& ctx) {
+    Tensor bias = ctx.tensor("self", 0), a = ctx.tensor("batch1", 1), b = ctx.tensor("batch2", 2);
+    double beta = ctx.scalar("beta", -1, Scalar{1, Scalar::Kind::Int}).value;
+    double alpha = ctx.scalar("alpha", -1, Scalar{1, Scalar::Kind::Int}).value;
+    checkSameDtype(a, b);
+    if (a.dim() != 3 || b.dim() != 3 || a.size(0) != b.size(0) || a.size(2) != b.size(1))
+        kernelFail("baddbmm: shapes " + a.shapeString() + " and " + b.shapeString() + " cannot be multiplied");
+    Shape shape{a.size(0), a.size(1), b.size(2)};
+    Tensor c = ctx.alloc(a.dtype(), shape);
+    if (beta != 0) copyInto(c, expandTo(bias, shape), 1);
+    batchedGemm(ctx, a, b, c, alpha, beta);
+    ctx.setOutput(0, c);
+}
+
+Tensor matmulImpl(KernelContext& ctx, const Tensor& a, const Tensor& b) {
+    checkSameDtype(a, b);
+    const int64_t da = a.dim(), db = b.dim();
+    if (da == 0 || db == 0) kernelFail("matmul: both arguments need at least one dimension");
+    if (da == 1 && db == 1) {
+        if (a.size(0) != b.size(0)) kernelFail("matmul: vectors of different lengths");
+        Tensor c = ctx.alloc(a.dtype(), {1, 1});
+        gemm(ctx, a.asStrided({1, a.size(0)}, {1, a.stride(0)}, a.storageOffset()), b.asStrided({b.size(0), 1}, {b.stride(0), 1}, b.storageOffset()), c, 1, 0);
+        return c.asStrided({}, {}, 0);
+    }
+    if (db == 1) { // [..., M, K] @ [K]
+        Tensor bm = b.asStrided({b.size(0), 1}, {b.stride(0), 1}, b.storageOffset());
+        Tensor r = matmulImpl(ctx, a, bm);
+        Shape s(r.sizes().begin(), r.sizes().end() - 1);
+        return r.asStrided(s, contiguousStrides(s), r.storageOffset());
+    }
+    if (da == 1) { // [K] @ [..., K, N]
+        Tensor am = a.asStrided({1, a.size(0)}, {a.stride(0), a.stride(0)}, a.storageOffset());
+        Tensor r = matmulImpl(ctx, am, b);
+        Shape s = r.sizes();
+        s.erase(s.end() - 2);
+        return r.asStrided(s, contiguousStrides(s), r.storageOffset());
+    }
+    const int64_t M = a.size(da - 2), K = a.size(da - 1), N = b.size(db - 1);
+    if (b.size(db - 2) != K) kernelFail("matmul: shapes " + a.shapeString() + " and " + b.shapeString() + " cannot be multiplied");
+    if (db == 2) { // fold a's batch dims into rows
+        Shape rows{a.numel() / std::max<int64_t>(1, K), K};
+        Tensor a2 = reshape(ctx, a, rows);
+        Tensor c = ctx.alloc(a.dtype(), {rows[0], N});
+        gemm(ctx, a2, b, c, 1, 0);
+        Shape s(a.sizes().begin(), a.sizes().end() - 1);
+        s.push_back(N);
+        return c.asStrided(s, contiguousStrides(s), 0);
+    }
+    Shape ba(a.sizes().begin(), a.sizes().end() - 2), bb(b.sizes().begin(), b.sizes().end() - 2);
+    Shape batch = broadcastShapes(ba, bb);
+    int64_t B = shapeNumel(batch);
+    Shape ea = batch, eb = batch;
+    ea.push_back(M); ea.push_back(K);
+    eb.push_back(K); eb.push_back(N);
+    Tensor a3 = reshape(ctx, expandTo(a, ea), {B, M, K});
+    Tensor b3 = reshape(ctx, expandTo(b, eb), {B, K, N});
+    Tensor c = ctx.alloc(a.dtype(), {B, M, N});
+    batchedGemm(ctx, a3, b3, c, 1, 0);
+    Shape s = batch;
+    s.push_back(M); s.push_back(N);
+    return c.asStrided(s, contiguousStrides(s), 0);
+}
+
+void matmulKernel(KernelContext& ctx) { ctx.setOutput(0, matmulImpl(ctx, ctx.tensor("self", 0), ctx.tensor("other", 1))); }
+void dotKernel(KernelContext& ctx) { ctx.setOutput(0, matmulImpl(ctx, ctx.tensor("self", 0), ctx.tensor("tensor", 1))); }
+void mvKernel(KernelContext& ctx) { ctx.setOutput(0, matmulImpl(ctx, ctx.tensor("self", 0), ctx.tensor("vec", 1))); }
+
+// linear(input [..., K], weight [N, K], bias? [N]) = input @ weight^T + bias
+void linearKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("input", 0), w = ctx.tensor("weight", 1);
+    auto bias = ctx.optTensor("bias", 2);
+    checkSameDtype(x, w);
+    if (w.dim() != 2 || x.dim() < 1) kernelFail("linear: weight must be 2-D, got " + w.shapeString());
+    const int64_t K = x.size(x.dim() - 1), N = w.size(0);
+    if (w.size(1) != K) kernelFail("linear: input " + x.shapeString() + " and weight " + w.shapeString() + " cannot be multiplied");
+    Shape rows{x.numel() / std::max<int64_t>(1, K), K};
+    Tensor x2 = reshape(ctx, x, rows);
+    Tensor c = ctx.alloc(x.dtype(), {rows[0], N});
+    double beta = 0;
+    if (bias) {
+        copyInto(c, expandTo(toDtype(ctx, *bias, x.dtype()), {rows[0], N}), 1);
+        beta = 1;
+    }
+    gemm(ctx, x2, transpose(w, 0, 1), c, 1.0, beta);
+    Shape s(x.sizes().begin(), x.sizes().end() - 1);
+    s.push_back(N);
+    ctx.setOutput(0, c.asStrided(s, contiguousStrides(s), 0));
+}
+
+} // namespace
+
+void registerMatmulKernels(KernelRegistry& r) {
+    r.add({"aten::mm.default"}, &mmKernel);
+    r.add({"aten::addmm.default"}, &addmmKernel);
+    r.add({"aten::bmm.default"}, &bmmKernel);
+    r.add({"aten::baddbmm.default"}, &baddbmmKernel);
+    r.add({"aten::matmul.default"}, &matmulKernel);
+    r.add({"aten::dot.default"}, &dotKernel);
+    r.add({"aten::mv.default"}, &mvKernel);
+    r.add({"aten::linear.default"}, &linearKernel);
+}
+
+} // namespace irlens::core::exec

@@ -1,0 +1,181 @@
+// Pooling over N-C-H-W (and C-H-W): max pool with indices, average pool, adaptive average pool.
+
+#include "core/exec/kernel_registry.h"
+#include "core/exec/kernels/kernels.h"
+#include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/loops.h"
+#include "core/exec/kernels/util/tensor_ops.h"
+
+#include <cmath>
+#include <limits>
+
+namespace irlens::core::exec {
+
+namespace {
+
+int64_t at2(const std::vector<int64_t>& v, size_t k, int64_t fallback) {
+    if (v.empty()) return fallback;
+    return v.size() == 1 ? v[0] : v[std::min(k, v.size() - 1)];
+}
+
+int64_t poolOut(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
+    int64_t num = in + 2 * pad - dil * (k - 1) - 1;
+    int64_t out = (ceil ? (num + stride - 1) / stride : num / stride) + 1;
+    if (ceil && (out - 1) * stride >= in + pad) --out; // the last window must start inside the input or left padding
+    return out;
+}
+
+// x viewed as [planes, H, W] contiguous.
+struct Planes {
+    Tensor x;
+    int64_t planes, H, W;
+    Shape lead; // N, C or C
+};
+
+Planes toPlanes(KernelContext& ctx, const Tensor& input) {
+    if (input.dim() != 3 && input.dim() != 4) kernelFail("pooling expects a 3-D or 4-D input, got " + input.shapeString());
+    Planes p;
+    p.x = contiguous(ctx, input);
+    p.H = input.size(input.dim() - 2);
+    p.W = input.size(input.dim() - 1);
+    p.lead.assign(input.sizes().begin(), input.sizes().end() - 2);
+    p.planes = shapeNumel(p.lead);
+    return p;
+}
+
+void maxPoolImpl(KernelContext& ctx, bool withIndices) {
+    Tensor input = ctx.tensor("self", 0);
+    auto ks = ctx.ints("kernel_size", 1);
+    auto st = ctx.ints("stride", 2, {});
+    auto pad = ctx.ints("padding", 3, {0});
+    auto dil = ctx.ints("dilation", 4, {1});
+    bool ceil = ctx.boolArg("ceil_mode", 5, false);
+    int64_t kH = at2(ks, 0, 1), kW = at2(ks, 1, 1);
+    int64_t sH = at2(st, 0, kH), sW = at2(st, 1, kW);
+    int64_t pH = at2(pad, 0, 0), pW = at2(pad, 1, 0), dH = at2(dil, 0, 1), dW = at2(dil, 1, 1);
+    if (kH <= 0 || kW <= 0 || sH <= 0 || sW <= 0 || dH <= 0 || dW <= 0) kernelFail("max_pool2d: kernel, stride and dilation must be positive");
+    if (pH > kH / 2 || pW > kW / 2) kernelFail("max_pool2d: padding should be at most half of the kernel size");
+    Planes P = toPlanes(ctx, input);
+    int64_t OH = poolOut(P.H, kH, pH, sH, dH, ceil), OW = poolOut(P.W, kW, pW, sW, dW, ceil);
+    if (OH <= 0 || OW <= 0) kernelFail("max_pool2d: output size is too small for input " + input.shapeString());
+    Shape os = P.lead;
+    os.push_back(OH);
+    os.push_back(OW);
+    Tensor out = ctx.alloc(input.dtype(), os);
+    Tensor idx = withIndices ? ctx.alloc(ScalarType::Int64, os) : Tensor();
+    dispatchNumeric(input.dtype(), [&]<class T>() {
+        const T* xs = P.x.data<T>();
+        T* o = out.data<T>();
+        int64_t* ix = withIndices ? idx.data<int64_t>() : nullptr;
+        parallelRange(ctx.threads(), P.planes, OH * OW * kH * kW, [&](int64_t lo, int64_t hi) {
+            for (int64_t pl = lo; pl < hi; ++pl) {
+                const T* plane = xs + pl * P.H * P.W;
+                for (int64_t oh = 0; oh < OH; ++oh)
+                    for (int64_t ow = 0; ow < OW; ++ow) {
+                        T best = std::numeric_limits<T>::lowest();
+                        if constexpr (std::is_floating_point_v<T>) best = -std::numeric_limits<T>::infinity();
+                        int64_t bi = -1;
+                        for (int64_t kh = 0; kh < kH; ++kh) {
+                            int64_t ih = oh * sH - pH + kh * dH;
+                            if (ih < 0 || ih >= P.H) continue;
+                            for (int64_t kw = 0; kw < kW; ++kw) {
+                                int64_t iw = ow * sW - pW + kw * dW;
+                                if (iw < 0 || iw >= P.W) continue;
+                                T v = plane[ih * P.W + iw];
+                                bool nan = false;
+                                if constexpr (std::is_floating_point_v<T>) nan = std::isnan(v);
+                                if (bi < 0 || v > best || nan) { best = v; bi = ih * P.W + iw; }
+                                if (nan) { kh = kH; break; }
+                            }
+                        }
+                        o[(pl * OH + oh) * OW + ow] = best;
+                        if (ix) ix[(pl * OH + oh) * OW + ow] = bi;
+                    }
+            }
+        });
+    });
+    ctx.setOutput(0, out);
+    if (withIndices) ctx.setOutput(1, idx);
+}
+
+void maxPoolWithIndicesKernel(KernelContext& ctx) { maxPoolImpl(ctx, true); }
+void maxPoolKernel(KernelContext& ctx) { maxPoolImpl(ctx, false); }
+
+// avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)
+void avgPoolKernel(KernelContext& ctx) {
+    Tensor input = ctx.tensor("self", 0);
+    auto ks = ctx.ints("kernel_size", 1);
+    auto st = ctx.ints("stride", 2, {});
+    auto pad = ctx.ints("padding", 3, {0});
+    bool ceil = ctx.boolArg("ceil_mode", 4, false);
+    bool countPad = ctx.boolArg("count_include_pad", 5, true);
+    auto divisor = ctx.optInt("divisor_override", 6);
+    int64_t kH = at2(ks, 0, 1), kW = at2(ks, 1, 1), sH = at2(st, 0, kH), sW = at2(st, 1, kW), pH = at2(pad, 0, 0), pW = at2(pad, 1, 0);
+    if (kH <= 0 || kW <= 0 || sH <= 0 || sW <= 0) kernelFail("avg_pool2d: kernel and stride must be positive");
+    Planes P = toPlanes(ctx, input);
+    int64_t OH = poolOut(P.H, kH, pH, sH, 1, ceil), OW = poolOut(P.W, kW, pW, sW, 1, ceil);
+    if (OH <= 0 || OW <= 0) kernelFail("avg_pool2d: output size is too small for input " + input.shapeString());
+    Shape os = P.lead;
+    os.push_back(OH);
+    os.push_back(OW);
+    Tensor out = ctx.alloc(input.dtype(), os);
+    dispatchFloat(input.dtype(), [&]<class T>() {
+        const T* xs = P.x.data<T>();
+        T* o = out.data<T>();
+        for (int64_t pl = 0; pl < P.planes; ++pl)
+            for (int64_t oh = 0; oh < OH; ++oh)
+                for (int64_t ow = 0; ow < OW; ++ow) {
+                    int64_t h0 = oh * sH - pH, w0 = ow * sW - pW;
+                    int64_t h1 = std::min(h0 + kH, P.H + pH), w1 = std::min(w0 + kW, P.W + pW);
+                    int64_t poolSize = (h1 - h0) * (w1 - w0);
+                    h0 = std::max<int64_t>(h0, 0); w0 = std::max<int64_t>(w0, 0);
+                    h1 = std::min(h1, P.H); w1 = std::min(w1, P.W);
+                    double acc = 0;
+                    for (int64_t ih = h0; ih < h1; ++ih)
+                        for (int64_t iw = w0; iw < w1; ++iw) acc += xs[(pl * P.H + ih) * P.W + iw];
+                    int64_t div = divisor ? *divisor : (countPad ? poolSize : (h1 - h0) * (w1 - w0));
+                    o[(pl * OH + oh) * OW + ow] = static_cast<T>(div ? acc / static_cast<double>(div) : 0.0);
+                }
+    });
+    ctx.setOutput(0, out);
+}
+
+void adaptiveAvgPoolKernel(KernelContext& ctx) {
+    Tensor input = ctx.tensor("self", 0);
+    auto os2 = ctx.ints("output_size", 1);
+    if (os2.empty()) kernelFail("adaptive_avg_pool2d: output_size is empty");
+    int64_t OH = os2[0], OW = os2.size() > 1 ? os2[1] : os2[0];
+    if (OH <= 0 || OW <= 0) kernelFail("adaptive_avg_pool2d: output_size must be positive");
+    Planes P = toPlanes(ctx, input);
+    Shape os = P.lead;
+    os.push_back(OH);
+    os.push_back(OW);
+    Tensor out = ctx.alloc(input.dtype(), os);
+    dispatchFloat(input.dtype(), [&]<class T>() {
+        const T* xs = P.x.data<T>();
+        T* o = out.data<T>();
+        for (int64_t pl = 0; pl < P.planes; ++pl)
+            for (int64_t oh = 0; oh < OH; ++oh) {
+                int64_t h0 = oh * P.H / OH, h1 = ((oh + 1) * P.H + OH - 1) / OH;
+                for (int64_t ow = 0; ow < OW; ++ow) {
+                    int64_t w0 = ow * P.W / OW, w1 = ((ow + 1) * P.W + OW - 1) / OW;
+                    double acc = 0;
+                    for (int64_t ih = h0; ih < h1; ++ih)
+                        for (int64_t iw = w0; iw < w1; ++iw) acc += xs[(pl * P.H + ih) * P.W + iw];
+                    o[(pl * OH + oh) * OW + ow] = static_cast<T>(acc / static_cast<double>((h1 - h0) * (w1 - w0)));
+                }
+            }
+    });
+    ctx.setOutput(0, out);
+}
+
+} // namespace
+
+void registerPoolKernels(KernelRegistry& r) {
+    r.add({"aten::max_pool2d_with_indices.default"}, &maxPoolWithIndicesKernel);
+    r.add({"aten::max_pool2d.default"}, &maxPoolKernel);
+    r.add({"aten::avg_pool2d.default"}, &avgPoolKernel);
+    r.add({"aten::adaptive_avg_pool2d.default", "aten::_adaptive_avg_pool2d.default"}, &adaptiveAvgPoolKernel);
+}
+
+} // namespace irlens::core::exec

@@ -1,0 +1,278 @@
+// Unary pointwise ops: math functions (integer inputs promote to float32 as in torch), activations
+// (relu, gelu, hardtanh, clamp ...), their in-place forms (output aliases the input), predicates.
+
+#include "core/exec/kernel_registry.h"
+#include "core/exec/kernels/kernels.h"
+#include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/loops.h"
+#include "core/exec/kernels/util/tensor_ops.h"
+
+#include <cmath>
+#include <limits>
+
+namespace irlens::core::exec {
+
+namespace {
+
+enum class Un {
+    // float-valued
+    Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sigmoid, Erf, Asin, Acos, Atan,
+    Sinh, Cosh, Asinh, Acosh, Atanh, Reciprocal, Gelu, GeluTanh, Silu, Mish, Softplus, LogSigmoid, Lgamma, Digamma_unused,
+    // type-preserving
+    Neg, Abs, Relu, Floor, Ceil, Round, Trunc, Sign, Square, Hardswish, Hardsigmoid, Frac,
+};
+
+bool isFloatValued(Un op) { return op < Un::Neg; }
+
+template <class T>
+T applyUn(Un op, T x) {
+    if constexpr (std::is_floating_point_v<T>) {
+        switch (op) {
+        case Un::Exp: return std::exp(x);
+        case Un::Exp2: return std::exp2(x);
+        case Un::Expm1: return std::expm1(x);
+        case Un::Log: return std::log(x);
+        case Un::Log2: return std::log2(x);
+        case Un::Log10: return std::log10(x);
+        case Un::Log1p: return std::log1p(x);
+        case Un::Sqrt: return std::sqrt(x);
+        case Un::Rsqrt: return T(1) / std::sqrt(x);
+        case Un::Sin: return std::sin(x);
+        case Un::Cos: return std::cos(x);
+        case Un::Tan: return std::tan(x);
+        case Un::Tanh: return std::tanh(x);
+        case Un::Sigmoid: return T(1) / (T(1) + std::exp(-x));
+        case Un::Erf: return std::erf(x);
+        case Un::Asin: return std::asin(x);
+        case Un::Acos: return std::acos(x);
+        case Un::Atan: return std::atan(x);
+        case Un::Sinh: return std::sinh(x);
+        case Un::Cosh: return std::cosh(x);
+        case Un::Asinh: return std::asinh(x);
+        case Un::Acosh: return std::acosh(x);
+        case Un::Atanh: return std::atanh(x);
+        case Un::Reciprocal: return T(1) / x;
+        case Un::Gelu: return T(0.5) * x * (T(1) + std::erf(x * T(0.70710678118654752440)));
+        case Un::GeluTanh: {
+            const T k = T(0.79788456080286535588); // sqrt(2/pi)
+            return T(0.5) * x * (T(1) + std::tanh(k * (x + T(0.044715) * x * x * x)));
+        }
+        case Un::Silu: return x / (T(1) + std::exp(-x));
+        case Un::Mish: return x * std::tanh(std::log1p(std::exp(x)));
+        case Un::Softplus: return x > T(20) ? x : std::log1p(std::exp(x));
+        case Un::LogSigmoid: return -(std::max(-x, T(0)) + std::log1p(std::exp(-std::abs(x))));
+        case Un::Lgamma: return std::lgamma(x);
+        case Un::Neg: return -x;
+        case Un::Abs: return std::abs(x);
+        case Un::Relu: return std::isnan(x) ? x : (x > T(0) ? x : T(0));
+        case Un::Floor: return std::floor(x);
+        case Un::Ceil: return std::ceil(x);
+        case Un::Round: return std::nearbyint(x); // half to even, like torch.round
+        case Un::Trunc: return std::trunc(x);
+        case Un::Frac: return x - std::trunc(x);
+        case Un::Sign: return x > T(0) ? T(1) : (x < T(0) ? T(-1) : T(0));
+        case Un::Square: return x * x;
+        case Un::Hardswish: return x * std::min(std::max(x + T(3), T(0)), T(6)) / T(6);
+        case Un::Hardsigmoid: return std::min(std::max(x + T(3), T(0)), T(6)) / T(6);
+        default: kernelFail("unsupported unary op");
+        }
+    } else if constexpr (std::is_same_v<T, bool>) {
+        switch (op) {
+        case Un::Abs: case Un::Relu: case Un::Floor: case Un::Ceil: case Un::Round: case Un::Trunc: case Un::Sign: case Un::Square: return x;
+        default: kernelFail("this operation is not defined for bool tensors");
+        }
+    } else {
+        switch (op) {
+        case Un::Neg: return static_cast<T>(-x);
+        case Un::Abs: return static_cast<T>(x < 0 ? -x : x);
+        case Un::Relu: return x > 0 ? x : T(0);
+        case Un::Floor: case Un::Ceil: case Un::Round: case Un::Trunc: return x;
+        case Un::Frac: return T(0);
+        case Un::Sign: return static_cast<T>(x > 0 ? 1 : (x < 0 ? -1 : 0));
+        case Un::Square: return static_cast<T>(x * x);
+        default: kernelFail("this operation needs a floating-point tensor");
+        }
+    }
+}
+
+void unary(KernelContext& ctx, Un op, bool inplace) {
+    Tensor x = ctx.tensor("self", 0);
+    if (op == Un::Gelu && ctx.stringArg("approximate", -1, "none") == "tanh") op = Un::GeluTanh;
+    ScalarType dt = x.dtype();
+    if (isFloatValued(op) && !isFloatingType(dt)) dt = ScalarType::Float32;
+    Tensor out;
+    if (inplace) {
+        if (x.readOnly()) kernelFail("in-place op on a read-only tensor (a weight of the archive)");
+        if (dt != x.dtype()) kernelFail("in-place op would change dtype " + dtypeName(x.dtype()) + " to " + dtypeName(dt));
+        out = x;
+    } else {
+        out = ctx.alloc(dt, x.sizes());
+    }
+    Tensor in = toDtype(ctx, x, dt);
+    dispatchAll(dt, [&]<class T>() {
+        if constexpr (std::is_floating_point_v<T>) {
+            if (op == Un::Relu) {
+                mapElements<T, T>(ctx.threads(), out, [](T v) { return v > T(0) ? v : (v != v ? v : T(0)); }, in);
+                return;
+            }
+        }
+        mapElements<T, T>(ctx.threads(), out, [op](T v) { return applyUn<T>(op, v); }, in);
+    });
+    ctx.setOutput(0, out);
+}
+
+template <Un Op> void unaryKernel(KernelContext& ctx) { unary(ctx, Op, false); }
+template <Un Op> void unaryInplaceKernel(KernelContext& ctx) { unary(ctx, Op, true); }
+
+// clamp / hardtanh / relu6: bounds given as scalars (optional for clamp).
+void clampImpl(KernelContext& ctx, std::optional<double> lo, std::optional<double> hi, bool inplace) {
+    Tensor x = ctx.tensor("self", 0);
+    ScalarType dt = x.dtype();
+    if (!isFloatingType(dt) && ((lo && std::floor(*lo) != *lo) || (hi && std::floor(*hi) != *hi)) && !inplace)
+        dt = ScalarType::Float32;
+    Tensor out = inplace ? x : ctx.alloc(dt, x.sizes());
+    if (inplace && x.readOnly()) kernelFail("in-place op on a read-only tensor (a weight of the archive)");
+    Tensor in = toDtype(ctx, x, dt);
+    dispatchNumeric(dt, [&]<class T>() {
+        T l = lo ? static_cast<T>(*lo) : std::numeric_limits<T>::lowest();
+        T h = hi ? static_cast<T>(*hi) : std::numeric_limits<T>::max();
+        mapElements<T, T>(ctx.threads(), out, [l, h](T v) {
+            if constexpr (std::is_floating_point_v<T>) { if (v != v) return v; }
+            return v < l ? l : (v > h ? h : v);
+        }, in);
+    });
+    ctx.setOutput(0, out);
+}
+
+void clampKernel(KernelContext& ctx) { clampImpl(ctx, ctx.optFloat("min", 1), ctx.optFloat("max", 2), false); }
+void hardtanhKernel(KernelContext& ctx) {
+    clampImpl(ctx, ctx.floatArg("min_val", 1, -1.0), ctx.floatArg("max_val", 2, 1.0), false);
+}
+void hardtanhInplaceKernel(KernelContext& ctx) {
+    clampImpl(ctx, ctx.floatArg("min_val", 1, -1.0), ctx.floatArg("max_val", 2, 1.0), true);
+}
+void relu6Kernel(KernelContext& ctx) { clampImpl(ctx, 0.0, 6.0, false); }
+
+// clamp.Tensor(self, Tensor? min, Tensor? max)
+void clampTensorKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("self", 0);
+    auto lo = ctx.optTensor("min", 1), hi = ctx.optTensor("max", 2);
+    Shape shape = x.sizes();
+    ScalarType dt = x.dtype();
+    if (lo) { shape = broadcastShapes(shape, lo->sizes()); dt = promoteTypes(dt, lo->dtype()); }
+    if (hi) { shape = broadcastShapes(shape, hi->sizes()); dt = promoteTypes(dt, hi->dtype()); }
+    Tensor out = ctx.alloc(dt, shape);
+    Tensor xin = expandTo(toDtype(ctx, x, dt), shape);
+    Tensor l = lo ? expandTo(toDtype(ctx, *lo, dt), shape) : Tensor();
+    Tensor h = hi ? expandTo(toDtype(ctx, *hi, dt), shape) : Tensor();
+    dispatchNumeric(dt, [&]<class T>() {
+        if (lo && hi) mapElements<T, T, T, T>(ctx.threads(), out, [](T v, T a, T b) { return std::min(std::max(v, a), b); }, xin, l, h);
+        else if (lo) mapElements<T, T, T>(ctx.threads(), out, [](T v, T a) { return std::max(v, a); }, xin, l);
+        else if (hi) mapElements<T, T, T>(ctx.threads(), out, [](T v, T b) { return std::min(v, b); }, xin, h);
+        else copyInto(out, xin, ctx.threads());
+    });
+    ctx.setOutput(0, out);
+}
+
+void leakyReluKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("self", 0);
+    double slope = ctx.floatArg("negative_slope", 1, 0.01);
+    Tensor out = ctx.alloc(x.dtype(), x.sizes());
+    dispatchFloat(x.dtype(), [&]<class T>() {
+        T s = static_cast<T>(slope);
+        mapElements<T, T>(ctx.threads(), out, [s](T v) { return v > T(0) ? v : v * s; }, x);
+    });
+    ctx.setOutput(0, out);
+}
+
+void eluKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("self", 0);
+    double alpha = ctx.floatArg("alpha", 1, 1.0), scale = ctx.floatArg("scale", 2, 1.0), inScale = ctx.floatArg("input_scale", 3, 1.0);
+    Tensor out = ctx.alloc(x.dtype(), x.sizes());
+    dispatchFloat(x.dtype(), [&]<class T>() {
+        mapElements<T, T>(ctx.threads(), out, [=](T v) {
+            return static_cast<T>(v > T(0) ? scale * v : scale * alpha * (std::exp(v * inScale) - 1));
+        }, x);
+    });
+    ctx.setOutput(0, out);
+}
+
+enum class Pred { LogicalNot, IsNan, IsInf, IsFinite, SignBit, IsPosInf, IsNegInf };
+
+template <Pred P> void predicateKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("self", 0);
+    Tensor out = ctx.alloc(ScalarType::Bool, x.sizes());
+    dispatchAll(x.dtype(), [&]<class T>() {
+        mapElements<bool, T>(ctx.threads(), out, [](T v) -> bool {
+            if constexpr (P == Pred::LogicalNot) return v == T(0);
+            else if constexpr (std::is_floating_point_v<T>) {
+                if constexpr (P == Pred::IsNan) return std::isnan(v);
+                if constexpr (P == Pred::IsInf) return std::isinf(v);
+                if constexpr (P == Pred::IsFinite) return std::isfinite(v);
+                if constexpr (P == Pred::SignBit) return std::signbit(v);
+                if constexpr (P == Pred::IsPosInf) return std::isinf(v) && v > 0;
+                if constexpr (P == Pred::IsNegInf) return std::isinf(v) && v < 0;
+            } else {
+                if constexpr (P == Pred::IsFinite) return true;
+                if constexpr (P == Pred::SignBit) { if constexpr (std::is_signed_v<T>) return v < 0; }
+                return false;
+            }
+            return false;
+        }, x);
+    });
+    ctx.setOutput(0, out);
+}
+
+void bitwiseNotKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("self", 0);
+    Tensor out = ctx.alloc(x.dtype(), x.sizes());
+    dispatchAll(x.dtype(), [&]<class T>() {
+        if constexpr (std::is_same_v<T, bool>) mapElements<T, T>(ctx.threads(), out, [](T v) { return !v; }, x);
+        else if constexpr (std::is_integral_v<T>) mapElements<T, T>(ctx.threads(), out, [](T v) { return static_cast<T>(~v); }, x);
+        else kernelFail("bitwise_not needs an integer or bool tensor");
+    });
+    ctx.setOutput(0, out);
+}
+
+} // namespace
+
+void registerUnaryKernels(KernelRegistry& r) {
+#define IRLENS_UNARY(name, op) r.add({"aten::" name ".default", "prims::" name ".default"}, &unaryKernel<Un::op>)
+    IRLENS_UNARY("exp", Exp); IRLENS_UNARY("exp2", Exp2); IRLENS_UNARY("expm1", Expm1); IRLENS_UNARY("log", Log);
+    IRLENS_UNARY("log2", Log2); IRLENS_UNARY("log10", Log10); IRLENS_UNARY("log1p", Log1p); IRLENS_UNARY("sqrt", Sqrt);
+    IRLENS_UNARY("rsqrt", Rsqrt); IRLENS_UNARY("sin", Sin); IRLENS_UNARY("cos", Cos); IRLENS_UNARY("tan", Tan);
+    IRLENS_UNARY("tanh", Tanh); IRLENS_UNARY("sigmoid", Sigmoid); IRLENS_UNARY("erf", Erf); IRLENS_UNARY("asin", Asin);
+    IRLENS_UNARY("acos", Acos); IRLENS_UNARY("atan", Atan); IRLENS_UNARY("sinh", Sinh); IRLENS_UNARY("cosh", Cosh);
+    IRLENS_UNARY("asinh", Asinh); IRLENS_UNARY("acosh", Acosh); IRLENS_UNARY("atanh", Atanh);
+    IRLENS_UNARY("reciprocal", Reciprocal); IRLENS_UNARY("gelu", Gelu); IRLENS_UNARY("silu", Silu); IRLENS_UNARY("mish", Mish);
+    IRLENS_UNARY("neg", Neg); IRLENS_UNARY("abs", Abs); IRLENS_UNARY("relu", Relu); IRLENS_UNARY("floor", Floor);
+    IRLENS_UNARY("ceil", Ceil); IRLENS_UNARY("round", Round); IRLENS_UNARY("trunc", Trunc); IRLENS_UNARY("sign", Sign);
+    IRLENS_UNARY("square", Square); IRLENS_UNARY("hardswish", Hardswish); IRLENS_UNARY("hardsigmoid", Hardsigmoid);
+    IRLENS_UNARY("frac", Frac); IRLENS_UNARY("lgamma", Lgamma); IRLENS_UNARY("softplus", Softplus);
+    IRLENS_UNARY("log_sigmoid", LogSigmoid);
+#undef IRLENS_UNARY
+    r.add({"prims::nearbyint.default"}, &unaryKernel<Un::Round>);
+    r.add({"aten::relu_.default"}, &unaryInplaceKernel<Un::Relu>);
+    r.add({"aten::sigmoid_.default"}, &unaryInplaceKernel<Un::Sigmoid>);
+    r.add({"aten::silu_.default"}, &unaryInplaceKernel<Un::Silu>);
+    r.add({"aten::gelu_.default"}, &unaryInplaceKernel<Un::Gelu>);
+    r.add({"aten::hardswish_.default"}, &unaryInplaceKernel<Un::Hardswish>);
+    r.add({"aten::tanh_.default"}, &unaryInplaceKernel<Un::Tanh>);
+    r.add({"aten::clamp.default", "aten::clip.default"}, &clampKernel);
+    r.add({"aten::clamp.Tensor"}, &clampTensorKernel);
+    r.add({"aten::hardtanh.default"}, &hardtanhKernel);
+    r.add({"aten::hardtanh_.default"}, &hardtanhInplaceKernel);
+    r.add({"aten::relu6.default"}, &relu6Kernel);
+    r.add({"aten::leaky_relu.default"}, &leakyReluKernel);
+    r.add({"aten::elu.default"}, &eluKernel);
+    r.add({"aten::logical_not.default"}, &predicateKernel<Pred::LogicalNot>);
+    r.add({"aten::isnan.default", "prims::isnan.default"}, &predicateKernel<Pred::IsNan>);
+    r.add({"aten::isinf.default", "prims::isinf.default"}, &predicateKernel<Pred::IsInf>);
+    r.add({"aten::isfinite.default", "prims::isfinite.default"}, &predicateKernel<Pred::IsFinite>);
+    r.add({"aten::isposinf.default"}, &predicateKernel<Pred::IsPosInf>);
+    r.add({"aten::isneginf.default"}, &predicateKernel<Pred::IsNegInf>);
+    r.add({"aten::signbit.default", "prims::signbit.default"}, &predicateKernel<Pred::SignBit>);
+    r.add({"aten::bitwise_not.default", "prims::bitwise_not.default"}, &bitwiseNotKernel);
+}
+
+} // namespace irlens::core::exec

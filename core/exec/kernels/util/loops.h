@@ -1,0 +1,145 @@
+#pragma once
+// Strided element loops over several operands of one shape (broadcast inputs carry stride 0).
+// Dimensions are coalesced, the flat range is split across TBB workers when it is large, and the
+// innermost run calls the body with per-operand byte strides so contiguous runs vectorise.
+
+#include "core/exec/tensor.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <array>
+#include <tuple>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace irlens::core::exec {
+
+constexpr int64_t kParallelGrain = 32768;
+
+template <size_t N>
+struct LoopPlan {
+    Shape sizes;                          // coalesced
+    std::array<Shape, N> strides;         // bytes
+    std::array<std::byte*, N> bases{};
+    int64_t numel = 1;
+};
+
+/// Builds a plan for operands that all have the shape `shape` (views already expanded).
+template <size_t N>
+LoopPlan<N> makeLoopPlan(const Shape& shape, const std::array<const Tensor*, N>& ops) {
+    LoopPlan<N> p;
+    Shape sizes;
+    std::array<Shape, N> st;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (shape[d] == 1) continue;
+        sizes.push_back(shape[d]);
+        for (size_t k = 0; k < N; ++k) st[k].push_back(ops[k]->stride(static_cast<int64_t>(d)) * ops[k]->itemSize());
+    }
+    // coalesce d-1 into d when contiguous for every operand
+    Shape cs;
+    std::array<Shape, N> cst;
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (!cs.empty()) {
+            bool merge = true;
+            for (size_t k = 0; k < N && merge; ++k) merge = cst[k].back() == st[k][d] * sizes[d];
+            if (merge) {
+                cs.back() *= sizes[d];
+                for (size_t k = 0; k < N; ++k) cst[k].back() = st[k][d];
+                continue;
+            }
+        }
+        cs.push_back(sizes[d]);
+        for (size_t k = 0; k < N; ++k) cst[k].push_back(st[k][d]);
+    }
+    if (cs.empty()) {
+        cs.push_back(1);
+        for (size_t k = 0; k < N; ++k) cst[k].push_back(0);
+    }
+    p.sizes = std::move(cs);
+    p.strides = std::move(cst);
+    for (size_t k = 0; k < N; ++k) p.bases[k] = ops[k]->raw();
+    p.numel = shapeNumel(p.sizes);
+    return p;
+}
+
+/// body(std::array<std::byte*, N> ptrs, std::array<int64_t, N> innerByteStrides, int64_t count)
+template <size_t N, class Body>
+void runLoopRange(const LoopPlan<N>& p, int64_t begin, int64_t end, Body& body) {
+    const size_t nd = p.sizes.size();
+    Shape idx(nd, 0);
+    int64_t rem = begin;
+    for (size_t d = nd; d-- > 0;) {
+        idx[d] = rem % p.sizes[d];
+        rem /= p.sizes[d];
+    }
+    std::array<int64_t, N> inner;
+    for (size_t k = 0; k < N; ++k) inner[k] = p.strides[k][nd - 1];
+    int64_t cur = begin;
+    while (cur < end) {
+        std::array<std::byte*, N> ptrs;
+        for (size_t k = 0; k < N; ++k) {
+            int64_t off = 0;
+            for (size_t d = 0; d < nd; ++d) off += idx[d] * p.strides[k][d];
+            ptrs[k] = p.bases[k] + off;
+        }
+        int64_t n = std::min(end - cur, p.sizes[nd - 1] - idx[nd - 1]);
+        body(ptrs, inner, n);
+        cur += n;
+        idx[nd - 1] += n;
+        for (size_t d = nd - 1; d > 0 && idx[d] >= p.sizes[d]; --d) {
+            idx[d] = 0;
+            ++idx[d - 1];
+        }
+    }
+}
+
+template <size_t N, class Body>
+void runLoop(const LoopPlan<N>& p, int threads, Body body) {
+    if (p.numel == 0) return;
+    if (threads > 1 && p.numel >= 2 * kParallelGrain) {
+        tbb::parallel_for(tbb::blocked_range<int64_t>(0, p.numel, kParallelGrain),
+                          [&](const tbb::blocked_range<int64_t>& r) { runLoopRange(p, r.begin(), r.end(), body); });
+    } else {
+        runLoopRange(p, 0, p.numel, body);
+    }
+}
+
+/// out[i] = f(in0[i], in1[i], ...) with typed pointers; inputs must already have out's shape (expanded).
+template <class Out, class... In, class F, class... Ts>
+void mapElements(int threads, const Tensor& out, F f, const Ts&... ins) {
+    static_assert(sizeof...(In) == sizeof...(Ts), "one element type per input tensor");
+    constexpr size_t N = sizeof...(In) + 1;
+    std::array<const Tensor*, N> ops{&out, &ins...};
+    auto plan = makeLoopPlan<N>(out.sizes(), ops);
+    runLoop(plan, threads, [&](const std::array<std::byte*, N>& ptrs, const std::array<int64_t, N>& st, int64_t n) {
+        [&]<size_t... I>(std::index_sequence<I...>) {
+            Out* o = reinterpret_cast<Out*>(ptrs[0]);
+            bool contiguous = st[0] == sizeof(Out) && ((st[I + 1] == sizeof(In)) && ...);
+            if (contiguous) {
+                const std::tuple<const In*...> in{reinterpret_cast<const In*>(ptrs[I + 1])...};
+                for (int64_t e = 0; e < n; ++e) o[e] = f(std::get<I>(in)[e]...);
+            } else {
+                for (int64_t e = 0; e < n; ++e)
+                    *reinterpret_cast<Out*>(ptrs[0] + e * st[0]) =
+                        f(*reinterpret_cast<const In*>(ptrs[I + 1] + e * st[I + 1])...);
+            }
+        }(std::index_sequence_for<In...>{});
+    });
+}
+
+/// Runs f(begin, end) over [0, n) split across workers when n * costPerItem is large.
+template <class F>
+void parallelRange(int threads, int64_t n, int64_t costPerItem, F f) {
+    if (threads > 1 && n > 1 && n * costPerItem >= 2 * kParallelGrain) {
+        int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, costPerItem));
+        tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, grain),
+                          [&](const tbb::blocked_range<int64_t>& r) { f(r.begin(), r.end()); });
+    } else {
+        f(0, n);
+    }
+}
+
+} // namespace irlens::core::exec

@@ -1,0 +1,104 @@
+#pragma once
+// An ExecutionPlan is compiled once per program: every node's kernel resolved, every value given a
+// slot, literal arguments pre-built, dependencies and last uses counted, weights wrapped in place.
+// Engine (engine.h) runs it any number of times.
+
+#include "core/exec/kernel_context.h"
+#include "core/exec/value.h"
+#include "core/ir/program.h"
+#include "core/ir/status.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace irlens::core::exec {
+
+struct PlanArg {
+    std::string name;                 // schema name ("" for positional HOP arguments)
+    enum class Source { Literal, Slot, List } source = Source::Literal;
+    EValue literal;                   // Literal
+    int slot = -1;                    // Slot
+    EValue::Kind listKind = EValue::Kind::IntList; // List: IntList (sym ints) or TensorList
+    std::vector<std::pair<int, EValue>> elements;  // List: (slot or -1, literal)
+};
+
+struct PlanGraph;
+
+struct PlanNode {
+    int index = 0;                     // position in the graph's node list
+    const Node* node = nullptr;
+    std::string key;                   // registry key
+    KernelFn kernel = nullptr;
+    std::vector<PlanArg> args;
+    std::vector<std::vector<int>> outputSlots; // per output Argument: its slots (lists flattened; -1 = unused)
+    std::vector<int> inputSlots;       // distinct slots read
+    std::vector<int> successors;       // nodes that must wait for this one
+    int predecessorCount = 0;
+    std::vector<std::shared_ptr<PlanGraph>> subgraphs; // HOP branches
+    std::unique_ptr<NodeCache> cache = std::make_unique<NodeCache>();
+    std::string modulePath;            // innermost nn_module_stack path ("" when none)
+};
+
+/// A compiled graph (the top-level one or a HOP branch).
+struct PlanGraph {
+    const Graph* graph = nullptr;
+    std::vector<std::string> slotNames;
+    std::vector<PlanNode> nodes;
+    std::vector<int> inputSlots;       // one per graph input (-1 for non-tensor/constant inputs)
+    std::vector<int> outputSlots;      // one per graph output (-1: literal output)
+    std::vector<EValue> outputLiterals;
+    std::vector<int> useCounts;        // consumers per slot (graph outputs count one extra, never freed)
+    std::vector<int> roots;            // nodes without predecessors
+};
+
+/// How a top-level graph input is fed.
+struct PlanInput {
+    InputKind kind = InputKind::UserInput;
+    std::string name;   // graph input value name
+    std::string target; // parameter/buffer/constant FQN
+    int slot = -1;
+    Tensor state;       // parameters, buffers, constants: wrapped in place
+    EValue constant;    // ConstantInput / non-tensor constants
+};
+
+struct PlanOutput {
+    OutputKind kind = OutputKind::UserOutput;
+    std::string name;   // value name
+    std::string target; // mutated buffer / parameter / user input
+    int index = 0;      // position in the graph outputs
+};
+
+class ExecutionPlan {
+public:
+    /// Compiles `program` (kept alive by the plan). Errors name the node whose target has no kernel
+    /// or whose argument is malformed; `allowMissingKernels` compiles anyway (they fail at run time).
+    static Result<std::shared_ptr<ExecutionPlan>> compile(ProgramPtr program, bool allowMissingKernels = false);
+
+    const Program& program() const { return *m_program; }
+    const PlanGraph& graph() const { return *m_graph; }
+    const std::vector<PlanInput>& inputs() const { return m_inputs; }
+    const std::vector<PlanOutput>& outputs() const { return m_outputs; }
+    /// User inputs in order (indices into inputs()).
+    const std::vector<int>& userInputs() const { return m_userInputs; }
+    /// Targets without a kernel ("aten::foo.default" -> node names).
+    const std::map<std::string, std::vector<std::string>>& missingKernels() const { return m_missing; }
+    /// Sum of the static sizes of all intermediate tensors recorded in the graph meta (0 if unknown).
+    int64_t metaIntermediateBytes() const { return m_metaBytes; }
+
+private:
+    ProgramPtr m_program;
+    std::shared_ptr<PlanGraph> m_graph;
+    std::vector<PlanInput> m_inputs;
+    std::vector<PlanOutput> m_outputs;
+    std::vector<int> m_userInputs;
+    std::map<std::string, std::vector<std::string>> m_missing;
+    int64_t m_metaBytes = 0;
+};
+
+/// Compiles one graph; `missing` collects targets without kernels. Used for HOP branches too.
+Result<std::shared_ptr<PlanGraph>> compileGraph(const Graph& graph, std::map<std::string, std::vector<std::string>>& missing,
+                                                int depth = 0);
+
+} // namespace irlens::core::exec
