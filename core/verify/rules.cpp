@@ -36,7 +36,7 @@ const std::vector<RuleInfo>& verifierRules() {
         {"EIR-S006", "no dangling names: every value read is defined", "format guide 5.4/5.5", Severity::Error},
         {"EIR-S007", "no value is defined twice", "format guide 5.4 (one name per value)", Severity::Error},
         {"EIR-S008", "no node uses its own output", "IR spec, Graph (DAG)", Severity::Error},
-        {"EIR-S009", "no cycles", "IR spec, Graph (DAG)", Severity::Error},
+        {"EIR-S009", "no cycles through the nodes", "IR spec, Graph (DAG)", Severity::Error},
         {"EIR-S010", "get_attr only refers to submodules (HOP subgraphs)",
          "IR spec, get_attr; format guide 10", Severity::Error},
         {"EIR-S011", "the op is known (its schema can be checked)", "op registry (reference tables)", Severity::Info},

@@ -1,0 +1,50 @@
+// irlens-cli print FILE [--signature]: the FX text of the graph, as print(ep.graph) shows it.
+#include "app/cli/commands.h"
+
+#include "core/io/fx_printer.h"
+#include "core/io/pt2_reader.h"
+#include "core/io/signature_printer.h"
+#include "core/ir/example_program.h"
+#include "core/ops/op_registry.h"
+
+#include <cstdio>
+
+namespace irlens::cli {
+namespace {
+
+int runPrint(const std::vector<std::string>& argv) {
+    Args args(argv, {"--model"});
+    if (!args.error().empty()) return fail(Unusable, args.error());
+    bool example = args.has("--example");
+    if (!example && args.positional().size() != 1) return fail(Unusable, "usage: irlens-cli print FILE [--signature] [--model NAME] | --example");
+    core::ProgramPtr program;
+    if (example) {
+        program = core::makeExampleProgram();
+    } else {
+        core::LoadOptions options;
+        options.modelName = args.value("--model");
+        options.loadWeights = false; // the text needs the graph only
+        auto loaded = core::loadPt2(args.positional()[0], options);
+        if (!loaded) return fail(Unusable, loaded.error());
+        program = loaded.value();
+    }
+    std::string text;
+    if (args.has("--signature")) {
+        text = core::printSignature(program->signature);
+    } else {
+        core::FxPrintOptions options;
+        options.schemaLookup = [](const core::Target& t) -> const core::OpSchema* {
+            const core::OpInfo* info = core::OpRegistry::instance().find(t);
+            return info ? &info->schema : nullptr;
+        };
+        text = core::printFxGraph(*program, options);
+    }
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return Ok;
+}
+
+CommandRegistration registration({"print", "print FILE [--signature] [--model NAME]",
+                                  "the graph as print(ep.graph) shows it, or the graph signature", runPrint});
+
+} // namespace
+} // namespace irlens::cli
