@@ -292,7 +292,10 @@ private:
         fx.target = targetText(node.target);
         splitInputs(node, fx); // get_attr nodes for subgraphs are created here, before the node
         const auto& outs = node.outputs;
-        bool singleTensor = outs.size() == 1 && outs[0].kind == ArgKind::Tensor;
+        // A HOP's lone tensor output is the node itself only when the file says so; otherwise (false or
+        // absent, which current loaders treat alike) the HOP returned a one-element tuple and gets a getitem.
+        bool singleTensor = outs.size() == 1 && outs[0].kind == ArgKind::Tensor &&
+                            (node.target.kind != Target::Kind::HigherOrder || node.isHopSingleTensorReturn.value_or(false));
         bool singleSym = outs.size() == 1 && (outs[0].kind == ArgKind::SymInt || outs[0].kind == ArgKind::SymBool ||
                                               outs[0].kind == ArgKind::SymFloat) && outs[0].isName;
         if (singleTensor || singleSym) {
