@@ -1,0 +1,108 @@
+// irlens-cli as scripts use it: exit codes, one-line errors, and what `info` reports on real files.
+#include "support/shared_fixtures.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(IRLENS_CLI, args);
+    Run r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        r.err = "timed out";
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString fx(const char* rel) { return QString::fromStdString(irlens::testing::fixture(rel).string()); }
+
+} // namespace
+
+class TstCli : public QObject {
+    Q_OBJECT
+private slots:
+    void usageErrors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("no command") << QStringList{} << "";
+        QTest::addRow("unknown command") << QStringList{"frobnicate"} << "irlens-cli: unknown command 'frobnicate' (see irlens-cli --help)\n";
+        QTest::addRow("info without file") << QStringList{"info"} << "irlens-cli: usage: irlens-cli info FILE [--model NAME]\n";
+    }
+    void usageErrors() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        Run r = cli(args);
+        QCOMPARE(r.code, 2);
+        if (!message.isEmpty()) QCOMPARE(r.err, message);
+    }
+
+    // Every command refuses a missing or non-zip file with exit 2 and one line that names the file.
+    void unreadableInput_data() {
+        QTest::addColumn<QString>("command");
+        for (const char* c : {"info", "print", "verify", "dot", "convert", "run", "decompose", "render"}) QTest::addRow("%s", c) << c;
+    }
+    void unreadableInput() {
+        QFETCH(QString, command);
+        Run help = cli({"--help"});
+        if (!help.out.contains("  " + command + " ")) QSKIP("command not built in this configuration");
+        QTemporaryDir dir;
+        const QString junk = dir.filePath("junk.pt2");
+        QFile f(junk);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not a zip archive at all");
+        f.close();
+        const QString out = dir.filePath("out.x");
+        for (const QString& path : {dir.filePath("missing.pt2"), junk}) {
+            QStringList args{command, path};
+            if (command == "convert" || command == "dot" || command == "render" || command == "decompose") args << "-o" << out;
+            if (command == "decompose") args << "--to" << "core";
+            Run r = cli(args);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.startsWith("irlens-cli: "), qPrintable(r.err));
+            QCOMPARE(r.err.count('\n'), 1);
+            QVERIFY2(r.err.contains(QFileInfo(path).fileName()), qPrintable(r.err));
+        }
+    }
+
+    void infoOnFixtures_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addRow("hades (2.2 legacy)") << "real/hades-pid-dann-legacy-schema2/exported_program.pt2"
+            << QStringList{"container:   legacy", "schema:      2\n", "34 call_function", "parameters:  24 tensors",
+                           "buffers:     6 tensors", "BUFFER_MUTATION    getitem_3 f32[128] -> class_classifier.1.running_mean"};
+        QTest::addRow("executorch (2.9 archive)") << "real/executorch-linear-pt2archive/linear.pt2"
+            << QStringList{"root 'linear_3/'", "schema:      8.12", "dialect:     TRAINING", "aten.linear.default",
+                           "parameters:  2 tensors, 12 elements, 48 B", "x f32[3]"};
+        QTest::addRow("dynamic_mlp") << "generated/dynamic_mlp/model.pt2"
+            << QStringList{"x f32[s0, 16]", "addmm_1 f32[s0, 8]", "s0 in [2, inf]"};
+        QTest::addRow("resnet18") << "generated/resnet18/model.pt2"
+            << QStringList{"70 call_function", "aten.convolution.default                           20",
+                           "parameters:  62 tensors, 11689512 elements", "buffers:     60 tensors"};
+        QTest::addRow("deep_stack") << "generated/deep_stack/model.pt2" << QStringList{"5404 call_function"};
+    }
+    void infoOnFixtures() {
+        IRLENS_REQUIRE_SHARED();
+        QFETCH(QString, file);
+        QFETCH(QStringList, expected);
+        Run r = cli({"info", fx(file.toUtf8().constData())});
+        QCOMPARE(r.code, 0);
+        for (const QString& e : expected) QVERIFY2(r.out.contains(e), qPrintable("missing '" + e + "' in:\n" + r.out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCli)
+#include "tst_cli.moc"
