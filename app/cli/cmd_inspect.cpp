@@ -1,0 +1,46 @@
+// irlens-cli records FILE: what the container is and every record in it, without loading the graph.
+// Works on anything that is a ZIP (AOTInductor packages, torch.save look-alikes included), so a user
+// can see why a file is refused.
+#include "app/cli/commands.h"
+#include "core/io/pt2_reader.h"
+#include "core/io/zip_archive.h"
+
+#include <cstdio>
+
+namespace irlens::cli {
+namespace {
+
+using namespace irlens::core;
+
+const char* methodName(uint16_t m) { return m == 0 ? "stored" : m == 8 ? "deflate" : "other"; }
+
+int runRecords(const std::vector<std::string>& raw) {
+    Args args(raw, {});
+    if (!args.error().empty()) return fail(Unusable, args.error());
+    if (args.positional().size() != 1) return fail(Unusable, "usage: irlens-cli records FILE");
+    const std::string path = args.positional()[0];
+    auto reader = Pt2Reader::open(path);
+    if (!reader) return fail(Unusable, reader.error());
+    const ArchiveInfo& info = (*reader)->info();
+    std::printf("file:      %s\n", path.c_str());
+    std::printf("container: %s\n", info.description.c_str());
+    if (!info.models.empty()) {
+        std::printf("models:   ");
+        for (const auto& m : info.models) std::printf(" %s", m.c_str());
+        std::printf("\n");
+    }
+    const auto& entries = (*reader)->archive().entries();
+    std::printf("records:   %zu\n\n", entries.size());
+    std::printf("%-8s %12s %12s %12s %5s  %s\n", "method", "size", "compressed", "offset", "al64", "name");
+    for (const auto& e : entries)
+        std::printf("%-8s %12llu %12llu %12llu %5s  %s\n", methodName(e.method), (unsigned long long)e.size,
+                    (unsigned long long)e.compressedSize, (unsigned long long)e.dataOffset,
+                    e.dataOffset % 64 == 0 ? "yes" : "no", e.name.c_str());
+    return Ok;
+}
+
+CommandRegistration reg({"records", "records FILE", "list the container kind, models and every ZIP record (no graph load)",
+                         runRecords});
+
+} // namespace
+} // namespace irlens::cli

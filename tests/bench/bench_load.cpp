@@ -1,0 +1,113 @@
+// bench_load [RUNS] — full load (container + graph + weights + sample inputs) of every generated
+// fixture, median and spread over RUNS runs; for resnet18 and deep_stack also the JSON decode alone and
+// Python's json.load of the same models/model.json (in-process timing, median of RUNS), side by side.
+// Not a test: run by hand on an idle machine.
+#include "core/io/json_codec.h"
+#include "core/io/pt2_reader.h"
+#include "core/io/zip_archive.h"
+#include "support/shared_fixtures.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace irlens::core;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Stats {
+    double median = 0, min = 0, max = 0;
+};
+
+Stats stats(std::vector<double> ms) {
+    std::sort(ms.begin(), ms.end());
+    Stats s;
+    if (ms.empty()) return s;
+    s.min = ms.front();
+    s.max = ms.back();
+    s.median = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+    return s;
+}
+
+template <class F>
+Stats timeRuns(int runs, F&& f) {
+    std::vector<double> ms;
+    for (int k = 0; k < runs; ++k) {
+        auto t0 = Clock::now();
+        if (!f()) return {};
+        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    return stats(ms);
+}
+
+// Median milliseconds of Python's json.load on `file`, timed inside one python3 process; < 0 on failure.
+double pythonJsonLoad(const std::string& file, int runs) {
+    std::string cmd = "python3 -c \"import json,time,statistics,sys\n"
+                      "ts=[]\n"
+                      "for _ in range(" + std::to_string(runs) + "):\n"
+                      "    t=time.perf_counter()\n"
+                      "    json.load(open(sys.argv[1]))\n"
+                      "    ts.append((time.perf_counter()-t)*1000)\n"
+                      "print(statistics.median(ts))\" " + file;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return -1;
+    char buf[128] = {0};
+    double v = -1;
+    if (fgets(buf, sizeof buf, p)) v = std::atof(buf);
+    pclose(p);
+    return v;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 10;
+    if (!irlens::testing::haveShared()) {
+        std::fprintf(stderr, "bench_load: ../shared/fixtures not found (set IRLENS_SHARED_DIR)\n");
+        return 2;
+    }
+    std::printf("full load (loadPt2: container, graph JSON, weights viewed in place, sample inputs), %d runs\n\n", runs);
+    std::printf("%-20s %7s %9s %10s %10s %10s\n", "fixture", "nodes", "file MiB", "median ms", "min ms", "max ms");
+    for (const char* name : irlens::testing::kGeneratedFixtures) {
+        const std::string path = irlens::testing::fixture(std::string("generated/") + name + "/model.pt2").string();
+        size_t nodes = 0;
+        Stats s = timeRuns(runs, [&] {
+            auto p = loadPt2(path);
+            if (!p) { std::fprintf(stderr, "%s: %s\n", name, p.error().c_str()); return false; }
+            nodes = (*p)->graph.nodes.size();
+            return true;
+        });
+        std::ifstream f(path, std::ios::binary | std::ios::ate);
+        std::printf("%-20s %7zu %9.1f %10.2f %10.2f %10.2f\n", name, nodes, double(f.tellg()) / (1 << 20), s.median, s.min, s.max);
+    }
+
+    std::printf("\nmodel.json: irlens decode vs Python json.load (same bytes; median of %d runs each)\n\n", runs);
+    std::printf("%-12s %9s %12s %12s %14s %10s %10s\n", "fixture", "JSON MiB", "decode ms", "loadPt2 ms", "json.load ms",
+                "decode x", "load x");
+    for (const char* name : {"resnet18", "deep_stack"}) {
+        const std::string path = irlens::testing::fixture(std::string("generated/") + name + "/model.pt2").string();
+        auto zip = ZipArchive::openFile(path);
+        if (!zip) { std::fprintf(stderr, "%s\n", zip.error().c_str()); return 2; }
+        auto json = (*zip)->readText("model/models/model.json", uint64_t(1) << 31);
+        if (!json) { std::fprintf(stderr, "%s\n", json.error().c_str()); return 2; }
+        char tmpl[] = "/tmp/irlens_bench_XXXXXX";
+        int fd = mkstemp(tmpl);
+        if (fd < 0) return 2;
+        if (write(fd, json->data(), json->size()) != ssize_t(json->size())) return 2;
+        close(fd);
+        Stats decode = timeRuns(runs, [&] { return decodeProgramJson(*json, "model.json").isOk(); });
+        Stats load = timeRuns(runs, [&] { return loadPt2(path).isOk(); });
+        double py = pythonJsonLoad(tmpl, runs);
+        unlink(tmpl);
+        std::printf("%-12s %9.1f %12.2f %12.2f %14.2f %10.2f %10.2f\n", name, double(json->size()) / (1 << 20), decode.median,
+                    load.median, py, py > 0 ? py / decode.median : 0, py > 0 ? py / load.median : 0);
+    }
+    std::printf("\n(x = json.load time / irlens time; > 1 means irlens is faster)\n");
+    return 0;
+}
