@@ -1,0 +1,283 @@
+#include "views/document.h"
+
+#include "core/io/pt2_reader.h"
+#include "core/layout/graph_layout.h"
+
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QtConcurrent>
+
+namespace irlens::views {
+
+using namespace irlens::core;
+
+Document::Document(QObject* parent) : QObject(parent) { qRegisterMetaType<LayoutPtr>(); }
+
+Document::~Document() {
+    if (m_cancel) m_cancel->store(true);
+}
+
+// ---------------------------------------------------------------------------- program
+
+void Document::openFile(const QString& path) {
+    cancel();
+    const quint64 generation = ++m_loadGeneration;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    auto cancelFlag = m_cancel;
+    setBusy(true, tr("Loading %1").arg(QFileInfo(path).fileName()));
+    QPointer<Document> self(this);
+    auto future = QtConcurrent::run([path, cancelFlag, self, generation]() -> Result<ProgramPtr> {
+        LoadOptions options;
+        options.cancel = cancelFlag.get();
+        options.progress = [self, generation](double f) {
+            QMetaObject::invokeMethod(self, [self, generation, f] {
+                if (self && self->m_loadGeneration == generation)
+                    emit self->progressChanged(tr("Loading"), static_cast<int>(f * 100));
+            }, Qt::QueuedConnection);
+        };
+        return loadPt2(path.toStdString(), options);
+    });
+    auto* watcher = new QFutureWatcher<Result<ProgramPtr>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, path] {
+        watcher->deleteLater();
+        if (generation != m_loadGeneration) return; // superseded by a newer open
+        auto result = watcher->result();
+        if (!result.isOk()) {
+            setBusy(false);
+            emit loadFailed(QString::fromStdString(result.error()));
+            return;
+        }
+        m_path = path;
+        setProgram(*result, QFileInfo(path).fileName());
+    });
+    watcher->setFuture(future);
+}
+
+void Document::setProgram(ProgramPtr program, const QString& title) {
+    m_program = std::move(program);
+    m_title = title;
+    if (m_program && !m_program->sourcePath.empty() && m_path.isEmpty()) m_path = QString::fromStdString(m_program->sourcePath);
+    ++m_programGeneration;
+    m_cache.clear();
+    m_layout.reset();
+    m_selected = -1;
+    m_symbol.clear();
+    m_searchHits.clear();
+    m_diagnostics.clear();
+    m_verifying = m_program != nullptr;
+    m_scopes.clear();
+    if (m_program) pushTopScope();
+    emit programChanged();
+    emit scopeChanged();
+    emit selectionChanged(-1);
+    emit diagnosticsChanged();
+    requestLayout();
+    startVerify();
+}
+
+void Document::pushTopScope() {
+    Scope s;
+    s.label = m_title.isEmpty() ? tr("graph") : m_title;
+    s.graph = &m_program->graph;
+    s.signature = &m_program->signature;
+    auto tree = std::make_shared<ModuleTree>(ModuleTree::build(m_program->graph));
+    s.collapse = CollapseState::automatic(*tree, static_cast<int>(m_program->graph.nodes.size()));
+    s.tree = std::move(tree);
+    s.key = QStringLiteral("top");
+    m_scopes.push_back(std::move(s));
+}
+
+QString Document::programKey() const { return QString::number(m_programGeneration); }
+
+// ---------------------------------------------------------------------------- scope and layout
+
+bool Document::enterSubgraph(int nodeIndex, int subgraph) {
+    const Graph* g = graph();
+    if (!g || nodeIndex < 0 || nodeIndex >= static_cast<int>(g->nodes.size())) return false;
+    const Node& node = g->nodes[static_cast<size_t>(nodeIndex)];
+    int seen = 0;
+    for (const auto& in : node.inputs) {
+        if (in.arg.kind != ArgKind::Graph || !in.arg.graph) continue;
+        if (seen++ != subgraph) continue;
+        Scope s;
+        s.label = QString::fromStdString(node.name + " · " + in.arg.s);
+        s.graph = in.arg.graph.get();
+        auto tree = std::make_shared<ModuleTree>(ModuleTree::build(*s.graph));
+        s.collapse = CollapseState::automatic(*tree, static_cast<int>(s.graph->nodes.size()));
+        s.tree = std::move(tree);
+        s.key = scope().key + "/" + QString::fromStdString(node.name) + ":" + QString::number(subgraph);
+        m_scopes.push_back(std::move(s));
+        m_selected = -1;
+        m_searchHits.clear();
+        emit scopeChanged();
+        emit selectionChanged(-1);
+        emit searchHitsChanged();
+        requestLayout();
+        return true;
+    }
+    return false;
+}
+
+void Document::leaveSubgraph(int depth) {
+    if (m_scopes.size() <= 1) return;
+    size_t keep = depth < 0 ? m_scopes.size() - 1 : static_cast<size_t>(depth) + 1;
+    if (keep >= m_scopes.size() || keep == 0) return;
+    m_scopes.resize(keep);
+    m_selected = -1;
+    m_searchHits.clear();
+    emit scopeChanged();
+    emit selectionChanged(-1);
+    emit searchHitsChanged();
+    requestLayout();
+}
+
+void Document::toggleModule(int module) {
+    if (m_scopes.empty()) return;
+    m_scopes.back().collapse.toggle(module);
+    requestLayout();
+}
+
+void Document::setModuleExpanded(int module, bool expanded) {
+    if (m_scopes.empty() || m_scopes.back().collapse.isExpanded(module) == expanded) return;
+    m_scopes.back().collapse.setExpanded(module, expanded);
+    requestLayout();
+}
+
+void Document::setCollapse(const CollapseState& state) {
+    if (m_scopes.empty()) return;
+    m_scopes.back().collapse = state;
+    requestLayout();
+}
+
+void Document::collapseAll() { setCollapse(CollapseState::topLevel()); }
+
+void Document::expandAll() {
+    if (!m_scopes.empty()) setCollapse(CollapseState::allExpanded(*m_scopes.back().tree));
+}
+
+void Document::revealNode(int nodeIndex) {
+    if (m_scopes.empty()) return;
+    auto& s = m_scopes.back();
+    bool changed = false;
+    for (int m : s.tree->chainOfNode(nodeIndex))
+        if (!s.collapse.isExpanded(m)) {
+            s.collapse.setExpanded(m, true);
+            changed = true;
+        }
+    if (changed) requestLayout();
+}
+
+void Document::requestLayout() {
+    if (m_scopes.empty()) {
+        m_layout.reset();
+        return;
+    }
+    const Scope& s = scope();
+    const std::string key = LayoutCache::key(programKey().toStdString(), s.key.toStdString(), s.collapse.key());
+    const quint64 generation = ++m_layoutGeneration;
+    if (auto cached = m_cache.find(key)) {
+        m_layout = cached;
+        setBusy(false);
+        emit layoutReady(m_layout);
+        return;
+    }
+    if (m_cancel) m_cancel->store(true);
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    auto cancelFlag = m_cancel;
+    setBusy(true, tr("Laying out"));
+    emit layoutStarted();
+    // the worker keeps the program (and so the graph) alive even if the document moves on
+    ProgramPtr keepAlive = m_program;
+    auto tree = s.tree;
+    const Graph* g = s.graph;
+    const GraphSignature* sig = s.signature;
+    CollapseState collapse = s.collapse;
+    auto future = QtConcurrent::run([keepAlive, tree, g, sig, collapse, cancelFlag]() -> Result<LayoutPtr> {
+        LayoutOptions options;
+        options.cancel = cancelFlag.get();
+        return layoutGraph(*g, sig, *tree, collapse, options);
+    });
+    auto* watcher = new QFutureWatcher<Result<LayoutPtr>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, key] {
+        watcher->deleteLater();
+        if (generation != m_layoutGeneration) return; // a newer collapse state or program
+        auto result = watcher->result();
+        setBusy(false);
+        if (!result.isOk()) {
+            emit layoutFailed(QString::fromStdString(result.error()));
+            return;
+        }
+        m_cache.insert(key, *result);
+        m_layout = *result;
+        emit layoutReady(m_layout);
+    });
+    watcher->setFuture(future);
+}
+
+// ---------------------------------------------------------------------------- selection
+
+void Document::selectNode(int nodeIndex) {
+    const Graph* g = graph();
+    if (!g || nodeIndex >= static_cast<int>(g->nodes.size())) nodeIndex = -1;
+    if (nodeIndex == m_selected) return;
+    m_selected = nodeIndex;
+    emit selectionChanged(nodeIndex);
+}
+
+int Document::nodeIndexOf(const QString& name) const {
+    const Graph* g = graph();
+    if (!g) return -1;
+    const std::string n = name.toStdString();
+    for (size_t k = 0; k < g->nodes.size(); ++k)
+        if (g->nodes[k].name == n) return static_cast<int>(k);
+    // a value name: select its producer
+    for (size_t k = 0; k < g->nodes.size(); ++k)
+        for (const auto& out : g->nodes[k].outputNames())
+            if (out == n) return static_cast<int>(k);
+    return -1;
+}
+
+bool Document::selectNodeByName(const QString& name) {
+    int k = nodeIndexOf(name);
+    if (k < 0) return false;
+    selectNode(k);
+    return true;
+}
+
+void Document::setHighlightSymbol(const QString& symbol) {
+    if (symbol == m_symbol) return;
+    m_symbol = symbol;
+    emit symbolHighlightChanged(symbol);
+}
+
+void Document::setSearchHits(const std::vector<int>& nodes) {
+    m_searchHits = nodes;
+    emit searchHitsChanged();
+}
+
+void Document::setDiagnostics(std::vector<Diagnostic> diagnostics) {
+    m_diagnostics = std::move(diagnostics);
+    emit diagnosticsChanged();
+}
+
+// ---------------------------------------------------------------------------- jobs
+
+void Document::cancel() {
+    if (m_cancel) m_cancel->store(true);
+    if (m_busy) {
+        // drop whatever the running jobs deliver
+        ++m_loadGeneration;
+        ++m_layoutGeneration;
+        setBusy(false);
+    }
+}
+
+void Document::setBusy(bool busy, const QString& stage) {
+    if (busy) emit progressChanged(stage, -1);
+    if (busy == m_busy) return;
+    m_busy = busy;
+    emit busyChanged(busy);
+}
+
+} // namespace irlens::views

@@ -1,0 +1,138 @@
+#pragma once
+// The Document: the one source of truth every pane observes. It owns the current Program snapshot,
+// the module tree and collapse state of the graph on screen (the top level or a HOP subgraph), the
+// laid-out geometry, the selection and the diagnostics. Loading and layout run on workers; every job
+// carries a generation id and results of superseded jobs are dropped.
+
+#include "core/ir/program.h"
+#include "core/layout/collapse_state.h"
+#include "core/layout/layout_cache.h"
+#include "core/layout/layout_result.h"
+#include "core/layout/module_tree.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace irlens::views {
+
+/// One verifier finding as the panes show it.
+struct Diagnostic {
+    enum class Severity { Error, Warning, Info };
+    Severity severity = Severity::Error;
+    QString rule;    // rule id ("EIR-S006")
+    QString node;    // node name, "" for program-level findings
+    QString message; // what is wrong and how to fix it
+    QString graph;   // "" top level, "cond.true_graph_0" inside a subgraph
+};
+
+/// A graph being shown: the top level, or a HOP subgraph reached by double-click.
+struct Scope {
+    QString label;                                   // breadcrumb text ("graph", "cond · true_graph_0")
+    const core::Graph* graph = nullptr;              // owned by the program
+    const core::GraphSignature* signature = nullptr; // top level only
+    std::shared_ptr<const core::ModuleTree> tree;
+    core::CollapseState collapse;
+    QString key;                                     // cache scope key
+};
+
+class Document : public QObject {
+    Q_OBJECT
+public:
+    explicit Document(QObject* parent = nullptr);
+    ~Document() override;
+
+    // ------------------------------------------------------------------ program
+    /// Loads a .pt2 on a worker; emits loadFailed or, later, programChanged.
+    void openFile(const QString& path);
+    /// Shows a program built in code (the bundled example, a decomposed program).
+    void setProgram(core::ProgramPtr program, const QString& title);
+    core::ProgramPtr program() const { return m_program; }
+    QString title() const { return m_title; }
+    QString filePath() const { return m_path; }
+
+    // ------------------------------------------------------------------ scope and layout
+    const Scope& scope() const { return m_scopes.back(); }
+    const std::vector<Scope>& scopes() const { return m_scopes; }
+    const core::Graph* graph() const { return m_scopes.empty() ? nullptr : m_scopes.back().graph; }
+    core::LayoutPtr layout() const { return m_layout; }
+    /// Double-click on a HOP node: show its first (or `argIndex`-th) subgraph.
+    bool enterSubgraph(int nodeIndex, int subgraph = 0);
+    /// Back to the enclosing graph (`depth` = index in scopes(); default one level up).
+    void leaveSubgraph(int depth = -1);
+    void toggleModule(int module);
+    void setModuleExpanded(int module, bool expanded);
+    void setCollapse(const core::CollapseState& state);
+    void collapseAll();
+    void expandAll();
+    /// Opens every module around a node so that it gets its own box.
+    void revealNode(int nodeIndex);
+
+    // ------------------------------------------------------------------ selection (one for every pane)
+    int selectedNode() const { return m_selected; }
+    void selectNode(int nodeIndex);
+    bool selectNodeByName(const QString& name);
+    int nodeIndexOf(const QString& name) const;
+    /// Highlights every node whose output shape uses `symbol` ("" clears).
+    void setHighlightSymbol(const QString& symbol);
+    QString highlightSymbol() const { return m_symbol; }
+    /// Search hits shown outlined in the graph.
+    void setSearchHits(const std::vector<int>& nodes);
+    const std::vector<int>& searchHits() const { return m_searchHits; }
+
+    // ------------------------------------------------------------------ diagnostics
+    const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
+    void setDiagnostics(std::vector<Diagnostic> diagnostics);
+    /// "verifier: 0 errors, 2 warnings", or "verifying…" while it runs.
+    QString verifierSummary() const;
+
+    bool isBusy() const { return m_busy; }
+    /// Cancels the running job (Esc).
+    void cancel();
+
+signals:
+    void programChanged();
+    void scopeChanged();
+    void layoutStarted();
+    void layoutReady(core::LayoutPtr layout);
+    void layoutFailed(const QString& message);
+    void selectionChanged(int nodeIndex);
+    void symbolHighlightChanged(const QString& symbol);
+    void searchHitsChanged();
+    void diagnosticsChanged();
+    void loadFailed(const QString& message);
+    void busyChanged(bool busy);
+    void progressChanged(const QString& stage, int percent);
+
+private:
+    void pushTopScope();
+    void startVerify();
+    void requestLayout();
+    void setBusy(bool busy, const QString& stage = {});
+    QString programKey() const;
+
+    core::ProgramPtr m_program;
+    QString m_title;
+    QString m_path;
+    std::vector<Scope> m_scopes;
+    core::LayoutPtr m_layout;
+    core::LayoutCache m_cache;
+    int m_selected = -1;
+    QString m_symbol;
+    std::vector<int> m_searchHits;
+    std::vector<Diagnostic> m_diagnostics;
+    quint64 m_loadGeneration = 0;
+    quint64 m_layoutGeneration = 0;
+    quint64 m_programGeneration = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    bool m_busy = false;
+    bool m_verifying = false;
+};
+
+} // namespace irlens::views
+
+Q_DECLARE_METATYPE(irlens::core::LayoutPtr)

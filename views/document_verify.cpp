@@ -1,0 +1,52 @@
+// The Document's verifier job: runs core's verifier on a worker and publishes the findings.
+#include "views/document.h"
+
+#include "core/verify/verifier.h"
+
+#include <QFutureWatcher>
+#include <QtConcurrent>
+
+namespace irlens::views {
+
+using namespace irlens::core;
+
+void Document::startVerify() {
+    if (!m_program) return;
+    const quint64 generation = m_programGeneration;
+    ProgramPtr program = m_program;
+    m_verifying = true;
+    auto future = QtConcurrent::run([program] { return verify(*program); });
+    auto* watcher = new QFutureWatcher<std::vector<core::Diagnostic>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_programGeneration) return; // another program since
+        m_verifying = false;
+        std::vector<Diagnostic> out;
+        for (const auto& d : watcher->result()) {
+            Diagnostic v;
+            v.severity = d.severity == Severity::Error ? Diagnostic::Severity::Error
+                       : d.severity == Severity::Warning ? Diagnostic::Severity::Warning : Diagnostic::Severity::Info;
+            v.rule = QString::fromStdString(d.ruleId);
+            v.node = QString::fromStdString(d.node);
+            v.graph = QString::fromStdString(d.graph);
+            v.message = QString::fromStdString(d.message);
+            if (!d.fix.empty()) v.message += QStringLiteral(" — fix: ") + QString::fromStdString(d.fix);
+            out.push_back(std::move(v));
+        }
+        setDiagnostics(std::move(out));
+    });
+    watcher->setFuture(future);
+}
+
+QString Document::verifierSummary() const {
+    if (!m_program) return {};
+    if (m_verifying) return tr("verifying…");
+    int errors = 0, warnings = 0;
+    for (const auto& d : m_diagnostics) {
+        errors += d.severity == Diagnostic::Severity::Error;
+        warnings += d.severity == Diagnostic::Severity::Warning;
+    }
+    return tr("verifier: %1 errors, %2 warnings").arg(errors).arg(warnings);
+}
+
+} // namespace irlens::views

@@ -1,0 +1,86 @@
+#pragma once
+// The small items a graph scene is made of, drawn with QPainter (crisp at any zoom / DPI).
+// Geometry comes from core/layout; items only paint it.
+
+#include "core/layout/layout_result.h"
+
+#include <QColor>
+#include <QGraphicsItem>
+#include <QPainterPath>
+
+namespace irlens::views {
+
+/// How an item is emphasised (selection accent, producer/user tint, search outline, symbol match).
+enum class Emphasis { None = 0, Selected = 1, Neighbour = 2, SearchHit = 4, Symbol = 8 };
+
+class NodeItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 1 };
+    /// `fill` is the op family colour, `badge` the IR level letter ('\0' for none).
+    NodeItem(const core::LayoutResult& layout, int index, QColor fill, char badge);
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    int index() const { return m_index; }              // into LayoutResult::graph.items
+    const core::VisibleItem& item() const { return m_item; }
+    void setEmphasis(int flags);
+    int emphasis() const { return m_emphasis; }
+    /// The chip under a scene point, -1 if none.
+    int chipAt(const QPointF& scenePos) const;
+
+private:
+    core::VisibleItem m_item;
+    std::vector<core::ChipBox> m_chips;
+    QRectF m_rect;
+    int m_index;
+    QColor m_fill;
+    char m_badge;
+    int m_emphasis = 0;
+};
+
+class EdgeItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 2 };
+    EdgeItem(const core::LayoutResult& layout, int index);
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    int index() const { return m_index; }
+    void setHighlighted(bool on);
+
+private:
+    QPainterPath m_path;
+    QPolygonF m_arrow;
+    QString m_label;
+    QPointF m_labelPos;
+    QRectF m_bounds;
+    int m_index;
+    bool m_highlighted = false;
+};
+
+class ClusterItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 3 };
+    ClusterItem(const core::LayoutCluster& cluster);
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    int module() const { return m_module; }
+    /// The title strip: a double-click there collapses the module.
+    bool inTitle(const QPointF& scenePos) const;
+
+private:
+    QRectF m_rect;
+    QString m_label;
+    int m_module;
+    int m_depth;
+};
+
+/// Text colour that stays readable on `fill`, whatever the theme.
+QColor readableTextOn(const QColor& fill);
+/// The op family fill adapted to the palette (darker on dark themes).
+QColor themedFill(unsigned rgb, bool darkTheme);
+
+} // namespace irlens::views

@@ -1,0 +1,25 @@
+#pragma once
+// Graph queries behind keyboard navigation and search (no widgets, so tests reach them directly).
+
+#include "core/ir/program.h"
+#include "core/layout/module_tree.h"
+
+#include <QString>
+
+#include <vector>
+
+namespace irlens::views {
+
+/// The node producing the first tensor input of `node`; -1 when it reads only graph inputs.
+int producerOf(const core::Graph& graph, int node);
+/// The first node reading any output of `node`; -1 when none (only the graph output uses it).
+int firstUserOf(const core::Graph& graph, int node);
+/// Every node producing an input of `node`, in argument order, without repeats.
+std::vector<int> producersOf(const core::Graph& graph, int node);
+
+/// Nodes matching `query` by name, op (target), or module path, case-insensitive substring; with
+/// `regex` the query is a regular expression matched against the same fields. An invalid regex
+/// matches nothing.
+std::vector<int> searchNodes(const core::Graph& graph, const core::ModuleTree& tree, const QString& query, bool regex);
+
+} // namespace irlens::views

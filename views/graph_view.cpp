@@ -1,0 +1,235 @@
+#include "views/graph_view.h"
+
+#include "views/document.h"
+#include "views/graph_items.h"
+#include "views/graph_navigation.h"
+#include "views/graph_scene.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace irlens::views {
+
+using namespace irlens::core;
+
+GraphView::GraphView(Document* document, GraphScene* scene, QWidget* parent)
+    : QGraphicsView(scene, parent), m_doc(document), m_scene(scene) {
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setOptimizationFlags(QGraphicsView::DontSavePainterState);
+    setFocusPolicy(Qt::StrongFocus);
+    m_mini = new MiniMap(this, scene);
+    connect(scene, &GraphScene::rebuilt, this, &GraphView::onRebuilt);
+    connect(m_doc, &Document::programChanged, this, [this] { m_fitOnNextLayout = true; });
+    connect(m_doc, &Document::scopeChanged, this, [this] { m_fitOnNextLayout = true; });
+    connect(m_doc, &Document::selectionChanged, this, [this](int node) {
+        if (node < 0) return;
+        if (auto* item = m_scene->itemForNode(node)) {
+            // bring the selection into view only when it is outside
+            QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+            if (!visible.contains(item->sceneBoundingRect())) centerOn(item);
+        }
+    });
+}
+
+double GraphView::zoom() const { return transform().m11(); }
+
+void GraphView::zoomBy(double factor) {
+    double z = zoom() * factor;
+    if (z < 0.02 || z > 8) return;
+    scale(factor, factor);
+    m_mini->refresh();
+}
+
+void GraphView::fitAll() {
+    QRectF r = m_scene->sceneRect();
+    if (r.isEmpty()) return;
+    fitInView(r, Qt::KeepAspectRatio);
+    // a tall graph fitted whole is unreadable: keep text legible and start at the top instead
+    if (zoom() < 0.45) {
+        resetTransform();
+        scale(0.6, 0.6);
+        centerOn(r.center().x(), r.top() + viewport()->height() / 1.2);
+    }
+    m_mini->refresh();
+}
+
+void GraphView::centerOnNode(int nodeIndex) {
+    if (auto* item = m_scene->itemForNode(nodeIndex)) centerOn(item);
+}
+
+void GraphView::onRebuilt() {
+    if (m_fitOnNextLayout) {
+        m_fitOnNextLayout = false;
+        fitAll();
+    } else if (m_doc->selectedNode() >= 0) {
+        centerOnNode(m_doc->selectedNode());
+    }
+    m_mini->refresh();
+    placeMiniMap();
+}
+
+void GraphView::selectAt(const QPointF& scenePos) {
+    for (QGraphicsItem* it : m_scene->items(scenePos)) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(it)) {
+            const VisibleItem& vi = node->item();
+            if (vi.kind == VisibleItem::Kind::Op) {
+                m_doc->selectNode(vi.nodeIndex);
+            } else if (vi.kind == VisibleItem::Kind::Module) {
+                // a folded module stands for its nodes: select the first one
+                int first = -1;
+                for (const auto& kv : m_scene->layout()->graph.itemOfNode)
+                    if (kv.second == node->index() && (first < 0 || kv.first < first)) first = kv.first;
+                m_doc->selectNode(first);
+            } else {
+                m_doc->selectNode(-1);
+            }
+            int chip = node->chipAt(scenePos);
+            if (chip >= 0) {
+                const Chip& c = vi.chips[static_cast<size_t>(chip)];
+                if (c.kind == Chip::Kind::FanOut) m_doc->selectNodeByName(QString::fromStdString(c.value));
+            }
+            return;
+        }
+    }
+    m_doc->selectNode(-1);
+}
+
+bool GraphView::activateAt(const QPointF& scenePos) {
+    for (QGraphicsItem* it : m_scene->items(scenePos)) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(it)) {
+            const VisibleItem& vi = node->item();
+            if (vi.kind == VisibleItem::Kind::Module) {
+                m_doc->toggleModule(vi.moduleIndex);
+                return true;
+            }
+            if (vi.kind == VisibleItem::Kind::Op && vi.isHop) return m_doc->enterSubgraph(vi.nodeIndex);
+            return false;
+        }
+        if (auto* cluster = qgraphicsitem_cast<ClusterItem*>(it)) {
+            m_doc->toggleModule(cluster->module());
+            return true;
+        }
+    }
+    return false;
+}
+
+void GraphView::wheelEvent(QWheelEvent* event) {
+    if (event->modifiers() & Qt::ShiftModifier) {
+        QGraphicsView::wheelEvent(event); // shift+wheel scrolls
+        return;
+    }
+    double steps = event->angleDelta().y() / 120.0;
+    zoomBy(std::pow(1.15, steps));
+    event->accept();
+}
+
+void GraphView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton) selectAt(mapToScene(event->position().toPoint()));
+    QGraphicsView::mousePressEvent(event);
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && activateAt(mapToScene(event->position().toPoint()))) {
+        event->accept();
+        return;
+    }
+    QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+void GraphView::keyPressEvent(QKeyEvent* event) {
+    const auto mods = event->modifiers();
+    const Graph* g = m_doc->graph();
+    if ((mods & Qt::AltModifier) && g && (event->key() == Qt::Key_Up || event->key() == Qt::Key_Down)) {
+        int sel = m_doc->selectedNode();
+        int next = event->key() == Qt::Key_Up ? producerOf(*g, sel) : firstUserOf(*g, sel);
+        if (sel < 0 && !g->nodes.empty()) next = 0;
+        if (next >= 0) {
+            m_doc->revealNode(next);
+            m_doc->selectNode(next);
+        }
+        event->accept();
+        return;
+    }
+    if (mods & Qt::ControlModifier) {
+        if (event->key() == Qt::Key_Equal || event->key() == Qt::Key_Plus) { zoomBy(1.25); return; }
+        if (event->key() == Qt::Key_Minus) { zoomBy(0.8); return; }
+        if (event->key() == Qt::Key_0) { fitAll(); return; }
+    }
+    if (event->key() == Qt::Key_Backspace && m_doc->scopes().size() > 1) {
+        m_doc->leaveSubgraph();
+        return;
+    }
+    if (event->key() == Qt::Key_Return && m_doc->selectedNode() >= 0) {
+        m_doc->enterSubgraph(m_doc->selectedNode());
+        return;
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
+void GraphView::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    placeMiniMap();
+}
+
+void GraphView::scrollContentsBy(int dx, int dy) {
+    QGraphicsView::scrollContentsBy(dx, dy);
+    m_mini->viewport()->update();
+}
+
+void GraphView::placeMiniMap() {
+    const int w = std::min(220, viewport()->width() / 4), h = std::min(260, viewport()->height() / 3);
+    m_mini->setGeometry(viewport()->width() - w - 8, viewport()->height() - h - 8, w, h);
+    m_mini->setVisible(w > 60 && h > 60 && !m_scene->sceneRect().isEmpty());
+    m_mini->refresh();
+}
+
+// ---------------------------------------------------------------------------- MiniMap
+
+MiniMap::MiniMap(GraphView* main, QGraphicsScene* scene) : QGraphicsView(scene, main->viewport()), m_main(main) {
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setInteractive(false);
+    setFrameShape(QFrame::Box);
+    setRenderHints({});
+    setToolTip(tr("Overview: click or drag to move the view"));
+    setCursor(Qt::PointingHandCursor);
+}
+
+void MiniMap::refresh() {
+    if (!scene() || scene()->sceneRect().isEmpty()) return;
+    fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+    viewport()->update();
+}
+
+void MiniMap::drawForeground(QPainter* painter, const QRectF&) {
+    QRectF visible = m_main->mapToScene(m_main->viewport()->rect()).boundingRect();
+    QColor c = palette().color(QPalette::Highlight);
+    painter->setPen(QPen(c, 0));
+    c.setAlphaF(0.18);
+    painter->setBrush(c);
+    painter->drawRect(visible);
+}
+
+void MiniMap::mousePressEvent(QMouseEvent* event) {
+    m_main->centerOn(mapToScene(event->position().toPoint()));
+    viewport()->update();
+}
+
+void MiniMap::mouseMoveEvent(QMouseEvent* event) {
+    if (event->buttons() & Qt::LeftButton) {
+        m_main->centerOn(mapToScene(event->position().toPoint()));
+        viewport()->update();
+    }
+}
+
+void MiniMap::wheelEvent(QWheelEvent* event) { event->accept(); }
+
+} // namespace irlens::views

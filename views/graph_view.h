@@ -1,0 +1,66 @@
+#pragma once
+// The graph canvas: zoom (wheel, Ctrl+= / Ctrl+-), pan (drag), fit (Ctrl+0), a minimap in the
+// corner, click to select, double-click to open/close module groups or enter a HOP's subgraph,
+// Alt+Up / Alt+Down to the producer / first user, Backspace to leave a subgraph.
+
+#include <QGraphicsView>
+
+namespace irlens::views {
+
+class Document;
+class GraphScene;
+class MiniMap;
+
+class GraphView : public QGraphicsView {
+    Q_OBJECT
+public:
+    GraphView(Document* document, GraphScene* scene, QWidget* parent = nullptr);
+
+    void zoomBy(double factor);
+    void fitAll();
+    /// Centres the view on a graph node (its box) without changing the zoom much.
+    void centerOnNode(int nodeIndex);
+    double zoom() const;
+    MiniMap* miniMap() const { return m_mini; }
+
+    /// What a double-click on a scene point does (exposed for tests); true when it did something.
+    bool activateAt(const QPointF& scenePos);
+    /// Selects what is under a scene point (a node, a module's first node, or nothing).
+    void selectAt(const QPointF& scenePos);
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    void onRebuilt();
+    void placeMiniMap();
+
+    Document* m_doc;
+    GraphScene* m_scene;
+    MiniMap* m_mini;
+    bool m_fitOnNextLayout = true;
+};
+
+/// An overview of the whole scene with the visible area outlined; click or drag to move there.
+class MiniMap : public QGraphicsView {
+    Q_OBJECT
+public:
+    MiniMap(GraphView* main, QGraphicsScene* scene);
+    void refresh();
+
+protected:
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+
+private:
+    GraphView* m_main;
+};
+
+} // namespace irlens::views

@@ -1,0 +1,335 @@
+#include "views/main_window.h"
+
+#include "core/io/dot_export.h"
+#include "core/ir/example_program.h"
+#include "views/document.h"
+#include "views/fx_text_pane.h"
+#include "views/graph_pane.h"
+#include "views/graph_scene.h"
+#include "views/graph_view.h"
+#include "views/module_tree_model.h"
+#include "views/node_inspector_model.h"
+#include "views/table_models.h"
+#include "views/table_pane.h"
+#include "views/weights_pane.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QProgressBar>
+#include <QSettings>
+#include <QShortcut>
+#include <QStatusBar>
+#include <QSvgGenerator>
+#include <QToolBar>
+#include <QToolButton>
+#include <QTreeView>
+
+namespace irlens::views {
+
+using namespace irlens::core;
+
+namespace {
+constexpr int kMaxRecent = 10;
+}
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Document(this)) {
+    setObjectName("irlensMainWindow");
+    setAcceptDrops(true);
+    m_graph = new GraphPane(m_doc, this);
+    setCentralWidget(m_graph);
+    buildDocks();
+    buildMenus();
+
+    m_statusProgram = new QLabel(this);
+    m_statusVerifier = new QLabel(this);
+    m_statusStage = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(160);
+    m_progress->setVisible(false);
+    m_cancel = new QToolButton(this);
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Cancel the running job (Esc)"));
+    m_cancel->setVisible(false);
+    statusBar()->addWidget(m_statusProgram, 1);
+    statusBar()->addPermanentWidget(m_statusStage);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    statusBar()->addPermanentWidget(m_statusVerifier);
+    connect(m_cancel, &QToolButton::clicked, m_doc, &Document::cancel);
+    auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(esc, &QShortcut::activated, m_doc, [this] { if (m_doc->isBusy()) m_doc->cancel(); });
+
+    connect(m_doc, &Document::busyChanged, this, [this](bool busy) {
+        m_progress->setVisible(busy);
+        m_cancel->setVisible(busy);
+        if (!busy) m_statusStage->clear();
+    });
+    connect(m_doc, &Document::progressChanged, this, [this](const QString& stage, int percent) {
+        m_statusStage->setText(stage);
+        m_progress->setRange(0, percent < 0 ? 0 : 100); // busy indicator when unknown
+        if (percent >= 0) m_progress->setValue(percent);
+    });
+    connect(m_doc, &Document::programChanged, this, [this] { updateStatus(); updateTitle(); });
+    connect(m_doc, &Document::diagnosticsChanged, this, &MainWindow::updateStatus);
+    connect(m_doc, &Document::layoutReady, this, &MainWindow::updateStatus);
+    connect(m_doc, &Document::loadFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Could not open: %1").arg(message), 15000);
+        if (isVisible()) QMessageBox::warning(this, tr("Could not open the file"), message);
+    });
+    connect(m_doc, &Document::layoutFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Layout failed: %1").arg(message), 15000);
+    });
+
+    QSettings settings;
+    resize(1500, 950);
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    rebuildRecentMenu();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks() {
+    auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    // left: modules and signature
+    m_modules = new ModuleTreeModel(m_doc, this);
+    m_moduleView = new QTreeView(this);
+    m_moduleView->setModel(m_modules);
+    m_moduleView->setUniformRowHeights(true);
+    m_moduleView->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_moduleView->header()->setStretchLastSection(false);
+    m_moduleView->setToolTip(tr("Click: select the module's first node · Double-click: open or close the group"));
+    connect(m_moduleView, &QTreeView::clicked, this, [this](const QModelIndex& idx) {
+        const int m = idx.data(ModuleTreeModel::ModuleIndexRole).toInt();
+        const auto& tree = *m_doc->scope().tree;
+        // the first node at or below the module
+        int first = -1;
+        for (int n = 0; n < tree.module(0).totalNodes && first < 0; ++n)
+            if (tree.isWithin(tree.moduleOfNode(n), m)) first = n;
+        if (first >= 0) m_doc->selectNode(first);
+    });
+    connect(m_moduleView, &QTreeView::doubleClicked, this, [this](const QModelIndex& idx) {
+        m_doc->toggleModule(idx.data(ModuleTreeModel::ModuleIndexRole).toInt());
+    });
+    auto* modulesDock = dock(tr("Modules"), "modules", m_moduleView, Qt::LeftDockWidgetArea);
+    m_signature = new SignatureModel(m_doc, this);
+    auto* sigDock = dock(tr("Signature"), "signature", new TablePane(m_doc, m_signature, SignatureModel::LinkRole, this),
+                         Qt::LeftDockWidgetArea);
+    m_ranges = new RangeConstraintsModel(m_doc, this);
+    auto* rangeDock = dock(tr("Range constraints"), "ranges", new TablePane(m_doc, m_ranges, 0, this), Qt::LeftDockWidgetArea);
+    tabifyDockWidget(sigDock, rangeDock);
+    sigDock->raise();
+    (void)modulesDock;
+
+    // right: node inspector
+    m_inspector = new NodeInspectorModel(m_doc, this);
+    m_inspectorView = new QTreeView(this);
+    m_inspectorView->setModel(m_inspector);
+    m_inspectorView->setUniformRowHeights(true);
+    m_inspectorView->setAlternatingRowColors(true);
+    m_inspectorView->setToolTip(tr("Activate an underlined value to follow it (producer node, symbol, subgraph)"));
+    connect(m_inspector, &QAbstractItemModel::modelReset, this, [this] {
+        // open the sections a user reads first
+        for (int r = 0; r < m_inspector->rowCount(); ++r) {
+            const QString key = m_inspector->index(r, 0).data().toString();
+            if (key != tr("Raw meta") && key != tr("source_fn_stack")) m_inspectorView->expand(m_inspector->index(r, 0));
+        }
+        m_inspectorView->resizeColumnToContents(0);
+    });
+    auto follow = [this](const QModelIndex& idx) {
+        const QString link = idx.data(InfoTreeModel::LinkRole).toString();
+        if (!link.isEmpty()) followLink(m_doc, link);
+    };
+    connect(m_inspectorView, &QTreeView::activated, this, follow);
+    connect(m_inspectorView, &QTreeView::clicked, this, follow);
+    dock(tr("Node"), "inspector", m_inspectorView, Qt::RightDockWidgetArea);
+
+    // bottom: FX text, diagnostics, weights
+    m_fx = new FxTextPane(m_doc, this);
+    auto* fxDock = dock(tr("FX text"), "fx", m_fx, Qt::BottomDockWidgetArea);
+    m_diagnostics = new DiagnosticsModel(m_doc, this);
+    auto* diagDock = dock(tr("Diagnostics"), "diagnostics",
+                          new TablePane(m_doc, m_diagnostics, DiagnosticsModel::NodeNameRole, this, "node:"),
+                          Qt::BottomDockWidgetArea);
+    m_weights = new WeightsPane(m_doc, this);
+    auto* weightsDock = dock(tr("Weights"), "weights", m_weights, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(fxDock, diagDock);
+    tabifyDockWidget(diagDock, weightsDock);
+    fxDock->raise();
+    resizeDocks({fxDock}, {220}, Qt::Vertical);
+    connect(m_doc, &Document::diagnosticsChanged, this, [this, diagDock] {
+        diagDock->setWindowTitle(tr("Diagnostics (%1)").arg(m_doc->diagnostics().size()));
+    });
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a torch.export program"), QString(),
+                                                          tr("Exported programs (*.pt2 *.zip);;All files (*)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Open the &example"), this, &MainWindow::openExample);
+    file->addSeparator();
+    file->addAction(tr("Export view as &SVG…"), this, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Export view"), "graph.svg", tr("SVG (*.svg)"));
+        if (!p.isEmpty()) exportView(p);
+    });
+    file->addAction(tr("Export view as &PNG…"), this, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Export view"), "graph.png", tr("PNG (*.png)"));
+        if (!p.isEmpty()) exportView(p);
+    });
+    file->addAction(tr("Export graph as &DOT…"), this, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Export DOT"), "graph.dot", tr("Graphviz (*.dot *.gv)"));
+        if (!p.isEmpty()) exportDot(p);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(tr("&Find…"), QKeySequence::Find, m_graph, &GraphPane::focusSearch);
+    edit->addAction(tr("Find &next"), QKeySequence::FindNext, m_graph, [this] { m_graph->nextHit(false); });
+    edit->addAction(tr("Find &previous"), QKeySequence::FindPrevious, m_graph, [this] { m_graph->nextHit(true); });
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    GraphView* gv = m_graph->view();
+    view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), gv, &GraphView::fitAll);
+    view->addAction(tr("Zoom &in"), QKeySequence(Qt::CTRL | Qt::Key_Equal), gv, [gv] { gv->zoomBy(1.25); });
+    view->addAction(tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), gv, [gv] { gv->zoomBy(0.8); });
+    view->addSeparator();
+    m_viewMenu = view->addMenu(tr("&Panes"));
+    for (auto* d : findChildren<QDockWidget*>()) m_viewMenu->addAction(d->toggleViewAction());
+
+    QMenu* graph = menuBar()->addMenu(tr("&Graph"));
+    graph->addAction(tr("&Collapse all modules"), m_doc, &Document::collapseAll);
+    graph->addAction(tr("&Expand all modules"), m_doc, &Document::expandAll);
+    graph->addAction(tr("&Up from subgraph"), QKeySequence(Qt::ALT | Qt::Key_Backspace), m_doc, [this] { m_doc->leaveSubgraph(); });
+    graph->addAction(tr("Clear symbol highlight"), m_doc, [this] { m_doc->setHighlightSymbol({}); });
+
+    auto* tb = addToolBar(tr("Main"));
+    tb->setObjectName("mainToolbar");
+    tb->addAction(tr("Open"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open"), QString(), tr("Exported programs (*.pt2 *.zip)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    tb->addAction(tr("Fit"), gv, &GraphView::fitAll);
+    tb->addAction(tr("Collapse all"), m_doc, &Document::collapseAll);
+    tb->addAction(tr("Expand all"), m_doc, &Document::expandAll);
+}
+
+void MainWindow::openFile(const QString& path) {
+    addRecent(QFileInfo(path).absoluteFilePath());
+    m_doc->openFile(path);
+}
+
+void MainWindow::openExample() { m_doc->setProgram(makeExampleProgram(), tr("example")); }
+
+bool MainWindow::exportView(const QString& path) {
+    GraphScene* scene = m_graph->scene();
+    const QRectF src = scene->sceneRect();
+    if (src.isEmpty()) return false;
+    if (path.endsWith(".svg", Qt::CaseInsensitive)) {
+        QSvgGenerator gen;
+        gen.setFileName(path);
+        gen.setSize(src.size().toSize());
+        gen.setViewBox(QRectF(QPointF(0, 0), src.size()));
+        gen.setTitle(m_doc->title());
+        gen.setDescription(tr("irlens graph view"));
+        QPainter p(&gen);
+        scene->render(&p, QRectF(QPointF(0, 0), src.size()), src);
+        return p.end();
+    }
+    // raster: twice the scene size, capped so huge graphs do not exhaust memory
+    double scale = std::min(2.0, 16000.0 / std::max(src.width(), src.height()));
+    QImage img((src.size() * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+    img.fill(palette().color(QPalette::Base));
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing);
+    scene->render(&p, QRectF(QPointF(0, 0), src.size() * scale), src);
+    p.end();
+    return img.save(path);
+}
+
+bool MainWindow::exportDot(const QString& path) {
+    if (!m_doc->program()) return false;
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+    const std::string dot = core::exportDot(*m_doc->program());
+    return f.write(dot.data(), static_cast<qint64>(dot.size())) == static_cast<qint64>(dot.size());
+}
+
+void MainWindow::updateStatus() {
+    auto p = m_doc->program();
+    if (!p) {
+        m_statusProgram->setText(tr("No program"));
+        m_statusVerifier->clear();
+        return;
+    }
+    QString text = QStringLiteral("%1 · %2 · schema %3").arg(m_doc->title(), QString::fromUtf8(containerKindName(p->container)),
+                                                             QString::fromStdString(p->schemaVersion.toString()));
+    if (!p->torchVersion.empty()) text += QStringLiteral(" · torch %1").arg(QString::fromStdString(p->torchVersion));
+    if (!p->verifiers.empty()) text += QStringLiteral(" · %1").arg(QString::fromStdString(p->verifiers.front()));
+    text += tr(" · %n node(s)", nullptr, static_cast<int>(p->graph.nodes.size()));
+    if (auto l = m_doc->layout()) text += tr(" · %1 boxes shown").arg(l->graph.items.size());
+    m_statusProgram->setText(text);
+    m_statusVerifier->setText(m_doc->verifierSummary());
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(m_doc->title().isEmpty() ? QStringLiteral("irlens") : m_doc->title() + QStringLiteral(" — irlens"));
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    for (const auto& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile()) openFile(urls.front().toLocalFile());
+}
+
+} // namespace irlens::views

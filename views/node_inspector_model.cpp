@@ -1,0 +1,36 @@
+#include "views/node_inspector_model.h"
+
+#include "views/document.h"
+#include "views/node_info.h"
+
+namespace irlens::views {
+
+NodeInspectorModel::NodeInspectorModel(Document* document, QObject* parent) : InfoTreeModel(parent), m_doc(document) {
+    connect(m_doc, &Document::selectionChanged, this, &NodeInspectorModel::refresh);
+    connect(m_doc, &Document::programChanged, this, &NodeInspectorModel::refresh);
+    refresh();
+}
+
+void NodeInspectorModel::refresh() {
+    const auto* g = m_doc->graph();
+    setRoot(g ? buildNodeInfo(*g, m_doc->selectedNode()) : nullptr);
+}
+
+bool followLink(Document* doc, const QString& link) {
+    if (link.startsWith("node:")) {
+        int n = doc->nodeIndexOf(link.mid(5));
+        if (n < 0) return false;
+        doc->revealNode(n);
+        doc->selectNode(n);
+        return true;
+    }
+    if (link.startsWith("sym:")) {
+        const QString s = link.mid(4);
+        doc->setHighlightSymbol(doc->highlightSymbol() == s ? QString() : s);
+        return true;
+    }
+    if (link.startsWith("subgraph:")) return doc->enterSubgraph(doc->selectedNode(), link.mid(9).toInt());
+    return false;
+}
+
+} // namespace irlens::views
