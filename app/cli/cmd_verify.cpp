@@ -1,4 +1,4 @@
-// irlens-cli verify FILE [--json] [--core-aten]: checks a program against the Export IR spec.
+// irlens-cli verify FILE [--json] [--core-aten] [--meta]: checks a program against the Export IR spec.
 // Exit 0 when clean or only warnings, 1 on errors, 2 when the file cannot be read.
 #include "app/cli/commands.h"
 
@@ -18,7 +18,7 @@ int runVerify(const std::vector<std::string>& argv) {
     if (!args.error().empty()) return fail(Unusable, args.error());
     bool example = args.has("--example");
     if (!example && args.positional().size() != 1)
-        return fail(Unusable, "usage: irlens-cli verify FILE [--json] [--core-aten] [--model NAME] | --example");
+        return fail(Unusable, "usage: irlens-cli verify FILE [--json] [--core-aten] [--meta] [--model NAME] | --example");
     core::ProgramPtr program;
     std::string source = example ? "built-in example" : args.positional()[0];
     if (example) {
@@ -32,6 +32,7 @@ int runVerify(const std::vector<std::string>& argv) {
     }
     core::VerifyOptions options;
     if (args.has("--core-aten")) options.coreAtenOnly = true;
+    if (args.has("--meta")) options.checkInferredMeta = true;
     auto diagnostics = core::verify(*program, options);
     auto counts = core::countDiagnostics(diagnostics);
 
@@ -55,7 +56,7 @@ int runVerify(const std::vector<std::string>& argv) {
     return counts.errors ? CheckFailed : Ok;
 }
 
-CommandRegistration registration({"verify", "verify FILE [--json] [--core-aten] [--model NAME]",
+CommandRegistration registration({"verify", "verify FILE [--json] [--core-aten] [--meta] [--model NAME]",
                                   "check a program against the Export IR spec (exit 1 on errors)", runVerify});
 
 } // namespace

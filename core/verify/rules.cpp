@@ -51,6 +51,8 @@ const std::vector<RuleInfo>& verifierRules() {
         {"EIR-M004", "node meta has source_fn_stack", "IR spec, Node metadata (source_fn_stack)", Severity::Warning},
         {"EIR-M005", "val is shaped like the op's return (tensor / tuple / list / SymInt / None)",
          "IR spec, Node metadata (val); format guide 5.5 (outputs)", Severity::Error},
+        {"EIR-M006", "val agrees with the op's meta function (dtype, sizes, strides)",
+         "IR spec, Node metadata (val is the FakeTensor the op's meta function returns)", Severity::Warning},
         {"EIR-G001", "one input spec per placeholder, naming it", "IR spec, ExportGraphSignature; format guide 6", Severity::Error},
         {"EIR-G002", "one output spec per returned value, naming it", "IR spec, ExportGraphSignature; format guide 6", Severity::Error},
         {"EIR-G003", "inputs ordered: parameters, buffers, constants before user inputs",

@@ -1,5 +1,6 @@
 #include "core/verify/verifier.h"
 
+#include "core/ops/meta.h"
 #include "core/ops/op_registry.h"
 #include "core/verify/verifier_context.h"
 
@@ -359,6 +360,15 @@ std::vector<Diagnostic> verify(const Program& program, const VerifyOptions& opti
     detail::verifyGraph(ctx, program.graph, "", true);
     detail::verifySignature(ctx);
     detail::verifySymbols(ctx);
+    if (options.checkInferredMeta) {
+        MetaCheckReport report = checkRecordedMeta(program);
+        for (const auto& m : report.mismatches)
+            ctx.report("EIR-M006", "", m.node,
+                       m.field == "error" ? "node '" + m.node + "': its meta function rejects the recorded inputs: " + m.message
+                                          : "node '" + m.node + "' records " + m.field + " " + m.recorded + " for '" + m.value +
+                                                "' but its meta function gives " + m.inferred,
+                       "re-export, or fix the recorded tensor_values['" + m.value + "'] (" + m.field + ")");
+    }
     return out;
 }
 

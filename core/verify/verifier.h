@@ -20,6 +20,9 @@ struct VerifyOptions {
     bool checkMetaPresence = true;
     /// Check that signature targets exist in the loaded state (skipped when the program holds no state).
     bool checkState = true;
+    /// Re-infer every node's val with the op library's meta functions and report disagreements (EIR-M006).
+    /// Off by default: it costs a pass of shape inference and depends on meta-function coverage.
+    bool checkInferredMeta = false;
     /// Stop after this many findings (a hostile file could otherwise produce millions).
     size_t maxDiagnostics = 5000;
 };
