@@ -181,6 +181,60 @@ void nativeBatchNormKernel(KernelContext& ctx) {
     ctx.setOutput(2, ctx.alloc(x.dtype(), {0}));
 }
 
+// Training-mode batch norm over (N, spatial) per channel: batch statistics normalise; running stats
+// are updated with momentum (unbiased variance). Outputs: out, save_mean, save_invstd[, new running mean, var].
+void batchNormTraining(KernelContext& ctx, bool functional) {
+    Tensor x = ctx.tensor("input", 0);
+    auto w = ctx.optTensor("weight", 1), b = ctx.optTensor("bias", 2);
+    auto rm = ctx.optTensor("running_mean", 3), rv = ctx.optTensor("running_var", 4);
+    bool training = ctx.boolArg("training", 5, true);
+    double momentum = ctx.floatArg("momentum", 6, 0.1), eps = ctx.floatArg("eps", 7, 1e-5);
+    if (!training) {
+        if (!rm || !rv) kernelFail("batch norm without training needs running statistics");
+        ctx.setOutput(0, batchNormInference(ctx, x, w, b, *rm, *rv, eps));
+        ctx.setOutput(1, ctx.alloc(x.dtype(), {0}));
+        ctx.setOutput(2, ctx.alloc(x.dtype(), {0}));
+        if (functional) { ctx.setOutput(3, *rm); ctx.setOutput(4, *rv); }
+        return;
+    }
+    if (x.dim() < 2) kernelFail("batch_norm: input " + x.shapeString() + " needs a channel dimension");
+    const int64_t N = x.size(0), C = x.size(1), HW = x.numel() / std::max<int64_t>(1, N * C), count = N * HW;
+    if (count <= 1) kernelFail("batch_norm: expected more than 1 value per channel when training, got input " + x.shapeString());
+    Tensor in = contiguous(ctx, x);
+    Tensor mean = ctx.alloc(x.dtype(), {C}), invstd = ctx.alloc(x.dtype(), {C});
+    Tensor nrm = ctx.alloc(x.dtype(), {C}), nrv = ctx.alloc(x.dtype(), {C});
+    Tensor out = ctx.alloc(x.dtype(), x.sizes());
+    dispatchFloat(x.dtype(), [&]<class T>() {
+        const T* s = in.data<T>();
+        for (int64_t c = 0; c < C; ++c) {
+            double m = 0, v = 0;
+            for (int64_t n = 0; n < N; ++n)
+                for (int64_t i = 0; i < HW; ++i) m += s[(n * C + c) * HW + i];
+            m /= static_cast<double>(count);
+            for (int64_t n = 0; n < N; ++n)
+                for (int64_t i = 0; i < HW; ++i) { double d = s[(n * C + c) * HW + i] - m; v += d * d; }
+            double inv = 1.0 / std::sqrt(v / static_cast<double>(count) + eps);
+            double g = w ? w->at(c) : 1.0, bb = b ? b->at(c) : 0.0;
+            for (int64_t n = 0; n < N; ++n)
+                for (int64_t i = 0; i < HW; ++i) {
+                    int64_t off = (n * C + c) * HW + i;
+                    out.data<T>()[off] = static_cast<T>((s[off] - m) * inv * g + bb);
+                }
+            mean.data<T>()[c] = static_cast<T>(m);
+            invstd.data<T>()[c] = static_cast<T>(inv);
+            nrm.data<T>()[c] = static_cast<T>(rm ? (1 - momentum) * rm->at(c) + momentum * m : m);
+            nrv.data<T>()[c] = static_cast<T>(rv ? (1 - momentum) * rv->at(c) + momentum * v / static_cast<double>(count - 1) : v / static_cast<double>(count - 1));
+        }
+    });
+    ctx.setOutput(0, out);
+    ctx.setOutput(1, mean);
+    ctx.setOutput(2, invstd);
+    if (functional) { ctx.setOutput(3, nrm); ctx.setOutput(4, nrv); }
+}
+
+void batchNormFunctionalKernel(KernelContext& ctx) { batchNormTraining(ctx, true); }
+void batchNormLegitKernel(KernelContext& ctx) { batchNormTraining(ctx, false); }
+
 // native_group_norm(input, weight, bias, N, C, HxW, group, eps) -> (out, mean [N, G], rstd [N, G])
 void groupNormImpl(KernelContext& ctx, const Tensor& x, const std::optional<Tensor>& w, const std::optional<Tensor>& b, int64_t G,
                    double eps, bool native) {
@@ -239,6 +293,8 @@ void registerNormKernels(KernelRegistry& r) {
     r.add({"aten::_native_batch_norm_legit_no_training.default"}, &nativeBatchNormNoTrainingKernel);
     r.add({"aten::batch_norm.default"}, &batchNormKernel);
     r.add({"aten::native_batch_norm.default"}, &nativeBatchNormKernel);
+    r.add({"aten::_native_batch_norm_legit_functional.default"}, &batchNormFunctionalKernel);
+    r.add({"aten::_native_batch_norm_legit.default", "aten::_native_batch_norm_legit.no_stats"}, &batchNormLegitKernel);
     r.add({"aten::native_group_norm.default"}, &nativeGroupNormKernel);
     r.add({"aten::group_norm.default"}, &groupNormKernel);
 }
