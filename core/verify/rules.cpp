@@ -40,6 +40,8 @@ const std::vector<RuleInfo>& verifierRules() {
         {"EIR-S010", "get_attr only refers to submodules (HOP subgraphs)",
          "IR spec, get_attr; format guide 10", Severity::Error},
         {"EIR-S011", "the op is known (its schema can be checked)", "op registry (reference tables)", Severity::Info},
+        {"EIR-S012", "cond: operands match each branch's inputs; branches return the same number of values",
+         "IR spec, Control flow (cond); format guide 10", Severity::Error},
         {"EIR-D001", "functional: no in-place overloads (training IR may keep them)",
          "IR spec, functional; verifier.py (is_mutable)", Severity::Error},
         {"EIR-D002", "functional: no out= overloads", "IR spec, functional", Severity::Error},

@@ -212,6 +212,32 @@ void checkMetaPresence(VerifyContext& ctx, const Node& node, const std::string& 
                    "keep source_fn_stack when transforming the graph (copy the meta of the node you replace)");
 }
 
+// cond(pred, true_graph, false_graph, operands): both branches take the operands and return alike.
+void checkCond(VerifyContext& ctx, const Node& node, const std::string& path) {
+    std::vector<const Argument*> positional;
+    for (const auto& in : node.inputs)
+        if (in.name.empty()) positional.push_back(&in.arg);
+    if (positional.size() != 4) return; // an unusual call: nothing to compare reliably
+    const Argument* branches[2] = {positional[1], positional[2]};
+    size_t operands = positional[3]->list.size();
+    size_t outputs[2] = {0, 0};
+    for (int b = 0; b < 2; ++b) {
+        if (branches[b]->kind != ArgKind::Graph || !branches[b]->graph) return;
+        const Graph& g = *branches[b]->graph;
+        outputs[b] = g.outputs.size();
+        if (g.inputs.size() != operands)
+            ctx.report("EIR-S012", path, node.name,
+                       "cond node '" + node.name + "' passes " + std::to_string(operands) + " operand(s) but its branch '" +
+                           branches[b]->s + "' takes " + std::to_string(g.inputs.size()),
+                       "make every branch take exactly the operands list, in order");
+    }
+    if (outputs[0] != outputs[1])
+        ctx.report("EIR-S012", path, node.name,
+                   "cond node '" + node.name + "': branch '" + branches[0]->s + "' returns " + std::to_string(outputs[0]) +
+                       " value(s) but '" + branches[1]->s + "' returns " + std::to_string(outputs[1]),
+                   "both branches must return the same number of values with the same metas");
+}
+
 } // namespace
 
 // ---------------------------------------------------------------- structure
@@ -250,6 +276,7 @@ void verifyGraph(VerifyContext& ctx, const Graph& g, const std::string& path, bo
     for (size_t k = 0; k < g.nodes.size(); ++k) {
         const Node& node = g.nodes[k];
         checkTarget(ctx, node, path);
+        if (node.target.kind == Target::Kind::HigherOrder && node.target.op == "cond") checkCond(ctx, node, path);
         auto own = node.outputNames();
         std::set<std::string> reported;
         for (const auto& in : node.inputs) {

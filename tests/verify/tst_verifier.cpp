@@ -88,6 +88,33 @@ std::map<std::string, Case>& cases() {
             n.arg("self", "x").arg("graph", graphArgument("sub_graph_0", sub)).out(f32({2, 2}));
         });
     });
+    add("S012 cond branch arity", [] {
+        GraphBuilder t;
+        t.input("a", f32({2, 2}));
+        t.outputTensor("a");
+        GraphBuilder f;
+        f.input("a", f32({2, 2}));
+        f.input("b", f32({2, 2}));
+        f.outputTensor("a");
+        auto tg = t.build().value();
+        auto fg = f.build().value();
+        return withNode("torch.ops.higher_order.cond", [tg, fg](NodeBuilder& n) {
+            n.arg("", Argument::boolean(true)).arg("", graphArgument("true_graph_0", tg))
+                .arg("", graphArgument("false_graph_0", fg)).arg("", Argument::tensors({"x"})).outNamed("getitem", f32({2, 2}));
+        });
+    });
+    add("S006 inside a subgraph", [] {
+        GraphBuilder t;
+        t.input("a", f32({2, 2}));
+        t.call("torch.ops.aten.neg.default", "neg").arg("self", "ghost").out(f32({2, 2}));
+        t.outputTensor("neg");
+        Graph tg = t.buildUnchecked();
+        auto g = std::make_shared<const Graph>(tg);
+        return withNode("torch.ops.higher_order.cond", [g](NodeBuilder& n) {
+            n.arg("", Argument::boolean(true)).arg("", graphArgument("true_graph_0", g))
+                .arg("", graphArgument("false_graph_0", g)).arg("", Argument::tensors({"x"})).outNamed("getitem", f32({2, 2}));
+        });
+    });
     add("S011 unknown aten op", [] { return withNode("torch.ops.aten.frobnicate.default", [](NodeBuilder& n) { n.arg("self", "x").out(f32({2, 2})); }); });
     add("D001 in-place in ATen", [] { return withNode("torch.ops.aten.relu_.default", [](NodeBuilder& n) { n.arg("self", "x").out(f32({2, 2})); }); });
     add("D001 in-place in training", [] {
@@ -239,6 +266,8 @@ private slots:
         row("S009 cycle", "EIR-S009", "error", "a", "nodes form a cycle: a -> b -> a (each reads the next one's output)");
         row("S010 subgraph on an op", "EIR-S010", "error", "bad",
             "node 'bad' (aten.relu.default) takes the submodule 'sub_graph_0'; only higher-order ops take subgraphs");
+        row("S012 cond branch arity", "EIR-S012", "error", "bad",
+            "cond node 'bad' passes 1 operand(s) but its branch 'false_graph_0' takes 2");
         row("S011 unknown aten op", "EIR-S011", "info", "bad",
             "node 'bad' calls 'aten.frobnicate.default', which irlens has no schema for; its arguments and val are not checked against a schema");
         row("D001 in-place in ATen", "EIR-D001", "error", "bad",
@@ -287,6 +316,16 @@ private slots:
         QTEST(QString::fromStdString(found->message), "message");
         QVERIFY(!found->fix.empty());
         QVERIFY2(findRule(found->ruleId), "every reported rule is in the table");
+    }
+
+    void subgraphFindingsNameTheirGraph() {
+        auto ds = verify(cases().at("S006 inside a subgraph").make());
+        QCOMPARE(int(ds.size()), 2); // the same broken branch is used twice
+        QCOMPARE(QString::fromStdString(ds[0].graph), QString("bad.true_graph_0"));
+        QCOMPARE(QString::fromStdString(ds[1].graph), QString("bad.false_graph_0"));
+        QCOMPARE(QString::fromStdString(formatDiagnostic(ds[0])),
+                 QString("error EIR-S006 [bad.true_graph_0:neg]: node 'neg' reads 'ghost', which no placeholder or node defines "
+                         "(fix: define 'ghost' as a graph input or an earlier node's output, or fix the name)"));
     }
 
     void metaRulesTogether() {
