@@ -298,6 +298,14 @@ private:
                             (node.target.kind != Target::Kind::HigherOrder || node.isHopSingleTensorReturn.value_or(false));
         bool singleSym = outs.size() == 1 && (outs[0].kind == ArgKind::SymInt || outs[0].kind == ArgKind::SymBool ||
                                               outs[0].kind == ArgKind::SymFloat) && outs[0].isName;
+        // Symbolic (_operator.*) nodes are named after their output; an op overload returning a SymInt
+        // (sym_size.int) is not a single-tensor return, so FX names it after the op unless the file named it.
+        if (singleSym && node.target.kind == Target::Kind::Op) {
+            const Target& t = node.target;
+            fx.name = m_namespace.create(node.hasSerializedName ? node.name : snakeCase(t.op + "." + t.overload));
+            m_values[outs[0].s] = addFx(std::move(fx));
+            return;
+        }
         if (singleTensor || singleSym) {
             fx.name = m_namespace.create(outs[0].s);
             m_values[outs[0].s] = addFx(std::move(fx));

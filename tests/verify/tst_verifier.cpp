@@ -385,14 +385,17 @@ private slots:
         QVERIFY2(loaded.isOk(), loaded.error().c_str());
         VerifyOptions options;
         options.checkInferredMeta = true; // reported below (EIR-M006 is a warning), not asserted
+        QElapsedTimer timer;
+        timer.start();
         auto ds = verify(*loaded.value(), options);
+        const qint64 verifyUs = timer.nsecsElapsed() / 1000;
         auto counts = countDiagnostics(ds);
         std::map<std::string, int> byRule;
         for (const auto& d : ds) ++byRule[d.ruleId + " " + severityName(d.severity)];
         QString summary;
         for (const auto& [k, v] : byRule) summary += QString(" %1 x%2").arg(QString::fromStdString(k)).arg(v);
-        qInfo("%s: %zu error(s), %zu warning(s), %zu info;%s", qPrintable(file), counts.errors, counts.warnings, counts.infos,
-              qPrintable(summary));
+        qInfo("%s: %zu nodes verified in %lld us: %zu error(s), %zu warning(s), %zu info;%s", qPrintable(file),
+              loaded.value()->graph.nodes.size(), verifyUs, counts.errors, counts.warnings, counts.infos, qPrintable(summary));
         if (mustBeErrorFree) QVERIFY2(counts.errors == 0, qPrintable(describe(ds)));
     }
 };
