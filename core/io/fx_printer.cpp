@@ -68,32 +68,50 @@ const std::set<std::string>& illegalNames() {
     return names;
 }
 
+// torch/fx/graph.py _Namespace.create_name (the torch 2.5+ form): a name "base" or "base_<n>"; a taken
+// or builtin-shadowing candidate gets the next free suffix.
 class NameSpace {
 public:
     std::string create(std::string candidate) {
-        for (auto& c : candidate)
-            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';
-        if (candidate.empty()) candidate = "_unnamed";
-        if (std::isdigit(static_cast<unsigned char>(candidate[0]))) candidate = "_" + candidate;
-        std::string base = candidate;
-        long num = 0;
-        bool hasNum = false;
-        auto us = candidate.rfind('_');
-        if (us != std::string::npos && us + 1 < candidate.size() &&
-            candidate.find_first_not_of("0123456789", us + 1) == std::string::npos && us + 1 - 1 > 0) {
-            base = candidate.substr(0, us);
-            num = std::atol(candidate.c_str() + us + 1);
-            hasNum = true;
+        std::string base, digits;
+        if (!split(candidate, base, digits)) {
+            for (auto& c : candidate)
+                if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';
+            if (candidate.empty()) candidate = "_unnamed";
+            if (std::isdigit(static_cast<unsigned char>(candidate[0]))) candidate = "_" + candidate;
+            split(candidate, base, digits);
         }
-        candidate = hasNum ? base + "_" + std::to_string(num) : base;
-        if (!num) num = m_baseCount[base];
-        while (m_used.count(candidate) || illegalNames().count(candidate)) candidate = base + "_" + std::to_string(++num);
+        long num = 0;
+        if (digits.empty() || m_used.count(candidate)) {
+            auto it = m_baseCount.find(candidate);
+            num = it == m_baseCount.end() ? 0 : it->second;
+            if (illegalNames().count(candidate)) candidate = base + "_" + std::to_string(++num);
+        } else {
+            num = std::atol(digits.c_str());
+        }
+        while (m_used.count(candidate)) candidate = base + "_" + std::to_string(++num);
         m_used.insert(candidate);
         m_baseCount[base] = num;
         return candidate;
     }
 
 private:
+    // ^([a-zA-Z_][0-9a-zA-Z_]*?)(?:_(\d+))?$
+    static bool split(const std::string& c, std::string& base, std::string& digits) {
+        if (c.empty() || !(std::isalpha(static_cast<unsigned char>(c[0])) || c[0] == '_')) return false;
+        for (char ch : c)
+            if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')) return false;
+        base = c;
+        digits.clear();
+        auto us = c.rfind('_');
+        if (us != std::string::npos && us >= 1 && us + 1 < c.size() &&
+            c.find_first_not_of("0123456789", us + 1) == std::string::npos) {
+            base = c.substr(0, us);
+            digits = c.substr(us + 1);
+        }
+        return true;
+    }
+
     std::set<std::string> m_used;
     std::map<std::string, long> m_baseCount;
 };
