@@ -94,7 +94,7 @@ void GraphPane::updateCount() {
     const int n = static_cast<int>(m_doc->searchHits().size());
     if (m_search->text().isEmpty()) m_count->clear();
     else if (n == 0) m_count->setText(tr("no match"));
-    else if (m_current < 0) m_count->setText(tr("%n hit(s)", nullptr, n));
+    else if (m_current < 0) m_count->setText(n == 1 ? tr("1 hit") : tr("%1 hits").arg(n));
     else m_count->setText(tr("%1 of %2").arg(m_current + 1).arg(n));
 }
 

@@ -288,7 +288,7 @@ void MainWindow::updateStatus() {
                                                              QString::fromStdString(p->schemaVersion.toString()));
     if (!p->torchVersion.empty()) text += QStringLiteral(" · torch %1").arg(QString::fromStdString(p->torchVersion));
     if (!p->verifiers.empty()) text += QStringLiteral(" · %1").arg(QString::fromStdString(p->verifiers.front()));
-    text += tr(" · %n node(s)", nullptr, static_cast<int>(p->graph.nodes.size()));
+    text += tr(" · %1 nodes").arg(p->graph.nodes.size());
     if (auto l = m_doc->layout()) text += tr(" · %1 boxes shown").arg(l->graph.items.size());
     m_statusProgram->setText(text);
     m_statusVerifier->setText(m_doc->verifierSummary());

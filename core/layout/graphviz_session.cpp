@@ -89,7 +89,7 @@ struct Builder {
         std::string name = "cluster_" + std::to_string(module);
         Agraph_t* sg = agsubg(parent, cs(name.c_str()), 1);
         const auto& mod = tree.module(module);
-        std::string label = mod.path + " · " + mod.shortType();
+        std::string label = mod.label() + " · " + mod.shortType();
         agsafeset(sg, cs("label"), cs(escapeLabel(label).c_str()), cs(""));
         clusterGraph.emplace(module, sg);
         return sg;
@@ -172,7 +172,7 @@ struct Builder {
             lc.module = module;
             lc.box = {bb.LL.x, top - bb.UR.y, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y};
             const auto& mod = tree.module(module);
-            lc.label = mod.path + " · " + mod.shortType();
+            lc.label = mod.label() + " · " + mod.shortType();
             lc.depth = depth;
             r.clusters.push_back(std::move(lc));
             collectClusters(c, top, depth + 1);

@@ -1,5 +1,7 @@
 #include "core/layout/module_tree.h"
 
+#include <algorithm>
+
 namespace irlens::core {
 
 std::string ModuleInfo::shortName() const {
@@ -13,44 +15,57 @@ std::string ModuleInfo::shortType() const {
     return dot == std::string::npos ? type : type.substr(dot + 1);
 }
 
+std::string ModuleInfo::label() const {
+    return call > 1 ? path + " #" + std::to_string(call) : path;
+}
+
 ModuleTree ModuleTree::build(const Graph& graph) {
     ModuleTree t;
     ModuleInfo root;
     t.m_modules.push_back(root);
     t.m_byPath.emplace("", 0);
     t.m_nodeModule.assign(graph.nodes.size(), 0);
+    std::unordered_map<std::string, int> latest; // path -> its most recent call
+    std::vector<int> previousChain;              // module calls open at the previous node
     for (size_t n = 0; n < graph.nodes.size(); ++n) {
         const auto& stack = graph.nodes[n].meta.moduleStack;
         int current = 0;
+        std::vector<int> chain;
         if (stack) {
             for (const auto& entry : *stack) {
                 if (entry.path.empty()) {
                     if (t.m_modules[0].type.empty()) t.m_modules[0].type = entry.type;
                     continue;
                 }
-                auto it = t.m_byPath.find(entry.path);
-                int idx;
-                if (it == t.m_byPath.end()) {
-                    // A module is first met under its parent in the stack; later stacks agree in
-                    // programs torch writes, so the first parent wins.
+                if (chain.size() >= 256) break; // bounded nesting
+                auto it = latest.find(entry.path);
+                int idx = -1;
+                if (it != latest.end()) {
+                    const int prev = it->second;
+                    const bool open = std::find(previousChain.begin(), previousChain.end(), prev) != previousChain.end();
+                    // the same call continues while the previous node was inside it, under the same parent
+                    if (open && t.m_modules[static_cast<size_t>(prev)].parent == current) idx = prev;
+                    // guard against cycles from hostile stacks: never descend into an ancestor
+                    if (idx < 0 && t.isWithin(current, prev)) continue;
+                }
+                if (idx < 0) {
                     idx = static_cast<int>(t.m_modules.size());
                     ModuleInfo m;
                     m.path = entry.path;
                     m.type = entry.type;
                     m.parent = current;
                     m.depth = t.m_modules[static_cast<size_t>(current)].depth + 1;
+                    if (it != latest.end()) m.call = t.m_modules[static_cast<size_t>(it->second)].call + 1;
                     t.m_modules.push_back(std::move(m));
                     t.m_modules[static_cast<size_t>(current)].children.push_back(idx);
-                    t.m_byPath.emplace(entry.path, idx);
-                } else {
-                    idx = it->second;
-                    // a module reached again through a different parent keeps its first parent;
-                    // guard against cycles from hostile stacks by never descending into an ancestor
-                    if (t.isWithin(current, idx)) continue;
+                    t.m_byPath.emplace(entry.path, idx); // keeps the first call
+                    latest[entry.path] = idx;
                 }
                 current = idx;
+                chain.push_back(idx);
             }
         }
+        previousChain = std::move(chain);
         t.m_nodeModule[n] = current;
         t.m_modules[static_cast<size_t>(current)].nodes.push_back(static_cast<int>(n));
     }

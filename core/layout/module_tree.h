@@ -9,9 +9,12 @@
 
 namespace irlens::core {
 
-/// One nn.Module seen in the stacks. Index 0 is always the root (path "").
+/// One call of an nn.Module seen in the stacks. Index 0 is always the root (path "").
+/// A module called twice (resnet's `relu` in BasicBlock) gets one entry per call: its nodes are
+/// not contiguous, and one group for both would force `dot` to fold edges back up the drawing.
 struct ModuleInfo {
     std::string path;             // FQN, "" for the root
+    int call = 1;                 // 1 for the first call of this path, 2 for the second, ...
     std::string type;             // class qualified name ("torch.nn.modules.conv.Conv2d")
     int parent = -1;
     int depth = 0;                // root 0, top-level modules 1
@@ -23,6 +26,8 @@ struct ModuleInfo {
     std::string shortName() const;
     /// Class name without its module path ("Conv2d").
     std::string shortType() const;
+    /// "layer1.0.relu", or "layer1.0.relu #2" for a second call.
+    std::string label() const;
 };
 
 class ModuleTree {
@@ -33,7 +38,7 @@ public:
     const std::vector<ModuleInfo>& modules() const { return m_modules; }
     const ModuleInfo& module(int index) const { return m_modules[static_cast<size_t>(index)]; }
     int size() const { return static_cast<int>(m_modules.size()); }
-    /// The index of a module by FQN, -1 if absent.
+    /// The index of a module's first call by FQN, -1 if absent.
     int find(const std::string& path) const;
     /// The innermost module of a node (0 = root when the node has no stack).
     int moduleOfNode(int nodeIndex) const;

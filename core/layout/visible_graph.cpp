@@ -126,9 +126,13 @@ VisibleGraph buildVisibleGraph(const Graph& graph, const GraphSignature* signatu
             if (spec.kind == InputKind::ConstantInput && !spec.name.empty()) names.push_back(spec.name);
             for (auto& n : names) specOf.emplace(n, &spec);
         }
-    for (const auto& in : graph.inputs) {
+    for (size_t i = 0; i < graph.inputs.size(); ++i) {
         std::vector<std::string> names;
-        in.collectValueNames(names);
+        graph.inputs[i].collectValueNames(names);
+        // a constant input's placeholder holds the value itself; its name is the signature's
+        if (names.empty() && signature && i < signature->inputSpecs.size() &&
+            signature->inputSpecs[i].kind == InputKind::ConstantInput && !signature->inputSpecs[i].name.empty())
+            names.push_back(signature->inputSpecs[i].name);
         for (const auto& name : names) {
             if (producers.count(name)) continue;
             auto it = specOf.find(name);
@@ -160,10 +164,10 @@ VisibleGraph buildVisibleGraph(const Graph& graph, const GraphSignature* signatu
                 const ModuleInfo& mod = tree.module(owner);
                 VisibleItem item;
                 item.kind = VisibleItem::Kind::Module;
-                item.id = "mod:" + mod.path;
+                item.id = "mod:" + mod.label();
                 item.moduleIndex = owner;
                 item.cluster = mod.parent;
-                item.title = mod.shortName();
+                item.title = mod.call > 1 ? mod.shortName() + " #" + std::to_string(mod.call) : mod.shortName();
                 item.subtitle = mod.shortType() + " · " + std::to_string(mod.totalNodes) + " nodes";
                 item.hiddenNodes = mod.totalNodes;
                 it = moduleItem.emplace(owner, addItem(std::move(item))).first;

@@ -14,6 +14,7 @@ class TestModuleTree : public QObject {
 private slots:
     void treeFromStacks();
     void oldStackForm();
+    void secondCallIsItsOwnGroup();
     void visibleCounts_data();
     void visibleCounts();
     void parametersAreChips();
@@ -58,6 +59,32 @@ void TestModuleTree::oldStackForm() {
     QCOMPARE(tree.size(), 3);
     QCOMPARE(tree.module(tree.find("enc.l")).parent, tree.find("enc"));
     QCOMPARE(tree.moduleOfNode(1), 0); // no stack: the root
+}
+
+void TestModuleTree::secondCallIsItsOwnGroup() {
+    // resnet's BasicBlock calls self.relu twice: conv, relu, conv, add, relu
+    using irlens::testing::makeNode;
+    const std::string block = "L__self__,,M;L__self__b,b,Block";
+    const std::string relu = block + ";L__self__b.relu,b.relu,torch.nn.ReLU";
+    Graph g;
+    g.nodes = {makeNode("c1", "torch.ops.aten.convolution.default", {}, block + ";L__self__b.c1,b.c1,Conv2d"),
+               makeNode("r1", "torch.ops.aten.relu.default", {}, relu),
+               makeNode("c2", "torch.ops.aten.convolution.default", {}, block + ";L__self__b.c2,b.c2,Conv2d"),
+               makeNode("add", "torch.ops.aten.add.Tensor", {}, block),
+               makeNode("r2", "torch.ops.aten.relu.default", {}, relu)};
+    auto tree = ModuleTree::build(g);
+    QCOMPARE(tree.size(), 6); // root, b, c1, relu, c2, relu #2
+    const int first = tree.moduleOfNode(1), second = tree.moduleOfNode(4);
+    QVERIFY(first != second);
+    QCOMPARE(tree.find("b.relu"), first);
+    QCOMPARE(tree.module(second).path, std::string("b.relu"));
+    QCOMPARE(tree.module(second).call, 2);
+    QCOMPARE(tree.module(second).label(), std::string("b.relu #2"));
+    QCOMPARE(tree.module(second).parent, tree.find("b"));
+    QCOMPARE(tree.module(tree.find("b")).totalNodes, 5);
+    // a contiguous module keeps one call
+    QCOMPARE(tree.module(tree.find("b")).call, 1);
+    QCOMPARE(tree.moduleOfNode(3), tree.find("b"));
 }
 
 void TestModuleTree::visibleCounts_data() {

@@ -1,0 +1,50 @@
+#pragma once
+// Shared by the GUI tests: open a file in a Document and wait for its layout.
+
+#include "support/shared_fixtures.h"
+#include "views/document.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+namespace irlens::testing {
+
+/// Waits until the document has a program and a layout and no job runs (or a load fails).
+inline bool waitForLayout(views::Document& doc, int timeoutMs = 60000) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < timeoutMs) {
+        if (doc.program() && doc.layout() && !doc.isBusy()) return true;
+        QTest::qWait(10);
+    }
+    return false;
+}
+
+/// Opens a fixture and waits; returns the load error ("" on success).
+inline QString openAndWait(views::Document& doc, const std::filesystem::path& path) {
+    QString error;
+    auto c = QObject::connect(&doc, &views::Document::loadFailed, [&](const QString& m) { error = m; });
+    doc.openFile(QString::fromStdString(path.string()));
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 60000 && error.isEmpty() && !(doc.program() && doc.layout() && !doc.isBusy())) QTest::qWait(10);
+    QObject::disconnect(c);
+    if (error.isEmpty() && !(doc.program() && doc.layout())) error = "timed out";
+    return error;
+}
+
+/// Relative paths (under fixtures/) of every shared .pt2 fixture.
+inline QStringList allFixtures() {
+    QStringList out;
+    for (const char* name : kGeneratedFixtures) out << QString("generated/%1/model.pt2").arg(name);
+    for (const char* name : {"tiny_mlp", "mobilenet_v2", "transformer_layer", "tiny_gpt"})
+        out << QString("generated/%1/model.training.pt2").arg(name);
+    out << "generated/tiny_mlp/model.legacy.pt2"
+        << "real/executorch-linear-pt2archive/linear.pt2"
+        << "real/hades-pid-dann-legacy-schema2/exported_program.pt2"
+        << "real/tensorrt-add-legacy-schema7/trt-schema7.3.ep"
+        << "real/tensorrt-add-legacy-schema7/trt-schema7.4.ep";
+    return out;
+}
+
+} // namespace irlens::testing
