@@ -286,6 +286,11 @@ std::string ProgramBuilder::userSymInt(const std::string& name, const SymInt& va
     return name;
 }
 
+void ProgramBuilder::constantInput(const std::string& name, const Argument& value) {
+    m_graph.constantInput(value);
+    m_program.signature.inputSpecs.push_back({InputKind::ConstantInput, value, {}, {}, name});
+}
+
 std::string ProgramBuilder::parameter(const std::string& name, const std::string& target, TensorData data) {
     data.isParameter = true;
     m_graph.input(name, metaOf(data));

@@ -121,6 +121,8 @@ public:
     /// A user input placeholder; returns its value name.
     std::string userInput(const std::string& name, const TensorMeta& meta);
     std::string userSymInt(const std::string& name, const SymInt& value);
+    /// A non-tensor user argument export baked in (constant_input): the graph input is the value itself.
+    void constantInput(const std::string& name, const Argument& value);
     /// A parameter placeholder `name` for the state-dict entry `target` (weights[target] = data).
     std::string parameter(const std::string& name, const std::string& target, TensorData data);
     /// A buffer; persistent ones live in weights, non-persistent ones in constants (as the format does).

@@ -100,8 +100,7 @@ inline ProgramPtr programArgReprs() {
     ProgramBuilder b("arg_reprs");
     b.verifiers({"ATEN"});
     b.userInput("x", f32({2, 8}));
-    b.graph().constantInput(Argument::floating(0.5));
-    b.program().signature.inputSpecs.push_back({InputKind::ConstantInput, Argument::floating(0.5), {}, {}, "alpha"});
+    b.constantInput("alpha", Argument::floating(0.5));
     Argument dev;
     dev.kind = ArgKind::Device;
     Argument layout;
