@@ -89,8 +89,7 @@ void checkTarget(VerifyContext& ctx, const Node& node, const std::string& path) 
     if (coreRule && t.ns == "aten" && level != IrLevel::Symbolic && !(info && info->hasTag("core"))) {
         Severity sev = ctx.options.coreAtenOnly.value_or(false) ? Severity::Error : Severity::Warning;
         ctx.report("EIR-D003", sev, path, n,
-                   "node '" + n + "' calls '" + t.shortName() + "', which is not in the Core ATen opset" +
-                       (level == IrLevel::Training ? " (a training-IR op)" : ""),
+                   "node '" + n + "' calls '" + t.shortName() + "', which is not in the Core ATen opset",
                    "decompose it (run_decompositions / irlens decompose --to core) into Core ATen ops");
     }
 }

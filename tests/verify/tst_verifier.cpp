@@ -277,9 +277,9 @@ private slots:
         row("D002 out overload", "EIR-D002", "error", "bad",
             "node 'bad' calls the out= overload 'aten.add.out'; Export IR is functional");
         row("D003 training op in ATen", "EIR-D003", "warning", "bad",
-            "node 'bad' calls 'aten.linear.default', which is not in the Core ATen opset (a training-IR op)");
+            "node 'bad' calls 'aten.linear.default', which is not in the Core ATen opset");
         row("D003 forced core", "EIR-D003", "error", "bad",
-            "node 'bad' calls 'aten.linear.default', which is not in the Core ATen opset (a training-IR op)");
+            "node 'bad' calls 'aten.linear.default', which is not in the Core ATen opset");
         row("M001 M003 M004 no meta", "EIR-M001", "warning", "bad", "node 'bad' has no stack_trace in its metadata");
         row("M002 no val", "EIR-M002", "error", "bad",
             "node 'bad' defines tensor 'bad' but the graph has no tensor_values entry (val) for it");
