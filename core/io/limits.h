@@ -21,8 +21,8 @@ inline constexpr uint64_t kMaxStoredRecordBytes = uint64_t(1) << 40;
 /// Bytes one DEFLATE record may inflate to. Inflating allocates, so this is the deflate-bomb guard.
 /// A record that inflates past its declared size is refused as well, whatever this limit.
 inline constexpr uint64_t kMaxInflatedRecordBytes = uint64_t(4) << 30;
-/// Nested torch.save archives inside an archive (a use_pickle payload inside a PT2 archive is 1).
-inline constexpr int kMaxArchiveNesting = 2;
+// Nested archives: a torch.save record inside a .pt2 is opened, but nothing inside a torch.save is
+// ever opened as an archive again, so nesting is 1 by construction and needs no limit.
 
 // ---------------------------------------------------------------- text records
 

@@ -10,6 +10,7 @@
 #include "core/io/zip_archive.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 namespace irlens::core {
@@ -225,12 +226,34 @@ Status loadExtraFiles(const ZipArchive& zip, const std::string& prefix, Program&
     return Status::ok();
 }
 
+// The signature names state the archive does not hold: loadable for viewing, not for running.
+void warnAboutMissingState(Program& p) {
+    for (const InputSpec& spec : p.signature.inputSpecs) {
+        if (spec.kind != InputKind::Parameter && spec.kind != InputKind::Buffer && spec.kind != InputKind::TensorConstant)
+            continue;
+        if (!p.stateTensorFor(spec))
+            p.warnings.push_back(std::string(inputKindName(spec.kind)) + " '" + spec.target +
+                                 "' has no data in the archive (the program can be inspected but not run)");
+    }
+}
+
 } // namespace
 
 Result<ArchiveInfo> inspectPt2(const std::string& path) {
     auto reader = Pt2Reader::open(path);
-    if (!reader) return reader.status();
-    return (*reader)->info();
+    if (reader) return (*reader)->info();
+    // A file that does not even start like a ZIP is described rather than reported as damaged.
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return reader.status();
+    char head[4] = {0, 0, 0, 0};
+    const size_t n = std::fread(head, 1, 4, f);
+    std::fclose(f);
+    if (n == 4 && head[0] == 'P' && head[1] == 'K') return reader.status();
+    if (n == 0) return reader.status();
+    ArchiveInfo info;
+    info.kind = ArchiveInfo::Kind::NotZip;
+    info.description = "not a ZIP archive (a .pt2 is always a ZIP file)";
+    return info;
 }
 
 Result<std::unique_ptr<Pt2Reader>> Pt2Reader::open(const std::string& path) {
@@ -348,6 +371,12 @@ Result<ProgramPtr> loadPt2(const std::string& path, const LoadOptions& options) 
     program->modelName = *model;
     program->sourcePath = path;
     IRLENS_TRY(rd.loadState(*program, *model, options, 0.6));
+    if (options.loadWeights) warnAboutMissingState(*program);
+    if (info.kind == ArchiveInfo::Kind::Pt2Archive && rd.archive().contains(info.root + "archive_version")) {
+        auto v = rd.archive().readText(info.root + "archive_version", limits::kMaxTagRecordBytes);
+        if (v && trimmed(*v) != "0")
+            program->warnings.push_back("archive_version is '" + trimmed(*v) + "'; this reader knows version 0 and tried anyway");
+    }
     return ProgramPtr(std::move(program));
 }
 

@@ -78,9 +78,9 @@ Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::str
     std::shared_ptr<ZipArchive> keep = *zip;
     StorageLoader loader = [keep, root](const std::string& key) -> Result<std::shared_ptr<const Storage>> {
         if (key.empty() || !isSafeRecordName(key) || key.find('/') != std::string::npos)
-            return Status::error("data.pkl: storage key '" + key + "' is not a plain name");
+            return Status::error("storage key '" + key + "' is not a plain name");
         std::string name = root + "data/" + key;
-        if (!keep->contains(name)) return Status::error("data.pkl: storage record '" + name + "' is missing");
+        if (!keep->contains(name)) return Status::error("storage record '" + name + "' is missing");
         return keep->read(name);
     };
     auto obj = unpickle((*pickle)->data, (*pickle)->size, "data.pkl", loader);
@@ -128,10 +128,14 @@ Result<std::map<std::string, Value>> valuesFromDict(const PyObject& dict, const 
 
 Status flattenSampleInputs(const PyObject& pair, std::vector<Value>& args, std::map<std::string, Value>& kwargs,
                            const std::string& recordName) {
-    if (pair.kind != K::Tuple || pair.items.size() != 2 ||
-        (pair.items[0]->kind != K::Tuple && pair.items[0]->kind != K::List) || pair.items[1]->kind != K::Dict)
-        return Status::error(recordName + ": expected (args, kwargs), found a " + std::string(pair.kindName()) +
-                             (pair.isContainer() ? " of " + std::to_string(pair.items.size()) : ""));
+    const bool argsKwargs = pair.kind == K::Tuple && pair.items.size() == 2 &&
+                            (pair.items[0]->kind == K::Tuple || pair.items[0]->kind == K::List) && pair.items[1]->kind == K::Dict;
+    if (!argsKwargs) {
+        // The spec prose also allows a flat list of inputs; anything else that is not a container is wrong.
+        if (pair.kind != K::Tuple && pair.kind != K::List)
+            return Status::error(recordName + ": expected (args, kwargs), found a " + std::string(pair.kindName()));
+        return flatten(pair, "args", 0, recordName, [&](const std::string&, Value v) { args.push_back(std::move(v)); });
+    }
     IRLENS_TRY(flatten(*pair.items[0], "args", 0, recordName, [&](const std::string&, Value v) { args.push_back(std::move(v)); }));
     for (const auto& [k, v] : pair.items[1]->dict) {
         if (k->kind != K::String) return Status::error(recordName + ": kwargs key is a " + std::string(k->kindName()));

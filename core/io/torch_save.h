@@ -28,7 +28,8 @@ Result<std::map<std::string, Value>> valuesFromDict(const PyObject& dict, const 
 std::optional<Value> leafValue(const PyObject& o);
 
 /// Sample inputs `(args, kwargs)`: args flattened depth-first into `args` (tuples, lists, dict values in
-/// order), kwargs by key (nested containers flattened as "key[0]", "key['k']").
+/// order), kwargs by key (nested containers flattened as "key[0]", "key['k']"). A plain list/tuple that
+/// is not that pair is taken as a flat list of positional inputs.
 Status flattenSampleInputs(const PyObject& pair, std::vector<Value>& args, std::map<std::string, Value>& kwargs,
                            const std::string& recordName);
 

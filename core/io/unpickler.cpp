@@ -459,7 +459,7 @@ Result<PyRef> Machine::persistentLoad(const PyObject& pid) {
     const std::string& key = t[2]->s;
     if (auto it = m_storages.find(key); it != m_storages.end()) return it->second; // shared storage
     auto bytes = m_loader(key);
-    if (!bytes) return bytes.status();
+    if (!bytes) return fail(bytes.error());
     const bool untyped = cls == Callable::UntypedStorage;
     const uint64_t es = untyped ? 1 : uint64_t(elementSize(t[1]->dtype));
     const int64_t count = t[4]->i;

@@ -312,6 +312,13 @@ private slots:
                 "m/data/weights/model.pt: data.pkl: storage 'data/0' holds 16 bytes but the pickle declares 9 elements of float32 at byte " +
                     std::to_string(at));
         }
+        {
+            PickleBuilder p;
+            p.emptyDict().str("w").tensor("FloatStorage", "5", 9, 0, {3, 3}, {3, 1}).setitem().stop();
+            const size_t at = p.bytes().find('Q', p.bytes().find("cpu"));
+            row("pickled weights naming a missing storage", {ZipItem{"m/data/weights/model.pt", torchSaveZip(p.bytes(), {})}},
+                "m/data/weights/model.pt: data.pkl: storage record 'archive/data/5' is missing at byte " + std::to_string(at));
+        }
         row("sample inputs not a zip", {ZipItem{"m/data/sample_inputs/model.pt", "not a zip at all, just some bytes here"}},
             "m/data/sample_inputs/model.pt: not a torch.save archive (expected a ZIP holding data.pkl)");
     }
@@ -355,6 +362,54 @@ private slots:
         QCOMPARE(p.constants.at("obj").kind, Value::Kind::Opaque);
         QCOMPARE(p.constants.at("obj").s, std::string("custom object 'obj' (m/data/constants/custom_obj_0, 22 bytes)"));
         QCOMPARE(p.extraFiles.at("note.txt"), std::string("hello"));
+    }
+
+    void notZipDescribed() {
+        QString path = write("notes.pt2", "this is a text file someone named .pt2\n");
+        auto info = inspectPt2(path.toStdString());
+        QVERIFY2(info.isOk(), info.error().c_str());
+        QCOMPARE(info->kind, ArchiveInfo::Kind::NotZip);
+        QCOMPARE(info->description, std::string("not a ZIP archive (a .pt2 is always a ZIP file)"));
+        QCOMPARE(QString::fromStdString(loadPt2(path.toStdString()).error()),
+                 path + ": no end-of-central-directory record (truncated file, or not a ZIP archive)");
+        // Starts like a ZIP but is damaged: an error, not a description.
+        QString cut = write("cut.pt2", pt2Archive({}).substr(0, 200));
+        QVERIFY(!inspectPt2(cut.toStdString()).isOk());
+    }
+
+    void flatSampleInputs() {
+        PickleBuilder p;
+        p.emptyList().mark().tensor("FloatStorage", "0", 2, 0, {2}, {1}).integer(3).boolean(true).appends().stop();
+        QString path = write("flat.pt2", pt2Archive({ZipItem{"m/models/model.json", "{}"},
+                                                     ZipItem{"m/data/sample_inputs/model.pt", torchSaveZip(p.bytes(), {{"0", f32Bytes({5, 6})}})}}));
+        auto reader = Pt2Reader::open(path.toStdString());
+        QVERIFY2(reader.isOk(), reader.error().c_str());
+        Program prog;
+        auto st = (*reader)->loadState(prog, "model", {});
+        QVERIFY2(st.isOk(), st.message().c_str());
+        QCOMPARE(prog.sampleArgs.size(), size_t(3));
+        QCOMPARE(bytesOf(prog.sampleArgs[0].tensor), f32Bytes({5, 6}));
+        QCOMPARE(prog.sampleArgs[1].i, int64_t(3));
+        QCOMPARE(prog.sampleArgs[2].kind, Value::Kind::Bool);
+    }
+
+    void missingStateWarned() {
+        IRLENS_REQUIRE_SHARED();
+        // tiny_mlp's real graph JSON in an archive that carries no weights and an unknown archive_version.
+        auto src = ZipArchive::openFile(fixture("generated/tiny_mlp/model.pt2").string());
+        QVERIFY(src.isOk());
+        auto json = (*src)->readText("model/models/model.json", 1 << 24);
+        QVERIFY(json.isOk());
+        ZipBuilder z;
+        z.add("m/archive_format", "pt2").add("m/archive_version", "7").add("m/models/model.json", *json);
+        QString path = write("noweights.pt2", z.build());
+        auto p = loadPt2(path.toStdString());
+        QVERIFY2(p.isOk(), p.error().c_str());
+        const auto& w = (*p)->warnings;
+        QCOMPARE(int(std::count_if(w.begin(), w.end(), [](const std::string& m) { return m.find("has no data in the archive") != std::string::npos; })), 6);
+        QVERIFY(std::find(w.begin(), w.end(), "PARAMETER 'fc1.weight' has no data in the archive (the program can be inspected but not run)") != w.end());
+        QVERIFY(std::find(w.begin(), w.end(), "archive_version is '7'; this reader knows version 0 and tried anyway") != w.end());
+        QVERIFY(!(*p)->hasSampleInputs);
     }
 
     void progressAndCancel() {
