@@ -199,30 +199,27 @@ Status runGraphSerial(GraphRun& run, RunShared& shared, bool topLevel) {
     return Status::ok();
 }
 
-void spawnNode(tbb::task_group& tg, GraphRun& run, int index, RunShared& shared) {
-    tg.run([&tg, &run, index, &shared] {
+void spawnNode(tbb::task_group& tg, GraphRun& run, int index, RunShared& shared);
+
+// Runs node `index`, then keeps going inline with its first ready successor; other ready
+// successors are spawned for idle workers. The calling thread starts with the first root, so a
+// chain never waits on a worker that may not be scheduled.
+void runFrom(tbb::task_group& tg, GraphRun& run, int index, RunShared& shared) {
+    while (index >= 0) {
         const PlanNode& pn = run.g.nodes[static_cast<size_t>(index)];
         if (!execNode(run, pn, shared, true)) return;
-        // Continue inline with the first ready successor; spawn the others.
-        int inlineNext = -1;
+        index = -1;
         for (int s : pn.successors) {
             if (run.pending[static_cast<size_t>(s)].fetch_sub(1, std::memory_order_acq_rel) == 1) {
-                if (inlineNext < 0) inlineNext = s;
+                if (index < 0) index = s;
                 else spawnNode(tg, run, s, shared);
             }
         }
-        while (inlineNext >= 0) {
-            const PlanNode& next = run.g.nodes[static_cast<size_t>(inlineNext)];
-            if (!execNode(run, next, shared, true)) return;
-            inlineNext = -1;
-            for (int s : next.successors) {
-                if (run.pending[static_cast<size_t>(s)].fetch_sub(1, std::memory_order_acq_rel) == 1) {
-                    if (inlineNext < 0) inlineNext = s;
-                    else spawnNode(tg, run, s, shared);
-                }
-            }
-        }
-    });
+    }
+}
+
+void spawnNode(tbb::task_group& tg, GraphRun& run, int index, RunShared& shared) {
+    tg.run([&tg, &run, index, &shared] { runFrom(tg, run, index, shared); });
 }
 
 } // namespace
@@ -245,6 +242,8 @@ void setLibraryThreads(int threads) {
 }
 
 Engine::Engine(std::shared_ptr<const ExecutionPlan> plan) : m_plan(std::move(plan)) {}
+
+Engine::~Engine() = default;
 
 Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOptions& options) {
     const ExecutionPlan& plan = *m_plan;
@@ -300,10 +299,14 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
     if (shared.threads <= 1) {
         status = runGraphSerial(run, shared, true);
     } else {
-        tbb::task_arena arena(shared.threads);
-        arena.execute([&] {
+        if (!m_arena || m_arenaThreads != shared.threads) {
+            m_arena = std::make_unique<tbb::task_arena>(shared.threads);
+            m_arenaThreads = shared.threads;
+        }
+        m_arena->execute([&] {
             tbb::task_group tg;
-            for (int r : run.g.roots) spawnNode(tg, run, r, shared);
+            for (size_t k = 1; k < run.g.roots.size(); ++k) spawnNode(tg, run, run.g.roots[k], shared);
+            if (!run.g.roots.empty()) runFrom(tg, run, run.g.roots[0], shared);
             tg.wait();
         });
         if (shared.failed.load()) status = shared.error;

@@ -6,6 +6,8 @@
 
 #include "core/exec/plan.h"
 
+#include <tbb/task_arena.h>
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -14,6 +16,7 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
 
 namespace irlens::core::exec {
 
@@ -56,6 +59,9 @@ struct RunResult {
 class Engine {
 public:
     explicit Engine(std::shared_ptr<const ExecutionPlan> plan);
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
 
     /// Runs once with the user inputs in signature order (tensors, or scalars for symbolic inputs).
     Result<RunResult> run(const std::vector<EValue>& userInputs, const RunOptions& options = {});
@@ -71,6 +77,8 @@ public:
 private:
     std::shared_ptr<const ExecutionPlan> m_plan;
     std::map<std::string, Tensor> m_state;
+    std::unique_ptr<tbb::task_arena> m_arena; // kept across runs: no re-initialisation per run
+    int m_arenaThreads = 0;
 };
 
 /// FLOP estimate of one node from its bound arguments and outputs (matrix products, convolutions,

@@ -19,6 +19,7 @@ KernelRegistry::KernelRegistry() {
     registerIndexKernels(*this);
     registerAttentionKernels(*this);
     registerControlKernels(*this);
+    registerResampleKernels(*this);
 }
 
 const KernelRegistry& KernelRegistry::instance() {

@@ -154,6 +154,7 @@ struct GraphCompiler {
             pn.key = KernelRegistry::keyFor(node.target);
             pn.kernel = KernelRegistry::instance().find(pn.key);
             if (!pn.kernel) missing[pn.key].push_back(node.name);
+            pn.flopClass = flopClassOf(node.target.op);
             if (node.meta.moduleStack && !node.meta.moduleStack->empty()) pn.modulePath = node.meta.moduleStack->back().path;
             for (const auto& na : node.inputs) {
                 PlanArg pa;

@@ -39,7 +39,11 @@ struct PlanNode {
     std::vector<std::shared_ptr<PlanGraph>> subgraphs; // HOP branches
     std::unique_ptr<NodeCache> cache = std::make_unique<NodeCache>();
     std::string modulePath;            // innermost nn_module_stack path ("" when none)
+    int flopClass = 0;                 // how the profiler estimates FLOPs (flopClassOf)
 };
+
+/// FLOP estimate family of an op name (classified once at compile time so profiling stays cheap).
+int flopClassOf(const std::string& op);
 
 /// A compiled graph (the top-level one or a HOP branch).
 struct PlanGraph {

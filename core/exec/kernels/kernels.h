@@ -17,5 +17,6 @@ void registerPoolKernels(KernelRegistry& r);
 void registerIndexKernels(KernelRegistry& r);
 void registerAttentionKernels(KernelRegistry& r);
 void registerControlKernels(KernelRegistry& r);
+void registerResampleKernels(KernelRegistry& r);
 
 } // namespace irlens::core::exec

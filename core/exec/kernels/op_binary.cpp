@@ -14,7 +14,7 @@ namespace irlens::core::exec {
 namespace {
 
 enum class Bin {
-    Add, Sub, Rsub, Mul, Div, DivTrunc, DivFloor, Pow, Maximum, Minimum, Fmod, Remainder, Atan2,
+    Add, Sub, Rsub, Mul, Div, DivTrunc, DivFloor, Pow, Maximum, Minimum, Fmax, Fmin, Hypot, Fmod, Remainder, Atan2,
     Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor, BitAnd, BitOr, BitXor, Shl, Shr
 };
 
@@ -68,6 +68,13 @@ T applyBin(Bin op, T a, T b, T alpha) {
         case Bin::Minimum:
             if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return a + b; }
             return a < b ? a : b;
+        case Bin::Fmax:
+            if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
+            else return a > b ? a : b;
+        case Bin::Fmin:
+            if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);
+            else return a < b ? a : b;
+        case Bin::Hypot: return static_cast<T>(std::hypot(static_cast<double>(a), static_cast<double>(b)));
         case Bin::Fmod:
             if constexpr (std::is_floating_point_v<T>) return std::fmod(a, b);
             else { if (b == 0) kernelFail("integer division by zero"); return static_cast<T>(a % b); }
@@ -133,7 +140,7 @@ void binary(KernelContext& ctx, Bin op) {
     std::string mode = ctx.stringArg("rounding_mode", -1, "");
     if (op == Bin::Div && mode == "trunc") op = Bin::DivTrunc;
     if (op == Bin::Div && mode == "floor") op = Bin::DivFloor;
-    if ((op == Bin::Div || op == Bin::Atan2) && !isFloatingType(common)) common = ScalarType::Float32;
+    if ((op == Bin::Div || op == Bin::Atan2 || op == Bin::Hypot) && !isFloatingType(common)) common = ScalarType::Float32;
     if (op == Bin::Sub && common == ScalarType::Bool) kernelFail("subtraction of bool tensors is not supported (use logical_xor)");
 
     Tensor x = operandAs(ctx, a, "self", common);
@@ -216,6 +223,9 @@ void registerBinaryKernels(KernelRegistry& r) {
     r.add({"aten::pow.Tensor_Tensor", "aten::pow.Tensor_Scalar", "aten::pow.Scalar", "prims::pow.default"}, &binaryKernel<Bin::Pow>);
     r.add({"aten::maximum.default", "prims::maximum.default"}, &binaryKernel<Bin::Maximum>);
     r.add({"aten::minimum.default", "prims::minimum.default"}, &binaryKernel<Bin::Minimum>);
+    r.add({"aten::fmax.default", "prims::fmax.default"}, &binaryKernel<Bin::Fmax>);
+    r.add({"aten::fmin.default", "prims::fmin.default"}, &binaryKernel<Bin::Fmin>);
+    r.add({"aten::hypot.default", "prims::hypot.default"}, &binaryKernel<Bin::Hypot>);
     r.add({"aten::fmod.Tensor", "aten::fmod.Scalar", "prims::fmod.default"}, &binaryKernel<Bin::Fmod>);
     r.add({"aten::remainder.Tensor", "aten::remainder.Scalar", "prims::remainder.default"}, &binaryKernel<Bin::Remainder>);
     r.add({"aten::atan2.default", "prims::atan2.default"}, &binaryKernel<Bin::Atan2>);

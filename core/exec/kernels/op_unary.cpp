@@ -17,7 +17,7 @@ namespace {
 enum class Un {
     // float-valued
     Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sigmoid, Erf, Asin, Acos, Atan,
-    Sinh, Cosh, Asinh, Acosh, Atanh, Reciprocal, Gelu, GeluTanh, Silu, Mish, Softplus, LogSigmoid, Lgamma, Digamma_unused,
+    Sinh, Cosh, Asinh, Acosh, Atanh, Erfc, Cbrt, Reciprocal, Gelu, GeluTanh, Silu, Mish, Softplus, LogSigmoid, Lgamma, Digamma_unused,
     // type-preserving
     Neg, Abs, Relu, Floor, Ceil, Round, Trunc, Sign, Square, Hardswish, Hardsigmoid, Frac,
 };
@@ -51,6 +51,8 @@ T applyUn(Un op, T x) {
         case Un::Asinh: return std::asinh(x);
         case Un::Acosh: return std::acosh(x);
         case Un::Atanh: return std::atanh(x);
+        case Un::Erfc: return std::erfc(x);
+        case Un::Cbrt: return std::cbrt(x);
         case Un::Reciprocal: return T(1) / x;
         case Un::Gelu: return T(0.5) * x * (T(1) + std::erf(x * T(0.70710678118654752440)));
         case Un::GeluTanh: {
@@ -243,7 +245,7 @@ void registerUnaryKernels(KernelRegistry& r) {
     IRLENS_UNARY("rsqrt", Rsqrt); IRLENS_UNARY("sin", Sin); IRLENS_UNARY("cos", Cos); IRLENS_UNARY("tan", Tan);
     IRLENS_UNARY("tanh", Tanh); IRLENS_UNARY("sigmoid", Sigmoid); IRLENS_UNARY("erf", Erf); IRLENS_UNARY("asin", Asin);
     IRLENS_UNARY("acos", Acos); IRLENS_UNARY("atan", Atan); IRLENS_UNARY("sinh", Sinh); IRLENS_UNARY("cosh", Cosh);
-    IRLENS_UNARY("asinh", Asinh); IRLENS_UNARY("acosh", Acosh); IRLENS_UNARY("atanh", Atanh);
+    IRLENS_UNARY("asinh", Asinh); IRLENS_UNARY("acosh", Acosh); IRLENS_UNARY("atanh", Atanh); IRLENS_UNARY("erfc", Erfc); IRLENS_UNARY("cbrt", Cbrt);
     IRLENS_UNARY("reciprocal", Reciprocal); IRLENS_UNARY("gelu", Gelu); IRLENS_UNARY("silu", Silu); IRLENS_UNARY("mish", Mish);
     IRLENS_UNARY("neg", Neg); IRLENS_UNARY("abs", Abs); IRLENS_UNARY("relu", Relu); IRLENS_UNARY("floor", Floor);
     IRLENS_UNARY("ceil", Ceil); IRLENS_UNARY("round", Round); IRLENS_UNARY("trunc", Trunc); IRLENS_UNARY("sign", Sign);

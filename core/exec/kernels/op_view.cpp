@@ -375,7 +375,7 @@ void registerViewKernels(KernelRegistry& r) {
     r.add({"aten::unbind.int"}, &unbindKernel);
     r.add({"aten::alias.default", "aten::detach.default", "aten::detach_.default", "prims::view_of.default",
            "aten::dropout.default", "aten::feature_dropout.default", "aten::alpha_dropout.default", "aten::lift.default",
-           "aten::_assert_tensor_metadata.default"}, &aliasKernel);
+           "aten::_assert_tensor_metadata.default", "prims::device_put.default"}, &aliasKernel);
     r.add({"aten::clone.default", "aten::lift_fresh_copy.default", "prims::clone.default", "aten::alias_copy.default",
            "aten::detach_copy.default"}, &cloneKernel);
     r.add({"aten::contiguous.default"}, &contiguousKernel);
