@@ -1,10 +1,14 @@
 // ProgramBuilder and the bundled example: what they build, what build() refuses, determinism, and
 // (through the op library's meta functions, an independent implementation) that every recorded val of
 // the example is what PyTorch's meta functions would compute.
+#include "core/io/fx_printer.h"
+#include "core/io/pt2_reader.h"
+#include "core/io/pt2_writer.h"
 #include "core/ir/builder.h"
 #include "core/ir/example_program.h"
 #include "core/ops/meta.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cstring>
@@ -139,6 +143,20 @@ private slots:
         }
         // batch-norm variances are positive (the stem would produce NaNs otherwise)
         for (float v : floats(a->weights.at("stem.bn.running_var"))) QVERIFY(v > 0.5f);
+    }
+
+    void exampleSurvivesTheFormat() {
+        // Saved as a PT2 archive and loaded back, the example is the same program and prints the same.
+        auto p = makeExampleProgram();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath("example.pt2").toStdString();
+        Status saved = savePt2(*p, path);
+        QVERIFY2(saved.isOk(), saved.message().c_str());
+        auto loaded = loadPt2(path);
+        QVERIFY2(loaded.isOk(), loaded.error().c_str());
+        QCOMPARE(QString::fromStdString(printFxGraph(*loaded.value())), QString::fromStdString(printFxGraph(*p)));
+        QCOMPARE(QString::fromStdString(compareProgramsDetail(*p, *loaded.value())), QString());
     }
 
     void exampleValsMatchMetaFunctions() {

@@ -1,11 +1,16 @@
 // The verifier: one broken program per rule (exact rule, severity, node and message), clean on the
 // bundled example and on a clean builder program, dialect awareness, and (with ../shared) every fixture.
 #include "core/io/pt2_reader.h"
+#include "core/io/pt2_writer.h"
 #include "core/ir/builder.h"
 #include "core/ir/example_program.h"
 #include "core/verify/verifier.h"
 #include "support/shared_fixtures.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <functional>
@@ -349,6 +354,32 @@ private slots:
         for (auto& [name, c] : cases())
             for (const auto& d : verify(c.make(), c.options)) covered.insert(d.ruleId);
         for (const auto& r : rules) QVERIFY2(covered.count(r.id), r.id);
+    }
+
+    void cliExitCodes_data() {
+        QTest::addColumn<QString>("caseName");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<int>("errors");
+        QTest::addRow("clean") << "" << 0 << 0;
+        QTest::addRow("in-place op in ATen") << "D001 in-place in ATen" << 1 << 1;
+        QTest::addRow("warnings only") << "D003 training op in ATen" << 0 << 0;
+    }
+    void cliExitCodes() {
+        QFETCH(QString, caseName);
+        const QString cli = QString(IRLENS_BINARY_DIR) + "/app/irlens-cli";
+        if (!QFile::exists(cli)) QSKIP("irlens-cli not built");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath("p.pt2").toStdString();
+        Program p = caseName.isEmpty() ? base().buildUnchecked() : cases().at(caseName.toStdString()).make();
+        Status saved = savePt2(p, path);
+        QVERIFY2(saved.isOk(), saved.message().c_str());
+        QProcess proc;
+        proc.start(cli, {"verify", QString::fromStdString(path), "--json"});
+        QVERIFY(proc.waitForFinished(30000));
+        QTEST(proc.exitCode(), "exitCode");
+        auto json = QJsonDocument::fromJson(proc.readAllStandardOutput()).object();
+        QTEST(json.value("errors").toInt(), "errors");
     }
 
     void diagnosticsAreBounded() {
