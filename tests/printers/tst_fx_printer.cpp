@@ -50,6 +50,9 @@ const char* const kFixtureGoldens[][2] = {
     {"generated/dynamic_mlp/model.pt2", "dynamic_mlp"},
     {"generated/buffer_mutation/model.pt2", "buffer_mutation"},
     {"generated/dtype_mix/model.pt2", "dtype_mix"},
+    {"generated/resnet18/model.pt2", "resnet18"},
+    {"generated/transformer_layer/model.training.pt2", "transformer_layer.training"},
+    {"generated/mobilenet_v2/model.training.pt2", "mobilenet_v2.training"},
 };
 
 } // namespace
