@@ -1,6 +1,9 @@
 // The verifier: one broken program per rule (exact rule, severity, node and message), clean on the
 // bundled example and on a clean builder program, dialect awareness, and (with ../shared) every fixture.
+#include "core/io/dot_export.h"
+#include "core/io/fx_printer.h"
 #include "core/io/pt2_reader.h"
+#include "core/io/signature_printer.h"
 #include "core/io/pt2_writer.h"
 #include "core/ir/builder.h"
 #include "core/ir/example_program.h"
@@ -380,6 +383,40 @@ private slots:
         QTEST(proc.exitCode(), "exitCode");
         auto json = QJsonDocument::fromJson(proc.readAllStandardOutput()).object();
         QTEST(json.value("errors").toInt(), "errors");
+    }
+
+    // Random damage to the example (swapped, dropped and renamed nodes, lost metas and specs): the verifier
+    // and the printers must stay calm, and a structural break must be reported as an error.
+    void randomDamage() {
+        const Program clean = *makeExampleProgram();
+        uint64_t state = 12345;
+        auto next = [&](uint64_t n) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            return static_cast<size_t>((state >> 33) % n);
+        };
+        int structural = 0;
+        for (int round = 0; round < 300; ++round) {
+            Program p = clean;
+            auto& nodes = p.graph.nodes;
+            bool breaksStructure = false;
+            switch (round % 6) {
+            case 0: std::swap(nodes[next(nodes.size())], nodes[next(nodes.size())]); break;
+            case 1: nodes.erase(nodes.begin() + static_cast<long>(next(nodes.size()))); breaksStructure = true; break;
+            case 2: nodes[next(nodes.size())].outputs.clear(); breaksStructure = true; break;
+            case 3: p.graph.tensorValues.erase(std::next(p.graph.tensorValues.begin(), static_cast<long>(next(p.graph.tensorValues.size())))); break;
+            case 4: p.signature.inputSpecs.erase(p.signature.inputSpecs.begin() + static_cast<long>(next(p.signature.inputSpecs.size()))); breaksStructure = true; break;
+            case 5: nodes[next(nodes.size())].inputs.clear(); break;
+            }
+            auto ds = verify(p);
+            if (breaksStructure) {
+                QVERIFY2(countDiagnostics(ds).errors > 0, qPrintable(QString("round %1 found no error").arg(round)));
+                ++structural;
+            }
+            QVERIFY(!printFxGraph(p).empty());
+            QVERIFY(!exportDot(p).empty());
+            QVERIFY(!printSignature(p.signature).empty());
+        }
+        QCOMPARE(structural, 150);
     }
 
     void diagnosticsAreBounded() {
