@@ -52,11 +52,19 @@ void GraphView::fitAll() {
     QRectF r = m_scene->sceneRect();
     if (r.isEmpty()) return;
     fitInView(r, Qt::KeepAspectRatio);
-    // a tall graph fitted whole is unreadable: keep text legible and start at the top instead
+    // a big graph fitted whole is unreadable: keep text legible and start at its first box instead
     if (zoom() < 0.45) {
         resetTransform();
-        scale(0.6, 0.6);
-        centerOn(r.center().x(), r.top() + viewport()->height() / 1.2);
+        scale(0.7, 0.7);
+        QPointF anchor = r.center();
+        double top = r.bottom();
+        for (QGraphicsItem* it : m_scene->items())
+            if (auto* node = qgraphicsitem_cast<NodeItem*>(it); node && node->sceneBoundingRect().top() < top) {
+                top = node->sceneBoundingRect().top();
+                anchor = node->sceneBoundingRect().center();
+            }
+        const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+        centerOn(anchor.x(), anchor.y() + visible.height() / 2 - 40);
     }
     m_mini->refresh();
 }
@@ -185,7 +193,7 @@ void GraphView::scrollContentsBy(int dx, int dy) {
 }
 
 void GraphView::placeMiniMap() {
-    const int w = std::min(220, viewport()->width() / 4), h = std::min(260, viewport()->height() / 3);
+    const int w = std::min(170, viewport()->width() / 5), h = std::min(220, viewport()->height() / 3);
     m_mini->setGeometry(viewport()->width() - w - 8, viewport()->height() - h - 8, w, h);
     m_mini->setVisible(w > 60 && h > 60 && !m_scene->sceneRect().isEmpty());
     m_mini->refresh();
@@ -200,6 +208,11 @@ MiniMap::MiniMap(GraphView* main, QGraphicsScene* scene) : QGraphicsView(scene, 
     setFrameShape(QFrame::Box);
     setRenderHints({});
     setToolTip(tr("Overview: click or drag to move the view"));
+    // translucent so the graph underneath stays visible
+    QColor bg = palette().color(QPalette::Base);
+    bg.setAlpha(200);
+    setBackgroundBrush(bg);
+    setStyleSheet("background: transparent");
     setCursor(Qt::PointingHandCursor);
 }
 

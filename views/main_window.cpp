@@ -137,7 +137,6 @@ void MainWindow::buildDocks() {
     auto* rangeDock = dock(tr("Range constraints"), "ranges", new TablePane(m_doc, m_ranges, 0, this), Qt::LeftDockWidgetArea);
     tabifyDockWidget(sigDock, rangeDock);
     sigDock->raise();
-    (void)modulesDock;
 
     // right: node inspector
     m_inspector = new NodeInspectorModel(m_doc, this);
@@ -175,6 +174,7 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(diagDock, weightsDock);
     fxDock->raise();
     resizeDocks({fxDock}, {220}, Qt::Vertical);
+    resizeDocks({modulesDock, findChild<QDockWidget*>("inspector")}, {280, 400}, Qt::Horizontal);
     connect(m_doc, &Document::diagnosticsChanged, this, [this, diagDock] {
         diagDock->setWindowTitle(tr("Diagnostics (%1)").arg(m_doc->diagnostics().size()));
     });

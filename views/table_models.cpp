@@ -72,17 +72,17 @@ QVariant SignatureModel::data(const QModelIndex& index, int role) const {
     if (role == LinkRole) return r.link.isEmpty() ? QVariant() : QVariant(r.link);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     switch (index.column()) {
-    case 0: return r.dir;
-    case 1: return r.name;
-    case 2: return r.kind;
-    case 3: return r.target;
-    default: return r.value;
+    case 0: return r.name;
+    case 1: return r.kind;
+    case 2: return r.target;
+    case 3: return r.value;
+    default: return r.dir;
     }
 }
 
 QVariant SignatureModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[] = {"", "Name", "Kind", "Target", "Value"};
+    static const char* names[] = {"Name", "Kind", "Target", "Value", "In/Out"};
     return section >= 0 && section < 5 ? tr(names[section]) : QVariant();
 }
 

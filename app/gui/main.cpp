@@ -3,6 +3,12 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QLineEdit>
+
+#include "views/document.h"
+#include "views/graph_pane.h"
+
+#include <memory>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -14,9 +20,30 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("file", "a .pt2 file to open");
+    QCommandLineOption select("select", "select the node NAME once the graph is shown", "NAME");
+    QCommandLineOption search("search", "search for TEXT once the graph is shown", "TEXT");
+    parser.addOption(select);
+    parser.addOption(search);
     parser.process(app);
     irlens::views::MainWindow window;
     window.show();
+    // --select / --search apply once, when the first layout arrives
+    auto* doc = window.document();
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search] {
+        QObject::disconnect(*once);
+        if (parser.isSet(search)) {
+            window.graphPane()->searchField()->setText(parser.value(search));
+            window.graphPane()->nextHit();
+        }
+        if (parser.isSet(select)) {
+            int n = doc->nodeIndexOf(parser.value(select));
+            if (n >= 0) {
+                doc->revealNode(n);
+                doc->selectNode(n);
+            }
+        }
+    });
     if (!parser.positionalArguments().isEmpty())
         window.openFile(parser.positionalArguments().front());
     else

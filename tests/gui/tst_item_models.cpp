@@ -175,7 +175,7 @@ void TestItemModels::signatureAndRanges() {
     QCOMPARE(signature.rowCount(), static_cast<int>(sig.inputSpecs.size() + sig.outputSpecs.size()));
     int mutations = 0;
     for (int r = 0; r < signature.rowCount(); ++r) {
-        if (signature.index(r, 2).data().toString() != "BUFFER_MUTATION") continue;
+        if (signature.index(r, 1).data().toString() != "BUFFER_MUTATION") continue;
         ++mutations;
         // linked to the node computing the new value
         const QString link = signature.index(r, 0).data(SignatureModel::LinkRole).toString();
