@@ -166,7 +166,9 @@ void registerPrims(std::vector<std::pair<std::string, MetaFn>>& t) {
     t.emplace_back("prims::clone.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
         IRLENS_GET(in, a.tensor("self"));
         TensorMeta out = *in;
-        out.strides = preservedStrides(*in, in->sizes);
+        const Argument* f = a.get("memory_format");
+        bool contiguous = f && f->kind == ArgKind::MemoryFormat && f->i == static_cast<int>(MemoryFormat::Contiguous);
+        out.strides = contiguous ? contiguousStrides(in->sizes) : preservedStrides(*in, in->sizes);
         out.storageOffset = SymInt::literal(0);
         return one(std::move(out));
     });
