@@ -65,6 +65,8 @@ const std::vector<RuleInfo>& verifierRules() {
          "IR spec, ExportedProgram state_dict/constants; format guide 6", Severity::Error},
         {"EIR-G006", "mutation outputs name an input buffer / parameter / user input",
          "IR spec, ExportGraphSignature (buffers_to_mutate)", Severity::Error},
+        {"EIR-G007", "sample inputs match the user inputs (count, dtype, static sizes)",
+         "ExportedProgram.example_inputs; format guide 3.1 (sample inputs)", Severity::Warning},
         {"EIR-Y001", "every free symbol in a shape has a range constraint",
          "IR spec, range_constraints; format guide 8 and 11", Severity::Error},
     };

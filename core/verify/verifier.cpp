@@ -385,6 +385,7 @@ std::vector<Diagnostic> verify(const Program& program, const VerifyOptions& opti
     detail::VerifyContext ctx{program, options, out};
     detail::verifyGraph(ctx, program.graph, "", true);
     detail::verifySignature(ctx);
+    detail::verifySampleInputs(ctx);
     detail::verifySymbols(ctx);
     if (options.checkInferredMeta) {
         MetaCheckReport report = checkRecordedMeta(program);

@@ -34,6 +34,8 @@ struct VerifyContext {
 void verifyGraph(VerifyContext& ctx, const Graph& graph, const std::string& graphPath, bool topLevel);
 /// Signature rules (EIR-G*).
 void verifySignature(VerifyContext& ctx);
+/// Sample inputs against the user inputs (EIR-G007).
+void verifySampleInputs(VerifyContext& ctx);
 /// Range constraints for free symbols (EIR-Y001).
 void verifySymbols(VerifyContext& ctx);
 

@@ -133,6 +133,68 @@ void verifySignature(VerifyContext& ctx) {
 
 namespace {
 
+std::string valueKindName(Value::Kind k) {
+    switch (k) {
+    case Value::Kind::None: return "None";
+    case Value::Kind::Tensor: return "a tensor";
+    case Value::Kind::Int: return "an int";
+    case Value::Kind::Float: return "a float";
+    case Value::Kind::Bool: return "a bool";
+    case Value::Kind::String: return "a string";
+    case Value::Kind::Opaque: return "an object";
+    }
+    return "?";
+}
+
+} // namespace
+
+void verifySampleInputs(VerifyContext& ctx) {
+    const Program& p = ctx.program;
+    if (!p.hasSampleInputs || !p.sampleKwargs.empty()) return; // kwargs: the flattening order is the treespec's
+    std::vector<size_t> userInputs; // graph input indices fed by the caller
+    for (size_t k = 0; k < p.signature.inputSpecs.size(); ++k) {
+        InputKind kind = p.signature.inputSpecs[k].kind;
+        if (kind == InputKind::UserInput || kind == InputKind::ConstantInput) userInputs.push_back(k);
+    }
+    if (p.sampleArgs.size() != userInputs.size()) {
+        ctx.report("EIR-G007", "", "",
+                   "the program carries " + std::to_string(p.sampleArgs.size()) + " sample input(s) but has " +
+                       std::to_string(userInputs.size()) + " user input(s)",
+                   "store one sample value per user input (torch.export keeps the example inputs it traced with)");
+        return;
+    }
+    for (size_t k = 0; k < userInputs.size(); ++k) {
+        const InputSpec& spec = p.signature.inputSpecs[userInputs[k]];
+        const Value& v = p.sampleArgs[k];
+        std::string name = spec.kind == InputKind::ConstantInput ? spec.name : firstName(spec.arg);
+        if (spec.arg.kind != ArgKind::Tensor) continue; // sym ints and constants: any value of the kind will do
+        const TensorMeta* meta = p.graph.tensorMeta(spec.arg.s);
+        if (v.kind != Value::Kind::Tensor) {
+            ctx.report("EIR-G007", "", name,
+                       "sample input " + std::to_string(k) + " for '" + name + "' is " + valueKindName(v.kind) +
+                           ", not a tensor",
+                       "store a tensor shaped like the placeholder");
+            continue;
+        }
+        if (!meta) continue;
+        std::string expected = meta->shortString();
+        TensorMeta actual;
+        actual.dtype = v.tensor.dtype;
+        for (auto s : v.tensor.sizes) actual.sizes.push_back(SymInt::literal(s));
+        bool dtypeOk = meta->dtype == v.tensor.dtype;
+        bool sizesOk = meta->sizes.size() == v.tensor.sizes.size();
+        for (size_t d = 0; sizesOk && d < meta->sizes.size(); ++d)
+            if (meta->sizes[d].isStatic() && meta->sizes[d].value != v.tensor.sizes[d]) sizesOk = false;
+        if (!dtypeOk || !sizesOk)
+            ctx.report("EIR-G007", "", name,
+                       "sample input " + std::to_string(k) + " for '" + name + "' is " + actual.shortString() +
+                           " but the placeholder is " + expected,
+                       "store a sample of the placeholder's dtype and shape");
+    }
+}
+
+namespace {
+
 // Free symbols of an expression ("s0", "u3"), in srepr or plain form; function names are skipped.
 void collectSymbols(const std::string& expr, std::set<std::string>& out) {
     static const std::set<std::string> notSymbols = {"oo", "zoo", "nan", "True", "False", "pi", "E", "I", "integer", "positive"};

@@ -205,6 +205,11 @@ std::map<std::string, Case>& cases() {
         std::swap(p.graph.outputs[0], p.graph.outputs[1]);
         return p;
     });
+    add("G007 sample input shape", [] {
+        ProgramBuilder b = base();
+        b.sampleInput(makeFilledTensor({3, 2}, 1.0f));
+        return b.buildUnchecked();
+    });
     add("Y001 unconstrained symbol", [] {
         ProgramBuilder b("y1");
         b.verifiers({"ATEN"});
@@ -307,6 +312,8 @@ private slots:
             "PARAMETER input 'p_w' targets 'w', which is not in the state dict");
         row("G006 mutation of a non-buffer", "EIR-G006", "error", "relu",
             "BUFFER_MUTATION output 'relu' targets 'w', which no buffer input names");
+        row("G007 sample input shape", "EIR-G007", "warning", "x",
+            "sample input 0 for 'x' is f32[3, 2] but the placeholder is f32[2, 2]");
         row("Y001 unconstrained symbol", "EIR-Y001", "error", "relu",
             "symbol 's0' (in the shape of 'relu') has no range constraint");
     }
