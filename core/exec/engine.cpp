@@ -294,7 +294,7 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
 
     if (options.observer) options.observer->onRunStart(plan, shared.threads);
     shared.start = Clock::now();
-    setLibraryThreads(shared.threads);
+    setLibraryThreads(1); // TBB owns the parallelism; kernels split work themselves
     Status status;
     if (shared.threads <= 1) {
         status = runGraphSerial(run, shared, true);

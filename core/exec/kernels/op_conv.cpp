@@ -12,6 +12,8 @@
 #include <oneapi/dnnl/dnnl.hpp>
 #endif
 
+#include <tbb/parallel_for.h>
+
 namespace irlens::core::exec {
 
 namespace {
@@ -53,13 +55,21 @@ void directConv(const Tensor& x, const Tensor& w, const std::optional<Tensor>& b
 }
 
 #ifdef IRLENS_HAVE_DNNL
+// One primitive per slice of output channels (or of groups): for a single image the slices of
+// weights, input channels and output are contiguous, so TBB runs the slices in parallel while each
+// primitive stays single-threaded (oneDNN's OpenMP pool would compete with TBB's workers).
+struct DnnlConvPart {
+    dnnl::convolution_forward::primitive_desc pd;
+    dnnl::convolution_forward prim;
+    dnnl::memory weights;               // preferred layout, reordered once
+    dnnl::memory::desc plainSrc, plainDst, biasMd;
+    int64_t srcOffset = 0, dstOffset = 0, biasOffset = 0; // in elements
+};
+
 struct DnnlConv {
     std::string key;
     dnnl::engine eng{dnnl::engine::kind::cpu, 0};
-    dnnl::convolution_forward::primitive_desc pd;
-    dnnl::convolution_forward prim;
-    dnnl::memory weights;   // in the primitive's preferred layout (reordered once)
-    dnnl::memory::desc plainSrc, plainDst;
+    std::vector<DnnlConvPart> parts;
     bool hasBias = false;
 };
 
@@ -68,8 +78,15 @@ void dnnlConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const std::o
     using tag = dnnl::memory::format_tag;
     const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
     const int64_t O = w.size(0), KH = w.size(2), KW = w.size(3), OH = out.size(2), OW = out.size(3);
+    const int64_t G = p.groups, Og = O / G, Cg = C / G;
+    // split over output channels (groups == 1) or over groups, for one image and enough work
+    const int64_t units = G > 1 ? G : O;
+    const int64_t work = OH * OW * O * Cg * KH * KW;
+    int64_t nparts = 1;
+    if (N == 1 && ctx.threads() > 1 && work >= (int64_t(1) << 20)) nparts = std::min<int64_t>(ctx.threads(), std::max<int64_t>(1, units / 8));
     std::string key = std::to_string(N) + "," + std::to_string(C) + "," + std::to_string(H) + "," + std::to_string(W) + "|" +
-                      std::to_string(reinterpret_cast<uintptr_t>(w.raw())) + "|" + std::to_string(b ? reinterpret_cast<uintptr_t>(b->raw()) : 0);
+                      std::to_string(reinterpret_cast<uintptr_t>(w.raw())) + "|" + std::to_string(b ? reinterpret_cast<uintptr_t>(b->raw()) : 0) +
+                      "|" + std::to_string(nparts);
     NodeCache* cache = ctx.cache();
     std::shared_ptr<DnnlConv> state;
     {
@@ -78,46 +95,61 @@ void dnnlConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const std::o
         if (!state || state->key != key) {
             state = std::make_shared<DnnlConv>();
             state->key = key;
-            dnnl::memory::dims src{N, C, H, W}, dst{N, O, OH, OW};
-            dnnl::memory::dims wdims = p.groups > 1 ? dnnl::memory::dims{p.groups, O / p.groups, C / p.groups, KH, KW}
-                                                    : dnnl::memory::dims{O, C, KH, KW};
-            state->plainSrc = dnnl::memory::desc(src, dt::f32, tag::nchw);
-            state->plainDst = dnnl::memory::desc(dst, dt::f32, tag::nchw);
-            auto anySrc = dnnl::memory::desc(src, dt::f32, tag::any);
-            auto anyDst = dnnl::memory::desc(dst, dt::f32, tag::any);
-            auto anyW = dnnl::memory::desc(wdims, dt::f32, tag::any);
-            auto biasMd = b ? dnnl::memory::desc({O}, dt::f32, tag::x) : dnnl::memory::desc();
             state->hasBias = b.has_value();
-            dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, anySrc, anyW,
-                                              biasMd, anyDst, {p.strideH, p.strideW}, {p.dilH - 1, p.dilW - 1}, {p.padH, p.padW},
-                                              {(OH - 1) * p.strideH + (KH - 1) * p.dilH + 1 - H - p.padH,
-                                               (OW - 1) * p.strideW + (KW - 1) * p.dilW + 1 - W - p.padW});
-            state->pd = dnnl::convolution_forward::primitive_desc(d, state->eng);
-            state->prim = dnnl::convolution_forward(state->pd);
-            auto plainW = dnnl::memory::desc(wdims, dt::f32, p.groups > 1 ? tag::goihw : tag::oihw);
-            dnnl::memory wsrc(plainW, state->eng, const_cast<void*>(static_cast<const void*>(w.raw())));
-            state->weights = dnnl::memory(state->pd.weights_desc(), state->eng);
             dnnl::stream s(state->eng);
-            dnnl::reorder(wsrc, state->weights).execute(s, wsrc, state->weights);
+            setLibraryThreads(1);
+            for (int64_t part = 0; part < nparts; ++part) {
+                const int64_t u0 = units * part / nparts, u1 = units * (part + 1) / nparts;
+                const int64_t gp = G > 1 ? u1 - u0 : 1;              // groups in this part
+                const int64_t op = G > 1 ? gp * Og : u1 - u0;         // output channels in this part
+                const int64_t cp = G > 1 ? gp * Cg : C;               // input channels read
+                const int64_t o0 = G > 1 ? u0 * Og : u0, c0 = G > 1 ? u0 * Cg : 0;
+                DnnlConvPart pt;
+                dnnl::memory::dims src{N, cp, H, W}, dst{N, op, OH, OW};
+                dnnl::memory::dims wdims = G > 1 ? dnnl::memory::dims{gp, Og, Cg, KH, KW} : dnnl::memory::dims{op, C, KH, KW};
+                pt.plainSrc = dnnl::memory::desc(src, dt::f32, tag::nchw);
+                pt.plainDst = dnnl::memory::desc(dst, dt::f32, tag::nchw);
+                pt.biasMd = b ? dnnl::memory::desc({op}, dt::f32, tag::x) : dnnl::memory::desc();
+                pt.srcOffset = c0 * H * W;
+                pt.dstOffset = o0 * OH * OW;
+                pt.biasOffset = o0;
+                dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                                  dnnl::memory::desc(src, dt::f32, tag::any), dnnl::memory::desc(wdims, dt::f32, tag::any),
+                                                  pt.biasMd, dnnl::memory::desc(dst, dt::f32, tag::any), {p.strideH, p.strideW},
+                                                  {p.dilH - 1, p.dilW - 1}, {p.padH, p.padW},
+                                                  {(OH - 1) * p.strideH + (KH - 1) * p.dilH + 1 - H - p.padH,
+                                                   (OW - 1) * p.strideW + (KW - 1) * p.dilW + 1 - W - p.padW});
+                pt.pd = dnnl::convolution_forward::primitive_desc(d, state->eng);
+                pt.prim = dnnl::convolution_forward(pt.pd);
+                auto plainW = dnnl::memory::desc(wdims, dt::f32, G > 1 ? tag::goihw : tag::oihw);
+                dnnl::memory wsrc(plainW, state->eng, const_cast<float*>(w.data<float>()) + o0 * (G > 1 ? Cg : C) * KH * KW);
+                pt.weights = dnnl::memory(pt.pd.weights_desc(), state->eng);
+                dnnl::reorder(wsrc, pt.weights).execute(s, wsrc, pt.weights);
+                state->parts.push_back(std::move(pt));
+            }
             s.wait();
             cache->data = state;
         }
     }
-    setLibraryThreads(ctx.threads());
-    dnnl::stream s(state->eng);
-    dnnl::memory srcMem(state->plainSrc, state->eng, x.raw());
-    dnnl::memory dstMem(state->plainDst, state->eng, out.raw());
-    dnnl::memory src = srcMem, dst = dstMem;
-    if (state->pd.src_desc() != state->plainSrc) {
-        src = dnnl::memory(state->pd.src_desc(), state->eng);
-        dnnl::reorder(srcMem, src).execute(s, srcMem, src);
-    }
-    if (state->pd.dst_desc() != state->plainDst) dst = dnnl::memory(state->pd.dst_desc(), state->eng);
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, state->weights}, {DNNL_ARG_DST, dst}};
-    if (state->hasBias) args[DNNL_ARG_BIAS] = dnnl::memory(dnnl::memory::desc({O}, dt::f32, tag::x), state->eng, b->raw());
-    state->prim.execute(s, args);
-    if (dst != dstMem) dnnl::reorder(dst, dstMem).execute(s, dst, dstMem);
-    s.wait();
+    auto runPart = [&](const DnnlConvPart& pt) {
+        setLibraryThreads(1);
+        dnnl::stream s(state->eng);
+        dnnl::memory srcMem(pt.plainSrc, state->eng, x.data<float>() + pt.srcOffset);
+        dnnl::memory dstMem(pt.plainDst, state->eng, out.data<float>() + pt.dstOffset);
+        dnnl::memory src = srcMem, dst = dstMem;
+        if (pt.pd.src_desc() != pt.plainSrc) {
+            src = dnnl::memory(pt.pd.src_desc(), state->eng);
+            dnnl::reorder(srcMem, src).execute(s, srcMem, src);
+        }
+        if (pt.pd.dst_desc() != pt.plainDst) dst = dnnl::memory(pt.pd.dst_desc(), state->eng);
+        std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, pt.weights}, {DNNL_ARG_DST, dst}};
+        if (state->hasBias) args[DNNL_ARG_BIAS] = dnnl::memory(pt.biasMd, state->eng, const_cast<float*>(b->data<float>()) + pt.biasOffset);
+        pt.prim.execute(s, args);
+        if (dst != dstMem) dnnl::reorder(dst, dstMem).execute(s, dst, dstMem);
+        s.wait();
+    };
+    if (state->parts.size() == 1) runPart(state->parts[0]);
+    else tbb::parallel_for(size_t(0), state->parts.size(), [&](size_t k) { runPart(state->parts[k]); });
 }
 #endif
 

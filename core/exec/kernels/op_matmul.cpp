@@ -7,6 +7,8 @@
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
+#include <tbb/parallel_for.h>
+
 namespace irlens::core::exec {
 
 namespace {
@@ -41,6 +43,17 @@ void addmmKernel(KernelContext& ctx) {
 // Batched product of [B, M, K] and [B, K, N] (strided views); c is contiguous [B, M, N].
 void batchedGemm(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor& c, double alpha, double beta) {
     const int64_t B = a.size(0), M = a.size(1), N = b.size(2);
+    // Many small products (attention heads): one per worker, each single-threaded.
+    if (ctx.threads() > 1 && B > 1 && M * N * a.size(2) < (int64_t(1) << 18)) {
+        tbb::parallel_for(int64_t(0), B, [&](int64_t i) {
+            Tensor ai = a.asStrided({a.size(1), a.size(2)}, {a.stride(1), a.stride(2)}, a.storageOffset() + i * a.stride(0));
+            Tensor bi = b.asStrided({b.size(1), b.size(2)}, {b.stride(1), b.stride(2)}, b.storageOffset() + i * b.stride(0));
+            Tensor ci = c.asStrided({M, N}, {N, 1}, c.storageOffset() + i * M * N);
+            KernelContext one(ctx.node(), {}, ctx.outputs(), 1, ctx.tracker(), nullptr);
+            gemm(one, ai, bi, ci, alpha, beta);
+        });
+        return;
+    }
     for (int64_t i = 0; i < B; ++i) {
         Tensor ai = a.asStrided({a.size(1), a.size(2)}, {a.stride(1), a.stride(2)}, a.storageOffset() + i * a.stride(0));
         Tensor bi = b.asStrided({b.size(1), b.size(2)}, {b.stride(1), b.stride(2)}, b.storageOffset() + i * b.stride(0));

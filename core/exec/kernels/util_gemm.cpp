@@ -8,6 +8,8 @@
 #include <oneapi/dnnl/dnnl.h>
 #endif
 
+#include <tbb/parallel_for.h>
+
 namespace irlens::core::exec {
 
 namespace {
@@ -64,10 +66,32 @@ void gemm(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor& c,
             for (int64_t i = 0; i < M * N; ++i) C[i] = beta == 0 ? 0.f : static_cast<float>(C[i] * beta);
             return;
         }
-        setLibraryThreads(ctx.threads());
-        dnnl_status_t st = dnnl_sgemm(ta, tb, M, N, K, static_cast<float>(alpha), aa.data<float>(), lda, bb.data<float>(), ldb,
-                                      static_cast<float>(beta), c.data<float>(), N);
-        if (st != dnnl_success) kernelFail("oneDNN sgemm failed (status " + std::to_string(static_cast<int>(st)) + ")");
+        // oneDNN runs single-threaded here (its OpenMP pool would compete with TBB's workers); large
+        // products are split into column (or row) blocks that TBB runs in parallel.
+        const float* A = aa.data<float>();
+        const float* B = bb.data<float>();
+        float* C = c.data<float>();
+        const int64_t aRow = aa.stride(0), bCol = bb.stride(1);
+        auto block = [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+            setLibraryThreads(1);
+            dnnl_status_t st = dnnl_sgemm(ta, tb, m1 - m0, n1 - n0, K, static_cast<float>(alpha), A + m0 * aRow, lda, B + n0 * bCol, ldb,
+                                          static_cast<float>(beta), C + m0 * N + n0, N);
+            if (st != dnnl_success) kernelFail("oneDNN sgemm failed (status " + std::to_string(static_cast<int>(st)) + ")");
+        };
+        const int parts = ctx.threads();
+        if (parts > 1 && M * N * K >= (int64_t(1) << 18)) {
+            const bool byCols = N >= M;
+            const int64_t extent = byCols ? N : M;
+            const int64_t step = std::max<int64_t>(16, (extent / parts + 15) / 16 * 16);
+            const int64_t chunks = (extent + step - 1) / step;
+            tbb::parallel_for(int64_t(0), chunks, [&](int64_t k) {
+                int64_t lo = k * step, hi = std::min(extent, lo + step);
+                if (byCols) block(0, M, lo, hi);
+                else block(lo, hi, 0, N);
+            });
+        } else {
+            block(0, M, 0, N);
+        }
         return;
     }
 #endif
