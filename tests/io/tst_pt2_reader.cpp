@@ -412,6 +412,45 @@ private slots:
         QVERIFY(!(*p)->hasSampleInputs);
     }
 
+    void reZippedWithDeflate() {
+        IRLENS_REQUIRE_SHARED();
+        // A third party re-zips an archive with DEFLATE and its own root: same program, weights inflated.
+        const std::string orig = fixture("generated/tiny_mlp/model.pt2").string();
+        auto src = ZipArchive::openFile(orig);
+        QVERIFY(src.isOk());
+        ZipBuilder z;
+        for (const auto& e : (*src)->entries()) {
+            auto bytes = (*src)->readText(e.name, 1 << 24);
+            QVERIFY(bytes.isOk());
+            z.add(ZipItem{"exported/" + e.name.substr(std::string("model/").size()), *bytes, true});
+        }
+        QString path = write("deflated.pt2", z.build());
+        auto a = loadPt2(orig);
+        auto b = loadPt2(path.toStdString());
+        QVERIFY2(b.isOk(), b.error().c_str());
+        QCOMPARE((*b)->sourcePath, path.toStdString());
+        QCOMPARE(QString::fromStdString(compareProgramsDetail(**a, **b)), QString());
+        QCOMPARE(bytesOf((*b)->sampleArgs.at(0).tensor), bytesOf((*a)->sampleArgs.at(0).tensor));
+    }
+
+    void pickledPayload() {
+        // use_pickle: the payload file is a whole torch.save of the tensor (tensor subclasses in torch).
+        PickleBuilder p;
+        p.tensor("FloatStorage", "0", 4, 1, {3}, {1}).stop();
+        std::string cfg = R"({"config": {"sub": {"path_name": "weight_0", "is_param": true, "use_pickle": true,
+            "tensor_meta": {"dtype": 7, "sizes": [{"as_int": 3}], "strides": [{"as_int": 1}], "storage_offset": {"as_int": 1}}}}})";
+        QString path = write("pickled.pt2", pt2Archive({ZipItem{"m/models/model.json", "{}"},
+                                                       ZipItem{"m/data/weights/model_weights_config.json", cfg},
+                                                       ZipItem{"m/data/weights/weight_0", torchSaveZip(p.bytes(), {{"0", f32Bytes({1, 2, 3, 4})}})}}));
+        auto reader = Pt2Reader::open(path.toStdString());
+        QVERIFY2(reader.isOk(), reader.error().c_str());
+        Program prog;
+        auto st = (*reader)->loadState(prog, "model", {});
+        QVERIFY2(st.isOk(), st.message().c_str());
+        QCOMPARE(bytesOf(prog.weights.at("sub")), f32Bytes({2, 3, 4}));
+        QVERIFY(prog.weights.at("sub").isParameter);
+    }
+
     void progressAndCancel() {
         IRLENS_REQUIRE_SHARED();
         const std::string path = fixture("generated/resnet18/model.pt2").string();
