@@ -35,7 +35,8 @@ Argument graphArgument(std::string submoduleName, std::shared_ptr<const Graph> g
 
 class GraphBuilder;
 
-/// Fills one node; obtained from GraphBuilder::call(). Stays valid while its GraphBuilder lives.
+/// Fills one node; obtained from GraphBuilder::call(). Valid while its GraphBuilder lives and is not moved
+/// (it refers to the node by index, so later calls do not invalidate it).
 class NodeBuilder {
 public:
     NodeBuilder(GraphBuilder* owner, size_t index) : m_owner(owner), m_index(index) {}
