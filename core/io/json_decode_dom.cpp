@@ -95,14 +95,18 @@ private:
         case '"': {
             uint32_t idx = pushNode(JType::String);
             std::string_view s;
+            size_t before = m_doc.m_unescaped.size();
             if (!parseString(s)) return false;
-            m_doc.m_nodes[idx].str = s;
+            if (m_doc.m_unescaped.size() != before) {
+                m_doc.m_nodes[idx].flags |= JNode::kEscaped;
+                m_doc.m_nodes[idx].i = static_cast<int64_t>(before);
+            }
             finish(idx);
             return true;
         }
         case 't': case 'f': case 'n': {
             uint32_t idx = pushNode(JType::Null);
-            if (literal("true")) { m_doc.m_nodes[idx].type = JType::Bool; m_doc.m_nodes[idx].boolean = true; }
+            if (literal("true")) { m_doc.m_nodes[idx].type = JType::Bool; m_doc.m_nodes[idx].flags |= JNode::kTrue; }
             else if (literal("false")) { m_doc.m_nodes[idx].type = JType::Bool; }
             else if (!literal("null")) return error("unknown literal");
             finish(idx);
@@ -156,17 +160,21 @@ private:
         }
         JNode& n = m_doc.m_nodes[idx];
         if (!isFloat) {
-            auto r = std::from_chars(start, q, n.i);
+            int64_t v = 0;
+            auto r = std::from_chars(start, q, v);
             if (r.ec == std::errc::result_out_of_range) {
-                n.intOverflow = true;
-                std::from_chars(start, q, n.d);
+                n.flags |= JNode::kIntOverflow;
+                double dv = 0;
+                std::from_chars(start, q, dv);
+                n.d = dv;
             } else {
-                n.d = static_cast<double>(n.i);
+                n.i = v;
             }
         } else {
             n.type = JType::Float;
-            auto r = std::from_chars(start, q, n.d);
-            if (r.ec == std::errc::result_out_of_range) n.d = (*start == '-' ? -1.0 : 1.0) * HUGE_VAL;
+            double dv = 0;
+            auto r = std::from_chars(start, q, dv);
+            n.d = r.ec == std::errc::result_out_of_range ? (*start == '-' ? -1.0 : 1.0) * HUGE_VAL : dv;
         }
         m_p = q;
         finish(idx);

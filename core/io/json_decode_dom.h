@@ -19,18 +19,22 @@ namespace irlens::core::json {
 
 enum class JType : uint8_t { Null, Bool, Int, Float, String, Array, Object };
 
+// 48 bytes: program JSON has ~45 values per kilobyte, so the record size is most of the parse cost.
 struct JNode {
     JType type = JType::Null;
-    bool boolean = false;
-    bool intOverflow = false; // an integer literal outside int64 (approximate value in d)
+    uint8_t flags = 0;        // kTrue, kIntOverflow, kEscaped
     uint32_t end = 0;         // index one past this node's subtree
     uint32_t count = 0;       // number of children (arrays, objects)
-    int64_t i = 0;
-    double d = 0;
-    std::string_view key;     // member key when the parent is an object
-    std::string_view str;     // String value (unescaped)
     uint32_t srcBegin = 0;    // the value's text in the source
     uint32_t srcEnd = 0;
+    std::string_view key;     // member key when the parent is an object
+    union {
+        int64_t i;            // Int; String with kEscaped: index of its unescaped copy
+        double d;             // Float, and Int with kIntOverflow (approximate)
+    };
+    JNode() : i(0) {}
+
+    static constexpr uint8_t kTrue = 1, kIntOverflow = 2, kEscaped = 4;
 };
 
 inline constexpr uint32_t kNoNode = UINT32_MAX;
@@ -57,6 +61,20 @@ public:
     }
     /// The member `key` of object `index`, kNoNode when absent (linear: objects here are small).
     uint32_t member(uint32_t index, std::string_view key) const;
+
+    /// A String's unescaped text.
+    std::string_view str(uint32_t index) const {
+        const JNode& n = m_nodes[index];
+        if (n.flags & JNode::kEscaped) return m_unescaped[static_cast<size_t>(n.i)];
+        return m_text.substr(n.srcBegin + 1, n.srcEnd - n.srcBegin - 2);
+    }
+    bool boolean(uint32_t index) const { return m_nodes[index].flags & JNode::kTrue; }
+    bool intOverflow(uint32_t index) const { return m_nodes[index].flags & JNode::kIntOverflow; }
+    /// An Int or Float as double.
+    double number(uint32_t index) const {
+        const JNode& n = m_nodes[index];
+        return n.type == JType::Int && !(n.flags & JNode::kIntOverflow) ? static_cast<double>(n.i) : n.d;
+    }
 
 private:
     friend class JsonParser;

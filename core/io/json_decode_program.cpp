@@ -287,7 +287,7 @@ Status Decoder::program(uint32_t root, Program& out) {
                 if (b == kNoNode) continue;
                 const JNode& bn = m_doc.at(b);
                 // sympy's infinities (int_oo) serialize as null or as out-of-range numbers: unbounded.
-                if ((bn.type == JType::Int && bn.intOverflow) || (bn.type == JType::Float && std::isinf(bn.d))) continue;
+                if ((bn.type == JType::Int && m_doc.intOverflow(b)) || (bn.type == JType::Float && std::isinf(bn.d))) continue;
                 if (bn.type == JType::String) {
                     double f;
                     IRLENS_TRY(readFloat(b, cp.child(key), f));

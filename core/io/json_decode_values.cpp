@@ -89,13 +89,13 @@ Status Decoder::unionMember(uint32_t idx, const Path& p, const char* what, uint3
 
 Status Decoder::readString(uint32_t idx, const Path& p, std::string& out) const {
     IRLENS_TRY(expect(idx, p, JType::String));
-    out.assign(m_doc.at(idx).str);
+    out.assign(m_doc.str(idx));
     return Status::ok();
 }
 
 Status Decoder::readInt(uint32_t idx, const Path& p, int64_t& out) const {
     const JNode& n = m_doc.at(idx);
-    if (n.type == JType::Int && !n.intOverflow) {
+    if (n.type == JType::Int && !m_doc.intOverflow(idx)) {
         out = n.i;
         return Status::ok();
     }
@@ -112,22 +112,23 @@ Status Decoder::readInt(uint32_t idx, const Path& p, int64_t& out) const {
 Status Decoder::readFloat(uint32_t idx, const Path& p, double& out) const {
     const JNode& n = m_doc.at(idx);
     if (n.type == JType::Int || n.type == JType::Float) {
-        out = n.d;
+        out = m_doc.number(idx);
         return Status::ok();
     }
     if (n.type == JType::String) {
+        std::string_view str = m_doc.str(idx);
         // The JSON writer cannot write infinities; PyTorch writes these strings instead.
-        if (n.str == "Infinity" || n.str == "inf") { out = std::numeric_limits<double>::infinity(); return Status::ok(); }
-        if (n.str == "-Infinity" || n.str == "-inf") { out = -std::numeric_limits<double>::infinity(); return Status::ok(); }
-        if (n.str == "NaN" || n.str == "nan") { out = std::numeric_limits<double>::quiet_NaN(); return Status::ok(); }
-        return fail(p, "expected a number, found the string \"" + std::string(n.str) + "\"");
+        if (str == "Infinity" || str == "inf") { out = std::numeric_limits<double>::infinity(); return Status::ok(); }
+        if (str == "-Infinity" || str == "-inf") { out = -std::numeric_limits<double>::infinity(); return Status::ok(); }
+        if (str == "NaN" || str == "nan") { out = std::numeric_limits<double>::quiet_NaN(); return Status::ok(); }
+        return fail(p, "expected a number, found the string \"" + std::string(str) + "\"");
     }
     return fail(p, std::string("expected a number, found ") + describeType(n.type));
 }
 
 Status Decoder::readBool(uint32_t idx, const Path& p, bool& out) const {
     IRLENS_TRY(expect(idx, p, JType::Bool));
-    out = m_doc.at(idx).boolean;
+    out = m_doc.boolean(idx);
     return Status::ok();
 }
 
@@ -166,7 +167,8 @@ bool lookup(const EnumName (&table)[N], std::string_view name, int64_t& out) {
 Status Decoder::readEnum(uint32_t idx, const Path& p, EnumKind kind, int64_t& out) const {
     const JNode& n = m_doc.at(idx);
     if (n.type != JType::String) return readInt(idx, p, out);
-    std::string_view name = n.str;
+    std::string_view text = m_doc.str(idx);
+    std::string_view name = text;
     if (auto dot = name.rfind('.'); dot != std::string_view::npos) name = name.substr(dot + 1); // "ScalarType.FLOAT"
     bool found = false;
     const char* what = "";
@@ -175,13 +177,13 @@ Status Decoder::readEnum(uint32_t idx, const Path& p, EnumKind kind, int64_t& ou
         what = "scalar type";
         found = lookup(kScalarTypeNames, name, out);
         if (!found)
-            if (auto t = dtypeFromName(n.str)) { out = static_cast<int64_t>(*t); found = true; }
+            if (auto t = dtypeFromName(text)) { out = static_cast<int64_t>(*t); found = true; }
         break;
     case EnumKind::Layout: what = "layout"; found = lookup(kLayoutNames, name, out); break;
     case EnumKind::MemoryFormat: what = "memory format"; found = lookup(kMemoryFormatNames, name, out); break;
     case EnumKind::ArgumentKind: what = "argument kind"; found = lookup(kArgumentKindNames, name, out); break;
     }
-    if (!found) return fail(p, std::string("unknown ") + what + " name \"" + std::string(n.str) + "\"");
+    if (!found) return fail(p, std::string("unknown ") + what + " name \"" + std::string(text) + "\"");
     return Status::ok();
 }
 
@@ -190,7 +192,7 @@ Status Decoder::stringMap(uint32_t idx, const Path& p, std::map<std::string, std
     for (uint32_t c = m_doc.firstChild(idx); c != kNoNode; c = m_doc.nextSibling(idx, c)) {
         const JNode& v = m_doc.at(c);
         // Values are strings; anything else is kept as its JSON text rather than refused.
-        if (v.type == JType::String) out.emplace(std::string(v.key), std::string(v.str));
+        if (v.type == JType::String) out.emplace(std::string(v.key), std::string(m_doc.str(c)));
         else out.emplace(std::string(v.key), std::string(m_doc.sourceOf(c)));
     }
     return Status::ok();

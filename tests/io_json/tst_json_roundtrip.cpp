@@ -51,6 +51,7 @@ private slots:
     void fixtures();
     void realFixtureDetails();
     void decodeFasterThanPython();
+    void damagedJsonIsAnError();
 };
 
 void TstJsonRoundtrip::fixtures_data() {
@@ -185,6 +186,36 @@ void TstJsonRoundtrip::decodeFasterThanPython() {
     double python = py.readAllStandardOutput().trimmed().toDouble();
     qInfo("python json.loads best of 5 = %.1f ms", python * 1e3);
     QVERIFY2(best < python, "decoding the program JSON should be faster than Python's json.loads of it");
+}
+
+void TstJsonRoundtrip::damagedJsonIsAnError() {
+    // Every truncation and a sweep of byte substitutions of a real program JSON: the decoder returns a
+    // program or an error naming the record, never crashes (run under ASan in the asan preset).
+    IRLENS_REQUIRE_SHARED();
+    auto rec = irlens::testing::programJsonRecord(irlens::testing::fixture("real/executorch-linear-pt2archive/linear.pt2").string());
+    QVERIFY(rec);
+    const std::string& text = rec->second;
+    size_t errors = 0, decoded = 0;
+    auto check = [&](const std::string& damaged) {
+        auto r = decodeProgramJson(damaged, "models/model.json");
+        if (r.isOk()) {
+            ++decoded;
+            return true;
+        }
+        ++errors;
+        return r.error().rfind("models/model.json: ", 0) == 0;
+    };
+    for (size_t n = 0; n < text.size(); ++n) QVERIFY(check(text.substr(0, n)));
+    const char subs[] = {'{', '}', '[', ']', '"', ',', ':', '0', 'x', '\\', '\0'};
+    for (size_t pos = 0; pos < text.size(); pos += 3) {
+        for (char c : subs) {
+            std::string d = text;
+            d[pos] = c;
+            QVERIFY(check(d));
+        }
+    }
+    QCOMPARE(decoded + errors, text.size() + ((text.size() + 2) / 3) * sizeof(subs));
+    QVERIFY(errors > text.size()); // every truncation is an error, and most substitutions
 }
 
 QTEST_GUILESS_MAIN(TstJsonRoundtrip)
