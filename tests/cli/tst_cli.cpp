@@ -65,7 +65,7 @@ private slots:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("this is not a zip archive at all");
         f.close();
-        const QString out = dir.filePath("out.x");
+        const QString out = dir.filePath(command == "render" ? "out.svg" : command == "dot" ? "out.dot" : "out.pt2");
         for (const QString& path : {dir.filePath("missing.pt2"), junk}) {
             QStringList args{command, path};
             if (command == "convert" || command == "dot" || command == "render" || command == "decompose") args << "-o" << out;
