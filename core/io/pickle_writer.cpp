@@ -3,6 +3,7 @@
 #include "core/io/zip_writer.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace irlens::core {
@@ -208,7 +209,7 @@ Result<std::string> torchSaveSampleInputs(const std::vector<Value>& args, const 
 
     auto zip = ZipWriter::toMemory({});
     IRLENS_TRY(zip->add(root + "/data.pkl", pickle));
-    IRLENS_TRY(zip->add(root + "/byteorder", std::string_view("little")));
+    IRLENS_TRY(zip->add(root + "/byteorder", std::string_view(std::endian::native == std::endian::big ? "big" : "little")));
     for (const auto& s : w.storages()) IRLENS_TRY(zip->add(root + "/data/" + s.key, s.data, s.size));
     IRLENS_TRY(zip->add(root + "/version", std::string_view("3\n")));
     IRLENS_TRY(zip->finish());

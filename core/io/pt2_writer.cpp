@@ -6,6 +6,7 @@
 #include "core/io/pickle_writer.h"
 #include "core/io/zip_writer.h"
 
+#include <bit>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -131,7 +132,8 @@ Status writeArchive(const Program& program, ZipWriter& zip) {
     IRLENS_TRY(zip.add(root + "archive_format", std::string_view("pt2")));
     IRLENS_TRY(zip.add(root + "archive_version", std::string_view("0")));
     IRLENS_TRY(zip.add(root + ".data/version", std::string_view("6\n")));
-    IRLENS_TRY(zip.add(root + "byteorder", std::string_view("little")));
+    // Tensor bytes are in host order, as the reader left them.
+    IRLENS_TRY(zip.add(root + "byteorder", std::string_view(std::endian::native == std::endian::big ? "big" : "little")));
     return zip.finish();
 }
 

@@ -177,7 +177,16 @@ void TstPt2Writer::roundTrip() {
     QCOMPARE(back.hasSampleInputs, original.hasSampleInputs);
     QCOMPARE(back.sampleKwargs.size(), original.sampleKwargs.size());
     QCOMPARE(back.weights.size(), original.weights.size());
-    for (const auto& [fqn, t] : original.weights) QCOMPARE(back.weights.at(fqn).storageOffset, t.storageOffset);
+    for (const auto& [fqn, t] : original.weights) {
+        // The whole storage is written, not only the view: sizes and bytes are identical.
+        const TensorData& u = back.weights.at(fqn);
+        QCOMPARE(u.storageOffset, t.storageOffset);
+        QCOMPARE(u.strides, t.strides);
+        QCOMPARE(bool(u.storage), bool(t.storage));
+        if (!t.storage) continue;
+        QCOMPARE(u.storage->size, t.storage->size);
+        QVERIFY2(t.storage->size == 0 || std::memcmp(u.storage->data, t.storage->data, t.storage->size) == 0, fqn.c_str());
+    }
     QCOMPARE(back.extraFiles, original.extraFiles);
 
     // Archive layout: records, STORED, aligned, CRCs (our own walk of the local headers).
