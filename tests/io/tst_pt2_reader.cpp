@@ -251,6 +251,9 @@ private slots:
         row("AOTInductor-only package", pt2Archive({ZipItem{"m/data/aotinductor/model/model.so", "\x7f" "ELF"},
                                                     ZipItem{"m/data/aotinductor/model/model_metadata.json", "{}"}}),
             "%1: cannot load: AOTInductor package (compiled code, no exported program), root 'm/', models: model");
+        row("AOTInductor package without root (early executorch era)",
+            ZipBuilder().add("version", "0").add("archive_format", "pt2").add("data/aotinductor/model/preprocess.cpp", "//").build(),
+            "%1: cannot load: AOTInductor package (compiled code, no exported program), root '', models: model");
         row("plain torch.save look-alike", torchSaveZip(PickleBuilder().emptyDict().stop().bytes(), {}),
             "%1: cannot load: plain torch.save file (data.pkl), not a torch.export program");
         row("TorchScript look-alike", ZipBuilder().add("net/data.pkl", "\x80\x02}.").add("net/constants.pkl", "\x80\x02).").add("net/code/__torch__.py", "").build(),
