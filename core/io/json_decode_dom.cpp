@@ -22,9 +22,11 @@ const char* describeType(JType t) {
 uint32_t JsonDoc::member(uint32_t index, std::string_view key) const {
     const JNode& obj = m_nodes[index];
     if (obj.type != JType::Object) return kNoNode;
+    // The last duplicate wins, as in Python's json module (what PyTorch's own loader would see).
+    uint32_t found = kNoNode;
     for (uint32_t c = index + 1; c < obj.end; c = m_nodes[c].end)
-        if (m_nodes[c].key == key) return c;
-    return kNoNode;
+        if (m_nodes[c].key == key) found = c;
+    return found;
 }
 
 // Recursive descent, bounded by maxDepth (clamped so a huge option cannot overflow the stack).

@@ -59,7 +59,8 @@ public:
         uint32_t n = m_nodes[index].end;
         return n < m_nodes[parent].end ? n : kNoNode;
     }
-    /// The member `key` of object `index`, kNoNode when absent (linear: objects here are small).
+    /// The member `key` of object `index` (the last one when duplicated), kNoNode when absent.
+    /// Linear: objects in program JSON are small.
     uint32_t member(uint32_t index, std::string_view key) const;
 
     /// A String's unescaped text.

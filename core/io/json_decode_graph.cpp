@@ -312,7 +312,7 @@ Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
         for (uint32_t c = m_doc.firstChild(t); c != kNoNode; c = m_doc.nextSibling(t, c)) {
             TensorMeta meta;
             IRLENS_TRY(tensorMeta(c, tp.child(m_doc.at(c).key), meta));
-            out.tensorValues.emplace_hint(out.tensorValues.end(), std::string(m_doc.at(c).key), std::move(meta));
+            out.tensorValues.insert_or_assign(std::string(m_doc.at(c).key), std::move(meta));
         }
     }
     if (uint32_t t = opt(idx, "sym_int_values"); t != kNoNode) {

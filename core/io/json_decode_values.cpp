@@ -70,11 +70,13 @@ Status Decoder::unionMember(uint32_t idx, const Path& p, const char* what, uint3
         member = idx + 1;
         return Status::ok();
     }
+    // Old producers wrote every member with null for the inactive ones: the active one is the non-null.
     member = kNoNode;
     size_t active = 0;
     std::string names;
     for (uint32_t c = m_doc.firstChild(idx); c != kNoNode; c = m_doc.nextSibling(idx, c)) {
         if (m_doc.at(c).type == JType::Null) continue;
+        if (m_doc.member(idx, m_doc.at(c).key) != c) continue; // a duplicate key: the last one counts
         if (active++) names += ", ";
         names += m_doc.at(c).key;
         member = c;
@@ -192,8 +194,8 @@ Status Decoder::stringMap(uint32_t idx, const Path& p, std::map<std::string, std
     for (uint32_t c = m_doc.firstChild(idx); c != kNoNode; c = m_doc.nextSibling(idx, c)) {
         const JNode& v = m_doc.at(c);
         // Values are strings; anything else is kept as its JSON text rather than refused.
-        if (v.type == JType::String) out.emplace(std::string(v.key), std::string(m_doc.str(c)));
-        else out.emplace(std::string(v.key), std::string(m_doc.sourceOf(c)));
+        if (v.type == JType::String) out.insert_or_assign(std::string(v.key), std::string(m_doc.str(c)));
+        else out.insert_or_assign(std::string(v.key), std::string(m_doc.sourceOf(c)));
     }
     return Status::ok();
 }

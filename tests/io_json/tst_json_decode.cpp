@@ -92,6 +92,8 @@ private slots:
     void errors();
     void deepNestingRefused();
     void encodeDecodeStable();
+    void encoderGolden();
+    void duplicateKeysLastWins();
 };
 
 void TstJsonDecode::argumentMembers_data() {
@@ -400,7 +402,8 @@ void TstJsonDecode::encodeDecodeStable() {
                             R"({"as_nested_tensors": [[{"name": "a"}]]})", R"({"as_int_lists": [[1], []]})",
                             R"({"as_float_lists": [[0.5]]})", R"({"as_device": {"type": "cuda", "index": 0}})",
                             R"({"as_optional_tensor": {"as_none": true}})", R"({"as_sym_float": {"as_float": 2.0}})"}) {
-        inputs += (k++ ? ", " : "") + std::string(R"({"name": "a)") + std::to_string(k) + R"(", "arg": )" + arg + R"(, "kind": 2})";
+        inputs += (k ? ", " : "") + std::string(R"({"name": "a)") + std::to_string(k) + R"(", "arg": )" + arg + R"(, "kind": 2})";
+        ++k;
     }
     inputs += "]";
     auto r = decodeProgramJson(programWithNode(inputs), "m.json");
@@ -413,6 +416,71 @@ void TstJsonDecode::encodeDecodeStable() {
     QCOMPARE((*r2)->schemaVersion.toString(), std::string("8.12"));
     QVERIFY(once.find(R"("as_float":"-Infinity")") != std::string::npos);
     QVERIFY(once.find(R"([0.1,1e-05,3.0,"NaN"])") != std::string::npos);
+}
+
+void TstJsonDecode::encoderGolden() {
+    // The exact schema-8 text for a small program: field names and order follow schema.py, unions have
+    // one key, enums are numbers, `name` is written only when the first output would not give it back.
+    Program p;
+    p.torchVersion = "2.9.0";
+    p.verifiers = {"TRAINING"};
+    p.opsetVersion = {{"aten", 10}};
+    p.rangeConstraints["s0"] = RangeConstraint{2, std::nullopt};
+    p.graph.inputs = {Argument::tensor("p_w"), Argument::tensor("x")};
+    Node n;
+    n.target = Target::parse("torch.ops.aten.mul.Tensor");
+    n.name = "mul";
+    n.inputs = {NamedArgument{"self", Argument::tensor("x"), 1}, NamedArgument{"other", Argument::tensor("p_w"), 1}};
+    n.outputs = {Argument::tensor("mul")};
+    n.meta.raw["stack_trace"] = "File \"m.py\", line 3";
+    Node a;
+    a.target = Target::parse("torch.ops.aten._assert_async.msg");
+    a.name = "assert_0";
+    a.inputs = {NamedArgument{"assert_msg", Argument::string("bad"), 1}};
+    p.graph.nodes = {n, a};
+    p.graph.outputs = {Argument::tensor("mul")};
+    TensorMeta m;
+    m.sizes = {SymInt::expression("s0", 4), SymInt::literal(3)};
+    m.strides = {SymInt::literal(3), SymInt::literal(1)};
+    p.graph.tensorValues["x"] = m;
+    InputSpec w;
+    w.kind = InputKind::Buffer;
+    w.arg = Argument::tensor("p_w");
+    w.target = "w";
+    InputSpec x;
+    x.arg = Argument::tensor("x");
+    p.signature.inputSpecs = {w, x};
+    OutputSpec o;
+    o.arg = Argument::tensor("mul");
+    p.signature.outputSpecs = {o};
+    p.moduleCallGraph = {ModuleCallEntry{"", std::nullopt}};
+    const std::string expected =
+        R"({"graph_module":{"graph":{"inputs":[{"as_tensor":{"name":"p_w"}},{"as_tensor":{"name":"x"}}],"outputs":[{"as_tensor":{"name":"mul"}}],)"
+        R"("nodes":[{"target":"torch.ops.aten.mul.Tensor","inputs":[{"name":"self","arg":{"as_tensor":{"name":"x"}},"kind":1},)"
+        R"({"name":"other","arg":{"as_tensor":{"name":"p_w"}},"kind":1}],"outputs":[{"as_tensor":{"name":"mul"}}],)"
+        R"("metadata":{"stack_trace":"File \"m.py\", line 3"},"is_hop_single_tensor_return":null},)"
+        R"({"target":"torch.ops.aten._assert_async.msg","inputs":[{"name":"assert_msg","arg":{"as_string":"bad"},"kind":1}],)"
+        R"("outputs":[],"metadata":{},"is_hop_single_tensor_return":null,"name":"assert_0"}],)"
+        R"("tensor_values":{"x":{"dtype":7,"sizes":[{"as_expr":{"expr_str":"s0","hint":{"as_int":4}}},{"as_int":3}],)"
+        R"("requires_grad":false,"device":{"type":"cpu","index":null},"strides":[{"as_int":3},{"as_int":1}],)"
+        R"("storage_offset":{"as_int":0},"layout":7}},"sym_int_values":{},"sym_bool_values":{},"is_single_tensor_return":false,)"
+        R"("custom_obj_values":{},"sym_float_values":{}},"signature":{"input_specs":[{"buffer":{"arg":{"name":"p_w"},)"
+        R"("buffer_name":"w","persistent":true}},{"user_input":{"arg":{"as_tensor":{"name":"x"}}}}],)"
+        R"("output_specs":[{"user_output":{"arg":{"as_tensor":{"name":"mul"}}}}]},)"
+        R"("module_call_graph":[{"fqn":"","signature":null}],"metadata":{},"treespec_namedtuple_fields":{}},)"
+        R"("opset_version":{"aten":10},"range_constraints":{"s0":{"min_val":2,"max_val":null}},)"
+        R"("schema_version":{"major":8,"minor":12},"verifiers":["TRAINING"],"torch_version":"2.9.0"})";
+    QCOMPARE(QString::fromStdString(encodeProgramJson(p)), QString::fromStdString(expected));
+}
+
+void TstJsonDecode::duplicateKeysLastWins() {
+    // Python's json keeps the last duplicate; so does the decoder (PyTorch would load that value).
+    auto r = decodeProgramJson(programWithArg(R"({"as_int": 1, "as_int": 2})"), "m.json");
+    QVERIFY2(r.isOk(), r.error().c_str());
+    QCOMPARE((*r)->graph.nodes[0].inputs[0].arg.i, int64_t(2));
+    auto r2 = decodeProgramJson(programWithNode(R"([{"name": "a", "name": "b", "arg": {"as_int": 1}}])"), "m.json");
+    QVERIFY2(r2.isOk(), r2.error().c_str());
+    QCOMPARE((*r2)->graph.nodes[0].inputs[0].name, std::string("b"));
 }
 
 QTEST_GUILESS_MAIN(TstJsonDecode)
