@@ -92,6 +92,9 @@ Status writeTensors(ZipWriter& zip, const std::string& folder, const char* prefi
 Status writeArchive(const Program& program, ZipWriter& zip) {
     const std::string m = program.modelName.empty() ? "model" : program.modelName;
     const std::string root = kRoot;
+    if (m.find('/') != std::string::npos || m.find('\\') != std::string::npos || m == "." || m == ".." ||
+        m.find('\0') != std::string::npos)
+        return Status::error("model name '" + m + "' cannot be used in record names");
 
     std::set<std::string> params;
     for (const auto& s : program.signature.inputSpecs)
@@ -125,8 +128,6 @@ Status writeArchive(const Program& program, ZipWriter& zip) {
         IRLENS_TRY(zip.add(root + "data/sample_inputs/" + m + ".pt", *pt));
     }
     for (const auto& [name, text] : program.extraFiles) {
-        if (name.empty() || name.find("..") != std::string::npos || name.front() == '/')
-            return Status::error("extra file name '" + name + "' is not a safe record name");
         IRLENS_TRY(zip.add(root + "extra/" + name, text));
     }
     IRLENS_TRY(zip.add(root + "archive_format", std::string_view("pt2")));

@@ -76,8 +76,12 @@ Status ZipWriter::write(const void* data, size_t size) {
 
 Status ZipWriter::add(std::string_view name, const void* data, uint64_t size) {
     if (m_finished) return Status::error("zip writer: record '" + std::string(name) + "' added after finish");
-    if (name.empty() || name.size() >= 0xFFFF || name.front() == '/')
-        return Status::error("zip writer: invalid record name '" + std::string(name) + "'");
+    // Names a reader could resolve outside its folder are refused (absolute, "..", NUL, backslash).
+    bool unsafe = name.empty() || name.size() >= 0xFFFF || name.front() == '/' ||
+                  name.find('\0') != std::string_view::npos || name.find('\\') != std::string_view::npos ||
+                  name == ".." || name.rfind("../", 0) == 0 || name.find("/../") != std::string_view::npos ||
+                  (name.size() >= 3 && name.compare(name.size() - 3, 3, "/..") == 0);
+    if (unsafe) return Status::error("zip writer: unsafe record name '" + std::string(name) + "'");
     for (const auto& e : m_entries)
         if (e.name == name) return Status::error("zip writer: duplicate record '" + std::string(name) + "'");
 

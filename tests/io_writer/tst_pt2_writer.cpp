@@ -299,6 +299,15 @@ void TstPt2Writer::failedSaveKeepsOldFile() {
     QCOMPARE(readFile(out), std::string("old contents"));
     for (const auto& e : fs::directory_iterator(m_dir))
         QVERIFY2(e.path().filename().string().find(".tmp-") == std::string::npos, "temporary file left behind");
+    Program hostile;
+    hostile.modelName = "../../evil";
+    Status s3 = savePt2(hostile, out.string());
+    QCOMPARE(QString::fromStdString(s3.message()), QString::fromStdString(out.string() + ": model name '../../evil' cannot be used in record names"));
+    Program extra;
+    extra.extraFiles["../escape.txt"] = "x";
+    Status s4 = savePt2(extra, out.string());
+    QCOMPARE(QString::fromStdString(s4.message()), QString::fromStdString(out.string() + ": zip writer: unsafe record name 'archive/extra/../escape.txt'"));
+    QCOMPARE(readFile(out), std::string("old contents"));
     Status s2 = savePt2(Program{}, (m_dir / "no_such_dir" / "x.pt2").string());
     QVERIFY(!s2.isOk());
     QVERIFY(QString::fromStdString(s2.message()).contains("cannot create a temporary file"));
@@ -313,6 +322,10 @@ void TstPt2Writer::zip64Forced() {
     QVERIFY((*zip)->add("a/one", std::string_view("hello")).isOk());
     QVERIFY((*zip)->add("a/two", std::string_view("")).isOk());
     QVERIFY(!(*zip)->add("a/one", std::string_view("dup")).isOk());
+    for (const char* bad : {"../x", "a/../../x", "/abs", "a\\b", "a/.."}) {
+        Status s = (*zip)->add(bad, std::string_view("x"));
+        QCOMPARE(QString::fromStdString(s.message()), QString("zip writer: unsafe record name '%1'").arg(bad));
+    }
     QVERIFY((*zip)->finish().isOk());
     std::string bytes = readFile(out);
     std::string err;
