@@ -155,7 +155,8 @@ Status ZipArchive::parseCentralDirectory() {
     if (!inside(cdOffset, cdSize, m_size))
         return Status::error(file + ": central directory lies outside the file (truncated or damaged archive)");
 
-    m_entries.reserve(count);
+    // A hostile end record may claim up to the record limit; reserve no more than the directory can hold.
+    m_entries.reserve(std::min<uint64_t>(count, cdSize / kCentralSize));
     uint64_t p = cdOffset;
     const uint64_t cdEnd = cdOffset + cdSize;
     for (uint64_t i = 0; i < count; ++i) {
