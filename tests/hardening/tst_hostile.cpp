@@ -1,0 +1,467 @@
+// Hostile files: every case is a real fixture (tiny_mlp) re-zipped with one thing broken, or a raw
+// input made in code. Each must be refused (or, for graph-level damage, loaded and flagged by the
+// verifier) with its exact message, within a time limit and without a memory blow-up. The fuzzing
+// regression corpus (tests/fuzz/regressions) is replayed through every reader as well.
+#include "hostile_inputs.h"
+#include "support/shared_fixtures.h"
+
+#include "core/io/json_codec.h"
+#include "core/io/pt2_reader.h"
+#include "core/io/unpickler.h"
+#include "core/io/zip_archive.h"
+#include "core/verify/verifier.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace irlens::core;
+using namespace irlens::testing;
+using Json = nlohmann::json;
+
+namespace {
+
+// Debug + ASan builds run several times slower than release; the limit is generous for them and
+// still far below what a hang or a quadratic blow-up would take.
+constexpr qint64 kCaseTimeLimitMs = 1000;
+constexpr double kCaseMemoryLimitMiB = 256;
+
+std::string tinyMlp() { return fixture("generated/tiny_mlp/model.pt2").string(); }
+
+void writeFile(const std::string& path, const std::string& bytes) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+std::string replaceAll(std::string s, const std::string& from, const std::string& to) {
+    for (size_t p = 0; !from.empty() && (p = s.find(from, p)) != std::string::npos; p += to.size()) s.replace(p, from.size(), to);
+    return s;
+}
+
+/// The result of loading `bytes` as a file: "" when it loads, else the error with the path as <file>.
+/// Verifier errors of a loaded program are reported as "verifier: <rule> <node>: <message>" (first one).
+struct Outcome {
+    std::string message;
+    qint64 ms = 0;
+    double growthMiB = 0;
+};
+
+Outcome loadBytes(const std::string& bytes) {
+    QTemporaryDir dir;
+    const std::string path = dir.path().toStdString() + "/hostile.pt2";
+    writeFile(path, bytes);
+    Outcome out;
+    const double before = residentMiB();
+    QElapsedTimer timer;
+    timer.start();
+    auto program = loadPt2(path);
+    if (!program) {
+        out.message = replaceAll(program.error(), path, "<file>");
+    } else {
+        for (const Diagnostic& d : verify(**program)) {
+            if (d.severity != Severity::Error) continue;
+            out.message = "verifier: " + d.ruleId + " " + d.node + ": " + d.message;
+            break;
+        }
+    }
+    out.ms = timer.elapsed();
+    out.growthMiB = residentMiB() - before;
+    return out;
+}
+
+Outcome unpickleBytes(const std::string& bytes) {
+    Outcome out;
+    const double before = residentMiB();
+    QElapsedTimer timer;
+    timer.start();
+    StorageLoader none = [](const std::string& key) -> Result<std::shared_ptr<const Storage>> {
+        return Status::error("no record data/" + key);
+    };
+    auto r = unpickle(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size(), "data.pkl", none);
+    out.message = r ? std::string() : r.error();
+    out.ms = timer.elapsed();
+    out.growthMiB = residentMiB() - before;
+    return out;
+}
+
+Records base() { return readRecords(tinyMlp()); }
+
+} // namespace
+
+class TestHostile : public QObject {
+    Q_OBJECT
+private slots:
+    void baselineLoads();
+    void hostileFiles_data();
+    void hostileFiles();
+    void hostilePickles_data();
+    void hostilePickles();
+    void deepJson_data();
+    void deepJson();
+    void wrongTypeEveryField();
+    void regressionCorpus();
+};
+
+// The re-zipped fixture itself loads and verifies clean: every failure below is the one thing broken.
+void TestHostile::baselineLoads() {
+    IRLENS_REQUIRE_SHARED();
+    Records r = base();
+    QCOMPARE(int(r.entries.size()), 15);
+    const Outcome o = loadBytes(r.zip());
+    QCOMPARE(QString::fromStdString(o.message), QString());
+}
+
+void TestHostile::hostileFiles_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected");
+    if (!haveShared()) return;
+    auto add = [](const char* name, const std::string& bytes, const char* expected) {
+        QTest::addRow("%s", name) << QByteArray(bytes.data(), qsizetype(bytes.size())) << QString::fromUtf8(expected);
+    };
+    const std::string whole = base().zip();
+
+    // ---------------------------------------------------------------- container
+    add("empty file", "", "<file>: file is empty (0 bytes), not a ZIP archive");
+    add("text file", "just some text, not an archive\n", "");
+    add("truncated to half", whole.substr(0, whole.size() / 2), "");
+    add("truncated by 1 byte", whole.substr(0, whole.size() - 1), "");
+    {
+        std::string b = whole;
+        const size_t cd = b.rfind("PK\x01\x02");
+        b[cd + 3] = 0x7f; // the last central directory entry's signature
+        add("damaged central directory", b, "");
+    }
+    {
+        std::string b = whole;
+        const size_t eocd = b.rfind("PK\x05\x06");
+        b[eocd + 16] = char(0xF0); // central directory offset points past the end
+        b[eocd + 19] = 0x7F;
+        add("central directory offset past the end", b, "");
+    }
+    {
+        std::string b = whole;
+        const size_t cd = b.rfind("PK\x01\x02");
+        b[cd + 42] = char(0xF0); // local header offset of the last record
+        b[cd + 45] = 0x7F;
+        add("local header offset past the end", b, "");
+    }
+    {
+        // the CRC is the original bytes'; one stored byte flipped after zipping
+        std::string b = whole;
+        const size_t at = b.find("{\"graph_module\"");
+        b[at + 100] ^= 0x20;
+        add("CRC mismatch in the program JSON", b, "");
+    }
+    {
+        RawZipOptions o;
+        o.declaredCount = 0xFFFF;
+        add("record count 0xFFFF without ZIP64", base().zip(o), "");
+    }
+    {
+        RawZipOptions o;
+        o.zip64Count = 1'000'000;
+        add("ZIP64 end record claiming 10^6 records", base().zip(o), "");
+    }
+    {
+        RawZipOptions o;
+        o.zip64Count = uint64_t(1) << 40;
+        add("ZIP64 end record claiming 2^40 records", base().zip(o), "");
+    }
+    {
+        Records r = base();
+        r.find("weights/weight_0")->zip64Size = uint64_t(1) << 62;
+        add("ZIP64 size lie (2^62 bytes stored)", r.zip(), "");
+    }
+    {
+        Records r = base();
+        RawZipEntry* w = r.find("weights/weight_0");
+        w->deflate = true;
+        w->zip64Size = uint64_t(8) << 30;
+        add("deflate bomb declaring 8 GiB", r.zip(), "");
+    }
+    {
+        Records r = base();
+        r.entries.push_back({"model/extra/bomb.txt", std::string(size_t(32) << 20, '\0'), true, 1000});
+        add("deflate bomb inflating past its declared size", r.zip(), "");
+    }
+    {
+        Records r = base();
+        RawZipEntry* w = r.find("weights/weight_0");
+        w->deflate = true;
+        w->declaredSize = 1000;
+        add("deflated weight declaring fewer bytes", r.zip(), "");
+    }
+    for (const char* bad : {"../evil.txt", "model/../../evil.txt", "/etc/passwd", "C:/windows/evil.txt"}) {
+        Records r = base();
+        r.entries.push_back({bad, "owned"});
+        add((std::string("unsafe name ") + bad).c_str(), r.zip(), "");
+    }
+    {
+        Records r = base();
+        r.entries.push_back(*r.find("models/model.json"));
+        add("duplicate program JSON record", r.zip(), "");
+    }
+
+    // ---------------------------------------------------------------- program JSON
+    {
+        Records r = base();
+        r.find("models/model.json")->data = std::string(1'000'000, '[') + std::string(1'000'000, ']');
+        add("program JSON nested 10^6 deep", r.zip(), "");
+    }
+    {
+        Records r = base();
+        std::string& j = r.find("models/model.json")->data;
+        j.resize(j.size() / 2);
+        add("program JSON cut in half", r.zip(), "");
+    }
+    {
+        Records r = base();
+        editJson(r, "models/model.json", [](Json& j) {
+            j["graph_module"]["graph"]["nodes"][1]["inputs"][0]["arg"]["as_tensor"]["name"] = "ghost";
+        });
+        add("dangling value name", r.zip(), "");
+    }
+    {
+        Records r = base();
+        editJson(r, "models/model.json", [](Json& j) {
+            auto& n = j["graph_module"]["graph"]["nodes"][0];
+            n["inputs"][0]["arg"]["as_tensor"]["name"] = n["outputs"][0]["as_tensor"]["name"];
+        });
+        add("node reading its own output", r.zip(), "");
+    }
+    {
+        Records r = base();
+        editJson(r, "models/model.json", [](Json& j) {
+            auto& nodes = j["graph_module"]["graph"]["nodes"];
+            // node 0 (t) now reads node 1's output (addmm), which reads node 0's: a cycle
+            nodes[0]["inputs"][0]["arg"]["as_tensor"]["name"] = nodes[1]["outputs"][0]["as_tensor"]["name"];
+        });
+        add("two nodes in a cycle", r.zip(), "");
+    }
+    {
+        Records r = base();
+        editJson(r, "models/model.json", [](Json& j) {
+            auto& values = j["graph_module"]["graph"]["tensor_values"];
+            Json sizes = Json::array();
+            for (int i = 0; i < 100; ++i) sizes.push_back({{"as_int", 1}});
+            values.begin().value()["sizes"] = sizes;
+            values.begin().value()["strides"] = sizes;
+        });
+        add("tensor meta with 100 dimensions", r.zip(), "");
+    }
+    {
+        Records r = base();
+        editJson(r, "models/model.json", [](Json& j) {
+            j["graph_module"]["graph"]["tensor_values"].begin().value()["sizes"][0] = {{"as_int", -5}};
+        });
+        add("tensor meta with a negative size", r.zip(), "");
+    }
+
+    // ---------------------------------------------------------------- weights
+    {
+        Records r = base();
+        editJson(r, "model_weights_config.json", [](Json& j) {
+            j["config"]["fc1.weight"]["tensor_meta"]["sizes"] = Json::array({{{"as_int", 1000000000}}, {{"as_int", 1000000000}}});
+            j["config"]["fc1.weight"]["tensor_meta"]["strides"] = Json::array({{{"as_int", 1000000000}}, {{"as_int", 1}}});
+        });
+        add("weight of 10^9 x 10^9 elements", r.zip(), "");
+    }
+    {
+        Records r = base();
+        editJson(r, "model_weights_config.json", [](Json& j) {
+            j["config"]["fc1.weight"]["tensor_meta"]["sizes"][0] = {{"as_int", -128}};
+        });
+        add("weight with a negative size", r.zip(), "");
+    }
+    {
+        Records r = base();
+        editJson(r, "model_weights_config.json", [](Json& j) {
+            Json sizes = Json::array();
+            for (int i = 0; i < 1000; ++i) sizes.push_back({{"as_int", 1}});
+            j["config"]["fc1.weight"]["tensor_meta"]["sizes"] = sizes;
+            j["config"]["fc1.weight"]["tensor_meta"]["strides"] = sizes;
+        });
+        add("weight with 1000 dimensions", r.zip(), "");
+    }
+    {
+        Records r = base();
+        r.find("weights/weight_0")->data.resize(100);
+        add("weight file shorter than its meta", r.zip(), "");
+    }
+    {
+        Records r = base();
+        editJson(r, "model_weights_config.json", [](Json& j) { j["config"]["fc1.weight"]["path_name"] = "../../etc/passwd"; });
+        add("weight path with '..'", r.zip(), "");
+    }
+
+    // ---------------------------------------------------------------- pickled sample inputs
+    {
+        Records r = base();
+        r.find("sample_inputs/model.pt")->data = torchSaveWith(pickleGlobalCall("os", "system"));
+        add("sample inputs pickle calling os.system", r.zip(), "");
+    }
+    {
+        Records r = base();
+        r.find("sample_inputs/model.pt")->data = torchSaveWith(pickleRecursiveList());
+        add("sample inputs pickle holding itself", r.zip(), "");
+    }
+}
+
+void TestHostile::hostileFiles() {
+    IRLENS_REQUIRE_SHARED();
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    const Outcome o = loadBytes(bytes.toStdString());
+    qInfo("%s -> %s (%lld ms, %+.1f MiB)", QTest::currentDataTag(), o.message.c_str(), o.ms, o.growthMiB);
+    QCOMPARE(QString::fromStdString(o.message), expected);
+    QVERIFY2(o.ms < kCaseTimeLimitMs, qPrintable(QString("took %1 ms").arg(o.ms)));
+    QVERIFY2(o.growthMiB < kCaseMemoryLimitMiB, qPrintable(QString("resident memory grew by %1 MiB").arg(o.growthMiB)));
+}
+
+void TestHostile::hostilePickles_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected");
+    auto add = [](const char* name, const std::string& bytes, const char* expected) {
+        QTest::addRow("%s", name) << QByteArray(bytes.data(), qsizetype(bytes.size())) << QString::fromUtf8(expected);
+    };
+    add("os.system", pickleGlobalCall("os", "system"), "");
+    add("posix.system", pickleGlobalCall("posix", "system"), "");
+    add("builtins.eval (STACK_GLOBAL)", pickleStackGlobal("builtins", "eval"), "");
+    add("builtins.exec", pickleGlobalCall("builtins", "exec"), "");
+    add("subprocess.Popen", pickleGlobalCall("subprocess", "Popen"), "");
+    add("unknown global", pickleGlobalCall("mypackage.models", "Net"), "");
+    add("list containing itself", pickleRecursiveList(), "");
+    add("dict containing itself", pickleRecursiveDict(), "");
+    add("10^6 nested MARKs", pickleNestedMarks(1'000'000), "");
+    add("10^5 nested lists", pickleNestedLists(100'000), "");
+    add("memo index never written", pickleMemoHole(), "");
+    add("no STOP", std::string("\x80\x02]", 3), "");
+    add("empty", "", "");
+}
+
+void TestHostile::hostilePickles() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    const Outcome o = unpickleBytes(bytes.toStdString());
+    qInfo("%s -> %s (%lld ms, %+.1f MiB)", QTest::currentDataTag(), o.message.c_str(), o.ms, o.growthMiB);
+    QCOMPARE(QString::fromStdString(o.message), expected);
+    QVERIFY2(o.ms < kCaseTimeLimitMs, qPrintable(QString("took %1 ms").arg(o.ms)));
+    QVERIFY2(o.growthMiB < kCaseMemoryLimitMiB, qPrintable(QString("resident memory grew by %1 MiB").arg(o.growthMiB)));
+}
+
+void TestHostile::deepJson_data() {
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("expected");
+    const int n = 1'000'000;
+    auto add = [](const char* name, const std::string& json, const char* expected) {
+        QTest::addRow("%s", name) << QByteArray(json.data(), qsizetype(json.size())) << QString::fromUtf8(expected);
+    };
+    add("arrays 10^6 deep", std::string(n, '[') + std::string(n, ']'), "");
+    std::string objects;
+    for (int i = 0; i < n; ++i) objects += "{\"a\":";
+    add("objects 10^6 deep", objects + "1" + std::string(n, '}'), "");
+    add("arrays 10^6 deep, unterminated", std::string(n, '['), "");
+    add("graph_module nested 10^5 deep", "{\"graph_module\": " + std::string(100'000, '[') + std::string(100'000, ']') + "}", "");
+}
+
+void TestHostile::deepJson() {
+    QFETCH(QByteArray, json);
+    QFETCH(QString, expected);
+    const double before = residentMiB();
+    QElapsedTimer timer;
+    timer.start();
+    auto r = decodeProgramJson(std::string_view(json.constData(), size_t(json.size())), "models/model.json");
+    const qint64 ms = timer.elapsed();
+    const std::string message = r ? std::string() : r.error();
+    qInfo("%s -> %s (%lld ms)", QTest::currentDataTag(), message.c_str(), ms);
+    QCOMPARE(QString::fromStdString(message), expected);
+    QVERIFY2(ms < kCaseTimeLimitMs, qPrintable(QString("took %1 ms").arg(ms)));
+    QVERIFY(residentMiB() - before < kCaseMemoryLimitMiB);
+}
+
+// Every field of tiny_mlp's program JSON, one at a time, replaced by a value of the wrong type. The
+// decoder must never crash or hang; when it refuses the file, the message must name the JSON path of
+// the field (or one of its enclosing objects), so a user can find it.
+void TestHostile::wrongTypeEveryField() {
+    IRLENS_REQUIRE_SHARED();
+    Records r = base();
+    const Json original = Json::parse(r.find("models/model.json")->data);
+    const Json flat = original.flatten(); // leaf pointers; objects/arrays are covered through their parents
+    std::vector<std::string> pointers;
+    std::function<void(const Json&, const std::string&)> walk = [&](const Json& j, const std::string& at) {
+        if (!at.empty()) pointers.push_back(at);
+        if (j.is_object())
+            for (auto it = j.begin(); it != j.end(); ++it) walk(it.value(), at + "/" + it.key());
+        else if (j.is_array())
+            for (size_t i = 0; i < j.size(); ++i) walk(j[i], at + "/" + std::to_string(i));
+    };
+    walk(original, "");
+    QVERIFY(pointers.size() > 500);
+    int refused = 0, tolerated = 0;
+    qint64 slowest = 0;
+    QStringList tolerant;
+    for (const std::string& p : pointers) {
+        const Json::json_pointer ptr(p);
+        const Json& v = original.at(ptr);
+        // the wrong type: strings become numbers, everything else a string (arrays/objects swap too)
+        std::vector<Json> wrong;
+        if (v.is_string()) wrong = {Json(12345)};
+        else if (v.is_array()) wrong = {Json("not an array"), Json::object()};
+        else if (v.is_object()) wrong = {Json("not an object"), Json::array()};
+        else wrong = {Json("not a number")};
+        for (const Json& w : wrong) {
+            Json mutated = original;
+            mutated.at(ptr) = w;
+            const std::string text = mutated.dump();
+            QElapsedTimer timer;
+            timer.start();
+            auto program = decodeProgramJson(text, "models/model.json");
+            slowest = std::max(slowest, timer.elapsed());
+            if (program) {
+                ++tolerated;
+                if (tolerant.size() < 400) tolerant << QString::fromStdString(p);
+                continue;
+            }
+            ++refused;
+            const std::string& m = program.error();
+            QVERIFY2(m.rfind("models/model.json: $", 0) == 0, qPrintable(QString::fromStdString(p + " -> " + m)));
+        }
+    }
+    qInfo("wrong-type mutations: %zu fields, %d refused, %d tolerated, slowest %lld ms", pointers.size(), refused,
+          tolerated, slowest);
+    QVERIFY(refused > tolerated);
+    QVERIFY(slowest < kCaseTimeLimitMs);
+}
+
+// Every input the fuzzers ever found a problem with goes through the reader it broke (and the whole
+// load path); none may crash, and each must come back within the time limit.
+void TestHostile::regressionCorpus() {
+    const std::filesystem::path root = std::filesystem::path(IRLENS_SOURCE_DIR) / "tests/fuzz/regressions";
+    int replayed = 0;
+    for (const char* area : {"zip", "json", "pickle", "load"}) {
+        if (!std::filesystem::exists(root / area)) continue;
+        for (const auto& entry : std::filesystem::directory_iterator(root / area)) {
+            if (!entry.is_regular_file() || entry.path().filename().string().front() == '.') continue;
+            std::ifstream f(entry.path(), std::ios::binary);
+            const std::string bytes((std::istreambuf_iterator<char>(f)), {});
+            QElapsedTimer timer;
+            timer.start();
+            (void)loadBytes(bytes);
+            (void)unpickleBytes(bytes);
+            (void)decodeProgramJson(bytes, "models/model.json");
+            std::vector<std::byte> copy(bytes.size());
+            std::memcpy(copy.data(), bytes.data(), bytes.size());
+            (void)ZipArchive::openStorage(Storage::fromBytes(std::move(copy)), "regression.zip");
+            QVERIFY2(timer.elapsed() < 3 * kCaseTimeLimitMs, qPrintable(QString::fromStdString(entry.path().string())));
+            ++replayed;
+        }
+    }
+    qInfo("replayed %d regression inputs", replayed);
+    if (replayed == 0) QSKIP("no regression inputs yet");
+}
+
+QTEST_GUILESS_MAIN(TestHostile)
+#include "tst_hostile.moc"
