@@ -82,8 +82,8 @@ Status ZipWriter::add(std::string_view name, const void* data, uint64_t size) {
                   name == ".." || name.rfind("../", 0) == 0 || name.find("/../") != std::string_view::npos ||
                   (name.size() >= 3 && name.compare(name.size() - 3, 3, "/..") == 0);
     if (unsafe) return Status::error("zip writer: unsafe record name '" + std::string(name) + "'");
-    for (const auto& e : m_entries)
-        if (e.name == name) return Status::error("zip writer: duplicate record '" + std::string(name) + "'");
+    if (!m_names.insert(std::string(name)).second)
+        return Status::error("zip writer: duplicate record '" + std::string(name) + "'");
 
     Entry e;
     e.name.assign(name);

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace irlens::core {
@@ -61,6 +62,7 @@ private:
     std::string m_buffer; // memory target
     uint64_t m_offset = 0;
     std::vector<Entry> m_entries;
+    std::unordered_set<std::string> m_names;
     bool m_finished = false;
 };
 
