@@ -297,6 +297,25 @@ Status addmm(RewriteBuilder& b) {
     return Status::ok();
 }
 
+// Integer arange -> prims.iota(length, start, step).
+Status arangeIota(RewriteBuilder& b) {
+    IRLENS_DECOMP_ASSIGN(outMeta, inferSingleMeta(b.original(), b.graph()));
+    if (categoryOf(outMeta.dtype) != TypeCategory::Integer) return b.args().error("dtype", "prims.iota only makes integer ranges; a floating arange stays ATen");
+    auto start = b.args().optInteger("start"), step = b.args().optInteger("step");
+    const Argument* startArg = b.args().get("start");
+    const Argument* stepArg = b.args().get("step");
+    if (!start || !step || (startArg && startArg->kind == ArgKind::Float) || (stepArg && stepArg->kind == ArgKind::Float))
+        return b.args().error("start", "prims.iota needs integer start and step");
+    Argument device;
+    device.kind = ArgKind::Device;
+    device.device = outMeta.device;
+    IRLENS_DECOMP_ASSIGN(out, prim(b, "iota", {outMeta.sizes[0].isStatic() ? arg::integer("length", outMeta.sizes[0].value) : b.sizes("length", {outMeta.sizes[0]}), arg::kw(arg::integer("start", *start)),
+                                               arg::kw(arg::integer("step", *step)), arg::kw(arg::dtype("dtype", outMeta.dtype)),
+                                               arg::kw(NamedArgument{"device", device, 2}), arg::kw(arg::boolean("requires_grad", false))}));
+    b.replaceOutput(0, out);
+    return Status::ok();
+}
+
 } // namespace
 
 void registerPrimsStructural(std::vector<DecompRule>& out) {
@@ -344,6 +363,8 @@ void registerPrimsStructural(std::vector<DecompRule>& out) {
     out.push_back({"aten::cat.default", S, "cat -> convert_element_type + prims.cat", "torch._refs.cat",
                    "Inputs are promoted to a common dtype (NO_OPMATH), 1-D empty tensors are dropped, then prims.cat.", catRule});
     out.push_back({"aten::full.default", S, "full -> prims.full", "torch._refs.full", "The dtype defaults to the fill value's Python type.", fullRule});
+    out.push_back({"aten::arange.start_step", S, "arange (integer) -> prims.iota", "torch._refs.arange",
+                   "An integer range is prims.iota(length, start, step); floating ranges need arithmetic on top and stay ATen here.", arangeIota});
     out.push_back({"aten::addmm.default", S, "addmm -> mm + broadcast_in_dim + prims.add", "torch._decomp.decompositions.addmm",
                    "addmm(bias, a, b) = beta * bias + alpha * mm(a, b). mm has no prim and stays ATen; the bias is broadcast to the product's shape and added with the add prim.", addmm});
 }
