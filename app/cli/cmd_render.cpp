@@ -47,8 +47,7 @@ int runRender(const std::vector<std::string>& raw) {
     if (!f) return fail(Unusable, "cannot write '" + out + "'");
     f.write(rendered->data(), static_cast<std::streamsize>(rendered->size()));
     if (!f) return fail(Unusable, "could not write all of '" + out + "' (disk full?)");
-    std::printf("%s: %zu nodes drawn as %s\n", out.c_str(), p.graph.nodes.size(),
-                collapse == "none" ? "a flat graph" : "module groups");
+    std::printf("%s: %zu nodes, %zu module groups open\n", out.c_str(), p.graph.nodes.size(), state.expanded().size());
     return Ok;
 }
 

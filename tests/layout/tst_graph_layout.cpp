@@ -1,5 +1,6 @@
 // Graphviz layout geometry: every item has a box, edges end on borders, clusters hold their items;
 // timings of large graphs when collapsed.
+#include "core/io/pt2_reader.h"
 #include "core/layout/graph_layout.h"
 #include "core/layout/layout_cache.h"
 #include "layout/synthetic_program.h"
@@ -37,7 +38,27 @@ private slots:
     void cancelledBeforeStart();
     void largeCollapsedIsFast();
     void renderSvg();
+    void fixtureGeometry_data();
+    void fixtureGeometry();
+    void deepStackCollapsedTiming();
 };
+
+namespace {
+
+ProgramPtr loadFixture(const std::string& relative) {
+    LoadOptions options;
+    options.loadWeights = false;
+    auto r = loadPt2(irlens::testing::fixture(relative).string(), options);
+    return r.isOk() ? *r : nullptr;
+}
+
+double secondsOf(const std::function<void()>& fn) {
+    auto t0 = std::chrono::steady_clock::now();
+    fn();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+} // namespace
 
 void TestGraphLayout::checkGeometry(const LayoutResult& r, const ModuleTree& tree) {
     QCOMPARE(r.boxes.size(), r.graph.items.size());
@@ -155,6 +176,67 @@ void TestGraphLayout::renderSvg() {
     auto bad = renderGraphviz(p->graph, &p->signature, tree, CollapseState::topLevel(), "no-such-format");
     QVERIFY(!bad.isOk());
     QCOMPARE(bad.error(), std::string("Graphviz cannot render format 'no-such-format' on this machine"));
+}
+
+void TestGraphLayout::fixtureGeometry_data() {
+    QTest::addColumn<QString>("name");
+    for (const char* name : irlens::testing::kGeneratedFixtures)
+        if (std::string(name) != "deep_stack") QTest::addRow("%s", name) << name;
+}
+
+void TestGraphLayout::fixtureGeometry() {
+    IRLENS_REQUIRE_SHARED();
+    QFETCH(QString, name);
+    auto p = loadFixture("generated/" + name.toStdString() + "/model.pt2");
+    QVERIFY(p);
+    auto tree = ModuleTree::build(p->graph);
+    auto r = layoutGraph(p->graph, &p->signature, tree, CollapseState::allExpanded(tree));
+    QVERIFY2(r.isOk(), r.error().c_str());
+    checkGeometry(**r, tree);
+    QCOMPARE((*r)->graph.visibleOpNodes, static_cast<int>(p->graph.nodes.size()));
+    // edges are labelled with the producer's output shape, never unknown
+    for (const auto& e : (*r)->graph.edges) QVERIFY2(!e.label.empty() && e.label.find('?') == std::string::npos, e.value.c_str());
+    // parameters, buffers and constants are chips, not boxes
+    int state = 0;
+    for (const auto& spec : p->signature.inputSpecs)
+        state += spec.kind == InputKind::Parameter || spec.kind == InputKind::Buffer || spec.kind == InputKind::TensorConstant;
+    int inputs = 0;
+    for (const auto& item : (*r)->graph.items) inputs += item.kind == VisibleItem::Kind::Input;
+    QCOMPARE(inputs + state, static_cast<int>(p->signature.inputSpecs.size()));
+}
+
+void TestGraphLayout::deepStackCollapsedTiming() {
+    IRLENS_REQUIRE_SHARED();
+    auto p = loadFixture("generated/deep_stack/model.pt2");
+    QVERIFY(p);
+    QCOMPARE(static_cast<int>(p->graph.nodes.size()), 5404);
+    ModuleTree tree;
+    const double treeSeconds = secondsOf([&] { tree = ModuleTree::build(p->graph); });
+    auto cs = CollapseState::automatic(tree, static_cast<int>(p->graph.nodes.size()));
+    QVERIFY(cs.expanded().empty()); // opens collapsed
+    Result<LayoutPtr> top = Status::error("not run");
+    const double topSeconds = secondsOf([&] { top = layoutGraph(p->graph, &p->signature, tree, cs); });
+    QVERIFY(top.isOk());
+    QCOMPARE(static_cast<int>((*top)->graph.items.size()), 4);
+    checkGeometry(**top, tree);
+    // expanding "layers" lays out its 240 blocks as boxes
+    cs.setExpanded(tree.find("layers"), true);
+    Result<LayoutPtr> layers = Status::error("not run");
+    const double layersSeconds = secondsOf([&] { layers = layoutGraph(p->graph, &p->signature, tree, cs); });
+    QVERIFY(layers.isOk());
+    QCOMPARE(static_cast<int>((*layers)->graph.items.size()), 4 - 1 + 240);
+    checkGeometry(**layers, tree);
+    // and one block inside it
+    cs.setExpanded(tree.find("layers.100"), true);
+    Result<LayoutPtr> block = Status::error("not run");
+    const double blockSeconds = secondsOf([&] { block = layoutGraph(p->graph, &p->signature, tree, cs); });
+    QVERIFY(block.isOk());
+    checkGeometry(**block, tree);
+    qInfo("deep_stack: tree %.1f ms, collapsed layout %.1f ms, layers open %.1f ms, one block open %.1f ms",
+          treeSeconds * 1e3, topSeconds * 1e3, layersSeconds * 1e3, blockSeconds * 1e3);
+    QVERIFY2(treeSeconds + topSeconds < 0.5, "collapsed deep_stack must be interactive at once");
+    QVERIFY2(layersSeconds < 3.0, "expanding a 240-block module must stay interactive");
+    QVERIFY2(blockSeconds < 3.0, "expanding one block must stay interactive");
 }
 
 QTEST_GUILESS_MAIN(TestGraphLayout)
