@@ -20,7 +20,10 @@ int runRecords(const std::vector<std::string>& raw) {
     if (args.positional().size() != 1) return fail(Unusable, "usage: irlens-cli records FILE");
     const std::string path = args.positional()[0];
     auto reader = Pt2Reader::open(path);
-    if (!reader) return fail(Unusable, reader.error());
+    if (!reader) {
+        auto info = inspectPt2(path); // a non-ZIP file is described rather than reported as damaged
+        return fail(Unusable, info && info->kind == ArchiveInfo::Kind::NotZip ? path + ": " + info->description : reader.error());
+    }
     const ArchiveInfo& info = (*reader)->info();
     std::printf("file:      %s\n", path.c_str());
     std::printf("container: %s\n", info.description.c_str());

@@ -150,7 +150,7 @@ Status loadPayloads(const ZipArchive& zip, const std::string& dir, const std::st
             if (!st) {
                 auto r = zip.read(record);
                 if (!r) return r.status();
-                st = *r;
+                st = ensureAligned(*r);
             }
             TensorData t = *e.meta;
             const int es = elementSize(t.dtype);

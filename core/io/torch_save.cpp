@@ -45,6 +45,12 @@ Status flatten(const PyObject& o, const std::string& path, size_t depth, const s
 
 } // namespace
 
+std::shared_ptr<const Storage> ensureAligned(std::shared_ptr<const Storage> bytes) {
+    if (!bytes || bytes->size == 0 || reinterpret_cast<uintptr_t>(bytes->data) % 16 == 0) return bytes;
+    // operator new aligns to at least 16 bytes on every platform we build for.
+    return Storage::fromBytes(std::vector<std::byte>(bytes->data, bytes->data + bytes->size));
+}
+
 Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::string& recordName) {
     auto zip = ZipArchive::openStorage(std::move(bytes), recordName);
     if (!zip) {
@@ -81,7 +87,9 @@ Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::str
             return Status::error("storage key '" + key + "' is not a plain name");
         std::string name = root + "data/" + key;
         if (!keep->contains(name)) return Status::error("storage record '" + name + "' is missing");
-        return keep->read(name);
+        auto st = keep->read(name);
+        if (!st) return st.status();
+        return ensureAligned(*st);
     };
     auto obj = unpickle((*pickle)->data, (*pickle)->size, "data.pkl", loader);
     if (!obj) return obj.status().withContext(recordName);

@@ -14,6 +14,11 @@
 
 namespace irlens::core {
 
+/// `bytes` itself when its data is aligned for any element type (16 bytes), else an aligned copy.
+/// PyTorchFileWriter aligns records on 64 bytes, so only legacy and re-zipped files pay for the copy;
+/// kernels may then read any dtype through a typed pointer.
+std::shared_ptr<const Storage> ensureAligned(std::shared_ptr<const Storage> bytes);
+
 /// Unpickles the torch.save archive held in `bytes`. `recordName` (the outer record) prefixes errors:
 /// "serialized_state_dict.pt: data.pkl: unsupported global 'os.system' at byte 57".
 Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::string& recordName);

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <unistd.h>
@@ -96,14 +97,17 @@ int main(int argc, char** argv) {
         if (!zip) { std::fprintf(stderr, "%s\n", zip.error().c_str()); return 2; }
         auto json = (*zip)->readText("model/models/model.json", uint64_t(1) << 31);
         if (!json) { std::fprintf(stderr, "%s\n", json.error().c_str()); return 2; }
-        char tmpl[] = "/tmp/irlens_bench_XXXXXX";
+        std::string tmplText = (std::filesystem::temp_directory_path() / "irlens_bench_XXXXXX").string();
+        std::vector<char> tmplBuf(tmplText.begin(), tmplText.end());
+        tmplBuf.push_back('\0');
+        char* tmpl = tmplBuf.data();
         int fd = mkstemp(tmpl);
         if (fd < 0) return 2;
         if (write(fd, json->data(), json->size()) != ssize_t(json->size())) return 2;
         close(fd);
         Stats decode = timeRuns(runs, [&] { return decodeProgramJson(*json, "model.json").isOk(); });
         Stats load = timeRuns(runs, [&] { return loadPt2(path).isOk(); });
-        double py = pythonJsonLoad(tmpl, runs);
+        double py = pythonJsonLoad(std::string(tmpl), runs);
         unlink(tmpl);
         std::printf("%-12s %9.1f %12.2f %12.2f %14.2f %10.2f %10.2f\n", name, double(json->size()) / (1 << 20), decode.median,
                     load.median, py, py > 0 ? py / decode.median : 0, py > 0 ? py / load.median : 0);

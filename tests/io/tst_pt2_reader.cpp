@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <set>
 
 using namespace irlens::core;
 using namespace irlens::testing;
@@ -204,9 +205,22 @@ private slots:
             QVERIFY2(reader.isOk(), reader.error().c_str());
             Program p;
             QVERIFY((*reader)->loadState(p, "model", {}).isOk());
-            for (const auto& [name, t] : p.weights) byFile[file][name] = bytesOf(t);
+            for (const auto& [name, t] : p.weights) {
+                byFile[file][name] = bytesOf(t);
+                // Typed pointers are safe: in place (64-aligned records) or an aligned copy (legacy nesting).
+                QCOMPARE(reinterpret_cast<uintptr_t>(t.storage->data) % 16, uintptr_t(0));
+            }
         }
         QCOMPARE(byFile["model.pt2"].size(), size_t(6));
+        {
+            // Viewed in place: every weight of the PT2 archive is kept alive by the one file mapping.
+            auto reader = Pt2Reader::open(fixture("generated/tiny_mlp/model.pt2").string());
+            Program p;
+            QVERIFY((*reader)->loadState(p, "model", {}).isOk());
+            std::set<const void*> owners;
+            for (const auto& [name, t] : p.weights) owners.insert(t.storage->owner.get());
+            QCOMPARE(owners.size(), size_t(1));
+        }
         QVERIFY(byFile["model.pt2"] == byFile["model.legacy.pt2"]);
         QVERIFY(byFile["model.pt2"] == byFile["model.training.pt2"]);
     }
