@@ -250,6 +250,45 @@ private slots:
                  path + ": the archive holds 2 models (decoder, encoder); choose one");
     }
 
+    void multiModelFullLoad() {
+        IRLENS_REQUIRE_SHARED();
+        // Two real programs packaged together (package_pt2 with a dict): each model has its own JSON,
+        // payload config and sample inputs; the weight_<i> counters run over the whole archive.
+        auto mlp = ZipArchive::openFile(fixture("generated/tiny_mlp/model.pt2").string());
+        auto lin = ZipArchive::openFile(fixture("real/executorch-linear-pt2archive/linear.pt2").string());
+        QVERIFY(mlp.isOk() && lin.isOk());
+        auto rd = [](const ZipArchive& z, const std::string& n) { return *z.readText(n, 1 << 24); };
+        std::string linCfg = rd(**lin, "linear_3/data/weights/model_weights_config.json");
+        for (auto [from, to] : {std::pair{"weight_0", "weight_6"}, std::pair{"weight_1", "weight_7"}})
+            linCfg.replace(linCfg.find(from), 8, to);
+        ZipBuilder z;
+        z.add("pkg/archive_format", "pt2").add("pkg/models/mlp.json", rd(**mlp, "model/models/model.json"));
+        z.add("pkg/models/lin.json", rd(**lin, "linear_3/models/model.json"));
+        z.add("pkg/data/weights/mlp_weights_config.json", rd(**mlp, "model/data/weights/model_weights_config.json"));
+        z.add("pkg/data/weights/lin_weights_config.json", linCfg);
+        for (int k = 0; k < 6; ++k) z.add("pkg/data/weights/weight_" + std::to_string(k), rd(**mlp, "model/data/weights/weight_" + std::to_string(k)));
+        z.add("pkg/data/weights/weight_6", rd(**lin, "linear_3/data/weights/weight_0"));
+        z.add("pkg/data/weights/weight_7", rd(**lin, "linear_3/data/weights/weight_1"));
+        z.add("pkg/data/sample_inputs/lin.pt", rd(**lin, "linear_3/data/sample_inputs/model.pt"));
+        QString path = write("two_models.pt2", z.build());
+        LoadOptions o;
+        o.modelName = "lin";
+        auto p = loadPt2(path.toStdString(), o);
+        QVERIFY2(p.isOk(), p.error().c_str());
+        QCOMPARE((*p)->modelName, std::string("lin"));
+        QCOMPARE((*p)->graph.nodes.size(), size_t(1));
+        QCOMPARE((*p)->weights.size(), size_t(2));
+        QCOMPARE(bytesOf((*p)->weights.at("linear.weight")), rd(**lin, "linear_3/data/weights/weight_0"));
+        QVERIFY((*p)->hasSampleInputs);
+        QVERIFY((*p)->warnings.empty());
+        o.modelName = "mlp";
+        auto q = loadPt2(path.toStdString(), o);
+        QVERIFY2(q.isOk(), q.error().c_str());
+        QCOMPARE((*q)->graph.nodes.size(), size_t(8));
+        QCOMPARE((*q)->weights.size(), size_t(6));
+        QVERIFY(!(*q)->hasSampleInputs);
+    }
+
     void refusedByLoadPt2_data() {
         QTest::addColumn<QByteArray>("archive");
         QTest::addColumn<QString>("error"); // "%1" = the file's path
