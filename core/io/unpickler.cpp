@@ -168,7 +168,10 @@ Status Machine::addChild(PyObject& container, const PyRef& child) {
             if (o == &container) return fail("recursive structure (a container that contains itself)");
             if (!seen.insert(o).second) continue;
             for (const auto& c : o->items) if (c->isContainer()) todo.push_back(c.get());
-            for (const auto& [k, v] : o->dict) if (v->isContainer()) todo.push_back(v.get());
+            for (const auto& [k, v] : o->dict) {
+                if (k->isContainer()) todo.push_back(k.get());
+                if (v->isContainer()) todo.push_back(v.get());
+            }
         }
         container.depth = std::max(container.depth, child->depth + 1);
         if (container.depth > m_lim.maxDepth) return fail("nesting deeper than " + std::to_string(m_lim.maxDepth));
@@ -180,6 +183,7 @@ Status Machine::setItems(PyObject& dict, std::vector<PyRef>& kv) {
     if (dict.kind != K::Dict) return fail(std::string("SETITEM(S) on a ") + dict.kindName() + ", expected a dict");
     if (kv.size() % 2) return fail("SETITEMS with an odd number of values");
     for (size_t k = 0; k < kv.size(); k += 2) {
+        IRLENS_TRY(addChild(dict, kv[k]));
         IRLENS_TRY(addChild(dict, kv[k + 1]));
         dict.dict.emplace_back(kv[k], kv[k + 1]);
     }

@@ -169,6 +169,14 @@ private slots:
         }
         {
             PickleBuilder p;
+            p.emptyList().put(0).emptyDict().put(1).get(0).tuple1().str("v").setitem().append();
+            size_t at = p.size() - 1;
+            p.stop();
+            row("cycle through a dict key", p.bytes(),
+                "data.pkl: recursive structure (a container that contains itself) at byte " + std::to_string(at));
+        }
+        {
+            PickleBuilder p;
             p.get(5);
             row("memo read before write", p.bytes(), "data.pkl: memo entry 5 read before it was written at byte 2");
         }
