@@ -5,7 +5,11 @@
 #include "views/graph_navigation.h"
 #include "views/graph_scene.h"
 
+#include <QApplication>
+#include <QClipboard>
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -180,6 +184,42 @@ void GraphView::keyPressEvent(QKeyEvent* event) {
         return;
     }
     QGraphicsView::keyPressEvent(event);
+}
+
+void GraphView::contextMenuEvent(QContextMenuEvent* event) {
+    const QPointF pos = mapToScene(event->pos());
+    NodeItem* node = nullptr;
+    ClusterItem* cluster = nullptr;
+    for (QGraphicsItem* it : m_scene->items(pos)) {
+        if (!node) node = qgraphicsitem_cast<NodeItem*>(it);
+        if (!cluster) cluster = qgraphicsitem_cast<ClusterItem*>(it);
+    }
+    QMenu menu(this);
+    if (node) {
+        const VisibleItem vi = node->item();
+        if (vi.kind == VisibleItem::Kind::Op) {
+            m_doc->selectNode(vi.nodeIndex);
+            const int n = vi.nodeIndex;
+            menu.addAction(tr("Copy name"), this, [vi] { QApplication::clipboard()->setText(QString::fromStdString(vi.id)); });
+            menu.addAction(tr("Show in FX text"), this, [this, n] { emit showInFxTextRequested(n); });
+            if (vi.isHop) menu.addAction(tr("Enter subgraph"), this, [this, n] { m_doc->enterSubgraph(n); });
+            if (m_doc->graph() && producerOf(*m_doc->graph(), n) >= 0)
+                menu.addAction(tr("Go to producer (Alt+Up)"), this, [this, n] { m_doc->selectNode(producerOf(*m_doc->graph(), n)); });
+            if (m_doc->graph() && firstUserOf(*m_doc->graph(), n) >= 0)
+                menu.addAction(tr("Go to first user (Alt+Down)"), this, [this, n] { m_doc->selectNode(firstUserOf(*m_doc->graph(), n)); });
+        } else if (vi.kind == VisibleItem::Kind::Module) {
+            const int m = vi.moduleIndex;
+            menu.addAction(tr("Expand %1").arg(QString::fromStdString(vi.title)), this, [this, m] { m_doc->toggleModule(m); });
+        }
+    }
+    if (cluster) {
+        const int m = cluster->module();
+        menu.addAction(tr("Collapse this group"), this, [this, m] { m_doc->toggleModule(m); });
+    }
+    if (!menu.isEmpty()) menu.addSeparator();
+    menu.addAction(tr("Fit (Ctrl+0)"), this, &GraphView::fitAll);
+    if (m_doc->scopes().size() > 1) menu.addAction(tr("Up from subgraph (Backspace)"), this, [this] { m_doc->leaveSubgraph(); });
+    menu.exec(event->globalPos());
 }
 
 void GraphView::resizeEvent(QResizeEvent* event) {

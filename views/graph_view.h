@@ -33,8 +33,13 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
+
+signals:
+    /// "Show in FX text" from the context menu (the main window raises that pane).
+    void showInFxTextRequested(int nodeIndex);
 
 private:
     void onRebuilt();

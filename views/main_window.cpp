@@ -1,6 +1,8 @@
 #include "views/main_window.h"
 
 #include "core/io/dot_export.h"
+#include "core/layout/op_family.h"
+#include "views/graph_items.h"
 #include "core/ir/example_program.h"
 #include "views/document.h"
 #include "views/fx_text_pane.h"
@@ -164,6 +166,12 @@ void MainWindow::buildDocks() {
     // bottom: FX text, diagnostics, weights
     m_fx = new FxTextPane(m_doc, this);
     auto* fxDock = dock(tr("FX text"), "fx", m_fx, Qt::BottomDockWidgetArea);
+    connect(m_graph->view(), &GraphView::showInFxTextRequested, this, [this, fxDock](int n) {
+        fxDock->show();
+        fxDock->raise();
+        m_doc->selectNode(n);
+        m_fx->setFocus();
+    });
     m_diagnostics = new DiagnosticsModel(m_doc, this);
     auto* diagDock = dock(tr("Diagnostics"), "diagnostics",
                           new TablePane(m_doc, m_diagnostics, DiagnosticsModel::NodeNameRole, this, "node:"),
@@ -225,6 +233,16 @@ void MainWindow::buildMenus() {
     graph->addAction(tr("&Up from subgraph"), QKeySequence(Qt::ALT | Qt::Key_Backspace), m_doc, [this] { m_doc->leaveSubgraph(); });
     graph->addAction(tr("Clear symbol highlight"), m_doc, [this] { m_doc->setHighlightSymbol({}); });
 
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Legend"), this, &MainWindow::showLegend);
+    help->addAction(tr("&Keys"), this, [this] {
+        QMessageBox::information(this, tr("Keys"),
+                                 tr("Wheel, Ctrl+= / Ctrl+-: zoom · drag: pan · Ctrl+0: fit\n"
+                                    "Click: select · double-click a module box or group: open/close · double-click a HOP: enter\n"
+                                    "Backspace: up from a subgraph · Alt+Up / Alt+Down: producer / first user\n"
+                                    "Ctrl+F: search · Enter / Shift+Enter: next / previous hit · Esc: cancel a running job"));
+    });
+
     auto* tb = addToolBar(tr("Main"));
     tb->setObjectName("mainToolbar");
     tb->addAction(tr("Open"), this, [this] {
@@ -234,6 +252,28 @@ void MainWindow::buildMenus() {
     tb->addAction(tr("Fit"), gv, &GraphView::fitAll);
     tb->addAction(tr("Collapse all"), m_doc, &Document::collapseAll);
     tb->addAction(tr("Expand all"), m_doc, &Document::expandAll);
+}
+
+void MainWindow::showLegend() {
+    // the op family colours and node shapes, drawn the way the graph draws them
+    QString html = "<table cellspacing=4>";
+    const OpFamily families[] = {OpFamily::Linear, OpFamily::Normalization, OpFamily::Activation, OpFamily::Elementwise,
+                                 OpFamily::Reduction, OpFamily::View, OpFamily::DataMovement, OpFamily::Prims,
+                                 OpFamily::HigherOrder, OpFamily::Symbolic, OpFamily::Other};
+    for (OpFamily f : families) {
+        const QColor c(QRgb(0xff000000u | opFamilyColor(f)));
+        html += QString("<tr><td bgcolor='%1' style='color:%2'>&nbsp;&nbsp;%3&nbsp;&nbsp;</td></tr>")
+                    .arg(c.name(), readableTextOn(c).name(), QString::fromUtf8(opFamilyName(f)));
+    }
+    html += "</table><p>" + tr("Badges: T training IR · C core ATen · P prims · H higher-order · S symbolic") + "</p><p>" +
+            tr("Green pills: user inputs · red pill: output · dashed boxes: collapsed modules · double border: "
+               "higher-order op (double-click to enter) · small chips: parameters (blue), buffers (green), "
+               "constants (lilac), values read far away (orange, click to jump)") + "</p>";
+    QMessageBox box(this);
+    box.setWindowTitle(tr("Legend"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(html);
+    box.exec();
 }
 
 void MainWindow::openFile(const QString& path) {

@@ -46,6 +46,8 @@ public:
     bool exportView(const QString& path);
     /// Writes the flat graph of the program as DOT.
     bool exportDot(const QString& path);
+    /// Op family colours, shapes and badges.
+    void showLegend();
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -13,6 +13,13 @@ NodeInspectorModel::NodeInspectorModel(Document* document, QObject* parent) : In
 
 void NodeInspectorModel::refresh() {
     const auto* g = m_doc->graph();
+    if (g && m_doc->selectedNode() < 0) {
+        // nothing selected: say what to do rather than show an empty pane
+        auto root = std::make_unique<InfoRow>();
+        root->add(tr("No node selected"), tr("click a box, a search hit or an FX line"));
+        setRoot(std::move(root));
+        return;
+    }
     setRoot(g ? buildNodeInfo(*g, m_doc->selectedNode()) : nullptr);
 }
 
