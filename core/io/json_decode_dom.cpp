@@ -37,6 +37,8 @@ public:
           m_maxDepth(maxDepth > 4096 ? 4096 : maxDepth) {}
 
     Status run() {
+        // A UTF-8 byte order mark is tolerated (Python's json accepts it in bytes input).
+        if (m_end - m_p >= 3 && std::memcmp(m_p, "\xEF\xBB\xBF", 3) == 0) m_p += 3;
         skipWs();
         if (!parseValue(0)) return Status::error(m_error);
         skipWs();

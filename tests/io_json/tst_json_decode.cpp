@@ -478,6 +478,8 @@ void TstJsonDecode::duplicateKeysLastWins() {
     auto r = decodeProgramJson(programWithArg(R"({"as_int": 1, "as_int": 2})"), "m.json");
     QVERIFY2(r.isOk(), r.error().c_str());
     QCOMPARE((*r)->graph.nodes[0].inputs[0].arg.i, int64_t(2));
+    auto bom = decodeProgramJson("\xEF\xBB\xBF" + programWithArg(R"({"as_int": 7})"), "m.json");
+    QVERIFY2(bom.isOk(), bom.error().c_str());
     auto r2 = decodeProgramJson(programWithNode(R"([{"name": "a", "name": "b", "arg": {"as_int": 1}}])"), "m.json");
     QVERIFY2(r2.isOk(), r2.error().c_str());
     QCOMPARE((*r2)->graph.nodes[0].inputs[0].name, std::string("b"));
