@@ -116,8 +116,18 @@ ArchiveInfo detect(const ZipArchive& zip) {
 }
 
 // Raw or pickled payload files described by a 2.9+ payload config.
+// Raw payload bytes of a `byteorder: big` archive, swapped per element (complex: per component) into
+// owned little-endian bytes. Tensors sharing a storage share its dtype, so the first one decides.
+std::shared_ptr<const Storage> littleEndianCopy(const Storage& big, ScalarType dtype) {
+    const size_t unit = isComplexType(dtype) ? size_t(elementSize(dtype)) / 2 : size_t(elementSize(dtype));
+    std::vector<std::byte> out(big.data, big.data + big.size);
+    if (unit > 1)
+        for (size_t k = 0; k + unit <= out.size(); k += unit) std::reverse(out.begin() + k, out.begin() + k + unit);
+    return Storage::fromBytes(std::move(out));
+}
+
 Status loadPayloads(const ZipArchive& zip, const std::string& dir, const std::string& configRecord, bool intoWeights,
-                    Program& p, const LoadOptions& o, double from, double to) {
+                    bool bigEndian, Program& p, const LoadOptions& o, double from, double to) {
     auto text = zip.readText(configRecord, limits::kMaxConfigJsonBytes);
     if (!text) return text.status();
     auto entries = parsePayloadConfig(*text, configRecord);
@@ -150,7 +160,7 @@ Status loadPayloads(const ZipArchive& zip, const std::string& dir, const std::st
             if (!st) {
                 auto r = zip.read(record);
                 if (!r) return r.status();
-                st = ensureAligned(*r);
+                st = bigEndian ? littleEndianCopy(**r, e.meta->dtype) : ensureAligned(*r);
             }
             TensorData t = *e.meta;
             const int es = elementSize(t.dtype);
@@ -318,18 +328,21 @@ Status Pt2Reader::loadState(Program& p, const std::string& model, const LoadOpti
 
     const std::string& r = m_info.root;
     if (o.loadWeights) {
+        // Raw payloads follow the archive's byteorder; nested torch.save files carry their own.
+        bool bigEndian = false;
         if (zip.contains(r + "byteorder")) {
             auto order = zip.readText(r + "byteorder", limits::kMaxTagRecordBytes);
             if (!order) return order.status();
-            if (trimmed(*order) != "little")
-                return Status::error(r + "byteorder: '" + trimmed(*order) + "'; only little-endian payloads are supported");
+            bigEndian = trimmed(*order) == "big";
+            if (!bigEndian && trimmed(*order) != "little")
+                return Status::error(r + "byteorder: '" + trimmed(*order) + "', expected 'little' or 'big'");
         }
         struct Kind { const char* dir; const char* suffix; bool weights; double a, b; };
         for (const Kind& k : {Kind{"data/weights/", "_weights_config.json", true, 0.0, 0.7},
                               Kind{"data/constants/", "_constants_config.json", false, 0.7, 0.85}}) {
             const std::string dir = r + k.dir;
             if (zip.contains(dir + model + k.suffix))
-                IRLENS_TRY(loadPayloads(zip, dir, dir + model + k.suffix, k.weights, p, o, span(k.a), span(k.b)));
+                IRLENS_TRY(loadPayloads(zip, dir, dir + model + k.suffix, k.weights, bigEndian, p, o, span(k.a), span(k.b)));
             else if (zip.contains(dir + model + ".pt")) // torch 2.8: one torch.save of the whole dict
                 IRLENS_TRY(loadPickledDict(zip, dir + model + ".pt", k.weights, p));
             if (cancelled(o)) return kCancelled;

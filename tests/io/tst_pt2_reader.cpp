@@ -59,12 +59,12 @@ std::vector<FixtureFile> fixtureFiles() {
 }
 
 // A synthetic PT2 archive under root "m/" for hostile-input rows; items are added to the defaults.
-std::string pt2Archive(std::vector<ZipItem> items, const std::string& archiveFormat = "pt2") {
+std::string pt2Archive(std::vector<ZipItem> items, const std::string& archiveFormat = "pt2", const std::string& byteorder = "little") {
     ZipBuilder z;
     for (auto& it : items) z.add(std::move(it));
     z.add(ZipItem{"m/archive_format", archiveFormat, false, true, false, 64});
     z.add(ZipItem{"m/archive_version", "0", false, true, false, 64});
-    z.add(ZipItem{"m/byteorder", "little", false, true, false, 64});
+    z.add(ZipItem{"m/byteorder", byteorder, false, true, false, 64});
     return z.build();
 }
 
@@ -505,6 +505,27 @@ private slots:
         QVERIFY2(st.isOk(), st.message().c_str());
         QCOMPARE(bytesOf(prog.weights.at("sub")), f32Bytes({2, 3, 4}));
         QVERIFY(prog.weights.at("sub").isParameter);
+    }
+
+    void bigEndianPayloads() {
+        // byteorder "big": raw payload bytes are swapped per element into native order.
+        std::string be;
+        for (float f : {1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f}) {
+            std::string le = f32Bytes({f});
+            be += std::string(le.rbegin(), le.rend());
+        }
+        QString path = write("big.pt2", pt2Archive({ZipItem{"m/models/model.json", "{}"},
+                                                   ZipItem{"m/data/weights/model_weights_config.json", linearConfig()},
+                                                   ZipItem{"m/data/weights/weight_0", be}}, "pt2", "big"));
+        auto reader = Pt2Reader::open(path.toStdString());
+        Program p;
+        auto st = (*reader)->loadState(p, "model", {});
+        QVERIFY2(st.isOk(), st.message().c_str());
+        QCOMPARE(bytesOf(p.weights.at("linear.weight")), f32Bytes({1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f}));
+        QString odd = write("odd.pt2", pt2Archive({ZipItem{"m/models/model.json", "{}"}}, "pt2", "middle"));
+        Program q;
+        QCOMPARE(QString::fromStdString((*Pt2Reader::open(odd.toStdString()))->loadState(q, "model", {}).message()),
+                 QString("m/byteorder: 'middle', expected 'little' or 'big'"));
     }
 
     void progressAndCancel() {
