@@ -229,9 +229,9 @@ void tensorMeta(Writer& w, const TensorMeta& m) {
     w.key("layout").integer(m.layout).endObject();
 }
 
-// A node needs an explicit `name` only when the first-output rule would not give it back.
+// A node needs an explicit `name` only when the first-output rule would not give it back. `name` is
+// a late schema field, and PyTorch's loader refuses keys its schema lacks: write it only when needed.
 bool needsName(const Node& n) {
-    if (n.hasSerializedName) return true;
     auto names = n.outputNames();
     return names.empty() || names.front() != n.name;
 }
