@@ -507,6 +507,35 @@ private slots:
         QVERIFY(prog.weights.at("sub").isParameter);
     }
 
+    void torch28PickledWeightsAndConstants() {
+        // torch 2.8: data/weights/<m>.pt and data/constants/<m>.pt are whole torch.save dicts.
+        PickleBuilder w;
+        w.global("collections", "OrderedDict").emptyTuple().reduce().mark();
+        w.str("fc.weight").global("torch._utils", "_rebuild_parameter").tensor("FloatStorage", "0", 6, 0, {2, 3}, {3, 1});
+        w.boolean(true).global("collections", "OrderedDict").emptyTuple().reduce().tuple3().reduce();
+        w.str("steps").tensor("LongStorage", "1", 1, 0, {}, {});
+        w.setitems().stop();
+        PickleBuilder c;
+        c.emptyDict().mark().str("mask").tensor("BoolStorage", "0", 4, 0, {2, 2}, {2, 1}).str("scale").integer(3).setitems().stop();
+        const std::string longOne("\x07\0\0\0\0\0\0\0", 8);
+        QString path = write("t28.pt2", pt2Archive({ZipItem{"m/models/model.json", "{}"},
+            ZipItem{"m/data/weights/model.pt", torchSaveZip(w.bytes(), {{"0", f32Bytes({1, 2, 3, 4, 5, 6})}, {"1", longOne}})},
+            ZipItem{"m/data/constants/model.pt", torchSaveZip(c.bytes(), {{"0", std::string("\1\0\0\1", 4)}})}}));
+        auto reader = Pt2Reader::open(path.toStdString());
+        Program p;
+        auto st = (*reader)->loadState(p, "model", {});
+        QVERIFY2(st.isOk(), st.message().c_str());
+        QCOMPARE(p.weights.size(), size_t(2));
+        QVERIFY(p.weights.at("fc.weight").isParameter);
+        QCOMPARE(bytesOf(p.weights.at("fc.weight")), f32Bytes({1, 2, 3, 4, 5, 6}));
+        QCOMPARE(p.weights.at("steps").dtype, ScalarType::Int64);
+        QCOMPARE(p.weights.at("steps").numel(), int64_t(1));
+        QCOMPARE(bytesOf(p.weights.at("steps")), longOne);
+        QCOMPARE(p.constants.at("mask").tensor.dtype, ScalarType::Bool);
+        QCOMPARE(p.constants.at("scale").kind, Value::Kind::Int);
+        QCOMPARE(p.constants.at("scale").i, int64_t(3));
+    }
+
     void bigEndianPayloads() {
         // byteorder "big": raw payload bytes are swapped per element into native order.
         std::string be;
