@@ -75,6 +75,7 @@ private:
     const JsonDoc& m_doc;
     std::string m_record;
     std::vector<std::string>& m_warnings;
+    std::map<std::string, size_t> m_opaqueMembers; // unknown Argument members and how often they occur
     // torch 2.1 signature maps, applied once the graph inputs/outputs are known
     bool m_legacySignature = false;
     std::map<std::string, std::string> m_legacyParams, m_legacyBuffers, m_legacyMutations;

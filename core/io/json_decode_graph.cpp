@@ -81,6 +81,7 @@ Status Decoder::argumentMember(std::string_view member, uint32_t v, const Path& 
         // A member newer than this build: keep it verbatim so nothing is lost, show it as raw JSON.
         out.kind = ArgKind::Opaque;
         out.s.assign(member);
+        ++m_opaqueMembers[out.s];
         out.raw.assign(m_doc.sourceOf(v));
         return Status::ok();
     }

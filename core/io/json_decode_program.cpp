@@ -309,6 +309,9 @@ Status Decoder::program(uint32_t root, Program& out) {
     out.torchVersion = "<=2.4";
     if (uint32_t t = opt(root, "torch_version"); t != kNoNode) IRLENS_TRY(readString(t, p.child("torch_version"), out.torchVersion));
     if (uint32_t g = opt(root, "guards_code"); g != kNoNode) IRLENS_TRY(stringList(g, p.child("guards_code"), out.guardsCode));
+    for (const auto& [member, uses] : m_opaqueMembers)
+        warn("Argument member \"" + member + "\" is newer than this reader: kept as raw JSON (" + std::to_string(uses) +
+             (uses == 1 ? " use)" : " uses)"));
     return Status::ok();
 }
 

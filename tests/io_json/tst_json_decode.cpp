@@ -162,6 +162,12 @@ void TstJsonDecode::argumentMembers() {
     QCOMPARE(node.inputs.size(), size_t(1));
     QCOMPARE(QString::fromStdString(describe(node.inputs[0].arg)), expected);
     QCOMPARE(node.inputs[0].kind, 1);
+    if (node.inputs[0].arg.kind == ArgKind::Opaque) {
+        QCOMPARE((*r)->warnings.size(), size_t(1));
+        QCOMPARE((*r)->warnings[0], "Argument member \"" + node.inputs[0].arg.s + "\" is newer than this reader: kept as raw JSON (1 use)");
+    } else {
+        QVERIFY((*r)->warnings.empty());
+    }
 }
 
 void TstJsonDecode::eraQuirks() {
