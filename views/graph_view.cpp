@@ -49,13 +49,24 @@ void GraphView::zoomBy(double factor) {
     double z = zoom() * factor;
     if (z < 0.02 || z > 8) return;
     scale(factor, factor);
-    m_mini->refresh();
+    placeMiniMap();
 }
 
 void GraphView::fitAll() {
     QRectF r = m_scene->sceneRect();
     if (r.isEmpty()) return;
     fitInView(r, Qt::KeepAspectRatio);
+    if (zoom() > 1.0) {
+        // a small graph: natural size, centred (blown-up boxes read worse, not better)
+        resetTransform();
+        centerOn(r.center());
+    }
+    placeMiniMap();
+}
+
+void GraphView::showStart() {
+    fitAll();
+    const QRectF r = m_scene->sceneRect();
     // a big graph fitted whole is unreadable: keep text legible and start at its first box instead
     if (zoom() < 0.45) {
         resetTransform();
@@ -70,7 +81,7 @@ void GraphView::fitAll() {
         const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
         centerOn(anchor.x(), anchor.y() + visible.height() / 2 - 40);
     }
-    m_mini->refresh();
+    placeMiniMap();
 }
 
 void GraphView::centerOnNode(int nodeIndex) {
@@ -80,7 +91,7 @@ void GraphView::centerOnNode(int nodeIndex) {
 void GraphView::onRebuilt() {
     if (m_fitOnNextLayout) {
         m_fitOnNextLayout = false;
-        fitAll();
+        showStart();
     } else if (m_doc->selectedNode() >= 0) {
         centerOnNode(m_doc->selectedNode());
     }
@@ -235,7 +246,10 @@ void GraphView::scrollContentsBy(int dx, int dy) {
 void GraphView::placeMiniMap() {
     const int w = std::min(170, viewport()->width() / 5), h = std::min(220, viewport()->height() / 3);
     m_mini->setGeometry(viewport()->width() - w - 8, viewport()->height() - h - 8, w, h);
-    m_mini->setVisible(w > 60 && h > 60 && !m_scene->sceneRect().isEmpty());
+    // the overview helps only when the graph does not fit
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    const bool fits = visible.contains(m_scene->sceneRect().adjusted(20, 20, -20, -20));
+    m_mini->setVisible(w > 60 && h > 60 && !m_scene->sceneRect().isEmpty() && !fits);
     m_mini->refresh();
 }
 

@@ -17,7 +17,10 @@ public:
     GraphView(Document* document, GraphScene* scene, QWidget* parent = nullptr);
 
     void zoomBy(double factor);
+    /// The whole graph in view (never enlarged past 100 %).
     void fitAll();
+    /// The first view of a graph: fitted when readable, else the top of it at a legible zoom.
+    void showStart();
     /// Centres the view on a graph node (its box) without changing the zoom much.
     void centerOnNode(int nodeIndex);
     double zoom() const;
