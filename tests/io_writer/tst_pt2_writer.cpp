@@ -60,9 +60,14 @@ bool havePython() {
     return py.waitForFinished(10000) && py.exitCode() == 0;
 }
 
-// Python's own zip reader: CRC of every record, and the names.
-const char* kZipCheck = "import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1])\nbad=z.testzip()\n"
-                        "assert bad is None, bad\nprint(len(z.infolist()))";
+// Python's own zip reader (CRC of every record) and JSON parser (every .json record; the program's
+// schema_version as PyTorch reads it).
+const char* kZipCheck = "import zipfile,sys,json\nz=zipfile.ZipFile(sys.argv[1])\nbad=z.testzip()\n"
+                        "assert bad is None, bad\n"
+                        "docs={n: json.loads(z.read(n)) for n in z.namelist() if n.endswith('.json')}\n"
+                        "v=docs['archive/models/model.json']['schema_version']\n"
+                        "assert (v['major'], v['minor'])==(8, 12), v\n"
+                        "print(len(z.infolist()))";
 
 // Python's pickle with stand-ins for torch: prints one line per sample input.
 const char* kPickleCheck = R"(import zipfile,pickle,sys,io
