@@ -21,6 +21,9 @@ inline constexpr uint64_t kMaxStoredRecordBytes = uint64_t(1) << 40;
 /// Bytes one DEFLATE record may inflate to. Inflating allocates, so this is the deflate-bomb guard.
 /// A record that inflates past its declared size is refused as well, whatever this limit.
 inline constexpr uint64_t kMaxInflatedRecordBytes = uint64_t(4) << 30;
+/// Bytes all DEFLATE records of one archive may inflate to together. Central directory entries may
+/// overlap (many names for one compressed blob), so a per-record limit alone does not bound memory.
+inline constexpr uint64_t kMaxInflatedArchiveBytes = uint64_t(16) << 30;
 // Nested archives: a torch.save record inside a .pt2 is opened, but nothing inside a torch.save is
 // ever opened as an archive again, so nesting is 1 by construction and needs no limit.
 
@@ -35,8 +38,10 @@ inline constexpr size_t kMaxJsonDepth = 512;
 inline constexpr uint64_t kMaxConfigJsonBytes = uint64_t(256) << 20;
 /// Small text records (archive_format, byteorder, version): anything longer is not what we expect.
 inline constexpr uint64_t kMaxTagRecordBytes = 4096;
-/// One extra file (extra/<name>, extra_files/<name>) kept as text.
+/// One extra file (extra/<name>, extra_files/<name>) kept as text, and all of them together (they are
+/// copied, and overlapping entries could otherwise multiply one blob).
 inline constexpr uint64_t kMaxExtraFileBytes = uint64_t(64) << 20;
+inline constexpr uint64_t kMaxExtraFilesTotalBytes = uint64_t(256) << 20;
 
 // ---------------------------------------------------------------- pickles (torch.save payloads)
 
@@ -55,7 +60,8 @@ inline constexpr uint64_t kMaxPickleStringBytes = uint64_t(256) << 20;
 
 /// Dimensions of one tensor.
 inline constexpr size_t kMaxTensorRank = 64;
-/// Bytes of zeros materialized for a zero-length payload record ("no data": PyTorch fills zeros).
+/// Bytes of zeros materialized for zero-length payload records ("no data": PyTorch fills zeros), for
+/// one program in total.
 inline constexpr uint64_t kMaxMaterializedZeroBytes = uint64_t(1) << 30;
 
 } // namespace irlens::core::limits

@@ -134,6 +134,7 @@ Status loadPayloads(const ZipArchive& zip, const std::string& dir, const std::st
     if (!entries) return entries.status();
     std::map<std::string, std::shared_ptr<const Storage>> storages; // shared path_name -> shared storage
     size_t done = 0;
+    uint64_t zeroBytes = 0;
     for (auto& e : *entries) {
         if (cancelled(o)) return kCancelled;
         if (++done % 64 == 0) report(o, from + (to - from) * double(done) / double(entries->size()));
@@ -170,8 +171,10 @@ Status loadPayloads(const ZipArchive& zip, const std::string& dir, const std::st
             if (!need) return Status::error(configRecord + ": " + what + " has an invalid view");
             if (st->size == 0 && *need > 0) {
                 // A zero-length record means "no data" (fake tensor): PyTorch materializes zeros.
-                if (*need > limits::kMaxMaterializedZeroBytes)
-                    return Status::error(record + ": empty payload for " + what + " too large to fill with zeros");
+                if (*need > limits::kMaxMaterializedZeroBytes - zeroBytes)
+                    return Status::error(record + ": empty payload for " + what + " would take the zeros filled in for "
+                                         "empty payloads past " + std::to_string(limits::kMaxMaterializedZeroBytes) + " bytes");
+                zeroBytes += *need;
                 st = Storage::fromBytes(std::vector<std::byte>(*need));
             }
             if (st->size % es != 0)
@@ -227,8 +230,12 @@ Status loadSampleInputs(const ZipArchive& zip, const std::string& record, Progra
 }
 
 Status loadExtraFiles(const ZipArchive& zip, const std::string& prefix, Program& p) {
+    uint64_t total = 0;
     for (const auto& e : zip.entries()) {
         if (!startsWith(e.name, prefix) || e.name.size() == prefix.size() || endsWith(e.name, "/")) continue;
+        if ((total += e.size) > limits::kMaxExtraFilesTotalBytes)
+            return zip.recordError(e.name, "extra files exceed " + std::to_string(limits::kMaxExtraFilesTotalBytes) +
+                                               " bytes in total");
         auto text = zip.readText(e.name, limits::kMaxExtraFileBytes);
         if (!text) return text.status();
         p.extraFiles[e.name.substr(prefix.size())] = std::move(*text);

@@ -289,6 +289,9 @@ Result<std::shared_ptr<const Storage>> ZipArchive::inflate(const ZipEntry& e) co
         return recordError(e.name, "declares " + std::to_string(e.size) + " bytes uncompressed, more than the limit of " +
                                        std::to_string(m_limits.maxInflatedBytes) + " (deflate bomb?)");
     std::lock_guard lock(m_zipMutex);
+    if (m_inflatedTotal + e.size > m_limits.maxInflatedTotal)
+        return recordError(e.name, "inflating it would take the archive past " + std::to_string(m_limits.maxInflatedTotal) +
+                                       " inflated bytes in total (overlapping deflate records?)");
     zip_file_t* zf = zip_fopen_index(m_zip, e.libzipIndex, 0);
     if (!zf) return recordError(e.name, std::string("cannot be opened (libzip: ") + zip_strerror(m_zip) + ")");
     std::vector<std::byte> out(static_cast<size_t>(e.size));
@@ -311,6 +314,7 @@ Result<std::shared_ptr<const Storage>> ZipArchive::inflate(const ZipEntry& e) co
     }
     zip_fclose(zf);
     if (!failure.empty()) return recordError(e.name, failure);
+    m_inflatedTotal += e.size;
     return std::shared_ptr<const Storage>(Storage::fromBytes(std::move(out)));
 }
 

@@ -27,6 +27,7 @@ namespace irlens::core {
 struct ZipLimits {
     uint64_t maxRecords = limits::kMaxZipRecords;
     uint64_t maxInflatedBytes = limits::kMaxInflatedRecordBytes;
+    uint64_t maxInflatedTotal = limits::kMaxInflatedArchiveBytes;
     uint64_t maxStoredBytes = limits::kMaxStoredRecordBytes;
 };
 
@@ -88,6 +89,7 @@ private:
     ::zip* m_zip = nullptr;
     ::zip_source* m_source = nullptr;
     mutable std::mutex m_zipMutex; // libzip handles are not thread-safe; only DEFLATE reads take it
+    mutable uint64_t m_inflatedTotal = 0; // guarded by m_zipMutex
 };
 
 /// Whether a record name is safe to resolve (not absolute, no '..' component, no NUL, no drive letter).
