@@ -249,7 +249,9 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
     const ExecutionPlan& plan = *m_plan;
     RunShared shared{options, 1, nullptr, {}, {0}, {0}, {false}, {}, {}, 0};
     shared.threads = options.threads > 0 ? options.threads : hardwareThreads();
-    shared.tracker = std::make_shared<AllocTracker>();
+    shared.tracker = m_tracker;
+    m_tracker->peak.store(m_tracker->live.load());
+    const int64_t liveBefore = m_tracker->live.load();
     shared.total = static_cast<int>(plan.graph().nodes.size());
 
     GraphRun run{plan.graph(), {}, nullptr, nullptr};
@@ -315,7 +317,7 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
     }
     RunResult result;
     result.wallNs = nowNs(shared.start);
-    result.peakBytes = shared.tracker->peak.load();
+    result.peakBytes = shared.tracker->peak.load() - liveBefore; // outputs of earlier runs still held are not this run's
     result.threads = shared.threads;
     if (options.observer) options.observer->onRunEnd(result.wallNs, result.peakBytes);
     if (!status) return status;

@@ -79,6 +79,7 @@ private:
     std::map<std::string, Tensor> m_state;
     std::unique_ptr<tbb::task_arena> m_arena; // kept across runs: no re-initialisation per run
     int m_arenaThreads = 0;
+    std::shared_ptr<AllocTracker> m_tracker = std::make_shared<AllocTracker>(); // byte counts + block pool
 };
 
 /// FLOP estimate of one node from its bound arguments and outputs (matrix products, convolutions,

@@ -18,18 +18,50 @@ void AllocTracker::add(int64_t bytes) {
     while (now > p && !peak.compare_exchange_weak(p, now, std::memory_order_relaxed)) {}
 }
 
+AllocTracker::~AllocTracker() {
+    for (auto& [size, p] : m_pool) std::free(p);
+}
+
+void* AllocTracker::take(size_t bytes) {
+    std::lock_guard lock(m_mutex);
+    auto it = m_pool.find(bytes);
+    if (it == m_pool.end()) return nullptr;
+    void* p = it->second;
+    m_pool.erase(it);
+    m_pooled -= bytes;
+    return p;
+}
+
+bool AllocTracker::give(void* p, size_t bytes) {
+    std::lock_guard lock(m_mutex);
+    if (m_pooled + bytes > maxPooledBytes) return false;
+    m_pool.emplace(bytes, p);
+    m_pooled += bytes;
+    return true;
+}
+
+namespace {
+size_t roundedSize(size_t bytes) {
+    size_t r = (bytes + 63) / 64 * 64;
+    return r == 0 ? 64 : r;
+}
+} // namespace
+
 Buffer::~Buffer() {
     if (m_owned) {
+        if (m_tracker) {
+            m_tracker->release(static_cast<int64_t>(m_size));
+            if (m_tracker->give(m_data, roundedSize(m_size))) return;
+        }
         std::free(m_data);
-        if (m_tracker) m_tracker->release(static_cast<int64_t>(m_size));
     }
 }
 
 std::shared_ptr<Buffer> Buffer::allocate(size_t bytes, std::shared_ptr<AllocTracker> tracker) {
     if (bytes > kMaxAllocation) return nullptr;
-    size_t rounded = (bytes + 63) / 64 * 64;
-    if (rounded == 0) rounded = 64;
-    void* p = std::aligned_alloc(64, rounded);
+    size_t rounded = roundedSize(bytes);
+    void* p = tracker ? tracker->take(rounded) : nullptr;
+    if (!p) p = std::aligned_alloc(64, rounded);
     if (!p) return nullptr;
     auto b = std::shared_ptr<Buffer>(new (std::nothrow) Buffer());
     if (!b) { std::free(p); return nullptr; }

@@ -11,20 +11,38 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 namespace irlens::core::exec {
 
-/// Counts the bytes the engine allocates during a run (live and peak). Shared by the storages it
-/// made, so it outlives a run whose outputs are still held.
+/// Counts the bytes the engine allocates (live and peak) and keeps freed blocks for reuse: a plan
+/// allocates the same sizes every run, so steady-state runs touch no fresh pages. Shared by the
+/// storages it made, so it outlives a run whose outputs are still held.
 struct AllocTracker {
     std::atomic<int64_t> live{0};
     std::atomic<int64_t> peak{0};
     std::atomic<int64_t> total{0};
     void add(int64_t bytes);
     void release(int64_t bytes) { live.fetch_sub(bytes, std::memory_order_relaxed); }
+
+    AllocTracker() = default;
+    AllocTracker(const AllocTracker&) = delete;
+    AllocTracker& operator=(const AllocTracker&) = delete;
+    ~AllocTracker();
+    /// A pooled block of exactly `bytes` (rounded size), or nullptr.
+    void* take(size_t bytes);
+    /// Keeps a block for reuse; false when the pool is full (the caller frees it).
+    bool give(void* p, size_t bytes);
+    size_t maxPooledBytes = size_t(512) << 20;
+
+private:
+    std::mutex m_mutex;
+    std::multimap<size_t, void*> m_pool;
+    size_t m_pooled = 0;
 };
 
 /// One block of bytes. Owns an aligned allocation, or views foreign bytes kept alive by `keep`.

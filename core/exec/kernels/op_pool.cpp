@@ -4,6 +4,7 @@
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
 #include "core/exec/kernels/util/loops.h"
+#include "core/exec/kernels/util/simd.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include <cmath>
@@ -70,27 +71,35 @@ void maxPoolImpl(KernelContext& ctx, bool withIndices) {
         parallelRange(ctx.threads(), P.planes, OH * OW * kH * kW, [&](int64_t lo, int64_t hi) {
             for (int64_t pl = lo; pl < hi; ++pl) {
                 const T* plane = xs + pl * P.H * P.W;
-                for (int64_t oh = 0; oh < OH; ++oh)
+                for (int64_t oh = 0; oh < OH; ++oh) {
+                    // window rows inside the input, computed once per output row (no bounds tests inside)
+                    const int64_t h0 = oh * sH - pH;
+                    const int64_t khLo = h0 >= 0 ? 0 : (-h0 + dH - 1) / dH;
+                    const int64_t khHi = std::min<int64_t>(kH, h0 < P.H ? (P.H - h0 + dH - 1) / dH : 0);
                     for (int64_t ow = 0; ow < OW; ++ow) {
+                        const int64_t w0 = ow * sW - pW;
+                        const int64_t kwLo = w0 >= 0 ? 0 : (-w0 + dW - 1) / dW;
+                        const int64_t kwHi = std::min<int64_t>(kW, w0 < P.W ? (P.W - w0 + dW - 1) / dW : 0);
                         T best = std::numeric_limits<T>::lowest();
                         if constexpr (std::is_floating_point_v<T>) best = -std::numeric_limits<T>::infinity();
-                        int64_t bi = -1;
-                        for (int64_t kh = 0; kh < kH; ++kh) {
-                            int64_t ih = oh * sH - pH + kh * dH;
-                            if (ih < 0 || ih >= P.H) continue;
-                            for (int64_t kw = 0; kw < kW; ++kw) {
-                                int64_t iw = ow * sW - pW + kw * dW;
-                                if (iw < 0 || iw >= P.W) continue;
-                                T v = plane[ih * P.W + iw];
-                                bool nan = false;
-                                if constexpr (std::is_floating_point_v<T>) nan = std::isnan(v);
-                                if (bi < 0 || v > best || nan) { best = v; bi = ih * P.W + iw; }
-                                if (nan) { kh = kH; break; }
+                        int64_t bi = (h0 + khLo * dH) * P.W + (w0 + kwLo * dW);
+                        for (int64_t kh = khLo; kh < khHi; ++kh) {
+                            const int64_t rowOff = (h0 + kh * dH) * P.W;
+                            for (int64_t kw = kwLo; kw < kwHi; ++kw) {
+                                const int64_t at = rowOff + w0 + kw * dW;
+                                const T v = plane[at];
+                                // integer selects and SSE max, not branches: activations have random
+                                // order. A NaN wins and then sticks (nothing compares greater than NaN).
+                                const int64_t take = static_cast<int64_t>(v > best) | static_cast<int64_t>(v != v);
+                                bi = take ? at : bi;
+                                if constexpr (std::is_floating_point_v<T>) best = maxKeepNan(best, v);
+                                else best = take ? v : best;
                             }
                         }
                         o[(pl * OH + oh) * OW + ow] = best;
                         if (ix) ix[(pl * OH + oh) * OW + ow] = bi;
                     }
+                }
             }
         });
     });

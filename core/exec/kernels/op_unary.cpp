@@ -5,6 +5,7 @@
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
 #include "core/exec/kernels/util/loops.h"
+#include "core/exec/kernels/util/simd.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include <cmath>
@@ -114,7 +115,15 @@ void unary(KernelContext& ctx, Un op, bool inplace) {
     dispatchAll(dt, [&]<class T>() {
         if constexpr (std::is_floating_point_v<T>) {
             if (op == Un::Relu) {
-                mapElements<T, T>(ctx.threads(), out, [](T v) { return v > T(0) ? v : (v != v ? v : T(0)); }, in);
+                if (in.isContiguous() && out.isContiguous()) {
+                    const T* src = in.data<T>();
+                    T* dst = out.data<T>();
+                    parallelRange(ctx.threads(), in.numel(), 1, [&](int64_t b, int64_t e) {
+                        clampContiguous(dst + b, src + b, e - b, T(0), std::numeric_limits<T>::infinity());
+                    });
+                } else {
+                    mapElements<T, T>(ctx.threads(), out, [](T v) { return v < T(0) ? T(0) : v; }, in);
+                }
                 return;
             }
         }
@@ -138,6 +147,16 @@ void clampImpl(KernelContext& ctx, std::optional<double> lo, std::optional<doubl
     dispatchNumeric(dt, [&]<class T>() {
         T l = lo ? static_cast<T>(*lo) : std::numeric_limits<T>::lowest();
         T h = hi ? static_cast<T>(*hi) : std::numeric_limits<T>::max();
+        if constexpr (std::is_floating_point_v<T>) {
+            if (in.isContiguous() && out.isContiguous()) {
+                if (!lo) l = -std::numeric_limits<T>::infinity();
+                if (!hi) h = std::numeric_limits<T>::infinity();
+                const T* src = in.data<T>();
+                T* dst = out.data<T>();
+                parallelRange(ctx.threads(), in.numel(), 1, [&](int64_t b, int64_t e) { clampContiguous(dst + b, src + b, e - b, l, h); });
+                return;
+            }
+        }
         mapElements<T, T>(ctx.threads(), out, [l, h](T v) {
             if constexpr (std::is_floating_point_v<T>) { if (v != v) return v; }
             return v < l ? l : (v > h ? h : v);

@@ -107,6 +107,12 @@ void runLoop(const LoopPlan<N>& p, int threads, Body body) {
     }
 }
 
+template <class Out, class... In, class F>
+void contiguousMap(Out* __restrict o, int64_t n, F& f, const In* __restrict... in) {
+#pragma GCC ivdep
+    for (int64_t e = 0; e < n; ++e) o[e] = f(in[e]...);
+}
+
 /// out[i] = f(in0[i], in1[i], ...) with typed pointers; inputs must already have out's shape (expanded).
 template <class Out, class... In, class F, class... Ts>
 void mapElements(int threads, const Tensor& out, F f, const Ts&... ins) {
@@ -120,7 +126,13 @@ void mapElements(int threads, const Tensor& out, F f, const Ts&... ins) {
             bool contiguous = st[0] == sizeof(Out) && ((st[I + 1] == sizeof(In)) && ...);
             if (contiguous) {
                 const std::tuple<const In*...> in{reinterpret_cast<const In*>(ptrs[I + 1])...};
-                for (int64_t e = 0; e < n; ++e) o[e] = f(std::get<I>(in)[e]...);
+                // Without aliasing the loop vectorises; in-place ops (relu_) share the output buffer.
+                const bool aliased = ((static_cast<const void*>(std::get<I>(in)) == static_cast<const void*>(o)) || ...);
+                if (aliased) {
+                    for (int64_t e = 0; e < n; ++e) o[e] = f(std::get<I>(in)[e]...);
+                } else {
+                    contiguousMap<Out, In...>(o, n, f, std::get<I>(in)...);
+                }
             } else {
                 for (int64_t e = 0; e < n; ++e)
                     *reinterpret_cast<Out*>(ptrs[0] + e * st[0]) =
