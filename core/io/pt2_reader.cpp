@@ -150,7 +150,7 @@ Status loadPayloads(const ZipArchive& zip, const std::string& dir, const std::st
         } else if (e.usePickle) {
             auto st = zip.read(record);
             if (!st) return st.status();
-            auto obj = loadTorchSave(*st, record);
+            auto obj = loadTorchSave(*st, record, zip.limits());
             if (!obj) return obj.status();
             auto leaf = leafValue(**obj);
             if (!leaf || leaf->kind != Value::Kind::Tensor)
@@ -204,7 +204,7 @@ Status loadPickledDict(const ZipArchive& zip, const std::string& record, bool in
     auto st = zip.read(record);
     if (!st) return st.status();
     if ((*st)->size == 0) return Status::ok(); // an empty artifact
-    auto obj = loadTorchSave(*st, record);
+    auto obj = loadTorchSave(*st, record, zip.limits());
     if (!obj) return obj.status();
     if (intoWeights) {
         auto t = tensorsFromStateDict(**obj, record);
@@ -222,7 +222,7 @@ Status loadSampleInputs(const ZipArchive& zip, const std::string& record, Progra
     auto st = zip.read(record);
     if (!st) return st.status();
     if ((*st)->size == 0) return Status::ok(); // zero-length record: no example inputs were attached
-    auto obj = loadTorchSave(*st, record);
+    auto obj = loadTorchSave(*st, record, zip.limits());
     if (!obj) return obj.status();
     IRLENS_TRY(flattenSampleInputs(**obj, p.sampleArgs, p.sampleKwargs, record));
     p.hasSampleInputs = true;

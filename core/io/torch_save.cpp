@@ -51,8 +51,8 @@ std::shared_ptr<const Storage> ensureAligned(std::shared_ptr<const Storage> byte
     return Storage::fromBytes(std::vector<std::byte>(bytes->data, bytes->data + bytes->size));
 }
 
-Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::string& recordName) {
-    auto zip = ZipArchive::openStorage(std::move(bytes), recordName);
+Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::string& recordName, const ZipLimits& limits) {
+    auto zip = ZipArchive::openStorage(std::move(bytes), recordName, limits);
     if (!zip) {
         if (zip.error().find("end-of-central-directory") != std::string::npos)
             return Status::error(recordName + ": not a torch.save archive (expected a ZIP holding data.pkl)");

@@ -5,6 +5,7 @@
 // record (and the archive holding it) is stored uncompressed.
 
 #include "core/io/unpickler.h"
+#include "core/io/zip_archive.h"
 #include "core/ir/program.h"
 #include "core/ir/status.h"
 
@@ -21,7 +22,8 @@ std::shared_ptr<const Storage> ensureAligned(std::shared_ptr<const Storage> byte
 
 /// Unpickles the torch.save archive held in `bytes`. `recordName` (the outer record) prefixes errors:
 /// "serialized_state_dict.pt: data.pkl: unsupported global 'os.system' at byte 57".
-Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::string& recordName);
+/// `limits` come from the archive holding the record, so nested archives share its inflate budget.
+Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::string& recordName, const ZipLimits& limits = {});
 
 /// A state dict (dict or OrderedDict name -> tensor/Parameter) as tensors by FQN.
 Result<std::map<std::string, TensorData>> tensorsFromStateDict(const PyObject& dict, const std::string& recordName);

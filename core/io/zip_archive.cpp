@@ -108,6 +108,7 @@ Result<std::shared_ptr<ZipArchive>> ZipArchive::open(std::shared_ptr<const void>
     a->m_size = size;
     a->m_displayName = std::move(displayName);
     a->m_limits = limits;
+    if (!a->m_limits.inflatedUsed) a->m_limits.inflatedUsed = std::make_shared<std::atomic<uint64_t>>(0);
     IRLENS_TRY(a->parseCentralDirectory());
     IRLENS_TRY(a->openWithLibzip());
     return a;
@@ -289,9 +290,13 @@ Result<std::shared_ptr<const Storage>> ZipArchive::inflate(const ZipEntry& e) co
         return recordError(e.name, "declares " + std::to_string(e.size) + " bytes uncompressed, more than the limit of " +
                                        std::to_string(m_limits.maxInflatedBytes) + " (deflate bomb?)");
     std::lock_guard lock(m_zipMutex);
-    if (m_inflatedTotal + e.size > m_limits.maxInflatedTotal)
+    // Reserve the bytes first so concurrent readers of a shared budget cannot both slip under it.
+    std::atomic<uint64_t>& used = *m_limits.inflatedUsed;
+    if (used.fetch_add(e.size) + e.size > m_limits.maxInflatedTotal) {
+        used.fetch_sub(e.size);
         return recordError(e.name, "inflating it would take the archive past " + std::to_string(m_limits.maxInflatedTotal) +
                                        " inflated bytes in total (overlapping deflate records?)");
+    }
     zip_file_t* zf = zip_fopen_index(m_zip, e.libzipIndex, 0);
     if (!zf) return recordError(e.name, std::string("cannot be opened (libzip: ") + zip_strerror(m_zip) + ")");
     std::vector<std::byte> out(static_cast<size_t>(e.size));
@@ -313,8 +318,10 @@ Result<std::shared_ptr<const Storage>> ZipArchive::inflate(const ZipEntry& e) co
             failure = std::string("cannot be inflated (libzip: ") + zip_file_strerror(zf) + ")";
     }
     zip_fclose(zf);
-    if (!failure.empty()) return recordError(e.name, failure);
-    m_inflatedTotal += e.size;
+    if (!failure.empty()) {
+        used.fetch_sub(e.size);
+        return recordError(e.name, failure);
+    }
     return std::shared_ptr<const Storage>(Storage::fromBytes(std::move(out)));
 }
 

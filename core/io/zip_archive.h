@@ -11,6 +11,7 @@
 #include "core/ir/program.h"
 #include "core/ir/status.h"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -28,6 +29,9 @@ struct ZipLimits {
     uint64_t maxRecords = limits::kMaxZipRecords;
     uint64_t maxInflatedBytes = limits::kMaxInflatedRecordBytes;
     uint64_t maxInflatedTotal = limits::kMaxInflatedArchiveBytes;
+    /// Counts inflated bytes against maxInflatedTotal. Archives opened with the same ZipLimits value
+    /// (a .pt2 and the torch.save files nested in it) share one budget; null = a budget of their own.
+    std::shared_ptr<std::atomic<uint64_t>> inflatedUsed;
     uint64_t maxStoredBytes = limits::kMaxStoredRecordBytes;
 };
 
@@ -62,6 +66,8 @@ public:
     const ZipEntry* find(std::string_view name) const;
     bool contains(std::string_view name) const { return find(name) != nullptr; }
     uint64_t bufferSize() const { return m_size; }
+    /// The limits in force, shared budget included: pass them on to archives nested in this one.
+    const ZipLimits& limits() const { return m_limits; }
 
     /// The record's bytes: a view into the archive for STORED records, inflated bytes for DEFLATE.
     Result<std::shared_ptr<const Storage>> read(std::string_view name) const;
@@ -89,7 +95,6 @@ private:
     ::zip* m_zip = nullptr;
     ::zip_source* m_source = nullptr;
     mutable std::mutex m_zipMutex; // libzip handles are not thread-safe; only DEFLATE reads take it
-    mutable uint64_t m_inflatedTotal = 0; // guarded by m_zipMutex
 };
 
 /// Whether a record name is safe to resolve (not absolute, no '..' component, no NUL, no drive letter).

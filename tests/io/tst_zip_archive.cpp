@@ -181,6 +181,23 @@ private slots:
         QCOMPARE(QString::fromStdString(r.error()), error);
     }
 
+    void nestedArchivesShareTheBudget() {
+        // A .pt2 and the torch.save files inside it are opened with the same limits: one budget.
+        ZipLimits lim;
+        lim.maxInflatedTotal = 1 << 20;
+        auto blob = ZipBuilder().add(ZipItem{"x.bin", std::string(700 << 10, '\0'), true}).build();
+        auto outer = ZipArchive::openStorage(bytesOf(blob), "outer.zip", lim);
+        QVERIFY(outer.isOk());
+        auto inner = ZipArchive::openStorage(bytesOf(blob), "inner.zip", (*outer)->limits());
+        QVERIFY(inner.isOk());
+        QVERIFY((*outer)->read("x.bin").isOk());
+        QCOMPARE(QString::fromStdString((*inner)->read("x.bin").error()),
+                 QString("inner.zip: record 'x.bin': inflating it would take the archive past 1048576 inflated bytes in total "
+                         "(overlapping deflate records?)"));
+        auto separate = ZipArchive::openStorage(bytesOf(blob), "other.zip", lim); // no shared counter given: its own
+        QVERIFY((*separate)->read("x.bin").isOk());
+    }
+
     void emptyAndMissingFiles() {
         QTemporaryDir dir;
         QString empty = dir.filePath("empty.pt2");
