@@ -1,6 +1,7 @@
 // JSON decoder primitives: typed reads with paths, unions in both eras, enums, symbolic values,
 // devices and TensorMeta.
 #include "core/io/json_decode_context.h"
+#include "core/io/limits.h"
 
 #include <cctype>
 #include <cmath>
@@ -317,10 +318,18 @@ Status Decoder::tensorMeta(uint32_t idx, const Path& p, TensorMeta& out) {
         IRLENS_TRY(req(idx, p, key, v));
         Path lp = p.child(key);
         IRLENS_TRY(expect(v, lp, JType::Array));
+        // Hostile meta: ranks past the limit and negative literal sizes would reach every shape user.
+        if (m_doc.at(v).count > limits::kMaxTensorRank)
+            return fail(lp, std::to_string(m_doc.at(v).count) + " dimensions, more than the limit of " +
+                                std::to_string(limits::kMaxTensorRank));
         dst->resize(m_doc.at(v).count);
         int64_t k = 0;
-        for (uint32_t c = m_doc.firstChild(v); c != kNoNode; c = m_doc.nextSibling(v, c), ++k)
+        for (uint32_t c = m_doc.firstChild(v); c != kNoNode; c = m_doc.nextSibling(v, c), ++k) {
             IRLENS_TRY(symInt(c, lp.item(k), (*dst)[static_cast<size_t>(k)]));
+            const SymInt& d = (*dst)[static_cast<size_t>(k)];
+            if (dst == &out.sizes && d.isStatic() && d.value < 0)
+                return fail(lp.item(k), "negative size " + std::to_string(d.value));
+        }
     }
     if (uint32_t so = opt(idx, "storage_offset"); so != kNoNode) IRLENS_TRY(symInt(so, p.child("storage_offset"), out.storageOffset));
     if (uint32_t rg = opt(idx, "requires_grad"); rg != kNoNode) IRLENS_TRY(readBool(rg, p.child("requires_grad"), out.requiresGrad));
