@@ -7,8 +7,11 @@
 #include "core/exec/kernels/util/simd.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <vector>
 
 namespace irlens::core::exec {
 
@@ -71,33 +74,42 @@ void maxPoolImpl(KernelContext& ctx, bool withIndices) {
         parallelRange(ctx.threads(), P.planes, OH * OW * kH * kW, [&](int64_t lo, int64_t hi) {
             for (int64_t pl = lo; pl < hi; ++pl) {
                 const T* plane = xs + pl * P.H * P.W;
+                // Per output row: sweep the window offsets outermost and the output columns innermost,
+                // keeping running maxima in row buffers: no bounds tests and no data-dependent
+                // branches in the inner loop, and independent columns instead of one long chain.
+                std::unique_ptr<T[]> best(new T[static_cast<size_t>(OW)]); // not vector<T>: T may be bool
+                std::vector<int64_t> bidx(static_cast<size_t>(OW));
                 for (int64_t oh = 0; oh < OH; ++oh) {
-                    // window rows inside the input, computed once per output row (no bounds tests inside)
                     const int64_t h0 = oh * sH - pH;
                     const int64_t khLo = h0 >= 0 ? 0 : (-h0 + dH - 1) / dH;
                     const int64_t khHi = std::min<int64_t>(kH, h0 < P.H ? (P.H - h0 + dH - 1) / dH : 0);
-                    for (int64_t ow = 0; ow < OW; ++ow) {
-                        const int64_t w0 = ow * sW - pW;
-                        const int64_t kwLo = w0 >= 0 ? 0 : (-w0 + dW - 1) / dW;
-                        const int64_t kwHi = std::min<int64_t>(kW, w0 < P.W ? (P.W - w0 + dW - 1) / dW : 0);
-                        T best = std::numeric_limits<T>::lowest();
-                        if constexpr (std::is_floating_point_v<T>) best = -std::numeric_limits<T>::infinity();
-                        int64_t bi = (h0 + khLo * dH) * P.W + (w0 + kwLo * dW);
-                        for (int64_t kh = khLo; kh < khHi; ++kh) {
-                            const int64_t rowOff = (h0 + kh * dH) * P.W;
-                            for (int64_t kw = kwLo; kw < kwHi; ++kw) {
-                                const int64_t at = rowOff + w0 + kw * dW;
-                                const T v = plane[at];
-                                // integer selects and SSE max, not branches: activations have random
-                                // order. A NaN wins and then sticks (nothing compares greater than NaN).
-                                const int64_t take = static_cast<int64_t>(v > best) | static_cast<int64_t>(v != v);
-                                bi = take ? at : bi;
-                                if constexpr (std::is_floating_point_v<T>) best = maxKeepNan(best, v);
-                                else best = take ? v : best;
+                    T init = std::numeric_limits<T>::lowest();
+                    if constexpr (std::is_floating_point_v<T>) init = -std::numeric_limits<T>::infinity();
+                    std::fill(best.get(), best.get() + OW, init);
+                    std::fill(bidx.begin(), bidx.end(), int64_t(-1));
+                    for (int64_t kh = khLo; kh < khHi; ++kh) {
+                        const int64_t rowOff = (h0 + kh * dH) * P.W;
+                        const T* row = plane + rowOff;
+                        for (int64_t kw = 0; kw < kW; ++kw) {
+                            const int64_t shift = kw * dW - pW; // iw = ow * sW + shift
+                            const int64_t owLo = shift >= 0 ? 0 : (-shift + sW - 1) / sW;
+                            const int64_t owHi = std::min<int64_t>(OW, shift < P.W ? (P.W - shift + sW - 1) / sW : 0);
+                            for (int64_t ow = owLo; ow < owHi; ++ow) {
+                                const int64_t iw = ow * sW + shift;
+                                const T v = row[iw];
+                                T& bv = best[static_cast<size_t>(ow)];
+                                const int64_t take = static_cast<int64_t>(v > bv) | static_cast<int64_t>(v != v) |
+                                                     static_cast<int64_t>(bidx[static_cast<size_t>(ow)] < 0);
+                                const int64_t cur = bidx[static_cast<size_t>(ow)];
+                                bidx[static_cast<size_t>(ow)] = cur ^ ((cur ^ (rowOff + iw)) & -take); // select by mask
+                                if constexpr (std::is_floating_point_v<T>) bv = maxKeepNan(bv, v);
+                                else bv = take ? v : bv;
                             }
                         }
-                        o[(pl * OH + oh) * OW + ow] = best;
-                        if (ix) ix[(pl * OH + oh) * OW + ow] = bi;
+                    }
+                    for (int64_t ow = 0; ow < OW; ++ow) {
+                        o[(pl * OH + oh) * OW + ow] = best[static_cast<size_t>(ow)];
+                        if (ix) ix[(pl * OH + oh) * OW + ow] = bidx[static_cast<size_t>(ow)];
                     }
                 }
             }

@@ -26,7 +26,7 @@ enum class Un {
 bool isFloatValued(Un op) { return op < Un::Neg; }
 
 template <class T>
-T applyUn(Un op, T x) {
+[[gnu::always_inline]] inline T applyUn(Un op, T x) {
     if constexpr (std::is_floating_point_v<T>) {
         switch (op) {
         case Un::Exp: return std::exp(x);
@@ -98,9 +98,10 @@ T applyUn(Un op, T x) {
     }
 }
 
-void unary(KernelContext& ctx, Un op, bool inplace) {
+// The op is a template parameter so each kernel's element function is a straight-line body.
+template <Un op>
+void unary(KernelContext& ctx, bool inplace) {
     Tensor x = ctx.tensor("self", 0);
-    if (op == Un::Gelu && ctx.stringArg("approximate", -1, "none") == "tanh") op = Un::GeluTanh;
     ScalarType dt = x.dtype();
     if (isFloatValued(op) && !isFloatingType(dt)) dt = ScalarType::Float32;
     Tensor out;
@@ -114,7 +115,7 @@ void unary(KernelContext& ctx, Un op, bool inplace) {
     Tensor in = toDtype(ctx, x, dt);
     dispatchAll(dt, [&]<class T>() {
         if constexpr (std::is_floating_point_v<T>) {
-            if (op == Un::Relu) {
+            if constexpr (op == Un::Relu) {
                 if (in.isContiguous() && out.isContiguous()) {
                     const T* src = in.data<T>();
                     T* dst = out.data<T>();
@@ -127,13 +128,23 @@ void unary(KernelContext& ctx, Un op, bool inplace) {
                 return;
             }
         }
-        mapElements<T, T>(ctx.threads(), out, [op](T v) { return applyUn<T>(op, v); }, in);
+        mapElements<T, T>(ctx.threads(), out, [](T v) { return applyUn<T>(op, v); }, in);
     });
     ctx.setOutput(0, out);
 }
 
-template <Un Op> void unaryKernel(KernelContext& ctx) { unary(ctx, Op, false); }
-template <Un Op> void unaryInplaceKernel(KernelContext& ctx) { unary(ctx, Op, true); }
+template <Un Op> void unaryKernel(KernelContext& ctx) {
+    if constexpr (Op == Un::Gelu) {
+        if (ctx.stringArg("approximate", -1, "none") == "tanh") { unary<Un::GeluTanh>(ctx, false); return; }
+    }
+    unary<Op>(ctx, false);
+}
+template <Un Op> void unaryInplaceKernel(KernelContext& ctx) {
+    if constexpr (Op == Un::Gelu) {
+        if (ctx.stringArg("approximate", -1, "none") == "tanh") { unary<Un::GeluTanh>(ctx, true); return; }
+    }
+    unary<Op>(ctx, true);
+}
 
 // clamp / hardtanh / relu6: bounds given as scalars (optional for clamp).
 void clampImpl(KernelContext& ctx, std::optional<double> lo, std::optional<double> hi, bool inplace) {
