@@ -536,6 +536,28 @@ private slots:
         QCOMPARE(p.constants.at("scale").i, int64_t(3));
     }
 
+    void legacyExtraFilesAndEmptyArtifacts() {
+        // Legacy layout: extra_files/<name>, zero-length example inputs, empty pickled dicts.
+        const std::string emptyDict = torchSaveZip(PickleBuilder().emptyDict().stop().bytes(), {});
+        ZipBuilder z;
+        z.add("serialized_exported_program.json", "{}").add("serialized_state_dict.pt", emptyDict);
+        z.add("serialized_constants.pt", emptyDict).add("serialized_example_inputs.pt", "").add("version", "7.4");
+        z.add("extra_files/notes.md", "# trained on CIFAR").add("extra_files/cfg/run.json", "{\"lr\": 0.1}");
+        QString path = write("legacy_extra.pt2", z.build());
+        auto reader = Pt2Reader::open(path.toStdString());
+        QVERIFY2(reader.isOk(), reader.error().c_str());
+        QCOMPARE((*reader)->info().kind, ArchiveInfo::Kind::LegacyZip);
+        QCOMPARE((*reader)->programRecord("model"), std::string("serialized_exported_program.json"));
+        Program p;
+        auto st = (*reader)->loadState(p, "model", {});
+        QVERIFY2(st.isOk(), st.message().c_str());
+        QVERIFY(p.weights.empty() && p.constants.empty());
+        QVERIFY(!p.hasSampleInputs);
+        QCOMPARE(p.extraFiles.size(), size_t(2));
+        QCOMPARE(p.extraFiles.at("notes.md"), std::string("# trained on CIFAR"));
+        QCOMPARE(p.extraFiles.at("cfg/run.json"), std::string("{\"lr\": 0.1}"));
+    }
+
     void bigEndianPayloads() {
         // byteorder "big": raw payload bytes are swapped per element into native order.
         std::string be;
