@@ -48,8 +48,8 @@ void Document::openFile(const QString& path) {
             emit loadFailed(QString::fromStdString(result.error()));
             return;
         }
-        m_path = path;
         setProgram(*result, QFileInfo(path).fileName());
+        m_path = path;
     });
     watcher->setFuture(future);
 }
@@ -57,7 +57,7 @@ void Document::openFile(const QString& path) {
 void Document::setProgram(ProgramPtr program, const QString& title) {
     m_program = std::move(program);
     m_title = title;
-    if (m_program && !m_program->sourcePath.empty() && m_path.isEmpty()) m_path = QString::fromStdString(m_program->sourcePath);
+    m_path = m_program ? QString::fromStdString(m_program->sourcePath) : QString();
     ++m_programGeneration;
     m_cache.clear();
     m_layout.reset();
