@@ -158,6 +158,35 @@ private slots:
                                    ScalarType::Int64, {1, 1, 1, 2}, {1, 6}, 2, 1});
         add("adaptive_avg_pool2d", {"aten.adaptive_avg_pool2d.default", {OpArg::t("self", f32({1, 1, 2, 2}, {1, 2, 3, 6})), OpArg::lit("output_size", ints({1, 1}))},
                                     ScalarType::Float32, {1, 1, 1, 1}, {3}});
+        // NaN propagates through relu / hardtanh / max-pool as in torch (branch-free SSE paths)
+        add("relu keeps nan", {"aten.relu.default", {OpArg::t("self", f32({5}, {NAN, -1, 2, -0.5, 7}))}, ScalarType::Float32, {5}, {NAN, 0, 2, 0, 7}});
+        add("hardtanh keeps nan", {"aten.hardtanh.default", {OpArg::t("self", f32({5}, {NAN, -9, 0.5, 9, -0.5}))}, ScalarType::Float32, {5}, {NAN, -1, 0.5, 1, -0.5}});
+        add("clamp min only f64", {"aten.clamp.default", {OpArg::t("self", makeTensor<double>(ScalarType::Float64, {3}, {-2, 0.5, 3})), OpArg::lit("min", f(0))},
+                                   ScalarType::Float64, {3}, {0, 0.5, 3}});
+        add("max_pool2d nan wins", {"aten.max_pool2d_with_indices.default", {OpArg::t("self", f32({1, 1, 2, 2}, {1, NAN, 3, 2})), OpArg::lit("kernel_size", ints({2, 2}))},
+                                    ScalarType::Float32, {1, 1, 1, 1}, {NAN}, 2, 0});
+        // 3x3/2 with padding 1 on 1x4x4 rows 0..15: windows clipped at the border
+        add("max_pool2d padded", {"aten.max_pool2d_with_indices.default", {OpArg::t("self", f32({1, 1, 4, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})),
+                                                                          OpArg::lit("kernel_size", ints({3, 3})), OpArg::lit("stride", ints({2, 2})), OpArg::lit("padding", ints({1, 1}))},
+                                  ScalarType::Int64, {1, 1, 2, 2}, {5, 7, 13, 15}, 2, 1});
+        add("max_pool2d int64", {"aten.max_pool2d_with_indices.default", {OpArg::t("self", makeTensor<int>(ScalarType::Int64, {1, 1, 1, 4}, {3, -1, 2, 9})), OpArg::lit("kernel_size", ints({1, 2}))},
+                                 ScalarType::Int64, {1, 1, 1, 2}, {3, 9}, 2, 0});
+        add("avg_pool2d pad excludes", {"aten.avg_pool2d.default", {OpArg::t("self", f32({1, 1, 2, 2}, {1, 2, 3, 4})), OpArg::lit("kernel_size", ints({2, 2})), OpArg::lit("stride", ints({1, 1})),
+                                                                  OpArg::lit("padding", ints({1, 1})), OpArg::lit("ceil_mode", b(false)), OpArg::lit("count_include_pad", b(false))},
+                                        ScalarType::Float32, {1, 1, 3, 3}, {1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4}});
+        add("upsample nearest x2", {"aten.upsample_nearest2d.vec", {OpArg::t("input", f32({1, 1, 1, 2}, {1, 2})), OpArg::lit("output_size", ints({2, 4}))},
+                                    ScalarType::Float32, {1, 1, 2, 4}, {1, 1, 2, 2, 1, 1, 2, 2}});
+        add("reflection_pad1d", {"aten.reflection_pad1d.default", {OpArg::t("self", f32({1, 3}, {1, 2, 3})), OpArg::lit("padding", ints({2, 1}))},
+                                 ScalarType::Float32, {1, 6}, {3, 2, 1, 2, 3, 2}});
+        add("replication_pad2d", {"aten.replication_pad2d.default", {OpArg::t("self", f32({1, 1, 1, 2}, {1, 2})), OpArg::lit("padding", ints({1, 0, 0, 1}))},
+                                  ScalarType::Float32, {1, 1, 2, 3}, {1, 1, 2, 1, 1, 2}});
+        add("constant_pad_nd", {"aten.constant_pad_nd.default", {OpArg::t("self", f32({1, 2}, {1, 2})), OpArg::lit("pad", ints({1, -1})), OpArg::lit("value", f(9))},
+                                ScalarType::Float32, {1, 2}, {9, 1}});
+        add("gather", {"aten.gather.default", {OpArg::t("self", f32({2, 2}, {1, 2, 3, 4})), OpArg::lit("dim", i(1)), OpArg::t("index", makeTensor<int>(ScalarType::Int64, {2, 2}, {1, 1, 0, 1}))},
+                       ScalarType::Float32, {2, 2}, {2, 2, 3, 4}});
+        add("topk values", {"aten.topk.default", {OpArg::t("self", f32({5}, {3, 1, 4, 1, 5})), OpArg::lit("k", i(2))}, ScalarType::Float32, {2}, {5, 4}, 2, 0});
+        add("cumsum int", {"aten.cumsum.default", {OpArg::t("self", makeTensor<int>(ScalarType::Int32, {4}, {1, 2, 3, 4})), OpArg::lit("dim", i(0))}, ScalarType::Int64, {4}, {1, 3, 6, 10}});
+        add("sigmoid f64", {"aten.sigmoid.default", {OpArg::t("self", makeTensor<double>(ScalarType::Float64, {1}, {0}))}, ScalarType::Float64, {1}, {0.5}});
         add("embedding", {"aten.embedding.default", {OpArg::t("weight", f32({3, 2}, {0, 1, 10, 11, 20, 21})), OpArg::t("indices", makeTensor<int>(ScalarType::Int64, {2}, {2, 0}))},
                           ScalarType::Float32, {2, 2}, {20, 21, 0, 1}});
         add("view", {"aten.view.default", {OpArg::t("self", f32({2, 3}, {1, 2, 3, 4, 5, 6})), OpArg::lit("size", ints({3, -1}))}, ScalarType::Float32, {3, 2}, {1, 2, 3, 4, 5, 6}});

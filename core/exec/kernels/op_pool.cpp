@@ -79,6 +79,7 @@ void maxPoolImpl(KernelContext& ctx, bool withIndices) {
                 // branches in the inner loop, and independent columns instead of one long chain.
                 std::unique_ptr<T[]> best(new T[static_cast<size_t>(OW)]); // not vector<T>: T may be bool
                 std::vector<int64_t> bidx(static_cast<size_t>(OW));
+                std::vector<int64_t> hasNan(static_cast<size_t>(OW));
                 for (int64_t oh = 0; oh < OH; ++oh) {
                     const int64_t h0 = oh * sH - pH;
                     const int64_t khLo = h0 >= 0 ? 0 : (-h0 + dH - 1) / dH;
@@ -87,6 +88,7 @@ void maxPoolImpl(KernelContext& ctx, bool withIndices) {
                     if constexpr (std::is_floating_point_v<T>) init = -std::numeric_limits<T>::infinity();
                     std::fill(best.get(), best.get() + OW, init);
                     std::fill(bidx.begin(), bidx.end(), int64_t(-1));
+                    std::fill(hasNan.begin(), hasNan.end(), int64_t(0));
                     for (int64_t kh = khLo; kh < khHi; ++kh) {
                         const int64_t rowOff = (h0 + kh * dH) * P.W;
                         const T* row = plane + rowOff;
@@ -98,8 +100,11 @@ void maxPoolImpl(KernelContext& ctx, bool withIndices) {
                                 const int64_t iw = ow * sW + shift;
                                 const T v = row[iw];
                                 T& bv = best[static_cast<size_t>(ow)];
-                                const int64_t take = static_cast<int64_t>(v > bv) | static_cast<int64_t>(v != v) |
-                                                     static_cast<int64_t>(bidx[static_cast<size_t>(ow)] < 0);
+                                const int64_t isNan = static_cast<int64_t>(v != v);
+                                int64_t& seen = hasNan[static_cast<size_t>(ow)];
+                                // the first NaN wins and sticks: nothing after it may take over
+                                const int64_t take = (static_cast<int64_t>(v > bv) | isNan | static_cast<int64_t>(bidx[static_cast<size_t>(ow)] < 0)) & (seen ^ 1);
+                                seen |= isNan;
                                 const int64_t cur = bidx[static_cast<size_t>(ow)];
                                 bidx[static_cast<size_t>(ow)] = cur ^ ((cur ^ (rowOff + iw)) & -take); // select by mask
                                 if constexpr (std::is_floating_point_v<T>) bv = maxKeepNan(bv, v);
@@ -108,6 +113,8 @@ void maxPoolImpl(KernelContext& ctx, bool withIndices) {
                         }
                     }
                     for (int64_t ow = 0; ow < OW; ++ow) {
+                        if constexpr (std::is_floating_point_v<T>)
+                            if (hasNan[static_cast<size_t>(ow)]) best[static_cast<size_t>(ow)] = std::numeric_limits<T>::quiet_NaN();
                         o[(pl * OH + oh) * OW + ow] = best[static_cast<size_t>(ow)];
                         if (ix) ix[(pl * OH + oh) * OW + ow] = bidx[static_cast<size_t>(ow)];
                     }
