@@ -3,6 +3,9 @@
 #include "core/io/limits.h"
 #include "core/io/zip_archive.h"
 
+#include <algorithm>
+#include <set>
+
 namespace irlens::core {
 
 namespace {
@@ -43,6 +46,34 @@ Status flatten(const PyObject& o, const std::string& path, size_t depth, const s
     return Status::error(record + ": sample input " + path + " is a " + o.kindName() + ", expected tensors and scalars");
 }
 
+// Storages of a big-endian torch.save, swapped into owned native-order copies. The element size is
+// only known from the tensors viewing a storage, so this runs after unpickling; tensors sharing a
+// storage keep sharing the swapped copy (the first tensor's dtype decides the swap unit).
+void swapStoragesToNative(PyObject& root) {
+    std::map<const Storage*, std::shared_ptr<const Storage>> swapped;
+    std::vector<PyObject*> todo{&root};
+    std::set<const PyObject*> seen;
+    while (!todo.empty()) {
+        PyObject* o = todo.back();
+        todo.pop_back();
+        if (!seen.insert(o).second) continue;
+        for (auto& c : o->items) todo.push_back(c.get());
+        for (auto& [k, v] : o->dict) todo.push_back(v.get());
+        if (o->kind != K::Tensor || !o->tensor.storage) continue;
+        auto& copy = swapped[o->tensor.storage.get()];
+        if (!copy) {
+            const Storage& big = *o->tensor.storage;
+            const ScalarType dt = o->tensor.dtype;
+            const size_t unit = isComplexType(dt) ? size_t(elementSize(dt)) / 2 : size_t(elementSize(dt));
+            std::vector<std::byte> out(big.data, big.data + big.size);
+            if (unit > 1)
+                for (size_t k = 0; k + unit <= out.size(); k += unit) std::reverse(out.begin() + k, out.begin() + k + unit);
+            copy = Storage::fromBytes(std::move(out));
+        }
+        o->tensor.storage = copy;
+    }
+}
+
 } // namespace
 
 std::shared_ptr<const Storage> ensureAligned(std::shared_ptr<const Storage> bytes) {
@@ -73,11 +104,13 @@ Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::str
         }
     }
     if (!found) return Status::error(recordName + ": torch.save archive without data.pkl");
+    bool bigEndian = false;
     if (a.contains(root + "byteorder")) {
         auto order = a.readText(root + "byteorder", limits::kMaxTagRecordBytes);
         if (!order) return order.status();
-        if (trimmed(*order) != "little")
-            return Status::error(recordName + ": byteorder is '" + trimmed(*order) + "'; only little-endian storages are supported");
+        bigEndian = trimmed(*order) == "big";
+        if (!bigEndian && trimmed(*order) != "little")
+            return Status::error(recordName + ": byteorder is '" + trimmed(*order) + "', expected 'little' or 'big'");
     }
     auto pickle = a.read(root + "data.pkl");
     if (!pickle) return pickle.status();
@@ -93,6 +126,7 @@ Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::str
     };
     auto obj = unpickle((*pickle)->data, (*pickle)->size, "data.pkl", loader);
     if (!obj) return obj.status().withContext(recordName);
+    if (bigEndian) swapStoragesToNative(**obj);
     return obj;
 }
 

@@ -78,10 +78,11 @@ private:
 };
 
 /// A torch.save archive (root "archive/", PyTorchFileWriter style) holding `pickle` and storages.
-inline std::string torchSaveZip(const std::string& pickle, const std::map<std::string, std::string>& storages) {
+inline std::string torchSaveZip(const std::string& pickle, const std::map<std::string, std::string>& storages,
+                                const std::string& byteorder = "little") {
     ZipBuilder z;
     z.add(ZipItem{"archive/data.pkl", pickle, false, true, false, 64});
-    z.add(ZipItem{"archive/byteorder", "little", false, true, false, 64});
+    z.add(ZipItem{"archive/byteorder", byteorder, false, true, false, 64});
     for (const auto& [key, bytes] : storages) z.add(ZipItem{"archive/data/" + key, bytes, false, true, false, 64});
     z.add(ZipItem{"archive/version", "3\n", false, true, false, 64});
     return z.build();

@@ -573,6 +573,18 @@ private slots:
         auto st = (*reader)->loadState(p, "model", {});
         QVERIFY2(st.isOk(), st.message().c_str());
         QCOMPARE(bytesOf(p.weights.at("linear.weight")), f32Bytes({1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 9.0f}));
+        // A big-endian torch.save (sample inputs): storages swapped once, shared views keep sharing.
+        PickleBuilder pk;
+        pk.mark().tensor("FloatStorage", "0", 3, 0, {3}, {1}).tensor("FloatStorage", "0", 3, 1, {2}, {1}).tuple().emptyDict().tuple2().stop();
+        QString path2 = write("big_inputs.pt2", pt2Archive({ZipItem{"m/models/model.json", "{}"},
+                                                           ZipItem{"m/data/sample_inputs/model.pt", torchSaveZip(pk.bytes(), {{"0", be.substr(0, 12)}}, "big")}}));
+        Program s;
+        auto st2 = (*Pt2Reader::open(path2.toStdString()))->loadState(s, "model", {});
+        QVERIFY2(st2.isOk(), st2.message().c_str());
+        QCOMPARE(s.sampleArgs.size(), size_t(2));
+        QCOMPARE(bytesOf(s.sampleArgs[0].tensor), f32Bytes({1.5f, -2.0f, 3.25f}));
+        QCOMPARE(bytesOf(s.sampleArgs[1].tensor), f32Bytes({-2.0f, 3.25f}));
+        QCOMPARE(s.sampleArgs[0].tensor.storage.get(), s.sampleArgs[1].tensor.storage.get());
         QString odd = write("odd.pt2", pt2Archive({ZipItem{"m/models/model.json", "{}"}}, "pt2", "middle"));
         Program q;
         QCOMPARE(QString::fromStdString((*Pt2Reader::open(odd.toStdString()))->loadState(q, "model", {}).message()),
