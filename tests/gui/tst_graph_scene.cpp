@@ -1,6 +1,7 @@
 // The graph scene on real programs: one box per visible node (collapsed or not), expand/collapse,
 // HOP subgraphs, symbols, search and keyboard navigation.
 #include "core/ir/example_program.h"
+#include "core/layout/op_family.h"
 #include "core/layout/visible_graph.h"
 #include "gui_test_util.h"
 #include "views/graph_items.h"
@@ -10,6 +11,8 @@
 #include "views/graph_view.h"
 
 #include <QtTest>
+
+#include <cmath>
 
 using namespace irlens;
 using namespace irlens::views;
@@ -25,6 +28,8 @@ private slots:
     void hopSubgraph();
     void symbolHighlight();
     void searchAndNavigate();
+    void textReadableInBothThemes_data();
+    void textReadableInBothThemes();
 };
 
 namespace {
@@ -226,6 +231,30 @@ void TestGraphScene::searchAndNavigate() {
     QTest::keyClick(pane.view(), Qt::Key_Up, Qt::AltModifier);
     QCOMPARE(doc.selectedNode(), producerOf(g, user));
     QCOMPARE(producerOf(g, user), first);
+}
+
+void TestGraphScene::textReadableInBothThemes_data() {
+    QTest::addColumn<int>("family");
+    QTest::addColumn<bool>("dark");
+    for (int f = 0; f <= int(core::OpFamily::Other); ++f) {
+        QTest::addRow("%s light", core::opFamilyName(core::OpFamily(f))) << f << false;
+        QTest::addRow("%s dark", core::opFamilyName(core::OpFamily(f))) << f << true;
+    }
+}
+
+void TestGraphScene::textReadableInBothThemes() {
+    // WCAG contrast of the label colour on the node fill, on light and dark palettes
+    QFETCH(int, family);
+    QFETCH(bool, dark);
+    const QColor fill = themedFill(core::opFamilyColor(core::OpFamily(family)), dark);
+    const QColor text = readableTextOn(fill);
+    auto lum = [](const QColor& c) {
+        auto ch = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF());
+    };
+    const double a = lum(fill), b = lum(text);
+    const double contrast = (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
+    QVERIFY2(contrast >= 4.5, qPrintable(QString("contrast %1 of %2 on %3").arg(contrast).arg(text.name(), fill.name())));
 }
 
 QTEST_MAIN(TestGraphScene)
