@@ -12,6 +12,7 @@
 #include "core/ops/op_registry.h"
 #include "core/verify/diagnostic.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -70,6 +71,8 @@ public:
 
     ProgramPtr original() const { return m_snapshots.front(); }
     ProgramPtr current() const { return m_snapshots[m_position]; }
+    /// The program after `steps` steps (0 = the original); for before/after views of one step.
+    ProgramPtr snapshot(size_t steps) const { return m_snapshots[std::min(steps, m_snapshots.size() - 1)]; }
     const DecompSessionOptions& options() const { return m_options; }
     void setOptions(const DecompSessionOptions& options) { m_options = options; }
 

@@ -386,6 +386,37 @@ private slots:
                          "torch._refs reference: it stays an ATen call at the prims level"));
     }
 
+    void numericCheckFlagsADifference() {
+        auto make = [](double factor) {
+            ProgramBuilder pb;
+            auto x = pb.userInput("x", makeTensorMeta(ScalarType::Float32, std::vector<int64_t>{4}));
+            pb.call("torch.ops.aten.mul.Tensor", "mul").arg("self", x).arg("other", Argument::floating(factor)).out(makeTensorMeta(ScalarType::Float32, std::vector<int64_t>{4}));
+            pb.userOutput("mul");
+            pb.sampleInput(makeFloatTensor({4}, {1.0f, -2.0f, 3.0f, 0.5f}));
+            return *pb.build();
+        };
+        auto same = compareOutputs(make(2.0), make(2.0));
+        QVERIFY2(same.isOk(), same.error().c_str());
+        QCOMPARE(same->maxAbs, 0.0);
+        QVERIFY(same->withinTolerance());
+        auto off = compareOutputs(make(2.0), make(2.001));
+        QVERIFY2(off.isOk(), off.error().c_str());
+        QCOMPARE(off->elements, int64_t(4));
+        QVERIFY(std::abs(off->maxAbs - 0.003) < 1e-6);      // |3 * 2.001 - 3 * 2|
+        QVERIFY(std::abs(off->maxRel - 0.0005) < 1e-6);     // relative to the largest |before| (6)
+        QVERIFY(!off->withinTolerance());
+        // The session flags such a step; here through a program without sample inputs it says why it did not run.
+        Tiny t;
+        t.output(t.call(aten("silu"), "silu", {T("self", t.input("x", ScalarType::Float32, {4}))}));
+        DecompSessionOptions o = quiet();
+        o.numericCheck = true;
+        DecompSession s(t.build(), o);
+        auto step = s.stepAll(DecompStage::ToCore);
+        QVERIFY(step.isOk());
+        QVERIFY(!(*step)->numeric);
+        QCOMPARE(QString::fromStdString((*step)->numericNote), QString("the program has no sample inputs to run the numeric check on"));
+    }
+
     void undoRedo() {
         Tiny t;
         auto x = t.input("x", ScalarType::Float32, {2, 4});
