@@ -72,8 +72,9 @@ void Document::setProgram(ProgramPtr program, const QString& title) {
     emit scopeChanged();
     emit selectionChanged(-1);
     emit diagnosticsChanged();
+    // the verifier starts once the first frame is laid out: on two cores it would slow that frame down
+    m_verifyPending = m_program != nullptr;
     requestLayout();
-    startVerify();
 }
 
 void Document::pushTopScope() {
@@ -180,6 +181,7 @@ void Document::requestLayout() {
         m_layout = cached;
         setBusy(false);
         emit layoutReady(m_layout);
+        startPendingVerify();
         return;
     }
     if (m_cancel) m_cancel->store(true);
@@ -206,11 +208,13 @@ void Document::requestLayout() {
         setBusy(false);
         if (!result.isOk()) {
             emit layoutFailed(QString::fromStdString(result.error()));
+            startPendingVerify();
             return;
         }
         m_cache.insert(key, *result);
         m_layout = *result;
         emit layoutReady(m_layout);
+        startPendingVerify();
     });
     watcher->setFuture(future);
 }
@@ -262,6 +266,12 @@ void Document::setDiagnostics(std::vector<Diagnostic> diagnostics) {
 }
 
 // ---------------------------------------------------------------------------- jobs
+
+void Document::startPendingVerify() {
+    if (!m_verifyPending) return;
+    m_verifyPending = false;
+    startVerify();
+}
 
 void Document::cancel() {
     if (m_cancel) m_cancel->store(true);

@@ -111,6 +111,7 @@ signals:
 private:
     void pushTopScope();
     void startVerify();
+    void startPendingVerify();
     void requestLayout();
     void setBusy(bool busy, const QString& stage = {});
     QString programKey() const;
@@ -131,6 +132,7 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_busy = false;
     bool m_verifying = false;
+    bool m_verifyPending = false;
 };
 
 } // namespace irlens::views
