@@ -98,6 +98,7 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     const int active = shared.running.fetch_add(1, std::memory_order_relaxed) + 1;
     const int intra = std::max(1, shared.threads / std::max(1, active));
     KernelContext ctx(*pn.node, bound, outs, intra, shared.tracker, pn.cache.get());
+    if (topLevel) ctx.setNeededOutputs(&pn.outputNeeded); // subgraph outputs feed the HOP: all needed
     if (!pn.subgraphs.empty()) {
         ctx.runSubgraph = [&](int64_t index, const std::vector<EValue>& inputs) -> std::vector<EValue> {
             if (index < 0 || static_cast<size_t>(index) >= pn.subgraphs.size()) kernelFail("no subgraph " + std::to_string(index));

@@ -94,6 +94,11 @@ public:
 
     NodeCache* cache() const { return m_cache; }
 
+    /// Whether anything reads output `index` (a later node or the graph outputs). Kernels may skip
+    /// computing an unread secondary output (e.g. max-pool indices) but must still set a tensor.
+    bool outputNeeded(size_t index) const { return !m_needed || index >= m_needed->size() || (*m_needed)[index]; }
+    void setNeededOutputs(const std::vector<bool>* needed) { m_needed = needed; }
+
     /// Runs subgraph `index` of this node (HOP branches); set by the engine.
     std::function<std::vector<EValue>(int64_t index, const std::vector<EValue>& inputs)> runSubgraph;
 
@@ -105,6 +110,7 @@ private:
     std::shared_ptr<AllocTracker> m_tracker;
     NodeCache* m_cache = nullptr;
     int64_t m_bytes = 0;
+    const std::vector<bool>* m_needed = nullptr;
 };
 
 using KernelFn = void (*)(KernelContext&);

@@ -211,14 +211,23 @@ struct GraphCompiler {
         g.useCounts.assign(g.slotNames.size(), 0);
         for (const auto& pn : g.nodes)
             for (int s : pn.inputSlots) ++g.useCounts[static_cast<size_t>(s)];
+        for (const auto& o : graph.outputs)
+            if ((o.kind == ArgKind::Tensor || o.isName) && !o.s.empty())
+                if (auto it = slotOf.find(o.s); it != slotOf.end()) ++g.useCounts[static_cast<size_t>(it->second)];
+        for (auto& pn : g.nodes) {
+            for (const auto& slots : pn.outputSlots) {
+                bool needed = false;
+                for (int s : slots) needed = needed || (s >= 0 && g.useCounts[static_cast<size_t>(s)] > 0);
+                pn.outputNeeded.push_back(needed);
+            }
+        }
         for (const auto& o : graph.outputs) {
             int slot = -1;
             EValue lit;
             if ((o.kind == ArgKind::Tensor || o.isName) && !o.s.empty()) {
                 auto it = slotOf.find(o.s);
                 if (it == slotOf.end()) return Status::error("graph output '" + o.s + "' is never defined");
-                slot = it->second;
-                ++g.useCounts[static_cast<size_t>(slot)]; // never released during the run
+                slot = it->second; // counted once above: never released during the run
             } else if (o.kind == ArgKind::Int || o.kind == ArgKind::SymInt) {
                 lit = EValue::fromInt(o.i);
             } else if (o.kind == ArgKind::Float || o.kind == ArgKind::SymFloat) {

@@ -40,6 +40,7 @@ struct PlanNode {
     std::unique_ptr<NodeCache> cache = std::make_unique<NodeCache>();
     std::string modulePath;            // innermost nn_module_stack path ("" when none)
     int flopClass = 0;                 // how the profiler estimates FLOPs (flopClassOf)
+    std::vector<bool> outputNeeded;    // per output: read by a later node or a graph output
 };
 
 /// FLOP estimate family of an op name (classified once at compile time so profiling stays cheap).

@@ -66,11 +66,13 @@ void maxPoolImpl(KernelContext& ctx, bool withIndices) {
     os.push_back(OH);
     os.push_back(OW);
     Tensor out = ctx.alloc(input.dtype(), os);
-    Tensor idx = withIndices ? ctx.alloc(ScalarType::Int64, os) : Tensor();
+    // indices nobody reads (the usual case after export) are not computed; the output stays zero
+    const bool wantIndices = withIndices && ctx.outputNeeded(1);
+    Tensor idx = withIndices ? (wantIndices ? ctx.alloc(ScalarType::Int64, os) : ctx.allocZeros(ScalarType::Int64, os)) : Tensor();
     dispatchNumeric(input.dtype(), [&]<class T>() {
         const T* xs = P.x.data<T>();
         T* o = out.data<T>();
-        int64_t* ix = withIndices ? idx.data<int64_t>() : nullptr;
+        int64_t* ix = wantIndices ? idx.data<int64_t>() : nullptr;
         parallelRange(ctx.threads(), P.planes, OH * OW * kH * kW, [&](int64_t lo, int64_t hi) {
             for (int64_t pl = lo; pl < hi; ++pl) {
                 const T* plane = xs + pl * P.H * P.W;
@@ -96,6 +98,16 @@ void maxPoolImpl(KernelContext& ctx, bool withIndices) {
                             const int64_t shift = kw * dW - pW; // iw = ow * sW + shift
                             const int64_t owLo = shift >= 0 ? 0 : (-shift + sW - 1) / sW;
                             const int64_t owHi = std::min<int64_t>(OW, shift < P.W ? (P.W - shift + sW - 1) / sW : 0);
+                            if constexpr (std::is_floating_point_v<T>) {
+                                if (!ix) { // values only: independent per column, no index chains
+                                    for (int64_t ow = owLo; ow < owHi; ++ow) {
+                                        const T v = row[ow * sW + shift];
+                                        hasNan[static_cast<size_t>(ow)] |= static_cast<int64_t>(v != v);
+                                        best[static_cast<size_t>(ow)] = maxKeepNan(best[static_cast<size_t>(ow)], v);
+                                    }
+                                    continue;
+                                }
+                            }
                             for (int64_t ow = owLo; ow < owHi; ++ow) {
                                 const int64_t iw = ow * sW + shift;
                                 const T v = row[iw];
