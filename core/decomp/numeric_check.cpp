@@ -75,24 +75,36 @@ Result<NumericComparison> compareOutputs(ProgramPtr before, ProgramPtr after, do
     auto b = runOnce(after, *inputs, threads, "after");
     if (!b) return b.status();
     if (a->userOutputs.size() != b->userOutputs.size()) return Status::error("the number of user outputs changed");
-    NumericComparison c;
-    c.tolerance = tolerance;
+    std::vector<exec::Tensor> xs, ys;
     for (size_t k = 0; k < a->userOutputs.size(); ++k) {
         const auto& x = a->outputs[a->userOutputs[k]];
         const auto& y = b->outputs[b->userOutputs[k]];
         if (!x.isTensor() || !y.isTensor()) continue;
-        if (x.tensor.sizes() != y.tensor.sizes())
-            return Status::error("output " + std::to_string(k) + " changed shape: " + x.tensor.shapeString() + " -> " + y.tensor.shapeString());
+        xs.push_back(x.tensor);
+        ys.push_back(y.tensor);
+    }
+    return compareTensors(xs, ys, tolerance);
+}
+
+Result<NumericComparison> compareTensors(const std::vector<exec::Tensor>& before, const std::vector<exec::Tensor>& after, double tolerance) {
+    if (before.size() != after.size()) return Status::error("the number of outputs differs");
+    NumericComparison c;
+    c.tolerance = tolerance;
+    for (size_t k = 0; k < before.size(); ++k) {
+        const exec::Tensor& x = before[k];
+        const exec::Tensor& y = after[k];
+        if (x.sizes() != y.sizes())
+            return Status::error("output " + std::to_string(k) + " changed shape: " + x.shapeString() + " -> " + y.shapeString());
         double maxAbs = 0, maxRef = 0;
-        for (int64_t i = 0, n = x.tensor.numel(); i < n; ++i) {
-            double u = x.tensor.at(i), v = y.tensor.at(i);
+        for (int64_t i = 0, n = x.numel(); i < n; ++i) {
+            double u = x.at(i), v = y.at(i);
             double d = std::fabs(u - v);
             if (std::isnan(u) != std::isnan(v)) d = INFINITY;
             else if (std::isnan(u) || (std::isinf(u) && u == v)) d = 0;
             maxAbs = std::max(maxAbs, d);
             if (std::isfinite(u)) maxRef = std::max(maxRef, std::fabs(u));
         }
-        c.elements += x.tensor.numel();
+        c.elements += x.numel();
         c.maxAbs = std::max(c.maxAbs, maxAbs);
         c.maxRel = std::max(c.maxRel, maxRef > 0 ? maxAbs / maxRef : maxAbs);
     }

@@ -19,6 +19,12 @@ struct NumericComparison {
     std::string summary() const; // "max abs 3.1e-07, max rel 2.0e-07 over 1000 values (tolerance 1e-05)"
 };
 
+namespace exec { class Tensor; }
+
+/// Compares output tensors pairwise (same shapes required): the measure compareOutputs reports.
+Result<NumericComparison> compareTensors(const std::vector<exec::Tensor>& before, const std::vector<exec::Tensor>& after,
+                                         double tolerance = 1e-5);
+
 /// Runs both programs on `before`'s sample inputs (the archive's example inputs) and compares the
 /// user outputs. Errors when a program has no sample inputs, lacks a kernel, or shapes differ.
 Result<NumericComparison> compareOutputs(ProgramPtr before, ProgramPtr after, double tolerance = 1e-5, int threads = 1);

@@ -101,6 +101,76 @@ Status batchNorm(RewriteBuilder& b) {
     return Status::ok();
 }
 
+// _native_batch_norm_legit_functional (torch._decomp native_batch_norm_helper, functional=True):
+// batch statistics in training, running statistics returned updated rather than mutated.
+Status batchNormFunctional(RewriteBuilder& b) {
+    const NodeArgs& a = b.args();
+    IRLENS_DECOMP_ASSIGN(x, input(b, "input"));
+    IRLENS_DECOMP_ASSIGN(rm, input(b, "running_mean"));
+    IRLENS_DECOMP_ASSIGN(rv, input(b, "running_var"));
+    IRLENS_DECOMP_ASSIGN(training, a.boolean("training"));
+    IRLENS_DECOMP_ASSIGN(momentum, a.number("momentum"));
+    IRLENS_DECOMP_ASSIGN(eps, a.number("eps"));
+    const TensorMeta* xm = b.meta(x);
+    int64_t rank = static_cast<int64_t>(xm->sizes.size());
+    if (rank < 2 || xm->dtype != opmathType(xm->dtype)) return a.error("input", "expected an (N, C, ...) float32/float64 input");
+    auto opt = [&](const char* n) { std::string v = a.tensorName(n); return v.empty() ? arg::none(n) : arg::tensor(n, v); };
+    if (!training) {
+        IRLENS_DECOMP_ASSIGN(outs, b.callMulti(atenTarget("_native_batch_norm_legit_no_training"),
+                                               {arg::tensor("input", x), opt("weight"), opt("bias"), arg::tensor("running_mean", rm),
+                                                arg::tensor("running_var", rv), arg::floating("momentum", momentum), arg::floating("eps", eps)}));
+        b.replaceOutput(0, outs[0]);
+        b.replaceOutput(3, rm);
+        b.replaceOutput(4, rv);
+        return Status::ok();
+    }
+    std::vector<int64_t> dims{0};
+    for (int64_t i = 2; i < rank; ++i) dims.push_back(i);
+    auto mul = [&](const std::string& v, double f) { return b.call(atenTarget("mul", "Tensor"), {arg::tensor("self", v), arg::floating("other", f)}); };
+    auto bin = [&](const char* op, const std::string& u, const std::string& v) {
+        return b.call(atenTarget(op, "Tensor"), {arg::tensor("self", u), arg::tensor("other", v)});
+    };
+    IRLENS_DECOMP_ASSIGN(var, b.call(atenTarget("var", "correction"), {arg::tensor("self", x), arg::ints("dim", dims),
+                                                                       arg::kw(arg::integer("correction", 0)), arg::kw(arg::boolean("keepdim", true))}));
+    IRLENS_DECOMP_ASSIGN(mean, b.call(atenTarget("mean", "dim"), {arg::tensor("self", x), arg::ints("dim", dims), arg::boolean("keepdim", true)}));
+    IRLENS_DECOMP_ASSIGN(ve, b.call(atenTarget("add", "Tensor"), {arg::tensor("self", var), arg::floating("other", eps)}));
+    IRLENS_DECOMP_ASSIGN(rstd, b.call(atenTarget("rsqrt"), {arg::tensor("self", ve)}));
+    IRLENS_DECOMP_ASSIGN(centered, bin("sub", x, mean));
+    IRLENS_DECOMP_ASSIGN(out0, bin("mul", centered, rstd));
+    std::string out = out0;
+    std::vector<SymInt> perChannel{xm->sizes[1]};
+    for (int64_t i = 2; i < rank; ++i) perChannel.push_back(SymInt::literal(1));
+    for (const char* name : {"weight", "bias"}) {
+        std::string v = a.tensorName(name);
+        if (v.empty()) continue;
+        std::string vb = v;
+        if (rank > 2) {
+            IRLENS_DECOMP_ASSIGN(viewed, b.call(atenTarget("view"), {arg::tensor("self", v), b.sizes("size", perChannel)}));
+            vb = viewed;
+        }
+        IRLENS_DECOMP_ASSIGN(r, bin(std::string(name) == "weight" ? "mul" : "add", out, vb));
+        out = r;
+    }
+    IRLENS_DECOMP_ASSIGN(saveMean, b.call(atenTarget("squeeze", "dims"), {arg::tensor("self", mean), arg::ints("dim", dims)}));
+    IRLENS_DECOMP_ASSIGN(saveRstd, b.call(atenTarget("squeeze", "dims"), {arg::tensor("self", rstd), arg::ints("dim", dims)}));
+    int64_t n = 1;
+    for (int64_t d : dims) n *= xm->sizes[d].isStatic() ? xm->sizes[d].value : 1;
+    IRLENS_DECOMP_ASSIGN(m1, mul(saveMean, momentum));
+    IRLENS_DECOMP_ASSIGN(m2, mul(rm, 1 - momentum));
+    IRLENS_DECOMP_ASSIGN(newMean, bin("add", m1, m2));
+    IRLENS_DECOMP_ASSIGN(sqVar, b.call(atenTarget("squeeze", "dims"), {arg::tensor("self", var), arg::ints("dim", dims)}));
+    IRLENS_DECOMP_ASSIGN(unbiased, mul(sqVar, n > 1 ? double(n) / double(n - 1) : 1.0));
+    IRLENS_DECOMP_ASSIGN(v1, mul(unbiased, momentum));
+    IRLENS_DECOMP_ASSIGN(v2, mul(rv, 1 - momentum));
+    IRLENS_DECOMP_ASSIGN(newVar, bin("add", v1, v2));
+    b.replaceOutput(0, out);
+    b.replaceOutput(1, saveMean);
+    b.replaceOutput(2, saveRstd);
+    b.replaceOutput(3, newMean);
+    b.replaceOutput(4, newVar);
+    return Status::ok();
+}
+
 Status layerNorm(RewriteBuilder& b) {
     const NodeArgs& a = b.args();
     IRLENS_DECOMP_ASSIGN(x, input(b, "input"));
@@ -320,6 +390,10 @@ void registerTraining(std::vector<DecompRule>& out) {
                        "conv1d/2d/3d are thin CIA wrappers: they call the core op convolution with transposed=False and zero output_padding, with stride/padding/dilation expanded to one value per spatial dim.", conv});
     out.push_back({"aten::batch_norm.default", S, "batch_norm (eval) -> _native_batch_norm_legit_no_training[0]", "aten/src/ATen/native/Normalization.cpp + " + py,
                    "In eval mode batch_norm normalizes with the running statistics; Core ATen spells this _native_batch_norm_legit_no_training, whose first output is the result (the other two are empty save_mean/save_invstd on CPU).", batchNorm});
+    out.push_back({"aten::_native_batch_norm_legit_functional.default", S, "batch norm (functional) -> var/mean, rsqrt, sub, mul, add + running-stat updates",
+                   py + ".native_batch_norm_helper (functional=True)",
+                   "In training, batch norm normalizes with the batch statistics (biased variance, correction 0) and returns the updated running statistics momentum * batch + (1 - momentum) * running (the variance unbiased by n / (n - 1)) instead of mutating them. In eval it is _native_batch_norm_legit_no_training and the running stats pass through.",
+                   batchNormFunctional});
     out.push_back({"aten::layer_norm.default", S, "layer_norm -> native_layer_norm[0]", "aten/src/ATen/native/layer_norm.cpp (" + cia + ")",
                    "layer_norm calls native_layer_norm, which also returns mean and rstd (used by the backward); only output 0 is read.", layerNorm});
     out.push_back({"aten::dropout.default", S, "dropout -> clone (eval) or native_dropout[0] (train)", py + ".dropout",

@@ -76,6 +76,13 @@ private slots:
             }
         }
         // Nothing at the training level is left, and every remaining core op says why it has no prim.
+        VerifyOptions strict;
+        strict.coreAtenOnly = true;
+        auto coreOnly = verify(*session.snapshot(1), strict);
+        QString found;
+        for (const auto& d : coreOnly)
+            if (d.severity == Severity::Error && found.size() < 400) found += "\n  " + QString::fromStdString(formatDiagnostic(d));
+        QVERIFY2(countDiagnostics(coreOnly).errors == 0, qPrintable("the core ATen result is not core-only:" + found));
         QVERIFY(session.candidates(DecompStage::ToCore).empty());
         QVERIFY(session.candidates(DecompStage::ToPrims).empty());
         for (const auto& b : session.blocked(DecompStage::ToPrims)) QVERIFY(!b.reason.empty());
