@@ -1,4 +1,4 @@
-// bench_gui_first_frame [RUNS] — time to the first interactive frame (load + layout + scene built +
+// bench_gui_first_frame [RUNS] [--no-dot] — time to the first interactive frame (load + layout + scene built +
 // the view painted once) for every generated fixture, median over RUNS runs (offscreen Qt platform).
 // For deep_stack, side by side with the FxGraphDrawer route: `irlens-cli dot FILE` (the flat graph as
 // DOT) then `dot -Tsvg` on it. Not a test: run by hand on an idle machine.
@@ -15,6 +15,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <string>
 #include <cstdio>
 #include <vector>
 
@@ -80,6 +81,7 @@ int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
+    const bool skipDot = argc > 2 && std::string(argv[2]) == "--no-dot"; // the dot route takes minutes
     if (!testing::haveShared()) {
         std::printf("../shared/fixtures not found (set IRLENS_SHARED_DIR)\n");
         return 0;
@@ -103,6 +105,7 @@ int main(int argc, char** argv) {
         if (std::string(name) == "deep_stack") deepMs = m;
     }
 
+    if (skipDot) return 0;
     // the FxGraphDrawer route on deep_stack: flat DOT of every node and placeholder, then dot -Tsvg
     QTemporaryDir tmp;
     const QString deep = QString::fromStdString(testing::fixture("generated/deep_stack/model.pt2").string());
