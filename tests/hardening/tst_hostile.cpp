@@ -435,6 +435,7 @@ void TestHostile::wrongTypeEveryField() {
     }
     qInfo("wrong-type mutations: %zu fields, %d refused, %d tolerated, slowest %lld ms", pointers.size(), refused,
           tolerated, slowest);
+    qInfo("tolerated: %s", qPrintable(tolerant.join(" ")));
     QVERIFY(refused > tolerated);
     QVERIFY(slowest < kCaseTimeLimitMs);
 }
