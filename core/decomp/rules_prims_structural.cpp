@@ -161,6 +161,72 @@ Status reduction(RewriteBuilder& b, const std::string& kind) {
     return Status::ok();
 }
 
+// torch._refs._reshape_view_helper for static shapes: walk the target dims, collapsing input dims
+// until one divides evenly (collapse_view), splitting off the target length (split_dim), squeezing
+// trailing ones. nullopt when a collapse would not be a view or a size is symbolic (-> reshape).
+struct ViewOp {
+    enum Kind { Collapse, Split, Squeeze } kind;
+    int64_t a = 0, b = 0;
+};
+
+std::optional<std::vector<ViewOp>> viewPlan(const TensorMeta& in, const std::vector<SymInt>& target) {
+    for (const auto& s : in.sizes) if (!s.isStatic()) return std::nullopt;
+    for (const auto& s : target) if (!s.isStatic()) return std::nullopt;
+    if (in.sizes.empty() || target.empty()) return std::nullopt;
+    TensorMeta cur = in;
+    std::vector<ViewOp> ops;
+    size_t idx = 0;
+    auto sizeAt = [&](size_t i) { return cur.sizes[i].value; };
+    for (const auto& len : target) {
+        int64_t length = len.value;
+        if (length <= 0) return std::nullopt;
+        if (idx >= cur.sizes.size()) {
+            if (length != 1) return std::nullopt;
+            size_t last = cur.sizes.size() - 1;
+            ops.push_back({ViewOp::Split, static_cast<int64_t>(last), sizeAt(last)});
+            cur.sizes.push_back(SymInt::literal(1));
+            cur.strides.push_back(SymInt::literal(1));
+            ++idx;
+            continue;
+        }
+        if (length == sizeAt(idx)) {
+            ++idx;
+            continue;
+        }
+        int64_t accum = sizeAt(idx);
+        size_t end = idx;
+        while (accum % length != 0) {
+            if (++end >= cur.sizes.size()) return std::nullopt;
+            accum *= sizeAt(end);
+        }
+        if (end != idx) {
+            std::vector<SymInt> merged(cur.sizes.begin(), cur.sizes.begin() + static_cast<long>(idx));
+            merged.push_back(SymInt::literal(accum));
+            merged.insert(merged.end(), cur.sizes.begin() + static_cast<long>(end) + 1, cur.sizes.end());
+            auto strides = meta::viewStrides(cur, merged);
+            if (!strides) return std::nullopt;
+            ops.push_back({ViewOp::Collapse, static_cast<int64_t>(idx), static_cast<int64_t>(end)});
+            cur.sizes = merged;
+            cur.strides = *strides;
+        }
+        if (accum != length) {
+            ops.push_back({ViewOp::Split, static_cast<int64_t>(idx), length});
+            SymInt stride = cur.strides[idx];
+            cur.sizes[idx] = SymInt::literal(accum / length);
+            cur.sizes.insert(cur.sizes.begin() + static_cast<long>(idx), SymInt::literal(length));
+            cur.strides.insert(cur.strides.begin() + static_cast<long>(idx), meta::mulSym(stride, SymInt::literal(accum / length)));
+        }
+        ++idx;
+    }
+    while (idx < cur.sizes.size()) {
+        if (sizeAt(idx) != 1) return std::nullopt;
+        ops.push_back({ViewOp::Squeeze, static_cast<int64_t>(idx), 0});
+        cur.sizes.erase(cur.sizes.begin() + static_cast<long>(idx));
+        cur.strides.erase(cur.strides.begin() + static_cast<long>(idx));
+    }
+    return ops;
+}
+
 // Views and copies.
 Status viewRule(RewriteBuilder& b) {
     IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
@@ -172,8 +238,26 @@ Status viewRule(RewriteBuilder& b) {
     outMeta.sizes = sizes;
     bool same = m->sizes.size() == outMeta.sizes.size();
     for (size_t i = 0; same && i < m->sizes.size(); ++i) same = sameSize(m->sizes[i], outMeta.sizes[i]);
-    IRLENS_DECOMP_ASSIGN(out, same ? prim(b, "view_of", {arg::tensor("a", x)})
-                                   : prim(b, "reshape", {arg::tensor("a", x), b.sizes("shape", outMeta.sizes)}));
+    if (same) {
+        IRLENS_DECOMP_ASSIGN(out, prim(b, "view_of", {arg::tensor("a", x)}));
+        b.replaceOutput(0, out);
+        return Status::ok();
+    }
+    if (auto plan = viewPlan(*m, outMeta.sizes)) {
+        std::string cur = x;
+        for (const auto& stepOp : *plan) {
+            Result<std::string> r = stepOp.kind == ViewOp::Collapse
+                ? prim(b, "collapse_view", {arg::tensor("a", cur), arg::integer("start", stepOp.a), arg::integer("end", stepOp.b)})
+                : stepOp.kind == ViewOp::Split
+                ? prim(b, "split_dim", {arg::tensor("a", cur), arg::integer("dim", stepOp.a), arg::integer("outer_length", stepOp.b)})
+                : prim(b, "squeeze", {arg::tensor("a", cur), arg::ints("dimensions", {stepOp.a})});
+            if (!r) return r.status();
+            cur = *r;
+        }
+        b.replaceOutput(0, cur);
+        return Status::ok();
+    }
+    IRLENS_DECOMP_ASSIGN(out, prim(b, "reshape", {arg::tensor("a", x), b.sizes("shape", outMeta.sizes)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
@@ -341,8 +425,8 @@ void registerPrimsStructural(std::vector<DecompRule>& out) {
                    [](RewriteBuilder& b) { return reduction(b, "amin"); }});
     out.push_back({"aten::var.correction", S, "var -> prims.var", "torch._refs.var", "prims.var takes the correction directly (0 = population variance).",
                    [](RewriteBuilder& b) { return reduction(b, "var"); }});
-    out.push_back({"aten::view.default", S, "view -> prims.reshape (or view_of)", "torch._refs.view (_reshape_view_helper)",
-                   "A view to the same shape is view_of; other shapes are written here with the reshape prim (the reference builds the same result from split_dim/collapse_view).", viewRule});
+    out.push_back({"aten::view.default", S, "view -> collapse_view / split_dim / squeeze (or view_of)", "torch._refs.view (_reshape_view_helper)",
+                   "A view to the same shape is view_of. Otherwise the reference walks the target dims: input dims are merged with collapse_view until their product divides the target length, split_dim splits that length off, and trailing size-1 dims are squeezed. (Symbolic shapes, or a merge that is not a view of the input's strides, use the copying reshape prim.)", viewRule});
     out.push_back({"aten::permute.default", S, "permute -> prims.transpose", "torch._refs.permute", "prims.transpose takes the full permutation.", permuteRule});
     out.push_back({"aten::expand.default", S, "expand -> prims.broadcast_in_dim", "torch._refs.expand",
                    "broadcast_in_dim with the input's dims aligned to the right of the new shape.", expandLike});

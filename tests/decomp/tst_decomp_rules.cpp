@@ -327,7 +327,7 @@ private slots:
                                   << QStringList{"prims.amax.default", "prims.broadcast_in_dim.default", "prims.broadcast_in_dim.default",
                                                  "prims.sub.default", "prims.exp.default", "prims.sum.default", "prims.broadcast_in_dim.default",
                                                  "prims.broadcast_in_dim.default", "prims.div.default"};
-        QTest::addRow("view") << 1 << QStringList{"prims.reshape.default"};
+        QTest::addRow("view") << 1 << QStringList{"prims.collapse_view.default", "prims.split_dim.default"};
         QTest::addRow("permute") << 2 << QStringList{"prims.transpose.default"};
         QTest::addRow("relu") << 3 << QStringList{"prims.le.default", "prims.where.default"};
         QTest::addRow("mean.dim keepdim") << 4 << QStringList{"prims.sum.default", "prims.broadcast_in_dim.default", "prims.div.default"};
