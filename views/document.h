@@ -20,6 +20,8 @@
 
 namespace irlens::views {
 
+struct RunSnapshot; // views/run_snapshot.h: one finished run (outputs + per-node profile)
+
 /// One verifier finding as the panes show it.
 struct Diagnostic {
     enum class Severity { Error, Warning, Info };
@@ -90,6 +92,11 @@ public:
     /// "verifier: 0 errors, 2 warnings", or "verifying…" while it runs.
     QString verifierSummary() const;
 
+    // ------------------------------------------------------------------ execution (views/run_*)
+    /// The last finished run of the program on screen (nullptr before a run or after a new program).
+    std::shared_ptr<const RunSnapshot> runResult() const { return m_run; }
+    void setRunResult(std::shared_ptr<const RunSnapshot> run) { m_run = std::move(run); emit runFinished(m_run); }
+
     bool isBusy() const { return m_busy; }
     /// Cancels the running job (Esc).
     void cancel();
@@ -107,6 +114,8 @@ signals:
     void loadFailed(const QString& message);
     void busyChanged(bool busy);
     void progressChanged(const QString& stage, int percent);
+    /// A run finished (or its result was cleared: nullptr).
+    void runFinished(std::shared_ptr<const irlens::views::RunSnapshot> run);
 
 private:
     void pushTopScope();
@@ -133,6 +142,7 @@ private:
     bool m_busy = false;
     bool m_verifying = false;
     bool m_verifyPending = false;
+    std::shared_ptr<const RunSnapshot> m_run;
 };
 
 } // namespace irlens::views
