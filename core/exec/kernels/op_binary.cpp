@@ -177,8 +177,11 @@ template <Bin Op> void binaryKernel(KernelContext& ctx) { binary(ctx, Op); }
 // where(condition, self, other): self/other may be scalars (where.ScalarOther etc.).
 void whereKernel(KernelContext& ctx) {
     Tensor cond = ctx.tensor("condition", 0);
+    // prims.where names its arguments (pred, a, b) where ATen says (condition, self, other)
     const EValue* a = ctx.find("self", 1);
+    if (!a) a = ctx.find("a", 1);
     const EValue* b = ctx.find("other", 2);
+    if (!b) b = ctx.find("b", 2);
     if (!a || !b) kernelFail("where needs self and other");
     TypeOperand ta, tb;
     if (a->isTensor()) ta.tensor = &a->tensor; else ta.scalar = asScalar(a);
