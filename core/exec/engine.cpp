@@ -145,7 +145,15 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
         int idx = tbb::this_task_arena::current_thread_index();
         t.thread = idx < 0 ? 0 : idx;
         t.bytes = ctx.bytesAllocated();
-        t.flops = estimateFlops(pn, bound, outs);
+        // shapes repeat run after run: estimate once per output size, not on every profiled run
+        const int64_t key = !outs.empty() && outs[0].isTensor() ? outs[0].tensor.numel() : -2;
+        if (pn.cache->flopsForNumel.load(std::memory_order_relaxed) == key) {
+            t.flops = pn.cache->flops.load(std::memory_order_relaxed);
+        } else {
+            t.flops = estimateFlops(pn, bound, outs);
+            pn.cache->flops.store(t.flops, std::memory_order_relaxed);
+            pn.cache->flopsForNumel.store(key, std::memory_order_relaxed);
+        }
         obs->onNode(t);
     }
     // Map kernel outputs onto slots. A node whose single serialized output is a list receives either

@@ -9,6 +9,7 @@
 #include "core/exec/value.h"
 #include "core/ir/program.h"
 
+#include <atomic>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -37,6 +38,9 @@ template <class T> T unwrap(Result<T> r) { if (!r) throw KernelError(r.error());
 struct NodeCache {
     std::mutex mutex;
     std::shared_ptr<void> data;
+    // profiler: the FLOP estimate of the last run, reused while the output size stays the same
+    std::atomic<int64_t> flopsForNumel{-1};
+    std::atomic<double> flops{0};
 };
 
 /// A scalar argument (`Scalar` in schemas) keeps whether it was an int, float or bool: type promotion needs it.
