@@ -4,6 +4,7 @@
 #include "core/layout/op_family.h"
 #include "views/graph_items.h"
 #include "core/ir/example_program.h"
+#include "views/decomp_pane.h"
 #include "views/document.h"
 #include "views/fx_text_pane.h"
 #include "views/graph_pane.h"
@@ -183,6 +184,8 @@ void MainWindow::buildDocks() {
     fxDock->raise();
     resizeDocks({fxDock}, {220}, Qt::Vertical);
     resizeDocks({modulesDock, findChild<QDockWidget*>("inspector")}, {280, 400}, Qt::Horizontal);
+    // right, below the node inspector: stepping the decomposition
+    dock(tr("Decomposition"), "decomposition", new DecompPane(m_doc, this), Qt::RightDockWidgetArea);
     connect(m_doc, &Document::diagnosticsChanged, this, [this, diagDock] {
         diagDock->setWindowTitle(tr("Diagnostics (%1)").arg(m_doc->diagnostics().size()));
     });
@@ -209,6 +212,13 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Export graph as &DOT…"), this, [this] {
         const QString p = QFileDialog::getSaveFileName(this, tr("Export DOT"), "graph.dot", tr("Graphviz (*.dot *.gv)"));
         if (!p.isEmpty()) exportDot(p);
+    });
+    file->addAction(tr("Save decomposed program &As…"), QKeySequence::SaveAs, this, [this] {
+        auto* pane = findChild<DecompPane*>();
+        const QString p = QFileDialog::getSaveFileName(this, tr("Save the program as .pt2"), "decomposed.pt2",
+                                                       tr("Exported programs (*.pt2)"));
+        if (pane && !p.isEmpty())
+            if (const QString err = pane->saveAs(p); !err.isEmpty()) QMessageBox::warning(this, tr("Could not save"), err);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -357,6 +367,10 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (auto* pane = findChild<DecompPane*>(); pane && !pane->confirmClose(this)) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());

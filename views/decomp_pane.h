@@ -1,0 +1,112 @@
+#pragma once
+// The Decomposition pane: the program's IR level as a three-step control (Training → Core ATen →
+// Prims), the decomposable nodes grouped by op (and the ops that stay, with the reason), Step /
+// Step op / Step all / Undo / Redo, and the history with each step's teaching text and re-checks.
+// Steps run on a worker; the result replaces the Document's program, the selection follows the
+// step's old → new map and the nodes the last step made are outlined in the graph.
+
+#include "core/decomp/decomp_session.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+
+class QButtonGroup;
+class QLabel;
+class QPushButton;
+class QTextBrowser;
+class QTreeView;
+
+namespace irlens::views {
+
+/// What a worker step hands back (QFuture wants a default-constructible value).
+struct DecompOutcome {
+    const core::DecompStep* step = nullptr;
+    QString error;
+};
+
+class Document;
+class DecompOpsModel;
+class DecompHistoryModel;
+
+class DecompPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit DecompPane(Document* document, QWidget* parent = nullptr);
+    ~DecompPane() override;
+
+    DecompOpsModel* opsModel() const { return m_ops; }
+    DecompHistoryModel* historyModel() const { return m_history; }
+    QTreeView* opsView() const { return m_opsView; }
+    core::DecompSession* session() const { return m_session.get(); }
+
+    /// The level of the program on screen: Training while a training op has a rule, Core ATen while
+    /// a core op has a prim decomposition, else Prims.
+    core::IrLevel currentLevel() const;
+    /// The stage the Step buttons work on (from the current level).
+    core::DecompStage stage() const;
+
+    // The actions behind the buttons (run on a worker; false when busy or nothing to do).
+    bool stepSelectedNode();
+    bool stepOp(const QString& target);
+    bool stepSelectedOp();
+    bool stepAll();
+    bool stepToLevel(core::IrLevel level);
+    bool undo();
+    bool redo();
+
+    bool isBusy() const { return m_busy; }
+    /// Nodes made by the last applied step, by name (outlined in the graph).
+    const QStringList& newNodes() const { return m_newNodes; }
+    /// The status line under the buttons (last result or error).
+    QString statusText() const;
+
+    /// True when the program on screen was decomposed and not saved since.
+    bool isModified() const { return m_modified; }
+    /// Writes the program on screen as .pt2; "" on success, else the error.
+    QString saveAs(const QString& path);
+    /// Asks Save / Discard / Cancel when modified; false when the user cancels.
+    bool confirmClose(QWidget* parent);
+
+signals:
+    void stepFinished(bool ok);
+
+private:
+    void onProgramChanged();
+    void refresh();
+    bool runStep(std::function<core::Result<const core::DecompStep*>(core::DecompSession&)> work);
+    void onStepDone();
+    /// Shows the session's current program; the selection follows the steps between `fromPosition`
+    /// and the current position (forward through old -> new maps, or backward on undo).
+    void applyCurrent(size_t fromPosition);
+    void setBusy(bool busy);
+
+    Document* m_doc;
+    std::unique_ptr<core::DecompSession> m_session;
+    core::ProgramPtr m_shown;     // the program this pane last put on the Document
+    DecompOpsModel* m_ops;
+    DecompHistoryModel* m_history;
+    QButtonGroup* m_levels;
+    QTreeView* m_opsView;
+    QTreeView* m_historyView;
+    QTextBrowser* m_teaching;
+    QLabel* m_status;
+    QPushButton* m_step;
+    QPushButton* m_stepOp;
+    QPushButton* m_stepAll;
+    QPushButton* m_undo;
+    QPushButton* m_redo;
+    QFutureWatcher<DecompOutcome> m_watcher;
+    size_t m_startPosition = 0;
+    QString m_baseTitle;
+    QString m_lastMessage;
+    bool m_stale = false;         // the Document got another program while a step ran
+    QString m_pendingSelection;   // selected node name when the step started
+    QStringList m_newNodes;
+    bool m_busy = false;
+    bool m_modified = false;
+};
+
+} // namespace irlens::views
