@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 #include <QLineEdit>
 
+#include "views/decomp_pane.h"
 #include "views/document.h"
 #include "views/graph_pane.h"
 
@@ -22,16 +23,21 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument("file", "a .pt2 file to open");
     QCommandLineOption select("select", "select the node NAME once the graph is shown", "NAME");
     QCommandLineOption search("search", "search for TEXT once the graph is shown", "TEXT");
+    QCommandLineOption decompose("decompose", "once shown, decompose the program to LEVEL (core or prims)", "LEVEL");
     parser.addOption(select);
     parser.addOption(search);
+    parser.addOption(decompose);
     parser.process(app);
     irlens::views::MainWindow window;
     window.show();
     // --select / --search apply once, when the first layout arrives
     auto* doc = window.document();
     auto once = std::make_shared<QMetaObject::Connection>();
-    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search] {
+    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose] {
         QObject::disconnect(*once);
+        if (parser.isSet(decompose))
+            if (auto* pane = window.findChild<irlens::views::DecompPane*>())
+                pane->stepToLevel(parser.value(decompose) == "prims" ? irlens::core::IrLevel::Prims : irlens::core::IrLevel::CoreAten);
         if (parser.isSet(search)) {
             window.graphPane()->searchField()->setText(parser.value(search));
             window.graphPane()->nextHit();
