@@ -26,7 +26,7 @@ struct RawZipOptions {
 };
 
 inline void putLe(std::string& out, uint64_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) out.push_back(char((v >> (8 * i)) & 0xFF));
+    for (int i = 0; i < bytes; ++i) out.push_back(i < 8 ? char((v >> (8 * i)) & 0xFF) : char(0));
 }
 
 inline std::string rawDeflate(const std::string& in) {
