@@ -100,14 +100,20 @@ void TestEngineLimits::budgetRefusesBeforeRunning() {
 
 void TestEngineLimits::planPeakMatchesRun_data() {
     QTest::addColumn<QString>("model");
-    for (const char* m : {"tiny_mlp", "resnet18", "mobilenet_v2"}) QTest::addRow("%s", m) << m;
+    QTest::addColumn<double>("minRatio");
+    // tiny_mlp's intermediates are mostly views of its weights (aten.t), which the plan counts as
+    // allocations and the engine does not: there the plan is only an upper bound.
+    QTest::addRow("tiny_mlp") << "tiny_mlp" << 0.0;
+    QTest::addRow("resnet18") << "resnet18" << 0.5;
+    QTest::addRow("mobilenet_v2") << "mobilenet_v2" << 0.5;
 }
 
-// The plan is only useful if it predicts the run: single-threaded, the engine's measured peak must be
-// within a factor of two of the plan's (kernels allocate scratch; views share storage).
+// The plan is only useful if it predicts the run: single-threaded, the engine's measured peak must not
+// exceed the plan's by more than 25% (kernel scratch), and for convolution nets it must be close to it.
 void TestEngineLimits::planPeakMatchesRun() {
     IRLENS_REQUIRE_SHARED();
     QFETCH(QString, model);
+    QFETCH(double, minRatio);
     auto plan = compileFixture(model.toStdString());
     const MemoryPlan mp = planMemory(*plan);
     auto inputs = generateInputs(*plan, 7);
@@ -120,7 +126,7 @@ void TestEngineLimits::planPeakMatchesRun() {
     const double ratio = double(run->peakBytes) / double(mp.peakBytes - mp.inputBytes);
     qInfo("%s: plan peak %s (inputs %s), measured %s, ratio %.2f", qPrintable(model), exec::formatBytes(mp.peakBytes).c_str(),
           exec::formatBytes(mp.inputBytes).c_str(), exec::formatBytes(run->peakBytes).c_str(), ratio);
-    QVERIFY2(ratio > 0.5 && ratio < 2.0, qPrintable(QString("ratio %1").arg(ratio)));
+    QVERIFY2(ratio >= minRatio && ratio <= 1.25, qPrintable(QString("ratio %1").arg(ratio)));
 }
 
 // deep_stack (5,400 nodes) run repeatedly on 2 threads; cancel 50 ms into a run and measure how long
