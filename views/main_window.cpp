@@ -14,6 +14,7 @@
 #include "views/node_inspector_model.h"
 #include "views/table_models.h"
 #include "views/table_pane.h"
+#include "views/run_controller.h"
 #include "views/weights_pane.h"
 
 #include <QAction>
@@ -72,6 +73,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     connect(m_cancel, &QToolButton::clicked, m_doc, &Document::cancel);
     auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     connect(esc, &QShortcut::activated, m_doc, [this] { if (m_doc->isBusy()) m_doc->cancel(); });
+    // Run menu, profile / timeline / outputs docks and the heatmap (views/run_controller.h)
+    new RunController(this, m_doc, m_graph);
 
     connect(m_doc, &Document::busyChanged, this, [this](bool busy) {
         m_progress->setVisible(busy);

@@ -1,0 +1,75 @@
+#pragma once
+// One finished run of the program on screen, immutable once published through
+// Document::setRunResult: the per-node profile, the timings of the run (for the timeline) and the
+// outputs with their summary numbers.
+
+#include <cstdint>
+#include <string>
+
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace irlens::views {
+
+// Plain copies of the engine's profile records: this header is included next to Qt's headers, where
+// oneTBB's headers (pulled in by core/exec) must not appear after Qt's `emit` macro.
+
+/// One executed top-level node.
+struct RunNode {
+    int node = 0;            // index in the graph's node list
+    std::string name;
+    std::string op;          // "aten.convolution.default"
+    std::string modulePath;  // innermost nn_module_stack path
+    int64_t selfNs = 0;      // median over the runs
+    int64_t bytes = 0;
+    double flops = 0;
+    int calls = 0;
+};
+
+/// When and where one node ran (for the timeline).
+struct RunTiming {
+    int node = 0;
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    int thread = 0;
+};
+
+struct RunOutput {
+    QString name;      // value name
+    QString kind;      // "user output", "buffer mutation", ...
+    QString dtype;     // "float32"
+    QString shape;     // "[1, 1000]"
+    int64_t count = 0; // elements summarised
+    double min = 0, max = 0, mean = 0;
+    QString text;      // non-tensor outputs: their value
+};
+
+struct RunSnapshot {
+    quint64 generation = 0;
+    QString inputSource;                               // "sample inputs" / "generated (seed 0)"
+    int64_t wallNs = 0;
+    int64_t peakBytes = 0;
+    int threads = 1;
+    std::vector<RunNode> nodes;        // executed top-level nodes
+    std::vector<RunTiming> timings;    // the run's node timings (start/end/thread)
+    std::vector<RunOutput> outputs;
+
+    /// Sum of node self times (the denominator of every share).
+    int64_t totalSelfNs() const {
+        int64_t t = 0;
+        for (const auto& n : nodes) t += n.selfNs;
+        return t;
+    }
+    /// Self time of a graph node, 0 when it did not run.
+    int64_t nodeNs(int node) const {
+        for (const auto& n : nodes)
+            if (n.node == node) return n.selfNs;
+        return 0;
+    }
+};
+
+using RunSnapshotPtr = std::shared_ptr<const RunSnapshot>;
+
+} // namespace irlens::views
