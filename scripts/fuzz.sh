@@ -57,6 +57,7 @@ summary=()
 for t in "${targets[@]}"; do
   area="${t#fuzz_}"
   mkdir -p "$corpus/$area"
+  mkdir -p "$here/tests/fuzz/regressions/$area"
   echo "== $t: replaying tests/fuzz/regressions/$area"
   "$build/tests/fuzz/$t" -runs=0 "$here/tests/fuzz/regressions/$area" 2>&1 | tail -n 2 || { status=1; continue; }
   echo "== $t: fuzzing for ${seconds}s"
