@@ -276,10 +276,17 @@ void DecompPane::applyCurrent(size_t fromPosition) {
                 for (const auto& n : a.newNodes) m_newNodes << qs(n);
     } else if (to < fromPosition) {
         // backward (undo): a node made by an undone step selects the node it replaced
+        // (only when the node is not in the program before that step: older steps' nodes stay)
+        auto has = [](const Program& p, const std::string& name) {
+            for (const auto& n : p.graph.nodes)
+                if (n.name == name) return true;
+            return false;
+        };
         for (size_t i = fromPosition; i > to; --i) {
-            const ProgramPtr after = m_session->snapshot(i);
-            for (const auto& n : after->graph.nodes)
-                if (qs(n.name) == selected && !n.derivedFrom.empty()) selected = qs(n.derivedFrom);
+            const std::string name = selected.toStdString();
+            if (has(*m_session->snapshot(i - 1), name)) continue;
+            for (const auto& n : m_session->snapshot(i)->graph.nodes)
+                if (n.name == name && !n.derivedFrom.empty()) selected = qs(n.derivedFrom);
         }
     }
     m_shown = m_session->current();
