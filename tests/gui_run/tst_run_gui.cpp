@@ -1,0 +1,153 @@
+// The run GUI: the Run action on the bundled example (and fixtures when ../shared is present), the
+// profile table, the heatmap overlay and the per-thread timeline.
+#include "../gui/gui_test_util.h"
+#include "views/graph_items.h"
+#include "views/graph_pane.h"
+#include "views/graph_scene.h"
+#include "views/heatmap_overlay.h"
+#include "views/main_window.h"
+#include "views/profile_table_model.h"
+#include "views/run_controller.h"
+#include "views/run_outputs_model.h"
+#include "views/run_snapshot.h"
+#include "views/table_pane.h"
+#include "views/timeline_widget.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QComboBox>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QtTest>
+
+#include <map>
+
+using namespace irlens;
+using namespace irlens::views;
+
+class TestRunGui : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void runsAndShows_data();
+    void runsAndShows();
+};
+
+void TestRunGui::initTestCase() {
+    QCoreApplication::setOrganizationName("irlens-tests");
+    QCoreApplication::setApplicationName("tst_run_gui");
+}
+
+void TestRunGui::runsAndShows_data() {
+    QTest::addColumn<QString>("fixture");
+    QTest::addRow("example") << QString();
+    QTest::addRow("tiny_mlp") << QString("generated/tiny_mlp/model.pt2");
+    QTest::addRow("resnet18") << QString("generated/resnet18/model.pt2");
+}
+
+void TestRunGui::runsAndShows() {
+    QFETCH(QString, fixture);
+    MainWindow w;
+    w.resize(1400, 900);
+    if (fixture.isEmpty()) {
+        w.openExample();
+        QVERIFY(testing::waitForLayout(*w.document()));
+    } else {
+        IRLENS_REQUIRE_SHARED();
+        const QString err = testing::openAndWait(*w.document(), testing::fixture(fixture.toStdString()));
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+    }
+    Document* doc = w.document();
+    auto* rc = w.findChild<RunController*>();
+    QVERIFY(rc);
+    QCOMPARE(rc->runAction()->shortcut(), QKeySequence(Qt::Key_F5));
+
+    QSignalSpy finished(doc, &Document::runFinished);
+    QSignalSpy failed(rc, &RunController::runFailed);
+    rc->runAction()->trigger();
+    QVERIFY(rc->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() > 0 || failed.count() > 0, 60000);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().front().toString()));
+    RunSnapshotPtr run = doc->runResult();
+    QVERIFY(run);
+    QVERIFY(!rc->isRunning());
+
+    // profile table: a sound model, one row per executed node, shares adding up to 100 %
+    ProfileTableModel* model = rc->profileModel();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model->rowCount(), static_cast<int>(run->nodes.size()));
+    QCOMPARE(model->rowCount(), static_cast<int>(doc->program()->graph.nodes.size())); // every node ran
+    double shares = 0;
+    int64_t totalNs = 0;
+    std::map<QString, std::pair<int64_t, int>> perOp;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        shares += model->index(r, ProfileTableModel::Share).data().toDouble();
+        const int64_t ns = model->index(r, 0).data(ProfileTableModel::SelfNsRole).toLongLong();
+        totalNs += ns;
+        auto& g = perOp[model->index(r, ProfileTableModel::Detail).data().toString()];
+        g.first += ns;
+        g.second += 1;
+    }
+    QVERIFY(totalNs > 0);
+    QVERIFY2(std::abs(shares - 100.0) < 0.05 * model->rowCount() + 0.1, qPrintable(QString::number(shares)));
+
+    // by op: one row per op, each the sum of its nodes
+    rc->groupingCombo()->setCurrentIndex(1);
+    QCOMPARE(model->grouping(), ProfileTableModel::Grouping::ByOp);
+    QCOMPARE(model->rowCount(), static_cast<int>(perOp.size()));
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const QString op = model->index(r, 0).data().toString();
+        QVERIFY2(perOp.count(op), qPrintable(op));
+        QCOMPARE(model->index(r, 0).data(ProfileTableModel::SelfNsRole).toLongLong(), perOp[op].first);
+        QCOMPARE(model->index(r, ProfileTableModel::Calls).data().toInt(), perOp[op].second);
+    }
+    rc->groupingCombo()->setCurrentIndex(2); // by module: sums equal the node total
+    int64_t moduleNs = 0;
+    for (int r = 0; r < model->rowCount(); ++r) moduleNs += model->index(r, 0).data(ProfileTableModel::SelfNsRole).toLongLong();
+    QCOMPARE(moduleNs, totalNs);
+    rc->groupingCombo()->setCurrentIndex(0);
+
+    // clicking a row selects its node: sort by self time, click the hottest
+    QTreeView* view = rc->profilePane()->view();
+    view->sortByColumn(ProfileTableModel::SelfMs, Qt::DescendingOrder);
+    const QModelIndex top = rc->profilePane()->proxy()->index(0, 0);
+    const int hottest = top.data(ProfileTableModel::NodeIndexRole).toInt();
+    emit view->clicked(top);
+    QCOMPARE(doc->selectedNode(), hottest);
+    QCOMPARE(doc->program()->graph.nodes[static_cast<size_t>(hottest)].name, top.data().toString().toStdString());
+
+    // outputs: one row per graph output with a dtype and a shape
+    QCOMPARE(rc->outputsModel()->rowCount(), static_cast<int>(doc->program()->graph.outputs.size()));
+    QVERIFY(!rc->outputsModel()->index(0, RunOutputsModel::Dtype).data().toString().isEmpty());
+
+    // heatmap: toggling recolours a box, toggling back removes it
+    QTRY_VERIFY(testing::waitForLayout(*doc));
+    GraphScene* scene = w.graphPane()->scene();
+    NodeItem* box = scene->itemForNode(hottest);
+    QVERIFY(box);
+    QVERIFY(!rc->heatmap()->overlayOf(box));
+    QVERIFY(box->toolTip().contains("self"));
+    rc->heatmapAction()->setChecked(true);
+    QVERIFY(rc->heatmap()->overlayOf(box));
+    QCOMPARE(rc->heatmap()->heatColorOf(box), viridis(1.0)); // the hottest box is at the top of the ramp
+    rc->heatmapAction()->setChecked(false);
+    QVERIFY(!rc->heatmap()->overlayOf(box));
+
+    // timeline: one bar per node; a click selects, the selection is highlighted
+    TimelineWidget* tl = rc->timeline();
+    tl->resize(1200, 200);
+    QCOMPARE(tl->barCount(), static_cast<int>(run->nodes.size()));
+    QVERIFY(tl->laneCount() >= 1);
+    const int other = run->nodes.front().node;
+    const QRectF bar = tl->barRect(other);
+    QVERIFY(!bar.isEmpty());
+    QTest::mouseClick(tl, Qt::LeftButton, {}, bar.center().toPoint());
+    const int clicked = tl->nodeAt(bar.center());
+    QVERIFY(clicked >= 0);
+    QCOMPARE(doc->selectedNode(), clicked);
+    doc->selectNode(hottest);
+    QCOMPARE(tl->highlightedNode(), hottest);
+}
+
+QTEST_MAIN(TestRunGui)
+#include "tst_run_gui.moc"
