@@ -8,6 +8,7 @@
 #include "views/decomp_pane.h"
 #include "views/document.h"
 #include "views/graph_pane.h"
+#include "views/run_controller.h"
 
 #include <memory>
 
@@ -26,6 +27,8 @@ int main(int argc, char** argv) {
     QCommandLineOption decompose("decompose", "once shown, decompose the program to LEVEL (core or prims)", "LEVEL");
     parser.addOption(select);
     parser.addOption(search);
+    QCommandLineOption run("run", "run the program once the graph is shown and turn the heatmap on");
+    parser.addOption(run);
     parser.addOption(decompose);
     parser.process(app);
     irlens::views::MainWindow window;
@@ -33,8 +36,13 @@ int main(int argc, char** argv) {
     // --select / --search apply once, when the first layout arrives
     auto* doc = window.document();
     auto once = std::make_shared<QMetaObject::Connection>();
-    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose] {
+    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose, run] {
         QObject::disconnect(*once);
+        if (parser.isSet(run))
+            if (auto* rc = window.findChild<irlens::views::RunController*>()) {
+                rc->heatmapAction()->setChecked(true);
+                rc->run();
+            }
         if (parser.isSet(decompose))
             if (auto* pane = window.findChild<irlens::views::DecompPane*>())
                 pane->stepToLevel(parser.value(decompose) == "prims" ? irlens::core::IrLevel::Prims : irlens::core::IrLevel::CoreAten);
