@@ -187,8 +187,9 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
         if (m_doc->runResult()) m_doc->setRunResult(nullptr);
         m_summary->setText(tr("Not run yet: Run › Run (F5)"));
     });
-    connect(m_doc, &Document::runFinished, this, [this](RunSnapshotPtr r) {
+    connect(m_doc, &Document::runFinished, this, [this, profileDock](RunSnapshotPtr r) {
         if (!r) return;
+        profileDock->raise(); // the table is what a user reads first after a run
         m_summary->setText(tr("%1 ms wall · %2 nodes · %3 threads · peak %4 MiB · inputs: %5")
                                .arg(static_cast<double>(r->wallNs) / 1e6, 0, 'f', 2)
                                .arg(r->nodes.size())
