@@ -16,6 +16,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QImage>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QtTest>
@@ -147,6 +148,12 @@ void TestRunGui::runsAndShows() {
     QCOMPARE(doc->selectedNode(), clicked);
     doc->selectNode(hottest);
     QCOMPARE(tl->highlightedNode(), hottest);
+    // the bar is painted where barRect says (its op family colour, not the background)
+    const QImage shot = tl->grab().toImage();
+    if (qEnvironmentVariableIsSet("IRLENS_SHOT_DIR")) shot.save(qEnvironmentVariable("IRLENS_SHOT_DIR") + "/timeline_" + QTest::currentDataTag() + ".png");
+    const QRectF hot = tl->barRect(hottest);
+    QVERIFY(!hot.isEmpty());
+    QVERIFY(shot.pixelColor(hot.center().toPoint()) != tl->palette().color(QPalette::Base));
 }
 
 QTEST_MAIN(TestRunGui)
