@@ -26,6 +26,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -190,6 +191,7 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
     connect(m_doc, &Document::runFinished, this, [this, profileDock](RunSnapshotPtr r) {
         if (!r) return;
         profileDock->raise(); // the table is what a user reads first after a run
+        for (int c = 0; c < 2; ++c) m_profilePane->view()->resizeColumnToContents(c);
         m_summary->setText(tr("%1 ms wall · %2 nodes · %3 threads · peak %4 MiB · inputs: %5")
                                .arg(static_cast<double>(r->wallNs) / 1e6, 0, 'f', 2)
                                .arg(r->nodes.size())
