@@ -32,6 +32,7 @@ private slots:
     void initTestCase();
     void runsAndShows_data();
     void runsAndShows();
+    void cancelledAndStaleRunsAreDropped();
 };
 
 void TestRunGui::initTestCase() {
@@ -154,6 +155,37 @@ void TestRunGui::runsAndShows() {
     const QRectF hot = tl->barRect(hottest);
     QVERIFY(!hot.isEmpty());
     QVERIFY(shot.pixelColor(hot.center().toPoint()) != tl->palette().color(QPalette::Base));
+}
+
+void TestRunGui::cancelledAndStaleRunsAreDropped() {
+    MainWindow w;
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    auto* rc = w.findChild<RunController*>();
+    QSignalSpy finished(w.document(), &Document::runFinished);
+    // cancel (Esc / the status bar button): nothing is published
+    rc->run();
+    QVERIFY(rc->isRunning());
+    QVERIFY(rc->cancelAction()->isEnabled());
+    rc->cancel();
+    QVERIFY(!rc->isRunning());
+    QTest::qWait(300);
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(!w.document()->runResult());
+    // a new program while running: the old run's result is stale and dropped
+    rc->run();
+    w.openExample();
+    QVERIFY(!rc->isRunning());
+    QTest::qWait(300);
+    QVERIFY(!w.document()->runResult());
+    // a finished run is cleared by the next program (runFinished(nullptr))
+    rc->run();
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->runResult() != nullptr, 30000);
+    finished.clear();
+    w.openExample();
+    QVERIFY(!w.document()->runResult());
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(!finished.front().front().value<RunSnapshotPtr>());
 }
 
 QTEST_MAIN(TestRunGui)
