@@ -1,6 +1,7 @@
 // Binary pointwise ops with broadcasting and torch type promotion: arithmetic, comparisons, logical
 // and bitwise ops, and their prims counterparts.
 
+#include <type_traits>
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
@@ -124,6 +125,27 @@ std::optional<Scalar> asScalar(const EValue* v) {
     return s;
 }
 
+// Integer arithmetic wraps like PyTorch's (two's complement); computing in the unsigned type of the
+// same width keeps signed overflow out of undefined behaviour.
+template <class T> T wrapAdd(T p, T q) {
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= sizeof(int))
+        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(p) + static_cast<std::make_unsigned_t<T>>(q));
+    else
+        return static_cast<T>(p + q);
+}
+template <class T> T wrapSub(T p, T q) {
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= sizeof(int))
+        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(p) - static_cast<std::make_unsigned_t<T>>(q));
+    else
+        return static_cast<T>(p - q);
+}
+template <class T> T wrapMul(T p, T q) {
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= sizeof(int))
+        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(p) * static_cast<std::make_unsigned_t<T>>(q));
+    else
+        return static_cast<T>(p * q);
+}
+
 void binary(KernelContext& ctx, Bin op) {
     const EValue* a = ctx.find("self", 0);
     if (!a) a = ctx.find("a", 0);
@@ -158,11 +180,11 @@ void binary(KernelContext& ctx, Bin op) {
     dispatchAll(common, [&]<class T>() {
         T alpha = scalarAs<T>(alphaS.value);
         if (op == Bin::Add && alpha == T(1) && !std::is_same_v<T, bool>) {
-            mapElements<T, T, T>(ctx.threads(), out, [](T p, T q) { return static_cast<T>(p + q); }, xe, ye);
+            mapElements<T, T, T>(ctx.threads(), out, [](T p, T q) { return wrapAdd(p, q); }, xe, ye);
         } else if (op == Bin::Mul && !std::is_same_v<T, bool>) {
-            mapElements<T, T, T>(ctx.threads(), out, [](T p, T q) { return static_cast<T>(p * q); }, xe, ye);
+            mapElements<T, T, T>(ctx.threads(), out, [](T p, T q) { return wrapMul(p, q); }, xe, ye);
         } else if (op == Bin::Sub && alpha == T(1) && !std::is_same_v<T, bool>) {
-            mapElements<T, T, T>(ctx.threads(), out, [](T p, T q) { return static_cast<T>(p - q); }, xe, ye);
+            mapElements<T, T, T>(ctx.threads(), out, [](T p, T q) { return wrapSub(p, q); }, xe, ye);
         } else if (op == Bin::Div && std::is_floating_point_v<T>) {
             mapElements<T, T, T>(ctx.threads(), out, [](T p, T q) { return static_cast<T>(p / q); }, xe, ye);
         } else {
