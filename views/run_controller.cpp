@@ -15,7 +15,9 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QLabel>
 #include <QMainWindow>
@@ -32,6 +34,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace irlens::views {
 
@@ -230,7 +233,9 @@ void RunController::run() {
         watcher->deleteLater();
         finish(generation, job);
     });
-    watcher->setFuture(QtConcurrent::run([program, job, generation] {
+    // reference outputs next to the file (the fixtures' model.expected/ folders): run on their inputs and compare
+    const QString expectedDir = m_doc->filePath().isEmpty() ? QString() : QFileInfo(m_doc->filePath()).dir().filePath("model.expected");
+    watcher->setFuture(QtConcurrent::run([program, job, generation, expectedDir] {
         auto plan = ExecutionPlan::compile(program);
         if (!plan) {
             job->error = QString::fromStdString(plan.status().message());
@@ -239,8 +244,11 @@ void RunController::run() {
         std::shared_ptr<const ExecutionPlan> p = *plan;
         auto snap = std::make_shared<RunSnapshot>();
         snap->generation = generation;
-        auto inputs = sampleInputs(*p);
-        snap->inputSource = QObject::tr("the archive's sample inputs");
+        std::optional<ExpectedSet> expected;
+        if (!expectedDir.isEmpty() && QFileInfo(expectedDir + "/manifest.json").exists())
+            if (auto e = loadExpected(expectedDir.toStdString())) expected = std::move(*e);
+        Result<std::vector<EValue>> inputs = expected ? Result<std::vector<EValue>>(expected->main.inputs) : sampleInputs(*p);
+        snap->inputSource = expected ? QObject::tr("model.expected/ (compared)") : QObject::tr("the archive's sample inputs");
         if (!inputs) {
             inputs = generateInputs(*p, 0);
             snap->inputSource = QObject::tr("generated (seed 0)");
@@ -271,7 +279,17 @@ void RunController::run() {
         if (!profile.timings().empty())
             for (const auto& t : profile.timings().back()) snap->timings.push_back({t.node, t.startNs, t.endNs, t.thread});
         for (size_t i = 0; i < result->outputs.size() && i < result->specs.size(); ++i)
-            snap->outputs.push_back(summarise(result->specs[i], result->outputs[i]));
+        {
+            RunOutput o = summarise(result->specs[i], result->outputs[i]);
+            if (expected && result->outputs[i].isTensor())
+                for (const auto& e : expected->main.outputs)
+                    if (e.name == result->specs[i].name) {
+                        const Comparison c = compareTensors(result->outputs[i].tensor, e.tensor);
+                        o.check = c.ok ? QObject::tr("ok (max abs %1, max rel %2)").arg(c.maxAbs, 0, 'g', 3).arg(c.maxRel, 0, 'g', 3)
+                                       : QString::fromStdString(c.message);
+                    }
+            snap->outputs.push_back(std::move(o));
+        }
         job->snapshot = std::move(snap);
     }));
 }

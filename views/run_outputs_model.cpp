@@ -22,7 +22,7 @@ int RunOutputsModel::columnCount(const QModelIndex& parent) const { return paren
 QVariant RunOutputsModel::data(const QModelIndex& index, int role) const {
     if (!m_run || !index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
     const RunOutput& o = m_run->outputs[static_cast<size_t>(index.row())];
-    if (role == Qt::TextAlignmentRole && index.column() >= Min) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::TextAlignmentRole && index.column() >= Min && index.column() <= Mean) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     const bool tensor = o.text.isEmpty();
     switch (index.column()) {
@@ -33,13 +33,14 @@ QVariant RunOutputsModel::data(const QModelIndex& index, int role) const {
     case Min: return tensor && o.count > 0 ? QVariant(o.min) : QVariant();
     case Max: return tensor && o.count > 0 ? QVariant(o.max) : QVariant();
     case Mean: return tensor && o.count > 0 ? QVariant(o.mean) : QVariant();
+    case Check: return o.check;
     default: return {};
     }
 }
 
 QVariant RunOutputsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* names[] = {"Output", "Kind", "Dtype", "Shape / value", "Min", "Max", "Mean"};
+    static const char* names[] = {"Output", "Kind", "Dtype", "Shape / value", "Min", "Max", "Mean", "vs expected"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -12,7 +12,7 @@ class Document;
 class RunOutputsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name = 0, Kind, Dtype, Shape, Min, Max, Mean, ColumnCount };
+    enum Column { Name = 0, Kind, Dtype, Shape, Min, Max, Mean, Check, ColumnCount };
     explicit RunOutputsModel(Document* document, QObject* parent = nullptr);
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -44,6 +44,7 @@ struct RunOutput {
     int64_t count = 0; // elements summarised
     double min = 0, max = 0, mean = 0;
     QString text;      // non-tensor outputs: their value
+    QString check;     // against model.expected/ when it exists: "ok (max abs …)" or what differs
 };
 
 struct RunSnapshot {

@@ -121,6 +121,11 @@ void TestRunGui::runsAndShows() {
     // outputs: one row per graph output with a dtype and a shape
     QCOMPARE(rc->outputsModel()->rowCount(), static_cast<int>(doc->program()->graph.outputs.size()));
     QVERIFY(!rc->outputsModel()->index(0, RunOutputsModel::Dtype).data().toString().isEmpty());
+    // fixtures come with PyTorch's reference outputs: every output is compared and matches
+    for (int r = 0; !fixture.isEmpty() && r < rc->outputsModel()->rowCount(); ++r) {
+        const QString check = rc->outputsModel()->index(r, RunOutputsModel::Check).data().toString();
+        QVERIFY2(check.startsWith("ok ("), qPrintable(check));
+    }
 
     // heatmap: toggling recolours a box, toggling back removes it
     QTRY_VERIFY(testing::waitForLayout(*doc));
