@@ -1,7 +1,13 @@
 // irlens-cli as scripts use it: exit codes, one-line errors, and what `info` reports on real files.
 #include "support/shared_fixtures.h"
 
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+
+#include <cstring>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -101,6 +107,49 @@ private slots:
         Run r = cli({"info", fx(file.toUtf8().constData())});
         QCOMPARE(r.code, 0);
         for (const QString& e : expected) QVERIFY2(r.out.contains(e), qPrintable("missing '" + e + "' in:\n" + r.out));
+    }
+
+    // `run` as a script uses it: --expect against PyTorch's numbers, --json fields, a Chrome trace Perfetto opens.
+    void runWithExpectJsonAndTrace() {
+        IRLENS_REQUIRE_SHARED();
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("trace.json");
+        Run r = cli({"run", fx("generated/tiny_mlp/model.pt2"), "--threads", "2", "--repeat", "3", "--expect",
+                     fx("generated/tiny_mlp/model.expected"), "--json", "--trace", trace});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY2(!o.isEmpty(), qPrintable(r.out));
+        QVERIFY(o["median_ms"].toDouble() > 0);
+        QCOMPARE(o["threads"].toInt(), 2);
+        QVERIFY(o["peak_bytes"].toInteger() > 0);
+        QCOMPARE(o["nodes"].toArray().size(), 8); // every node of tiny_mlp, timed
+        QCOMPARE(o["expect"].toObject()["ok"].toBool(), true);
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray events = QJsonDocument::fromJson(f.readAll()).object()["traceEvents"].toArray();
+        QStringList names;
+        for (const auto& e : events)
+            if (e.toObject()["ph"].toString() == "X") names << e.toObject()["name"].toString();
+        QVERIFY2(names.contains("addmm_2"), qPrintable(names.join(",")));
+    }
+
+    // A wrong reference makes --expect fail with exit 1 and name the output.
+    void runExpectMismatch() {
+        IRLENS_REQUIRE_SHARED();
+        QTemporaryDir dir;
+        const QString src = fx("generated/tiny_mlp/model.expected");
+        for (const QString& name : QDir(src).entryList(QDir::Files)) QVERIFY(QFile::copy(src + "/" + name, dir.filePath(name)));
+        QFile out(dir.filePath("output_0.bin"));
+        QVERIFY(out.open(QIODevice::ReadWrite));
+        QByteArray bytes = out.readAll();
+        float v = 123.0f;
+        std::memcpy(bytes.data(), &v, sizeof v);
+        out.seek(0);
+        out.write(bytes);
+        out.close();
+        Run r = cli({"run", fx("generated/tiny_mlp/model.pt2"), "--expect", dir.path()});
+        QCOMPARE(r.code, 1);
+        QVERIFY2((r.out + r.err).contains("addmm_2"), qPrintable(r.out + r.err));
     }
 };
 
