@@ -164,9 +164,8 @@ void TestUiResponsive::biggestFixtures() {
     qInfo("%s: worst event-loop gap %lld ms during '%s'%s", qPrintable(file), dog.worstGap(), qPrintable(dog.worstStep()),
           g_unsettled.isEmpty() ? "" : qPrintable("; not settled in time: " + g_unsettled.join(", ")));
     g_unsettled.clear();
-    // Known: showing deep_stack's 5,400-node scene runs on the GUI thread (533 ms measured on a loaded
-    // 2-core machine), and search/next-hit/selection each take ~100-140 ms there. Reported to views.
-    QEXPECT_FAIL("deep_stack", "deep_stack's scene is built on the GUI thread (views)", Continue);
+    // Measured alone on an idle 2-core machine: worst gaps 14-61 ms (deep_stack's search the worst).
+    // On a machine saturated by other builds the same steps reached 100-500 ms, hence RUN_SERIAL in CTest.
     QVERIFY2(dog.worstGap() <= kMaxGapMs, qPrintable("event loop blocked: " + dog.report().join("; ")));
 }
 
