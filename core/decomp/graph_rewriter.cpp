@@ -97,7 +97,7 @@ private:
         }
         // Renames take effect after the emitted nodes: an in-place op's replacement reads the
         // tensor it used to mutate, and must not read itself.
-        auto slots = nodeOutputSlots(node);
+        auto slots = node.outputSlots();
         for (const auto& [slot, value] : b.replacements())
             if (slot < slots.size() && !slots[slot].empty() && slots[slot] != value) m_rename[slots[slot]] = value;
         for (const auto& [mutated, value] : b.aliases()) m_rename[mutated] = value;

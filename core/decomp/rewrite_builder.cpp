@@ -83,20 +83,6 @@ NamedArgument kw(NamedArgument a) { a.kind = 2; return a; }
 std::string atenTarget(const std::string& op, const std::string& overload) { return "torch.ops.aten." + op + "." + overload; }
 std::string primsTarget(const std::string& op) { return "torch.ops.prims." + op + ".default"; }
 
-std::vector<std::string> nodeOutputSlots(const Node& node) {
-    std::vector<std::string> slots;
-    for (const auto& o : node.outputs) {
-        if (o.kind == ArgKind::Tensors || o.kind == ArgKind::OptionalTensors) {
-            for (const auto& e : o.list) slots.push_back(e.kind == ArgKind::None ? std::string() : e.s);
-        } else if (o.kind == ArgKind::Tensor || o.kind == ArgKind::SymInt || o.kind == ArgKind::OptionalTensor) {
-            slots.push_back(o.s);
-        } else {
-            slots.emplace_back();
-        }
-    }
-    return slots;
-}
-
 // ---------------------------------------------------------------- builder
 
 namespace {

@@ -88,7 +88,4 @@ private:
     const std::unordered_set<std::string>* m_defined = nullptr;
 };
 
-/// Output value names of a node, one per slot (tensor lists flattened, None = "").
-std::vector<std::string> nodeOutputSlots(const Node& node);
-
 } // namespace irlens::core

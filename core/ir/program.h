@@ -193,6 +193,9 @@ struct Node {
     const NamedArgument* input(const std::string& argName) const;
     /// Names of the values this node defines (tensor and sym outputs, list outputs flattened).
     std::vector<std::string> outputNames() const;
+    /// One entry per output slot, as getitem indexes them: tensor lists flattened, "" for None or a
+    /// slot that names no value.
+    std::vector<std::string> outputSlots() const;
     bool operator==(const Node& o) const {
         return name == o.name && target == o.target && inputs == o.inputs && outputs == o.outputs &&
                meta == o.meta && isHopSingleTensorReturn == o.isHopSingleTensorReturn;

@@ -146,21 +146,6 @@ bool sameStrides(const TensorMeta& rec, const TensorMeta& inf) {
     return true;
 }
 
-// The value names of a node's outputs, one per slot (tensor lists flattened, None = "").
-std::vector<std::string> outputSlots(const Node& node) {
-    std::vector<std::string> slots;
-    for (const auto& o : node.outputs) {
-        if (o.kind == ArgKind::Tensors || o.kind == ArgKind::OptionalTensors) {
-            for (const auto& e : o.list) slots.push_back(e.kind == ArgKind::None ? std::string() : e.s);
-        } else if (o.kind == ArgKind::Tensor || o.kind == ArgKind::SymInt || o.kind == ArgKind::OptionalTensor) {
-            slots.push_back(o.s);
-        } else {
-            slots.emplace_back();
-        }
-    }
-    return slots;
-}
-
 void checkGraphInto(const Graph& graph, const MetaCheckOptions& options, MetaCheckReport& report,
                     std::unordered_set<std::string>& unsupported) {
     for (const auto& node : graph.nodes) {
@@ -177,7 +162,7 @@ void checkGraphInto(const Graph& graph, const MetaCheckOptions& options, MetaChe
             report.mismatches.push_back({node.name, "", "error", "", "", inferred.error()});
             continue;
         }
-        auto slots = outputSlots(node);
+        auto slots = node.outputSlots();
         for (size_t i = 0; i < slots.size() && i < inferred->size(); ++i) {
             const auto& inf = (*inferred)[i];
             if (slots[i].empty() || inf.kind != InferredValue::Kind::Tensor) continue;
