@@ -8,11 +8,6 @@ namespace irlens::core::meta {
 
 namespace {
 
-#define IRLENS_GET(var, expr)            \
-    auto var##_r = (expr);               \
-    if (!var##_r) return var##_r.status(); \
-    const auto& var = *var##_r
-
 Result<MetaOutputs> linear(const NodeArgs& a) {
     IRLENS_GET(in, a.tensor("input"));
     IRLENS_GET(w, a.tensor("weight"));

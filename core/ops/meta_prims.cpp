@@ -6,11 +6,6 @@ namespace irlens::core::meta {
 
 namespace {
 
-#define IRLENS_GET(var, expr)              \
-    auto var##_r = (expr);                 \
-    if (!var##_r) return var##_r.status(); \
-    const auto& var = *var##_r
-
 Result<MetaOutputs> broadcastInDim(const NodeArgs& a) {
     IRLENS_GET(in, a.tensor("a"));
     IRLENS_GET(shape, a.symInts("shape"));
