@@ -1,4 +1,5 @@
 #include "core/io/zip_archive.h"
+#include "core/io/zip_format.h"
 
 #include <zip.h>
 #include <zlib.h>
@@ -15,14 +16,7 @@ namespace irlens::core {
 
 namespace {
 
-constexpr uint32_t kLocalHeaderSig = 0x04034b50;
-constexpr uint32_t kCentralSig = 0x02014b50;
-constexpr uint32_t kEndSig = 0x06054b50;
-constexpr uint32_t kZip64EndSig = 0x06064b50;
-constexpr uint32_t kZip64LocatorSig = 0x07064b50;
-constexpr uint64_t kEndSize = 22;
-constexpr uint64_t kCentralSize = 46;
-constexpr uint64_t kLocalSize = 30;
+using namespace zipfmt;
 
 uint16_t rd16(const std::byte* p) { return uint16_t(uint8_t(p[0]) | uint8_t(p[1]) << 8); }
 uint32_t rd32(const std::byte* p) { return uint32_t(rd16(p)) | uint32_t(rd16(p + 2)) << 16; }

@@ -1,4 +1,5 @@
 #include "core/io/zip_writer.h"
+#include "core/io/zip_format.h"
 
 #include <zlib.h>
 
@@ -10,11 +11,7 @@ namespace irlens::core {
 
 namespace {
 
-constexpr uint32_t kLocalSig = 0x04034b50;
-constexpr uint32_t kCentralSig = 0x02014b50;
-constexpr uint32_t kEndSig = 0x06054b50;
-constexpr uint32_t kZip64EndSig = 0x06064b50;
-constexpr uint32_t kZip64LocatorSig = 0x07064b50;
+using namespace zipfmt;
 constexpr uint16_t kFlagsUtf8 = 0x0800;
 constexpr uint16_t kDosTime = 0;
 constexpr uint16_t kDosDate = 0x0021; // 1980-01-01: fixed, so archives are reproducible
@@ -93,7 +90,7 @@ Status ZipWriter::add(std::string_view name, const void* data, uint64_t size) {
     e.zip64 = m_options.forceZip64 || size >= k32Max || m_offset >= k32Max;
 
     std::string h;
-    put32(h, kLocalSig);
+    put32(h, kLocalHeaderSig);
     put16(h, e.zip64 ? 45 : 20);
     put16(h, kFlagsUtf8);
     put16(h, 0); // STORED
