@@ -56,6 +56,26 @@ public:
     Status symFloat(uint32_t idx, const Path& p, SymFloat& out) const;
     Status device(uint32_t idx, const Path& p, Device& out) const;
 
+    /// Calls fn(child, path of the child, position) for each element of array `idx`; an error if it is no array.
+    template <class Fn>
+    Status forEachItem(uint32_t idx, const Path& p, Fn&& fn) const {
+        IRLENS_TRY(expect(idx, p, JType::Array));
+        size_t k = 0;
+        for (uint32_t c = m_doc.firstChild(idx); c != kNoNode; c = m_doc.nextSibling(idx, c), ++k)
+            IRLENS_TRY(fn(c, p.item(static_cast<int64_t>(k)), k));
+        return Status::ok();
+    }
+    /// Calls fn(child, path of the child, key) for each member of object `idx`; an error if it is no object.
+    template <class Fn>
+    Status forEachMember(uint32_t idx, const Path& p, Fn&& fn) const {
+        IRLENS_TRY(expect(idx, p, JType::Object));
+        for (uint32_t c = m_doc.firstChild(idx); c != kNoNode; c = m_doc.nextSibling(idx, c)) {
+            std::string_view key = m_doc.at(c).key;
+            IRLENS_TRY(fn(c, p.child(key), key));
+        }
+        return Status::ok();
+    }
+
     const JsonDoc& doc() const { return m_doc; }
     void warn(std::string w) { m_warnings.push_back(std::move(w)); }
 

@@ -260,14 +260,11 @@ Status Decoder::node(uint32_t idx, const Path& p, Node& out, size_t index) {
     IRLENS_TRY(readString(v, p.child("target"), target));
     out.target = Target::parse(target);
     IRLENS_TRY(req(idx, p, "inputs", v));
-    {
-        Path ip = p.child("inputs");
-        IRLENS_TRY(expect(v, ip, JType::Array));
-        out.inputs.resize(m_doc.at(v).count);
-        int64_t k = 0;
-        for (uint32_t c = m_doc.firstChild(v); c != kNoNode; c = m_doc.nextSibling(v, c), ++k)
-            IRLENS_TRY(namedArgument(c, ip.item(k), out.inputs[static_cast<size_t>(k)]));
-    }
+    IRLENS_TRY(expect(v, p.child("inputs"), JType::Array));
+    out.inputs.resize(m_doc.at(v).count);
+    IRLENS_TRY(forEachItem(v, p.child("inputs"), [&](uint32_t c, const Path& cp, size_t k) {
+        return namedArgument(c, cp, out.inputs[k]);
+    }));
     IRLENS_TRY(req(idx, p, "outputs", v));
     IRLENS_TRY(argumentList(v, p.child("outputs"), out.outputs));
     if (uint32_t m = opt(idx, "metadata"); m != kNoNode) {
@@ -299,65 +296,43 @@ Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
     IRLENS_TRY(req(idx, p, "outputs", v));
     IRLENS_TRY(argumentList(v, p.child("outputs"), out.outputs));
     IRLENS_TRY(req(idx, p, "nodes", v));
-    {
-        Path np = p.child("nodes");
-        IRLENS_TRY(expect(v, np, JType::Array));
-        out.nodes.resize(m_doc.at(v).count);
-        int64_t k = 0;
-        for (uint32_t c = m_doc.firstChild(v); c != kNoNode; c = m_doc.nextSibling(v, c), ++k)
-            IRLENS_TRY(node(c, np.item(k), out.nodes[static_cast<size_t>(k)], static_cast<size_t>(k)));
-    }
-    if (uint32_t t = opt(idx, "tensor_values"); t != kNoNode) {
-        Path tp = p.child("tensor_values");
-        IRLENS_TRY(expect(t, tp, JType::Object));
-        for (uint32_t c = m_doc.firstChild(t); c != kNoNode; c = m_doc.nextSibling(t, c)) {
-            TensorMeta meta;
-            IRLENS_TRY(tensorMeta(c, tp.child(m_doc.at(c).key), meta));
-            out.tensorValues.insert_or_assign(std::string(m_doc.at(c).key), std::move(meta));
-        }
-    }
-    if (uint32_t t = opt(idx, "sym_int_values"); t != kNoNode) {
-        Path tp = p.child("sym_int_values");
-        IRLENS_TRY(expect(t, tp, JType::Object));
-        for (uint32_t c = m_doc.firstChild(t); c != kNoNode; c = m_doc.nextSibling(t, c)) {
-            SymInt s;
-            IRLENS_TRY(symInt(c, tp.child(m_doc.at(c).key), s));
-            out.symIntValues[std::string(m_doc.at(c).key)] = std::move(s);
-        }
-    }
-    if (uint32_t t = opt(idx, "sym_bool_values"); t != kNoNode) {
-        Path tp = p.child("sym_bool_values");
-        IRLENS_TRY(expect(t, tp, JType::Object));
-        for (uint32_t c = m_doc.firstChild(t); c != kNoNode; c = m_doc.nextSibling(t, c)) {
-            SymBool s;
-            IRLENS_TRY(symBool(c, tp.child(m_doc.at(c).key), s));
-            out.symBoolValues[std::string(m_doc.at(c).key)] = std::move(s);
-        }
-    }
-    if (uint32_t t = opt(idx, "sym_float_values"); t != kNoNode) {
-        Path tp = p.child("sym_float_values");
-        IRLENS_TRY(expect(t, tp, JType::Object));
-        for (uint32_t c = m_doc.firstChild(t); c != kNoNode; c = m_doc.nextSibling(t, c)) {
-            SymFloat s;
-            IRLENS_TRY(symFloat(c, tp.child(m_doc.at(c).key), s));
-            out.symFloatValues[std::string(m_doc.at(c).key)] = std::move(s);
-        }
-    }
-    if (uint32_t t = opt(idx, "custom_obj_values"); t != kNoNode) {
-        Path tp = p.child("custom_obj_values");
-        IRLENS_TRY(expect(t, tp, JType::Object));
-        for (uint32_t c = m_doc.firstChild(t); c != kNoNode; c = m_doc.nextSibling(t, c)) {
-            Path cp = tp.child(m_doc.at(c).key);
-            IRLENS_TRY(expect(c, cp, JType::Object));
-            CustomObjMeta meta;
-            uint32_t n, f;
-            IRLENS_TRY(req(c, cp, "name", n));
-            IRLENS_TRY(readString(n, cp.child("name"), meta.name));
-            IRLENS_TRY(req(c, cp, "class_fqn", f));
-            IRLENS_TRY(readString(f, cp.child("class_fqn"), meta.classFqn));
-            out.customObjValues[std::string(m_doc.at(c).key)] = std::move(meta);
-        }
-    }
+    IRLENS_TRY(expect(v, p.child("nodes"), JType::Array));
+    out.nodes.resize(m_doc.at(v).count);
+    IRLENS_TRY(forEachItem(v, p.child("nodes"), [&](uint32_t c, const Path& cp, size_t k) {
+        return node(c, cp, out.nodes[k], k);
+    }));
+    // The optional name -> value tables; each decoder call fills the map entry in place.
+    auto table = [&](const char* key, auto&& decodeInto) -> Status {
+        uint32_t t = opt(idx, key);
+        if (t == kNoNode) return Status::ok();
+        return forEachMember(t, p.child(key), [&](uint32_t c, const Path& cp, std::string_view name) {
+            return decodeInto(c, cp, std::string(name));
+        });
+    };
+    IRLENS_TRY(table("tensor_values", [&](uint32_t c, const Path& cp, std::string name) {
+        TensorMeta meta;
+        IRLENS_TRY(tensorMeta(c, cp, meta));
+        out.tensorValues.insert_or_assign(std::move(name), std::move(meta));
+        return Status::ok();
+    }));
+    IRLENS_TRY(table("sym_int_values", [&](uint32_t c, const Path& cp, std::string name) {
+        return symInt(c, cp, out.symIntValues[std::move(name)]);
+    }));
+    IRLENS_TRY(table("sym_bool_values", [&](uint32_t c, const Path& cp, std::string name) {
+        return symBool(c, cp, out.symBoolValues[std::move(name)]);
+    }));
+    IRLENS_TRY(table("sym_float_values", [&](uint32_t c, const Path& cp, std::string name) {
+        return symFloat(c, cp, out.symFloatValues[std::move(name)]);
+    }));
+    IRLENS_TRY(table("custom_obj_values", [&](uint32_t c, const Path& cp, std::string name) {
+        IRLENS_TRY(expect(c, cp, JType::Object));
+        CustomObjMeta& meta = out.customObjValues[std::move(name)];
+        uint32_t n, f;
+        IRLENS_TRY(req(c, cp, "name", n));
+        IRLENS_TRY(readString(n, cp.child("name"), meta.name));
+        IRLENS_TRY(req(c, cp, "class_fqn", f));
+        return readString(f, cp.child("class_fqn"), meta.classFqn);
+    }));
     if (uint32_t s = opt(idx, "is_single_tensor_return"); s != kNoNode)
         IRLENS_TRY(readBool(s, p.child("is_single_tensor_return"), out.isSingleTensorReturn));
     return Status::ok();

@@ -130,21 +130,18 @@ Status Decoder::signature(uint32_t idx, const Path& p, GraphSignature& out) {
     uint32_t in = m_doc.member(idx, "input_specs");
     if (in == kNoNode && m_doc.member(idx, "user_inputs") != kNoNode) return legacySignature(idx, p, out);
     IRLENS_TRY(req(idx, p, "input_specs", in));
-    Path ip = p.child("input_specs");
-    IRLENS_TRY(expect(in, ip, JType::Array));
+    IRLENS_TRY(expect(in, p.child("input_specs"), JType::Array));
     out.inputSpecs.resize(m_doc.at(in).count);
-    int64_t k = 0;
-    for (uint32_t c = m_doc.firstChild(in); c != kNoNode; c = m_doc.nextSibling(in, c), ++k)
-        IRLENS_TRY(inputSpec(c, ip.item(k), out.inputSpecs[static_cast<size_t>(k)]));
+    IRLENS_TRY(forEachItem(in, p.child("input_specs"), [&](uint32_t c, const Path& cp, size_t k) {
+        return inputSpec(c, cp, out.inputSpecs[k]);
+    }));
     uint32_t os;
     IRLENS_TRY(req(idx, p, "output_specs", os));
-    Path op = p.child("output_specs");
-    IRLENS_TRY(expect(os, op, JType::Array));
+    IRLENS_TRY(expect(os, p.child("output_specs"), JType::Array));
     out.outputSpecs.resize(m_doc.at(os).count);
-    k = 0;
-    for (uint32_t c = m_doc.firstChild(os); c != kNoNode; c = m_doc.nextSibling(os, c), ++k)
-        IRLENS_TRY(outputSpec(c, op.item(k), out.outputSpecs[static_cast<size_t>(k)]));
-    return Status::ok();
+    return forEachItem(os, p.child("output_specs"), [&](uint32_t c, const Path& cp, size_t k) {
+        return outputSpec(c, cp, out.outputSpecs[k]);
+    });
 }
 
 // torch 2.1 wrote the signature as name maps; rebuild spec lists in graph input/output order.
@@ -267,13 +264,9 @@ Status Decoder::program(uint32_t root, Program& out) {
         if (m_doc.at(t).count) out.treespecNamedtupleFieldsJson.assign(m_doc.sourceOf(t));
     }
     if (uint32_t o = opt(root, "opset_version"); o != kNoNode) {
-        Path op = p.child("opset_version");
-        IRLENS_TRY(expect(o, op, JType::Object));
-        for (uint32_t c = m_doc.firstChild(o); c != kNoNode; c = m_doc.nextSibling(o, c)) {
-            int64_t ver;
-            IRLENS_TRY(readInt(c, op.child(m_doc.at(c).key), ver));
-            out.opsetVersion[std::string(m_doc.at(c).key)] = ver;
-        }
+        IRLENS_TRY(forEachMember(o, p.child("opset_version"), [&](uint32_t c, const Path& cp, std::string_view key) {
+            return readInt(c, cp, out.opsetVersion[std::string(key)]);
+        }));
     }
     if (uint32_t r = opt(root, "range_constraints"); r != kNoNode) {
         Path rp = p.child("range_constraints");
