@@ -2,52 +2,79 @@
 # Builds the libFuzzer targets (clang, ASan + UBSan) and fuzzes each for a bounded time.
 #
 #   scripts/fuzz.sh [--smoke] [--seconds N] [--only fuzz_json] [--build-dir DIR] [--no-build] [--jobs J]
+#                   [--minimize]
 #
-#   --smoke       30 s per target (the CI run; also `ctest -L fuzz` in the fuzz build)
+#   --smoke       short run for CI: 30 s per target unless --seconds says otherwise
 #   --seconds N   N s per target (default 300)
 #   --only T      one target (fuzz_zip, fuzz_json, fuzz_pickle, fuzz_load)
+#   --build-dir   default build-fuzz; --no-build uses it as it is; --jobs J: ninja -jJ (default 2)
+#   --minimize    merge the target's corpus into a minimal one (-merge=1) instead of fuzzing
 #
-# The seed corpus is made from ../shared/fixtures into <build-dir>/fuzz-corpus/<area> (never the repo);
-# libFuzzer adds what it finds there. Regression inputs (tests/fuzz/regressions/<area>) are replayed
-# first; a crash leaves crash-*/timeout-*/leak-* files in <build-dir>/fuzz-artifacts. Each run's last
-# status line (executions, exec/s, corpus) is printed at the end.
+# Seeds are made from ../shared/fixtures (tests/fuzz/make_corpus.py) into <build-dir>/fuzz-seeds/<t>
+# and merged (-merge=1: only inputs that add coverage) into <build-dir>/fuzz-corpus/<t>, where
+# libFuzzer keeps what it finds; nothing is written into the repository. Each target first replays
+# tests/fuzz/regressions/<t>. A run uses -timeout=1 (an input over 1 s is a hang), -rss_limit_mb=2048,
+# leak detection, a per-target -max_len and, for the JSON readers, tests/fuzz/program_json.dict.
+# A crash, hang or leak leaves crash-*/timeout-*/leak-* in <build-dir>/fuzz-artifacts and makes the
+# script exit 1. Prints one summary line per target (executions, exec/s, corpus, coverage).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-seconds=300
+seconds=""
+smoke=0
 only=""
 build="$here/build-fuzz"
 do_build=1
 jobs=2
+minimize=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --smoke) seconds=30 ;;
+    --smoke) smoke=1 ;;
     --seconds) seconds="$2"; shift ;;
     --only) only="$2"; shift ;;
     --build-dir) build="$2"; shift ;;
     --no-build) do_build=0 ;;
     --jobs) jobs="$2"; shift ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --minimize) minimize=1 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
   shift
 done
+[[ -z "$seconds" ]] && { [[ $smoke == 1 ]] && seconds=30 || seconds=300; }
 targets=(fuzz_zip fuzz_json fuzz_pickle fuzz_load)
 [[ -n "$only" ]] && targets=("$only")
 shared="${IRLENS_SHARED_DIR:-$here/../shared}"
+start=$SECONDS
+
+# Per target: the largest input (bigger ones are slow and add no coverage: the seeds are capped alike)
+# and extra libFuzzer options.
+declare -A max_len=([fuzz_zip]=65536 [fuzz_json]=16384 [fuzz_pickle]=65536 [fuzz_load]=65536)
+declare -A extra=([fuzz_zip]="" [fuzz_json]="-dict=$here/tests/fuzz/program_json.dict" [fuzz_pickle]=""
+                  [fuzz_load]="-dict=$here/tests/fuzz/program_json.dict")
 
 if [[ $do_build == 1 ]]; then
+  command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
   flags="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+  # Only the fuzz targets and the core libraries they link are built (no GUI, benchmarks or tests).
   CC=clang CXX=clang++ cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DIRLENS_BUILD_FUZZ=ON -DIRLENS_BUILD_GUI=OFF -DIRLENS_BUILD_BENCH=OFF \
-    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" >/dev/null
+    -DIRLENS_SHARED_DIR="$shared" -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" >/dev/null
   ninja -C "$build" -j"$jobs" "${targets[@]}"
 fi
+for t in "${targets[@]}"; do
+  [[ -x "$build/tests/fuzz/$t" ]] || { echo "fuzz.sh: $build/tests/fuzz/$t not built" >&2; exit 2; }
+done
 
+seeds="$build/fuzz-seeds"
 corpus="$build/fuzz-corpus"
-if [[ ! -d "$corpus/json" && -d "$shared/fixtures" ]]; then
-  python3 "$here/tests/fuzz/make_corpus.py" "$shared/fixtures" "$corpus"
-fi
 artifacts="$build/fuzz-artifacts"
+if [[ ! -d "$seeds/json" ]]; then
+  if [[ -d "$shared/fixtures" ]]; then
+    python3 "$here/tests/fuzz/make_corpus.py" "$shared/fixtures" "$seeds"
+  else
+    echo "fuzz.sh: no $shared/fixtures: fuzzing from the regression inputs only" >&2
+  fi
+fi
 mkdir -p "$artifacts"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
@@ -56,22 +83,44 @@ status=0
 summary=()
 for t in "${targets[@]}"; do
   area="${t#fuzz_}"
-  mkdir -p "$corpus/$area"
-  mkdir -p "$here/tests/fuzz/regressions/$area"
-  echo "== $t: replaying tests/fuzz/regressions/$area"
-  "$build/tests/fuzz/$t" -runs=0 "$here/tests/fuzz/regressions/$area" 2>&1 | tail -n 2 || { status=1; continue; }
-  echo "== $t: fuzzing for ${seconds}s"
+  bin="$build/tests/fuzz/$t"
+  regressions="$here/tests/fuzz/regressions/$area"
+  mkdir -p "$corpus/$area" "$seeds/$area" "$regressions"
   log="$build/fuzz-$t.log"
-  # -timeout=1: an input taking more than a second is a hang; -rss_limit_mb: memory blow-ups are findings.
-  if ! "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -max_len=262144 \
-        -print_final_stats=1 -artifact_prefix="$artifacts/$t-" "$corpus/$area" >"$log" 2>&1; then
+  common=(-timeout=1 -rss_limit_mb=2048 -max_len="${max_len[$t]}" ${extra[$t]})
+
+  echo "== $t: replaying tests/fuzz/regressions/$area"
+  if ! "$bin" -runs=0 "${common[@]}" "$regressions" >"$log" 2>&1; then
+    status=1; summary+=("$t: FAILED replaying its regression inputs; see $log"); tail -n 30 "$log" >&2; continue
+  fi
+
+  if [[ $minimize == 1 || -z "$(ls -A "$corpus/$area")" ]]; then
+    # A fresh corpus starts from the seeds that add coverage; --minimize rebuilds an existing one.
+    echo "== $t: merging the corpus (-merge=1)"
+    rm -rf "$corpus/$area.new" && mkdir -p "$corpus/$area.new"
+    if ! "$bin" -merge=1 "${common[@]}" "$corpus/$area.new" "$corpus/$area" "$seeds/$area" "$regressions" \
+         >"$log" 2>&1; then
+      status=1; summary+=("$t: FAILED merging the corpus; see $log"); tail -n 30 "$log" >&2; continue
+    fi
+    rm -rf "$corpus/$area" && mv "$corpus/$area.new" "$corpus/$area"
+    echo "   $(ls "$corpus/$area" | wc -l) inputs, $(du -sk "$corpus/$area" | cut -f1) KiB"
+    [[ $minimize == 1 ]] && continue
+  fi
+
+  echo "== $t: fuzzing for ${seconds}s"
+  if ! "$bin" -max_total_time="$seconds" "${common[@]}" -print_final_stats=1 \
+        -artifact_prefix="$artifacts/$t-" "$corpus/$area" >"$log" 2>&1; then
     status=1
     echo "!! $t found a problem; see $log and $artifacts" >&2
-    tail -n 40 "$log" >&2
+    grep -E "ERROR|SUMMARY|Test unit written|timeout|leak" "$log" | head -n 20 >&2 || true
   fi
-  line="$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)"
-  execs="$(grep -E 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)"
-  summary+=("$t: ${execs:-?} executions in ${seconds}s; last: $line")
+  execs="$(awk '/stat::number_of_executed_units/ {print $2}' "$log")"
+  rate="$(awk '/stat::average_exec_per_sec/ {print $2}' "$log")"
+  rss="$(awk '/stat::peak_rss_mb/ {print $2}' "$log")"
+  last="$(grep -E '^#[0-9]+' "$log" | tail -n 1 | grep -oE 'cov: [0-9]+|corp: [0-9]+/[0-9]+[a-zA-Z]+' | tr '\n' ' ' || true)"
+  summary+=("$t: ${execs:-?} executions in ${seconds} s (${rate:-?}/s), peak RSS ${rss:-?} MB, ${last:-no status}")
 done
+echo "== summary ($((SECONDS - start)) s)"
 printf '%s\n' "${summary[@]}"
+[[ $status == 0 ]] && echo "no crash, hang or leak" || echo "FAILED: see above"
 exit $status

@@ -1,12 +1,11 @@
 // libFuzzer target: the whole load path (detect, inspect, program JSON, weights, constants, sample
 // inputs) on a .pt2 file. loadPt2 maps a path, so each input is written to a per-process file in
 // /dev/shm (tmpfs: no disk I/O) first.
+#include "fuzz_targets.h"
+
 #include "core/io/pt2_reader.h"
 
-#include <cstddef>
-#include <cstdint>
 #include <cstdio>
-#include <string>
 #include <unistd.h>
 
 using namespace irlens::core;
@@ -19,13 +18,30 @@ static const std::string& scratchPath() {
     return path;
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+// Messages name the scratch file; the outcome says <file> instead so it does not depend on the pid.
+static std::string withoutPath(std::string message) {
+    const std::string& path = scratchPath();
+    for (size_t at; (at = message.find(path)) != std::string::npos;) message.replace(at, path.size(), "<file>");
+    return message;
+}
+
+std::string irlens::fuzz::loadInput(const uint8_t* data, size_t size) {
     const std::string& path = scratchPath();
     std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) return 0;
+    if (!f) return "cannot write " + path;
     if (size) std::fwrite(data, 1, size, f);
     std::fclose(f);
-    (void)inspectPt2(path);
-    (void)loadPt2(path);
+    auto info = inspectPt2(path);
+    auto program = loadPt2(path);
+    std::string outcome = info ? info->description : "inspect: " + info.error();
+    outcome += program ? "; loaded, " + std::to_string((*program)->graph.nodes.size()) + " nodes"
+                       : "; load: " + program.error();
+    return withoutPath(outcome);
+}
+
+#ifndef IRLENS_FUZZ_REPLAY
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    (void)irlens::fuzz::loadInput(data, size);
     return 0;
 }
+#endif
