@@ -18,21 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> allFixtures() {
-    std::vector<std::string> out = {"real/executorch-linear-pt2archive/linear.pt2",
-                                    "real/tensorrt-add-legacy-schema7/trt-schema7.3.ep",
-                                    "real/tensorrt-add-legacy-schema7/trt-schema7.4.ep",
-                                    "real/hades-pid-dann-legacy-schema2/exported_program.pt2",
-                                    "generated/tiny_mlp/model.legacy.pt2"};
-    for (const char* name : irlens::testing::kGeneratedFixtures) {
-        for (const char* file : {"model.pt2", "model.training.pt2"}) {
-            std::string rel = std::string("generated/") + name + "/" + file;
-            if (fs::exists(irlens::testing::fixture(rel))) out.push_back(rel);
-        }
-    }
-    return out;
-}
-
 size_t countNodes(const Graph& g, std::map<std::string, size_t>* ops) {
     size_t n = 0;
     for (const auto& node : g.nodes) {
@@ -60,7 +45,7 @@ void TstJsonRoundtrip::fixtures_data() {
         QTest::addRow("no-shared") << QString();
         return;
     }
-    for (const auto& rel : allFixtures()) QTest::addRow("%s", rel.c_str()) << QString::fromStdString(rel);
+    for (const auto& rel : irlens::testing::programFixtures()) QTest::addRow("%s", rel.c_str()) << QString::fromStdString(rel);
 }
 
 void TstJsonRoundtrip::fixtures() {

@@ -28,20 +28,6 @@ std::string readFile(const fs::path& p) {
     return ss.str();
 }
 
-std::vector<std::string> allFixtures() {
-    std::vector<std::string> out = {"real/executorch-linear-pt2archive/linear.pt2",
-                                    "real/tensorrt-add-legacy-schema7/trt-schema7.3.ep",
-                                    "real/tensorrt-add-legacy-schema7/trt-schema7.4.ep",
-                                    "real/hades-pid-dann-legacy-schema2/exported_program.pt2",
-                                    "generated/tiny_mlp/model.legacy.pt2"};
-    for (const char* name : irlens::testing::kGeneratedFixtures)
-        for (const char* file : {"model.pt2", "model.training.pt2"}) {
-            std::string rel = std::string("generated/") + name + "/" + file;
-            if (fs::exists(irlens::testing::fixture(rel))) out.push_back(rel);
-        }
-    return out;
-}
-
 // Runs python3 with a script; returns stdout, or nullopt when python3 is missing or the script failed
 // (then `err` holds stderr).
 std::optional<QString> python(const QString& script, const QStringList& args, QString& err) {
@@ -155,7 +141,7 @@ void TstPt2Writer::roundTrip_data() {
         QTest::addRow("no-shared") << QString();
         return;
     }
-    for (const auto& rel : allFixtures()) QTest::addRow("%s", rel.c_str()) << QString::fromStdString(rel);
+    for (const auto& rel : irlens::testing::programFixtures()) QTest::addRow("%s", rel.c_str()) << QString::fromStdString(rel);
 }
 
 void TstPt2Writer::roundTrip() {

@@ -19,16 +19,8 @@ private slots:
             QTest::addRow("no-shared") << QString();
             return;
         }
-        for (const char* name : irlens::testing::kGeneratedFixtures)
-            for (const char* file : {"model.pt2", "model.training.pt2", "model.legacy.pt2"}) {
-                auto p = irlens::testing::fixture(std::string("generated/") + name + "/" + file);
-                if (std::filesystem::exists(p)) QTest::addRow("%s/%s", name, file) << QString::fromStdString(p.string());
-            }
-        for (const auto& entry : std::filesystem::recursive_directory_iterator(irlens::testing::fixture("real"))) {
-            auto ext = entry.path().extension().string();
-            if (ext == ".pt2" || ext == ".ep")
-                QTest::addRow("real/%s", entry.path().filename().string().c_str()) << QString::fromStdString(entry.path().string());
-        }
+        for (const auto& rel : irlens::testing::programFixtures())
+            QTest::addRow("%s", rel.c_str()) << QString::fromStdString(irlens::testing::fixture(rel).string());
     }
     void recordedMetaAgrees() {
         IRLENS_REQUIRE_SHARED();

@@ -2,9 +2,12 @@
 // Finds ../shared (fixtures from other projects and generated programs). Tests that need it call
 // IRLENS_REQUIRE_SHARED() and skip with a message when it is absent (a user's fresh clone).
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace irlens::testing {
 
@@ -27,6 +30,28 @@ inline std::filesystem::path fixture(const std::string& relative) { return share
 /// Names of the generated fixtures (each has model.pt2 and model.expected/).
 inline const char* const kGeneratedFixtures[] = {"tiny_mlp", "resnet18", "mobilenet_v2", "transformer_layer", "tiny_gpt",
                                                  "dtype_mix", "buffer_mutation", "cond_branch", "dynamic_mlp", "deep_stack"};
+
+/// Relative paths (under fixtures/) of the program fixtures: each generated program's `variants` that exist,
+/// then every real .pt2/.ep file, sorted. Empty when ../shared is absent.
+inline std::vector<std::string> programFixtures(
+    std::initializer_list<const char*> variants = {"model.pt2", "model.training.pt2", "model.legacy.pt2"}) {
+    std::vector<std::string> out;
+    if (!haveShared()) return out;
+    for (const char* name : kGeneratedFixtures)
+        for (const char* file : variants) {
+            std::string rel = std::string("generated/") + name + "/" + file;
+            if (std::filesystem::exists(fixture(rel))) out.push_back(rel);
+        }
+    std::vector<std::string> real;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(fixture("real"))) {
+        auto ext = entry.path().extension().string();
+        if (ext == ".pt2" || ext == ".ep")
+            real.push_back(std::filesystem::relative(entry.path(), sharedDir() / "fixtures").generic_string());
+    }
+    std::sort(real.begin(), real.end());
+    out.insert(out.end(), real.begin(), real.end());
+    return out;
+}
 
 } // namespace irlens::testing
 
