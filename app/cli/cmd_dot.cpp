@@ -2,8 +2,6 @@
 #include "app/cli/commands.h"
 
 #include "core/io/dot_export.h"
-#include "core/io/pt2_reader.h"
-#include "core/ir/example_program.h"
 
 #include <cstdio>
 #include <fstream>
@@ -17,17 +15,9 @@ int runDot(const std::vector<std::string>& argv) {
     bool example = args.has("--example");
     if ((!example && args.positional().size() != 1) || !args.has("-o"))
         return fail(Unusable, "usage: irlens-cli dot FILE -o OUT.dot [--no-weights] [--model NAME] | --example -o OUT.dot");
-    core::ProgramPtr program;
-    if (example) {
-        program = core::makeExampleProgram();
-    } else {
-        core::LoadOptions options;
-        options.modelName = args.value("--model");
-        options.loadWeights = false;
-        auto loaded = core::loadPt2(args.positional()[0], options);
-        if (!loaded) return fail(Unusable, loaded.error());
-        program = loaded.value();
-    }
+    auto loaded = loadProgramArg(args, false /* the graph only */);
+    if (!loaded) return fail(Unusable, loaded.error());
+    core::ProgramPtr program = loaded.value();
     core::DotOptions options;
     options.includeWeights = !args.has("--no-weights");
     std::string dot = core::exportDot(*program, options);

@@ -2,9 +2,7 @@
 #include "app/cli/commands.h"
 
 #include "core/io/fx_printer.h"
-#include "core/io/pt2_reader.h"
 #include "core/io/signature_printer.h"
-#include "core/ir/example_program.h"
 #include "core/ops/op_registry.h"
 
 #include <cstdio>
@@ -17,17 +15,9 @@ int runPrint(const std::vector<std::string>& argv) {
     if (!args.error().empty()) return fail(Unusable, args.error());
     bool example = args.has("--example");
     if (!example && args.positional().size() != 1) return fail(Unusable, "usage: irlens-cli print FILE [--signature] [--model NAME] | --example");
-    core::ProgramPtr program;
-    if (example) {
-        program = core::makeExampleProgram();
-    } else {
-        core::LoadOptions options;
-        options.modelName = args.value("--model");
-        options.loadWeights = false; // the text needs the graph only
-        auto loaded = core::loadPt2(args.positional()[0], options);
-        if (!loaded) return fail(Unusable, loaded.error());
-        program = loaded.value();
-    }
+    auto loaded = loadProgramArg(args, false /* the graph only */);
+    if (!loaded) return fail(Unusable, loaded.error());
+    core::ProgramPtr program = loaded.value();
     std::string text;
     if (args.has("--signature")) {
         text = core::printSignature(program->signature);

@@ -2,8 +2,6 @@
 // Exit 0 when clean or only warnings, 1 on errors, 2 when the file cannot be read.
 #include "app/cli/commands.h"
 
-#include "core/io/pt2_reader.h"
-#include "core/ir/example_program.h"
 #include "core/verify/verifier.h"
 
 #include <nlohmann/json.hpp>
@@ -19,17 +17,10 @@ int runVerify(const std::vector<std::string>& argv) {
     bool example = args.has("--example");
     if (!example && args.positional().size() != 1)
         return fail(Unusable, "usage: irlens-cli verify FILE [--json] [--core-aten] [--meta] [--model NAME] | --example");
-    core::ProgramPtr program;
     std::string source = example ? "built-in example" : args.positional()[0];
-    if (example) {
-        program = core::makeExampleProgram();
-    } else {
-        core::LoadOptions options;
-        options.modelName = args.value("--model");
-        auto loaded = core::loadPt2(source, options);
-        if (!loaded) return fail(Unusable, loaded.error());
-        program = loaded.value();
-    }
+    auto loaded = loadProgramArg(args, true);
+    if (!loaded) return fail(Unusable, loaded.error());
+    core::ProgramPtr program = loaded.value();
     core::VerifyOptions options;
     if (args.has("--core-aten")) options.coreAtenOnly = true;
     if (args.has("--meta")) options.checkInferredMeta = true;

@@ -5,6 +5,9 @@
 // Exit codes: 0 fine, 1 the check found errors (verify, --expect, decompose --check), 2 unreadable input
 // or bad usage; the error is one line naming the record, JSON path or node.
 
+#include "core/ir/program.h"
+#include "core/ir/status.h"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -39,6 +42,10 @@ private:
     std::vector<std::pair<std::string, std::string>> m_options;
     std::string m_error;
 };
+
+/// The program a command works on: the built-in example with --example, else the one FILE argument
+/// (with --model NAME for multi-model archives). `weights`: load tensor data too.
+core::Result<core::ProgramPtr> loadProgramArg(const Args& args, bool weights);
 
 /// Prints "irlens-cli: <message>" to stderr and returns `code`.
 int fail(int code, const std::string& message);

@@ -1,6 +1,9 @@
 // irlens-cli: the headless face of the same core the GUI uses.
 #include "app/cli/commands.h"
 
+#include "core/io/pt2_reader.h"
+#include "core/ir/example_program.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -42,6 +45,16 @@ std::string Args::value(const std::string& flag, const std::string& fallback) co
     for (const auto& o : m_options)
         if (o.first == flag) return o.second;
     return fallback;
+}
+
+core::Result<core::ProgramPtr> loadProgramArg(const Args& args, bool weights) {
+    if (args.has("--example")) return core::ProgramPtr(core::makeExampleProgram());
+    core::LoadOptions options;
+    options.modelName = args.value("--model");
+    options.loadWeights = weights;
+    auto loaded = core::loadPt2(args.positional().at(0), options);
+    if (!loaded) return core::Status::error(loaded.error());
+    return core::ProgramPtr(loaded.value());
 }
 
 int fail(int code, const std::string& message) {
