@@ -89,8 +89,10 @@ for t in "${targets[@]}"; do
   log="$build/fuzz-$t.log"
   common=(-timeout=1 -rss_limit_mb=2048 -max_len="${max_len[$t]}" ${extra[$t]})
 
-  echo "== $t: replaying tests/fuzz/regressions/$area"
-  if ! "$bin" -runs=0 "${common[@]}" "$regressions" >"$log" 2>&1; then
+  # Each regression input is run whole (as files, not a corpus folder, so -max_len does not cut it).
+  shopt -s nullglob; inputs=("$regressions"/*); shopt -u nullglob
+  echo "== $t: replaying ${#inputs[@]} inputs of tests/fuzz/regressions/$area"
+  if [[ ${#inputs[@]} -gt 0 ]] && ! "$bin" -timeout=1 -rss_limit_mb=2048 "${inputs[@]}" >"$log" 2>&1; then
     status=1; summary+=("$t: FAILED replaying its regression inputs; see $log"); tail -n 30 "$log" >&2; continue
   fi
 
