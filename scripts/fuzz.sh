@@ -115,6 +115,8 @@ for t in "${targets[@]}"; do
     status=1
     echo "!! $t found a problem; see $log and $artifacts" >&2
     grep -E "ERROR|SUMMARY|Test unit written|timeout|leak" "$log" | head -n 20 >&2 || true
+    summary+=("$t: FAILED: $(grep -oE 'Test unit written to .*' "$log" | tail -n 1 || echo "see $log")")
+    continue
   fi
   execs="$(awk '/stat::number_of_executed_units/ {print $2}' "$log")"
   rate="$(awk '/stat::average_exec_per_sec/ {print $2}' "$log")"
