@@ -48,7 +48,7 @@ start=$SECONDS
 
 # Per target: the largest input (bigger ones are slow and add no coverage: the seeds are capped alike)
 # and extra libFuzzer options.
-declare -A max_len=([fuzz_zip]=65536 [fuzz_json]=16384 [fuzz_pickle]=65536 [fuzz_load]=65536)
+declare -A max_len=([fuzz_zip]=65536 [fuzz_json]=16384 [fuzz_pickle]=65536 [fuzz_load]=131072)
 declare -A extra=([fuzz_zip]="" [fuzz_json]="-dict=$here/tests/fuzz/program_json.dict" [fuzz_pickle]=""
                   [fuzz_load]="-dict=$here/tests/fuzz/program_json.dict")
 

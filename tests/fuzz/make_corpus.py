@@ -8,7 +8,7 @@ OUT_DIR/json    program JSON records (models/*.json, serialized_exported_program
                 and of every record, reduced copies (each list cut to a few elements of different
                 shapes: one node per distinct op, one spec per kind) that keep every field kind
 OUT_DIR/pickle  data.pkl of every nested torch.save archive, up to 64 KiB
-OUT_DIR/load    whole .pt2 files up to 64 KiB
+OUT_DIR/load    whole .pt2 files up to 128 KiB (tiny_mlp in its three forms: archive, training IR, legacy zip)
 Large inputs slow libFuzzer down without adding coverage (a 190 KiB program JSON costs as much as a
 hundred small ones and mutates no new field), hence the size caps; fuzz.sh passes the same caps as
 -max_len.
@@ -21,7 +21,7 @@ import zipfile
 
 import json
 
-MAX_SEED = {"zip": 64 * 1024, "json": 16 * 1024, "pickle": 64 * 1024, "load": 64 * 1024}
+MAX_SEED = {"zip": 64 * 1024, "json": 16 * 1024, "pickle": 64 * 1024, "load": 128 * 1024}
 
 
 def shape(v):
