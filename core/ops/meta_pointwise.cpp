@@ -88,16 +88,8 @@ Result<MetaOutputs> factory(const NodeArgs& a, const std::string& sizeArg, std::
     return one(contiguousMeta(dtype, *sizes, deviceArg(a)));
 }
 
-Result<MetaOutputs> likeFactory(const NodeArgs& a) {
-    auto t = a.tensor("self");
-    if (!t) return t.status();
-    TensorMeta out = **t;
-    out.strides = likeStrides(a, **t, "memory_format");
-    out.storageOffset = SymInt::literal(0);
-    out.requiresGrad = false;
-    if (auto d = a.scalarType("dtype")) out.dtype = *d;
-    return one(std::move(out));
-}
+// The *_like factories and fill make what clone makes: self's shape, strides as memory_format says, dtype if given.
+Result<MetaOutputs> likeFactory(const NodeArgs& a) { return cloneLike(a); }
 
 } // namespace
 

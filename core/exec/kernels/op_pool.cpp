@@ -47,6 +47,14 @@ Planes toPlanes(KernelContext& ctx, const Tensor& input) {
     return p;
 }
 
+/// The output of a pooling kernel: the input's leading dims, then OH x OW.
+Tensor allocPlanes(KernelContext& ctx, const Planes& p, ScalarType dtype, int64_t OH, int64_t OW) {
+    Shape shape = p.lead;
+    shape.push_back(OH);
+    shape.push_back(OW);
+    return ctx.alloc(dtype, shape);
+}
+
 void maxPoolImpl(KernelContext& ctx, bool withIndices) {
     Tensor input = ctx.tensor("self", 0);
     auto ks = ctx.ints("kernel_size", 1);
@@ -62,13 +70,10 @@ void maxPoolImpl(KernelContext& ctx, bool withIndices) {
     Planes P = toPlanes(ctx, input);
     int64_t OH = poolOut(P.H, kH, pH, sH, dH, ceil), OW = poolOut(P.W, kW, pW, sW, dW, ceil);
     if (OH <= 0 || OW <= 0) kernelFail("max_pool2d: output size is too small for input " + input.shapeString());
-    Shape os = P.lead;
-    os.push_back(OH);
-    os.push_back(OW);
-    Tensor out = ctx.alloc(input.dtype(), os);
+    Tensor out = allocPlanes(ctx, P, input.dtype(), OH, OW);
     // indices nobody reads (the usual case after export) are not computed; the output stays zero
     const bool wantIndices = withIndices && ctx.outputNeeded(1);
-    Tensor idx = withIndices ? (wantIndices ? ctx.alloc(ScalarType::Int64, os) : ctx.allocZeros(ScalarType::Int64, os)) : Tensor();
+    Tensor idx = withIndices ? (wantIndices ? ctx.alloc(ScalarType::Int64, out.sizes()) : ctx.allocZeros(ScalarType::Int64, out.sizes())) : Tensor();
     dispatchNumeric(input.dtype(), [&]<class T>() {
         const T* xs = P.x.data<T>();
         T* o = out.data<T>();
@@ -155,10 +160,7 @@ void avgPoolKernel(KernelContext& ctx) {
     Planes P = toPlanes(ctx, input);
     int64_t OH = poolOut(P.H, kH, pH, sH, 1, ceil), OW = poolOut(P.W, kW, pW, sW, 1, ceil);
     if (OH <= 0 || OW <= 0) kernelFail("avg_pool2d: output size is too small for input " + input.shapeString());
-    Shape os = P.lead;
-    os.push_back(OH);
-    os.push_back(OW);
-    Tensor out = ctx.alloc(input.dtype(), os);
+    Tensor out = allocPlanes(ctx, P, input.dtype(), OH, OW);
     dispatchFloat(input.dtype(), [&]<class T>() {
         const T* xs = P.x.data<T>();
         T* o = out.data<T>();
@@ -187,10 +189,7 @@ void adaptiveAvgPoolKernel(KernelContext& ctx) {
     int64_t OH = os2[0], OW = os2.size() > 1 ? os2[1] : os2[0];
     if (OH <= 0 || OW <= 0) kernelFail("adaptive_avg_pool2d: output_size must be positive");
     Planes P = toPlanes(ctx, input);
-    Shape os = P.lead;
-    os.push_back(OH);
-    os.push_back(OW);
-    Tensor out = ctx.alloc(input.dtype(), os);
+    Tensor out = allocPlanes(ctx, P, input.dtype(), OH, OW);
     dispatchFloat(input.dtype(), [&]<class T>() {
         const T* xs = P.x.data<T>();
         T* o = out.data<T>();
