@@ -1,7 +1,6 @@
 #include "core/io/zip_archive.h"
 #include "core/io/zip_format.h"
 
-#include <zip.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -33,9 +32,26 @@ struct Mapping {
     }
 };
 
-std::string libzipMessage(zip_error_t* err) {
-    const char* s = zip_error_strerror(err);
-    return s ? s : "unknown libzip error";
+// zlib's crc32_z over a whole record.
+uint32_t crcOf(const std::byte* data, size_t size) {
+    return uint32_t(crc32_z(0L, reinterpret_cast<const Bytef*>(data), size));
+}
+
+// The ZIP64 extra field (id 0x0001) of a header: the 64-bit values, in order, of the fields whose
+// fixed 32-bit slot is saturated (0xFFFFFFFF). Fields not saturated keep their value.
+void applyZip64Extra(const std::byte* x, uint64_t extraLen, std::initializer_list<uint64_t*> fields) {
+    for (uint64_t off = 0; off + 4 <= extraLen;) {
+        const uint16_t id = rd16(x + off), len = rd16(x + off + 2);
+        if (off + 4 + len > extraLen) break;
+        if (id == 0x0001) {
+            const std::byte* v = x + off + 4;
+            uint64_t used = 0;
+            for (uint64_t* f : fields)
+                if (*f == 0xFFFFFFFF && used + 8 <= len) { *f = rd64(v + used); used += 8; }
+            return;
+        }
+        off += 4 + len;
+    }
 }
 
 } // namespace
@@ -53,9 +69,7 @@ bool isSafeRecordName(std::string_view name) {
     return true;
 }
 
-ZipArchive::~ZipArchive() {
-    if (m_zip) zip_discard(m_zip);
-}
+ZipArchive::~ZipArchive() = default;
 
 Status ZipArchive::recordError(std::string_view name, const std::string& what) const {
     return Status::error(m_displayName + ": record '" + std::string(name) + "': " + what);
@@ -104,7 +118,6 @@ Result<std::shared_ptr<ZipArchive>> ZipArchive::open(std::shared_ptr<const void>
     a->m_limits = limits;
     if (!a->m_limits.inflatedUsed) a->m_limits.inflatedUsed = std::make_shared<std::atomic<uint64_t>>(0);
     IRLENS_TRY(a->parseCentralDirectory());
-    IRLENS_TRY(a->openWithLibzip());
     return a;
 }
 
@@ -149,6 +162,9 @@ Status ZipArchive::parseCentralDirectory() {
                              std::to_string(m_limits.maxRecords));
     if (!inside(cdOffset, cdSize, m_size))
         return Status::error(file + ": central directory lies outside the file (truncated or damaged archive)");
+    // The end record (and the ZIP64 one) follow the directory; a directory running into them is damaged.
+    if (cdOffset + cdSize > eocd)
+        return Status::error(file + ": central directory overlaps the end-of-central-directory record (damaged archive)");
 
     // A hostile end record may claim up to the record limit; reserve no more than the directory can hold.
     m_entries.reserve(std::min<uint64_t>(count, cdSize / kCentralSize));
@@ -173,22 +189,7 @@ Status ZipArchive::parseCentralDirectory() {
         std::replace(en.name.begin(), en.name.end(), '\\', '/');
 
         // ZIP64 extra field: 64-bit values appear only for the fields saturated in the fixed part.
-        const std::byte* x = c + kCentralSize + nameLen;
-        for (uint64_t off = 0; off + 4 <= extraLen;) {
-            uint16_t id = rd16(x + off), len = rd16(x + off + 2);
-            if (off + 4 + len > extraLen) break;
-            if (id == 0x0001) {
-                const std::byte* v = x + off + 4;
-                uint64_t used = 0;
-                auto take = [&](uint64_t& field) {
-                    if (field == 0xFFFFFFFF && used + 8 <= len) { field = rd64(v + used); used += 8; }
-                };
-                take(en.size);
-                take(en.compressedSize);
-                take(en.localHeaderOffset);
-            }
-            off += 4 + len;
-        }
+        applyZip64Extra(c + kCentralSize + nameLen, extraLen, {&en.size, &en.compressedSize, &en.localHeaderOffset});
         p += kCentralSize + nameLen + extraLen + commentLen;
 
         if (!isSafeRecordName(en.name))
@@ -196,52 +197,49 @@ Status ZipArchive::parseCentralDirectory() {
         if (m_byName.count(en.name))
             return recordError(en.name, "appears twice in the central directory; refusing the archive");
 
-        // Data starts after the local header, whose own name/extra lengths may differ from the central
-        // ones (PyTorchFileWriter pads the local extra field to align data on 64 bytes).
-        if (!inside(en.localHeaderOffset, kLocalSize, m_size) || rd32(m_data + en.localHeaderOffset) != kLocalHeaderSig)
-            return recordError(en.name, "local header missing or damaged (truncated or corrupted archive)");
-        const std::byte* l = m_data + en.localHeaderOffset;
-        en.dataOffset = en.localHeaderOffset + kLocalSize + rd16(l + 26) + rd16(l + 28);
-        if (!inside(en.dataOffset, en.compressedSize, m_size))
-            return recordError(en.name, "data runs past the end of the file (truncated archive?)");
-        en.libzipIndex = i;
+        IRLENS_TRY(checkLocalHeader(en, c, cdOffset));
+        en.index = i;
         m_byName.emplace(en.name, m_entries.size());
         m_entries.push_back(std::move(en));
     }
     return Status::ok();
 }
 
-Status ZipArchive::openWithLibzip() {
-    zip_error_t err;
-    zip_error_init(&err);
-    m_source = zip_source_buffer_create(m_data, m_size, 0, &err);
-    if (!m_source) {
-        std::string msg = libzipMessage(&err);
-        zip_error_fini(&err);
-        return Status::error(m_displayName + ": libzip cannot read the buffer: " + msg);
-    }
-    m_zip = zip_open_from_source(m_source, ZIP_RDONLY | ZIP_CHECKCONS, &err);
-    if (!m_zip) {
-        std::string msg = libzipMessage(&err);
-        zip_error_fini(&err);
-        zip_source_free(m_source);
-        m_source = nullptr;
-        return Status::error(m_displayName + ": damaged ZIP archive (libzip: " + msg + ")");
-    }
-    zip_error_fini(&err);
-    // Both readings of the central directory must agree, or the offsets used for views are suspect.
-    zip_int64_t n = zip_get_num_entries(m_zip, 0);
-    if (n < 0 || static_cast<uint64_t>(n) != m_entries.size())
-        return Status::error(m_displayName + ": central directory is inconsistent (libzip sees " +
-                             std::to_string(n) + " records, the directory lists " + std::to_string(m_entries.size()) + ")");
-    for (auto& e : m_entries) {
-        zip_stat_t st;
-        zip_stat_init(&st);
-        if (zip_stat_index(m_zip, e.libzipIndex, ZIP_FL_UNCHANGED, &st) != 0 ||
-            ((st.valid & ZIP_STAT_SIZE) && st.size != e.size) ||
-            ((st.valid & ZIP_STAT_COMP_SIZE) && st.comp_size != e.compressedSize))
-            return recordError(e.name, "central directory is inconsistent (sizes disagree)");
-    }
+Status ZipArchive::checkLocalHeader(ZipEntry& en, const std::byte* c, uint64_t cdOffset) const {
+    if (!inside(en.localHeaderOffset, kLocalSize, m_size) || rd32(m_data + en.localHeaderOffset) != kLocalHeaderSig)
+        return recordError(en.name, "local header missing or damaged (truncated or corrupted archive)");
+    const std::byte* l = m_data + en.localHeaderOffset;
+    const uint64_t nameLen = rd16(l + 26), extraLen = rd16(l + 28);
+    // Data starts after the local header, whose own extra length may differ from the central one
+    // (PyTorchFileWriter pads the local extra field to align data on 64 bytes).
+    en.dataOffset = en.localHeaderOffset + kLocalSize + nameLen + extraLen;
+    if (!inside(en.localHeaderOffset + kLocalSize, nameLen + extraLen, m_size))
+        return recordError(en.name, "local header missing or damaged (truncated or corrupted archive)");
+    if (!inside(en.dataOffset, en.compressedSize, m_size))
+        return recordError(en.name, "data runs past the end of the file (truncated archive?)");
+    // Two readers of one record must see the same thing: a local header that names another record, or
+    // claims another method, CRC or size, means the archive was spliced or damaged, and which bytes
+    // belong to which name is no longer certain. (DOS dates and "version needed" are not compared:
+    // they do not change what is read.)
+    const uint64_t centralNameLen = rd16(c + 28);
+    if (nameLen != centralNameLen || std::memcmp(l + kLocalSize, c + kCentralSize, nameLen) != 0)
+        return recordError(en.name, "local header names a different record (corrupted archive)");
+    if (rd16(l + 8) != en.method)
+        return recordError(en.name, "local and central headers disagree on the compression method (corrupted archive)");
+    uint32_t crc = rd32(l + 14);
+    uint64_t csize = rd32(l + 18), usize = rd32(l + 22);
+    // With a data descriptor (flag bit 3, as PyTorchFileWriter writes) the local values may be zero.
+    const bool deferred = (rd16(l + 6) & 0x8) != 0;
+    if (!(deferred && crc == 0) && crc != en.crc)
+        return recordError(en.name, "local and central headers disagree on the CRC (corrupted archive)");
+    applyZip64Extra(l + kLocalSize + nameLen, extraLen, {&usize, &csize});
+    // Saturated values without a ZIP64 field to resolve them are left unresolved rather than refused.
+    auto agrees = [&](uint64_t local, uint64_t central) { return local == central || local == 0xFFFFFFFF || (deferred && local == 0); };
+    if (!agrees(csize, en.compressedSize) || !agrees(usize, en.size))
+        return recordError(en.name, "local and central headers disagree on the sizes (corrupted archive)");
+    // Record data belongs before the central directory; data running into it is not data.
+    if (en.dataOffset + en.compressedSize > cdOffset)
+        return recordError(en.name, "data overlaps the central directory (damaged archive)");
     return Status::ok();
 }
 
@@ -253,7 +251,7 @@ std::vector<std::string> ZipArchive::names() const {
 }
 
 const ZipEntry* ZipArchive::find(std::string_view name) const {
-    auto it = m_byName.find(std::string(name));
+    auto it = m_byName.find(name);
     return it == m_byName.end() ? nullptr : &m_entries[it->second];
 }
 
@@ -283,7 +281,6 @@ Result<std::shared_ptr<const Storage>> ZipArchive::inflate(const ZipEntry& e) co
     if (e.size > m_limits.maxInflatedBytes)
         return recordError(e.name, "declares " + std::to_string(e.size) + " bytes uncompressed, more than the limit of " +
                                        std::to_string(m_limits.maxInflatedBytes) + " (deflate bomb?)");
-    std::lock_guard lock(m_zipMutex);
     // Reserve the bytes first so concurrent readers of a shared budget cannot both slip under it.
     std::atomic<uint64_t>& used = *m_limits.inflatedUsed;
     if (used.fetch_add(e.size) + e.size > m_limits.maxInflatedTotal) {
@@ -291,31 +288,57 @@ Result<std::shared_ptr<const Storage>> ZipArchive::inflate(const ZipEntry& e) co
         return recordError(e.name, "inflating it would take the archive past " + std::to_string(m_limits.maxInflatedTotal) +
                                        " inflated bytes in total (overlapping deflate records?)");
     }
-    zip_file_t* zf = zip_fopen_index(m_zip, e.libzipIndex, 0);
-    if (!zf) return recordError(e.name, std::string("cannot be opened (libzip: ") + zip_strerror(m_zip) + ")");
+    auto result = inflateRaw(e);
+    if (!result) used.fetch_sub(e.size);
+    return result;
+}
+
+Result<std::shared_ptr<const Storage>> ZipArchive::inflateRaw(const ZipEntry& e) const {
+    z_stream z{};
+    if (inflateInit2(&z, -MAX_WBITS) != Z_OK) return recordError(e.name, "cannot be inflated (zlib could not start)");
     std::vector<std::byte> out(static_cast<size_t>(e.size));
-    uint64_t got = 0;
+    const std::byte* in = m_data + e.dataOffset;
+    uint64_t inLeft = e.compressedSize, outDone = 0;
+    constexpr uint64_t kChunk = uint64_t(1) << 30; // zlib counts in 32-bit units
     std::string failure;
-    while (got < e.size) {
-        zip_int64_t n = zip_fread(zf, out.data() + got, std::min<uint64_t>(e.size - got, uint64_t(1) << 24));
-        if (n < 0) { failure = std::string("cannot be inflated (libzip: ") + zip_file_strerror(zf) + ")"; break; }
-        if (n == 0) { failure = "inflates to " + std::to_string(got) + " bytes, less than its declared " + std::to_string(e.size); break; }
-        got += static_cast<uint64_t>(n);
-    }
-    if (failure.empty()) {
-        // Anything past the declared size means the header lies about the output: a deflate bomb.
-        char probe[1];
-        zip_int64_t extra = zip_fread(zf, probe, 1);
-        if (extra > 0)
+    int rc = Z_OK;
+    // Inflate exactly the declared size; the stream must end there.
+    while (rc != Z_STREAM_END) {
+        if (z.avail_in == 0 && inLeft > 0) {
+            z.next_in = reinterpret_cast<Bytef*>(const_cast<std::byte*>(in));
+            z.avail_in = uInt(std::min(inLeft, kChunk));
+            in += z.avail_in;
+            inLeft -= z.avail_in;
+        }
+        const bool full = outDone == e.size;
+        Bytef probe[1];
+        z.next_out = full ? probe : reinterpret_cast<Bytef*>(out.data() + outDone);
+        z.avail_out = full ? 1 : uInt(std::min(e.size - outDone, kChunk));
+        const uInt before = z.avail_out;
+        rc = ::inflate(&z, Z_NO_FLUSH);
+        const uint64_t produced = before - z.avail_out;
+        if (full && produced > 0) {
+            // Anything past the declared size means the header lies about the output: a deflate bomb.
             failure = "inflates to more than its declared " + std::to_string(e.size) + " bytes (deflate bomb?)";
-        else if (extra < 0)
-            failure = std::string("cannot be inflated (libzip: ") + zip_file_strerror(zf) + ")";
+            break;
+        }
+        outDone += produced;
+        if (rc == Z_STREAM_END) break;
+        if (rc == Z_BUF_ERROR && z.avail_in == 0 && inLeft == 0) {
+            failure = "cannot be inflated (compressed data ends early; truncated or corrupted archive)";
+            break;
+        }
+        if (rc != Z_OK && rc != Z_BUF_ERROR) {
+            failure = std::string("cannot be inflated (zlib: ") + (z.msg ? z.msg : "error " + std::to_string(rc)) + ")";
+            break;
+        }
     }
-    zip_fclose(zf);
-    if (!failure.empty()) {
-        used.fetch_sub(e.size);
-        return recordError(e.name, failure);
-    }
+    inflateEnd(&z);
+    if (failure.empty() && outDone < e.size)
+        failure = "inflates to " + std::to_string(outDone) + " bytes, less than its declared " + std::to_string(e.size);
+    if (failure.empty() && e.size > 0 && crcOf(out.data(), out.size()) != e.crc) failure = "CRC mismatch (corrupted archive)";
+    if (failure.empty() && e.size == 0 && e.crc != 0) failure = "CRC mismatch (corrupted archive)";
+    if (!failure.empty()) return recordError(e.name, failure);
     return std::shared_ptr<const Storage>(Storage::fromBytes(std::move(out)));
 }
 
@@ -329,10 +352,18 @@ Result<std::string> ZipArchive::readText(std::string_view name, uint64_t maxByte
     if (!bytes) return bytes.status();
     const Storage& s = **bytes;
     // Stored records are viewed without a CRC check (weights are never touched at open); text records
-    // are read whole anyway, so they are checked. libzip already checked inflated ones.
-    if (e->method == 0 && s.size > 0 && crc32_z(0L, reinterpret_cast<const Bytef*>(s.data), s.size) != e->crc)
-        return recordError(name, "CRC mismatch (corrupted archive)");
+    // are read whole anyway, so they are checked. inflate() already checked inflated ones.
+    if (e->method == 0 && crcOf(s.data, s.size) != e->crc) return recordError(name, "CRC mismatch (corrupted archive)");
     return std::string(reinterpret_cast<const char*>(s.data), s.size);
+}
+
+Status ZipArchive::verifyCrc(std::string_view name) const {
+    auto bytes = read(name); // inflating checks the CRC already
+    if (!bytes) return bytes.status();
+    const ZipEntry* e = find(name);
+    if (e->method == 0 && crcOf((*bytes)->data, (*bytes)->size) != e->crc)
+        return recordError(name, "CRC mismatch (corrupted archive)");
+    return Status::ok();
 }
 
 } // namespace irlens::core

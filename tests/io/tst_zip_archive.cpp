@@ -134,6 +134,42 @@ private slots:
             bad[cd + 22] = bad[cd + 26] = char(0x00);
             row("record data past end", bad, "t.zip: record 'a.txt': data runs past the end of the file (truncated archive?)");
         }
+        // Local header vs central entry (what libzip's ZIP_CHECKCONS compared before the reader did it).
+        // twoRecords(): a.txt's local header at 0 (data at 35), b.txt's at 40 (data at 75), directory at 79.
+        {
+            std::string bad = good;
+            bad[30] = 'x'; // the local header's copy of the name
+            row("local name differs", bad, "t.zip: record 'a.txt': local header names a different record (corrupted archive)");
+        }
+        {
+            std::string bad = good;
+            bad[8] = 8; // local method: deflate
+            row("local method differs", bad,
+                "t.zip: record 'a.txt': local and central headers disagree on the compression method (corrupted archive)");
+        }
+        {
+            std::string bad = good;
+            bad[40 + 14] ^= 0x01;
+            row("local CRC differs", bad, "t.zip: record 'b.txt': local and central headers disagree on the CRC (corrupted archive)");
+        }
+        {
+            std::string bad = good;
+            bad[18] = bad[22] = 4; // a.txt's local sizes say 4, the directory 5
+            row("local sizes differ", bad, "t.zip: record 'a.txt': local and central headers disagree on the sizes (corrupted archive)");
+        }
+        {
+            // Both headers agree that b.txt holds 10 bytes: its data would run into the directory.
+            std::string bad = good;
+            const size_t bCentral = 79 + 46 + 5;
+            for (size_t at : {size_t(40 + 18), size_t(40 + 22), bCentral + 20, bCentral + 24}) bad[at] = 10;
+            row("data overlaps the directory", bad, "t.zip: record 'b.txt': data overlaps the central directory (damaged archive)");
+        }
+        {
+            std::string bad = good;
+            bad[bad.size() - 22 + 12] += 1; // directory size one byte too long
+            row("directory overlaps the end record", bad,
+                "t.zip: central directory overlaps the end-of-central-directory record (damaged archive)");
+        }
     }
     void refusedAtOpen() {
         QFETCH(QByteArray, archive);
@@ -165,6 +201,24 @@ private slots:
         row("crc mismatch", ZipBuilder().add(ZipItem{"a.txt", "alpha", false, false, false, 0, std::nullopt, 1234u}).build(), "a.txt",
             "t.zip: record 'a.txt': CRC mismatch (corrupted archive)");
         row("missing record", twoRecords(), "c.txt", "t.zip: no record 'c.txt'");
+        {
+            std::string payload;
+            for (int k = 0; k < 500; ++k) payload += "line " + std::to_string(k) + "\n";
+            row("deflate crc mismatch", ZipBuilder().add(ZipItem{"d.txt", payload, true, false, false, 0, std::nullopt, 1234u}).build(),
+                "d.txt", "t.zip: record 'd.txt': CRC mismatch (corrupted archive)");
+            row("deflate shorter than declared", ZipBuilder().add(ZipItem{"s.txt", "hello hello hello", true, false, false, 0, 100}).build(),
+                "s.txt", "t.zip: record 's.txt': inflates to 17 bytes, less than its declared 100");
+            std::string bad = ZipBuilder().add(ZipItem{"d.txt", payload, true}).build();
+            bad[30 + 5] = char(0x07); // first block header: final block of the reserved type 3
+            row("deflate stream damaged", bad, "d.txt", "t.zip: record 'd.txt': cannot be inflated (zlib: invalid block type)");
+            std::string cut = ZipBuilder().add(ZipItem{"d.txt", payload, true}).build();
+            const size_t csize = uint8_t(cut[18]) | size_t(uint8_t(cut[19])) << 8;
+            // Both headers claim only the first 10 compressed bytes: the stream stops mid-block.
+            for (size_t at : {size_t(18), cut.size() - 22 - 5 - 46 + 20}) { cut[at] = 10; cut[at + 1] = 0; }
+            QVERIFY(csize > 10);
+            row("deflate stream cut short", cut, "d.txt",
+                "t.zip: record 'd.txt': cannot be inflated (compressed data ends early; truncated or corrupted archive)");
+        }
     }
     void refusedAtRead() {
         QFETCH(QByteArray, archive);
@@ -179,6 +233,50 @@ private slots:
         auto r = (*zip)->readText(record.toStdString(), uint64_t(1) << 30);
         QVERIFY(!r.isOk());
         QCOMPARE(QString::fromStdString(r.error()), error);
+    }
+
+    // Weights are views: a STORED binary record with a bad CRC still reads (nothing hashes 45 MB at
+    // load), and verifyCrc names it when asked.
+    void storedCrcCheckedOnRequest() {
+        auto buf = bytesOf(ZipBuilder()
+                               .add(ZipItem{"w.bin", std::string(4096, 'w'), false, true, false, 64, std::nullopt, 99u})
+                               .add(ZipItem{"ok.bin", std::string(4096, 'o'), false, true, false, 64})
+                               .build());
+        auto zip = ZipArchive::openStorage(buf, "t.zip");
+        QVERIFY2(zip.isOk(), zip.error().c_str());
+        QVERIFY((*zip)->read("w.bin").isOk());
+        QCOMPARE(QString::fromStdString((*zip)->verifyCrc("w.bin").message()),
+                 QString("t.zip: record 'w.bin': CRC mismatch (corrupted archive)"));
+        QVERIFY((*zip)->verifyCrc("ok.bin").isOk());
+        QCOMPARE(QString::fromStdString((*zip)->verifyCrc("no.bin").message()), QString("t.zip: no record 'no.bin'"));
+    }
+
+    // Every record of every program fixture (and of the torch.save archives nested in them) passes the
+    // open-time header checks and its CRC: the reader's own validation accepts what PyTorch writes.
+    void fixtureRecordsVerify_data() {
+        QTest::addColumn<QString>("file");
+        for (const std::string& rel : programFixtures()) QTest::addRow("%s", rel.c_str()) << QString::fromStdString(rel);
+    }
+    void fixtureRecordsVerify() {
+        IRLENS_REQUIRE_SHARED();
+        QFETCH(QString, file);
+        auto zip = ZipArchive::openFile(fixture(file.toStdString()).string());
+        QVERIFY2(zip.isOk(), zip.error().c_str());
+        int nested = 0;
+        for (const auto& e : (*zip)->entries()) {
+            Status st = (*zip)->verifyCrc(e.name);
+            QVERIFY2(st.isOk(), st.message().c_str());
+            if (e.name.size() < 3 || e.name.compare(e.name.size() - 3, 3, ".pt") != 0 || e.size == 0) continue;
+            auto inner = ZipArchive::openStorage(*(*zip)->read(e.name), e.name, (*zip)->limits());
+            QVERIFY2(inner.isOk(), inner.error().c_str());
+            for (const auto& ie : (*inner)->entries()) {
+                Status ist = (*inner)->verifyCrc(ie.name);
+                QVERIFY2(ist.isOk(), ist.message().c_str());
+            }
+            ++nested;
+        }
+        QVERIFY((*zip)->entries().size() >= 3);
+        if (file.startsWith("generated/") && file.endsWith("/model.pt2")) QVERIFY(nested >= 1); // sample inputs
     }
 
     void nestedArchivesShareTheBudget() {
