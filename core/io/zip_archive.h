@@ -90,9 +90,11 @@ public:
 private:
     ZipArchive() = default;
     static Result<std::shared_ptr<ZipArchive>> open(std::shared_ptr<const void> owner, const std::byte* data,
-                                                    uint64_t size, std::string displayName, const ZipLimits& limits);
-    Status parseCentralDirectory();
-    Status checkLocalHeader(ZipEntry& e, const std::byte* central, uint64_t cdOffset) const;
+                                                    uint64_t size, std::string displayName, const ZipLimits& limits,
+                                                    int fd = -1);
+    Status parseCentralDirectory(int fd);
+    Status checkLocalHeader(ZipEntry& e, const std::byte* central, uint64_t cdOffset, int fd,
+                            std::vector<std::byte>& scratch) const;
     Result<std::shared_ptr<const Storage>> inflate(const ZipEntry& e) const;
     Result<std::shared_ptr<const Storage>> inflateRaw(const ZipEntry& e) const;
 
