@@ -8,6 +8,8 @@
 #include <QPointer>
 #include <QtConcurrent>
 
+#include <unordered_map>
+
 namespace irlens::views {
 
 using namespace irlens::core;
@@ -55,6 +57,17 @@ void Document::openFile(const QString& path) {
 }
 
 void Document::setProgram(ProgramPtr program, const QString& title) {
+    // what is on screen now, to place a decomposition step on it (top level only)
+    ProgramPtr before = m_program;
+    LayoutPtr beforeLayout;
+    CollapseState beforeCollapse;
+    std::shared_ptr<const ModuleTree> beforeTree;
+    if (m_scopes.size() == 1) {
+        beforeCollapse = m_scopes.front().collapse;
+        beforeTree = m_scopes.front().tree;
+        beforeLayout = m_cache.find(LayoutCache::key(programKey().toStdString(), m_scopes.front().key.toStdString(),
+                                                     beforeCollapse.key()));
+    }
     m_program = std::move(program);
     m_title = title;
     m_path = m_program ? QString::fromStdString(m_program->sourcePath) : QString();
@@ -68,6 +81,24 @@ void Document::setProgram(ProgramPtr program, const QString& title) {
     m_verifying = m_program != nullptr;
     m_scopes.clear();
     if (m_program) pushTopScope();
+    m_incrementalBase.reset();
+    m_incrementalMap.clear();
+    if (before && m_program && before != m_program && beforeLayout && beforeTree) {
+        m_incrementalMap = replacementsBetween(before->graph, m_program->graph);
+        if (!m_incrementalMap.empty()) {
+            m_incrementalBase = beforeLayout;
+            // the same modules stay open (module indices may shift when a module lost its last node)
+            const ModuleTree& tree = *m_scopes.back().tree;
+            std::unordered_map<std::string, int> byLabel;
+            for (int m = 1; m < tree.size(); ++m) byLabel.emplace(tree.module(m).label(), m);
+            CollapseState collapse = CollapseState::topLevel();
+            for (int m : beforeCollapse.expanded())
+                if (m > 0 && m < beforeTree->size())
+                    if (auto it = byLabel.find(beforeTree->module(m).label()); it != byLabel.end())
+                        collapse.setExpanded(it->second, true);
+            m_scopes.back().collapse = collapse;
+        }
+    }
     emit programChanged();
     emit scopeChanged();
     emit selectionChanged(-1);
@@ -169,7 +200,9 @@ void Document::revealNode(int nodeIndex) {
     if (changed) requestLayout();
 }
 
-void Document::requestLayout() {
+void Document::relayout() { requestLayout(true); }
+
+void Document::requestLayout(bool force) {
     if (m_scopes.empty()) {
         m_layout.reset();
         return;
@@ -177,7 +210,12 @@ void Document::requestLayout() {
     const Scope& s = scope();
     const std::string key = LayoutCache::key(programKey().toStdString(), s.key.toStdString(), s.collapse.key());
     const quint64 generation = ++m_layoutGeneration;
-    if (auto cached = m_cache.find(key)) {
+    // a step's incremental placement applies to the first layout of the new program only
+    LayoutPtr base = m_scopes.size() == 1 && !force ? m_incrementalBase : nullptr;
+    NodeReplacementMap replaced = base ? m_incrementalMap : NodeReplacementMap{};
+    m_incrementalBase.reset();
+    m_incrementalMap.clear();
+    if (auto cached = force ? nullptr : m_cache.find(key)) {
         m_layout = cached;
         setBusy(false);
         emit layoutReady(m_layout);
@@ -195,10 +233,18 @@ void Document::requestLayout() {
     const Graph* g = s.graph;
     const GraphSignature* sig = s.signature;
     CollapseState collapse = s.collapse;
-    auto future = QtConcurrent::run([keepAlive, tree, g, sig, collapse, cancelFlag]() -> Result<LayoutPtr> {
+    auto future = QtConcurrent::run([keepAlive, tree, g, sig, collapse, cancelFlag, base, replaced]() -> Result<LayoutPtr> {
+        VisibleGraph visible = buildVisibleGraph(*g, sig, *tree, collapse);
+        if (base) {
+            IncrementalLayoutOptions incremental;
+            incremental.cancel = cancelFlag.get();
+            auto placed = layoutIncremental(*base, visible, *tree, replaced, incremental);
+            if (placed.isOk() || (cancelFlag && cancelFlag->load())) return placed;
+            // too big or too tangled to place locally: a full layout it is
+        }
         LayoutOptions options;
         options.cancel = cancelFlag.get();
-        return layoutGraph(*g, sig, *tree, collapse, options);
+        return layoutVisibleGraph(std::move(visible), *tree, options);
     });
     auto* watcher = new QFutureWatcher<Result<LayoutPtr>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, key] {

@@ -6,6 +6,7 @@
 
 #include "core/ir/program.h"
 #include "core/layout/collapse_state.h"
+#include "core/layout/incremental_layout.h"
 #include "core/layout/layout_cache.h"
 #include "core/layout/layout_result.h"
 #include "core/layout/module_tree.h"
@@ -73,6 +74,10 @@ public:
     void expandAll();
     /// Opens every module around a node so that it gets its own box.
     void revealNode(int nodeIndex);
+    /// Lays the graph on screen out in full again (after decomposition steps placed incrementally).
+    void relayout();
+    /// True when the layout on screen was placed incrementally on the previous program's (a step).
+    bool layoutIsIncremental() const { return m_layout && m_layout->incrementalSteps > 0; }
 
     // ------------------------------------------------------------------ selection (one for every pane)
     int selectedNode() const { return m_selected; }
@@ -121,7 +126,10 @@ private:
     void pushTopScope();
     void startVerify();
     void startPendingVerify();
-    void requestLayout();
+    void requestLayout(bool force = false);
+    /// A program that came from the one on screen by decomposition steps (or their undo) keeps the
+    /// collapse state and is placed incrementally on the current layout; true when it did.
+    bool prepareIncremental(const core::ProgramPtr& before, const core::ProgramPtr& after);
     void setBusy(bool busy, const QString& stage = {});
     QString programKey() const;
 
@@ -143,6 +151,9 @@ private:
     bool m_verifying = false;
     bool m_verifyPending = false;
     std::shared_ptr<const RunSnapshot> m_run;
+    // set by setProgram for a decomposition step, used by the next layout request only
+    core::LayoutPtr m_incrementalBase;
+    core::NodeReplacementMap m_incrementalMap;
 };
 
 } // namespace irlens::views

@@ -51,6 +51,22 @@ int firstUserOf(const Graph& graph, int node) {
 }
 
 std::vector<int> searchNodes(const Graph& graph, const ModuleTree& tree, const QString& query, bool regex) {
+    return NodeSearchIndex(graph, tree).search(query, regex);
+}
+
+NodeSearchIndex::NodeSearchIndex(const Graph& graph, const ModuleTree& tree) : m_graph(&graph), m_tree(&tree) {
+    m_fields.reserve(graph.nodes.size());
+    for (size_t k = 0; k < graph.nodes.size(); ++k) {
+        const Node& n = graph.nodes[k];
+        QStringList fields{QString::fromStdString(n.name), QString::fromStdString(n.target.full),
+                           QString::fromStdString(n.target.shortName())};
+        for (int m = tree.moduleOfNode(static_cast<int>(k)); m > 0; m = tree.module(m).parent)
+            fields << QString::fromStdString(tree.module(m).path);
+        m_fields.push_back(std::move(fields));
+    }
+}
+
+std::vector<int> NodeSearchIndex::search(const QString& query, bool regex) const {
     std::vector<int> hits;
     if (query.trimmed().isEmpty()) return hits;
     QRegularExpression re;
@@ -59,16 +75,11 @@ std::vector<int> searchNodes(const Graph& graph, const ModuleTree& tree, const Q
         if (!re.isValid()) return hits;
     }
     const QString needle = query.trimmed();
-    auto matches = [&](const std::string& field) {
-        const QString f = QString::fromStdString(field);
-        return regex ? re.match(f).hasMatch() : f.contains(needle, Qt::CaseInsensitive);
-    };
-    for (size_t k = 0; k < graph.nodes.size(); ++k) {
-        const Node& n = graph.nodes[k];
-        bool hit = matches(n.name) || matches(n.target.full) || matches(n.target.shortName());
-        if (!hit) {
-            int m = tree.moduleOfNode(static_cast<int>(k));
-            for (; m > 0 && !hit; m = tree.module(m).parent) hit = matches(tree.module(m).path);
+    for (size_t k = 0; k < m_fields.size(); ++k) {
+        bool hit = false;
+        for (const QString& f : m_fields[k]) {
+            hit = regex ? re.match(f).hasMatch() : f.contains(needle, Qt::CaseInsensitive);
+            if (hit) break;
         }
         if (hit) hits.push_back(static_cast<int>(k));
     }

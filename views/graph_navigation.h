@@ -5,6 +5,7 @@
 #include "core/layout/module_tree.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -21,5 +22,22 @@ std::vector<int> producersOf(const core::Graph& graph, int node);
 /// `regex` the query is a regular expression matched against the same fields. An invalid regex
 /// matches nothing.
 std::vector<int> searchNodes(const core::Graph& graph, const core::ModuleTree& tree, const QString& query, bool regex);
+
+/// The fields searchNodes matches, converted to QString once per graph: on a graph of thousands of
+/// nodes, converting them again on every keystroke is what made typing in the search field stutter.
+class NodeSearchIndex {
+public:
+    NodeSearchIndex() = default;
+    NodeSearchIndex(const core::Graph& graph, const core::ModuleTree& tree);
+    /// Same hits as searchNodes on the graph and tree the index was built from.
+    std::vector<int> search(const QString& query, bool regex) const;
+    const core::Graph* graph() const { return m_graph; }
+    const core::ModuleTree* tree() const { return m_tree; }
+
+private:
+    const core::Graph* m_graph = nullptr;
+    const core::ModuleTree* m_tree = nullptr;
+    std::vector<QStringList> m_fields; // per node: name, target, short target, enclosing module paths
+};
 
 } // namespace irlens::views

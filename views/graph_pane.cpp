@@ -55,6 +55,8 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
     connect(m_regex, &QCheckBox::toggled, this, [this](bool on) { search(m_search->text(), on); });
     connect(prev, &QToolButton::clicked, this, [this] { nextHit(true); });
     connect(next, &QToolButton::clicked, this, [this] { nextHit(false); });
+    // a new program may reuse the old graph's address: never search a stale index
+    connect(m_doc, &Document::programChanged, this, [this] { m_index = NodeSearchIndex(); });
     connect(m_doc, &Document::scopeChanged, this, &GraphPane::rebuildBreadcrumb);
     connect(m_doc, &Document::scopeChanged, this, [this] {
         if (!m_search->text().isEmpty()) search(m_search->text(), m_regex->isChecked());
@@ -69,8 +71,11 @@ void GraphPane::focusSearch() {
 
 int GraphPane::search(const QString& text, bool regex) {
     std::vector<int> hits;
-    if (const auto* g = m_doc->graph(); g && !m_doc->scopes().empty())
-        hits = searchNodes(*g, *m_doc->scope().tree, text, regex);
+    if (const auto* g = m_doc->graph(); g && !m_doc->scopes().empty()) {
+        const core::ModuleTree* tree = m_doc->scope().tree.get();
+        if (m_index.graph() != g || m_index.tree() != tree) m_index = NodeSearchIndex(*g, *tree);
+        hits = m_index.search(text, regex);
+    }
     m_current = -1;
     m_doc->setSearchHits(hits);
     updateCount();

@@ -2,6 +2,8 @@
 // The central pane: breadcrumb (graph › cond_1 · true_graph_0), search bar (Ctrl+F, Enter /
 // Shift+Enter walk the hits, count shown) and the graph canvas with its minimap.
 
+#include "views/graph_navigation.h"
+
 #include <QWidget>
 
 class QCheckBox;
@@ -48,6 +50,7 @@ private:
     QCheckBox* m_regex;
     QLabel* m_count;
     int m_current = -1;
+    NodeSearchIndex m_index; // of the graph on screen, rebuilt when it changes
 };
 
 } // namespace irlens::views

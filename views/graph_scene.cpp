@@ -15,13 +15,23 @@ using namespace irlens::core;
 
 GraphScene::GraphScene(Document* document, QObject* parent) : QGraphicsScene(parent), m_doc(document) {
     setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+    m_buildTimer.setSingleShot(true);
+    m_buildTimer.setInterval(0);
+    connect(&m_buildTimer, &QTimer::timeout, this, [this] {
+        if (!m_building) return;
+        if (buildSome(kSliceMs)) {
+            m_building = false;
+            refreshEmphasis();
+            emit rebuilt();
+        } else {
+            m_buildTimer.start();
+        }
+    });
     connect(m_doc, &Document::layoutReady, this, &GraphScene::rebuild);
     connect(m_doc, &Document::programChanged, this, [this] {
-        clear();
-        m_nodes.clear();
-        m_edges.clear();
-        m_clusters.clear();
+        clearItems();
         m_layout.reset();
+        m_symbolGraph = nullptr;
     });
     connect(m_doc, &Document::selectionChanged, this, &GraphScene::refreshEmphasis);
     connect(m_doc, &Document::searchHitsChanged, this, &GraphScene::refreshEmphasis);
@@ -37,30 +47,33 @@ int GraphScene::opItemCount() const {
 NodeItem* GraphScene::itemForNode(int nodeIndex) const {
     if (!m_layout) return nullptr;
     auto it = m_layout->graph.itemOfNode.find(nodeIndex);
-    if (it == m_layout->graph.itemOfNode.end()) return nullptr;
+    if (it == m_layout->graph.itemOfNode.end() || it->second < 0 || static_cast<size_t>(it->second) >= m_nodes.size())
+        return nullptr; // not created yet (a big layout being built in slices)
     return m_nodes[static_cast<size_t>(it->second)];
 }
 
-void GraphScene::rebuild(LayoutPtr layout) {
+void GraphScene::clearItems() {
+    m_buildTimer.stop();
+    m_building = false;
     clear();
     m_nodes.clear();
     m_edges.clear();
     m_clusters.clear();
+}
+
+void GraphScene::rebuild(LayoutPtr layout) {
+    clearItems();
     m_layout = layout;
     if (!layout) return;
     const Graph* g = m_doc->graph();
     const bool dark = QApplication::palette().color(QPalette::Window).lightness() < 128;
     const auto& registry = OpRegistry::instance();
-    for (const auto& c : layout->clusters) {
-        auto* item = new ClusterItem(c);
-        addItem(item);
-        m_clusters.push_back(item);
-    }
-    m_nodes.reserve(layout->graph.items.size());
-    for (size_t k = 0; k < layout->graph.items.size(); ++k) {
+    const size_t n = layout->graph.items.size();
+    m_fills.assign(n, QColor());
+    m_badges.assign(n, 0);
+    for (size_t k = 0; k < n; ++k) {
         const VisibleItem& vi = layout->graph.items[k];
         unsigned rgb = 0xf0f0f0;
-        char badge = 0;
         switch (vi.kind) {
         case VisibleItem::Kind::Input: rgb = 0xc7e9c0; break;
         case VisibleItem::Kind::Output: rgb = 0xfcc5c0; break;
@@ -69,23 +82,58 @@ void GraphScene::rebuild(LayoutPtr layout) {
             if (g && vi.nodeIndex >= 0 && vi.nodeIndex < static_cast<int>(g->nodes.size())) {
                 const Target& t = g->nodes[static_cast<size_t>(vi.nodeIndex)].target;
                 rgb = opFamilyColor(opFamilyOf(t));
-                badge = irLevelBadge(registry.levelOf(t));
+                m_badges[k] = irLevelBadge(registry.levelOf(t));
             }
             break;
         }
-        auto* item = new NodeItem(*layout, static_cast<int>(k), themedFill(rgb, dark), badge);
-        addItem(item);
-        m_nodes.push_back(item);
+        m_fills[k] = themedFill(rgb, dark);
     }
-    for (size_t k = 0; k < layout->edges.size(); ++k) {
-        auto* item = new EdgeItem(*layout, static_cast<int>(k));
-        addItem(item);
-        m_edges.push_back(item);
-    }
+    m_nodes.reserve(n);
+    m_edges.reserve(layout->edges.size());
+    m_clusters.reserve(layout->clusters.size());
     const LRect& b = layout->bounds;
     setSceneRect(QRectF(b.x, b.y, b.w, b.h).adjusted(-40, -40, 40, 40));
-    refreshEmphasis();
-    emit rebuilt();
+    const size_t total = n + layout->edges.size() + layout->clusters.size();
+    if (buildSome(total <= static_cast<size_t>(kSyncItems) ? 0 : kSliceMs)) {
+        refreshEmphasis();
+        emit rebuilt();
+        return;
+    }
+    m_building = true;
+    m_buildTimer.start();
+}
+
+bool GraphScene::buildSome(int budgetMs) {
+    QElapsedTimer clock;
+    clock.start();
+    const LayoutResult& layout = *m_layout;
+    int sinceCheck = 0;
+    auto spent = [&] {
+        // the clock is read every few items: reading it costs more than creating a small item
+        if (++sinceCheck < 16) return false;
+        sinceCheck = 0;
+        return budgetMs > 0 && clock.elapsed() >= budgetMs;
+    };
+    while (m_clusters.size() < layout.clusters.size()) {
+        auto* item = new ClusterItem(layout.clusters[m_clusters.size()]);
+        addItem(item);
+        m_clusters.push_back(item);
+        if (spent()) return false;
+    }
+    while (m_nodes.size() < layout.graph.items.size()) {
+        const size_t k = m_nodes.size();
+        auto* item = new NodeItem(layout, static_cast<int>(k), m_fills[k], m_badges[k]);
+        addItem(item);
+        m_nodes.push_back(item);
+        if (spent()) return false;
+    }
+    while (m_edges.size() < layout.edges.size()) {
+        auto* item = new EdgeItem(layout, static_cast<int>(m_edges.size()));
+        addItem(item);
+        m_edges.push_back(item);
+        if (spent()) return false;
+    }
+    return true;
 }
 
 std::vector<int> GraphScene::nodesUsingSymbol(const Graph& graph, const QString& symbol) {
@@ -106,15 +154,21 @@ std::vector<int> GraphScene::nodesUsingSymbol(const Graph& graph, const QString&
 }
 
 void GraphScene::refreshEmphasis() {
-    if (!m_layout) return;
+    if (!m_layout || m_building) return; // applied once every item exists
     std::vector<int> flags(m_nodes.size(), 0);
     auto mark = [&](int nodeIndex, Emphasis e) {
         auto it = m_layout->graph.itemOfNode.find(nodeIndex);
         if (it != m_layout->graph.itemOfNode.end()) flags[static_cast<size_t>(it->second)] |= int(e);
     };
     for (int n : m_doc->searchHits()) mark(n, Emphasis::SearchHit);
-    if (const Graph* g = m_doc->graph(); g && !m_doc->highlightSymbol().isEmpty())
-        for (int n : nodesUsingSymbol(*g, m_doc->highlightSymbol())) mark(n, Emphasis::Symbol);
+    if (const Graph* g = m_doc->graph(); g && !m_doc->highlightSymbol().isEmpty()) {
+        if (g != m_symbolGraph || m_doc->highlightSymbol() != m_symbolKey) {
+            m_symbolGraph = g;
+            m_symbolKey = m_doc->highlightSymbol();
+            m_symbolNodes = nodesUsingSymbol(*g, m_symbolKey);
+        }
+        for (int n : m_symbolNodes) mark(n, Emphasis::Symbol);
+    }
     int selectedItem = -1;
     if (m_doc->selectedNode() >= 0) {
         auto it = m_layout->graph.itemOfNode.find(m_doc->selectedNode());

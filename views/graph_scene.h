@@ -1,10 +1,14 @@
 #pragma once
 // The QGraphicsScene of the graph on screen: rebuilt from each LayoutResult the Document delivers,
 // re-emphasised (selection, neighbours, search hits, symbol matches) without relayout.
+// A big layout (thousands of boxes and edges) is turned into items in time slices of a few
+// milliseconds, so the event loop keeps running; `rebuilt` is emitted once every item exists.
 
 #include "core/layout/layout_result.h"
 
+#include <QElapsedTimer>
 #include <QGraphicsScene>
+#include <QTimer>
 
 #include <vector>
 
@@ -32,12 +36,21 @@ public:
     NodeItem* itemForNode(int nodeIndex) const;
     /// Graph nodes whose output shape mentions `symbol` as a whole word.
     static std::vector<int> nodesUsingSymbol(const core::Graph& graph, const QString& symbol);
+    /// True while the items of the last layout are still being created (time-sliced).
+    bool isBuilding() const { return m_building; }
+    /// Layouts with more items than this are built in slices; smaller ones at once.
+    static constexpr int kSyncItems = 600;
+    /// Longest stretch of item creation before the event loop gets a turn.
+    static constexpr int kSliceMs = 8;
 
 signals:
     void rebuilt();
 
 private:
     void rebuild(core::LayoutPtr layout);
+    /// Creates items until the slice budget is spent; true when every item exists.
+    bool buildSome(int budgetMs);
+    void clearItems();
     void refreshEmphasis();
 
     Document* m_doc;
@@ -45,6 +58,14 @@ private:
     std::vector<NodeItem*> m_nodes;
     std::vector<EdgeItem*> m_edges;
     std::vector<ClusterItem*> m_clusters;
+    std::vector<QColor> m_fills; // per layout item, computed once per layout
+    std::vector<char> m_badges;
+    bool m_building = false;
+    QTimer m_buildTimer;
+    // symbol matches depend only on the graph and the symbol: not recomputed on every selection
+    const core::Graph* m_symbolGraph = nullptr;
+    QString m_symbolKey;
+    std::vector<int> m_symbolNodes;
 };
 
 } // namespace irlens::views

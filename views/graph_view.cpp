@@ -89,7 +89,16 @@ void GraphView::centerOnNode(int nodeIndex) {
 }
 
 void GraphView::onRebuilt() {
-    if (m_fitOnNextLayout) {
+    if (m_fitOnNextLayout && m_doc->layoutIsIncremental()) {
+        // a decomposition step placed on the old drawing: the view stays where the user was looking
+        m_fitOnNextLayout = false;
+        if (m_doc->selectedNode() >= 0) {
+            if (auto* item = m_scene->itemForNode(m_doc->selectedNode())) {
+                const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+                if (!visible.contains(item->sceneBoundingRect())) centerOn(item);
+            }
+        }
+    } else if (m_fitOnNextLayout) {
         m_fitOnNextLayout = false;
         showStart();
     } else if (m_doc->selectedNode() >= 0) {
@@ -229,6 +238,8 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
     }
     if (!menu.isEmpty()) menu.addSeparator();
     menu.addAction(tr("Fit (Ctrl+0)"), this, &GraphView::fitAll);
+    // after decomposition steps the drawing keeps its old places; this lays it out afresh
+    if (m_doc->layoutIsIncremental()) menu.addAction(tr("Relayout"), this, [this] { m_doc->relayout(); });
     if (m_doc->scopes().size() > 1) menu.addAction(tr("Up from subgraph (Backspace)"), this, [this] { m_doc->leaveSubgraph(); });
     menu.exec(event->globalPos());
 }

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 
+#include <chrono>
 #include <exception>
 #include <mutex>
 
@@ -12,8 +13,8 @@ namespace {
 
 constexpr size_t kGraphvizStack = 64u << 20; // dot recurses once per rank on long chains
 
-std::mutex& graphvizMutex() {
-    static std::mutex m;
+std::timed_mutex& graphvizMutex() {
+    static std::timed_mutex m;
     return m;
 }
 
@@ -33,8 +34,15 @@ void* jobMain(void* p) {
 
 } // namespace
 
-void runGraphvizJob(const std::function<void()>& fn) {
-    std::lock_guard<std::mutex> lock(graphvizMutex());
+void runGraphvizJob(const std::function<void()>& fn) { runGraphvizJob(fn, nullptr); }
+
+bool runGraphvizJob(const std::function<void()>& fn, const std::atomic<bool>* cancel) {
+    // A running dot cannot be interrupted, but a job still waiting for it can give up: a superseded
+    // request (newer collapse state, newer program) then never runs, and frees its worker thread.
+    std::unique_lock<std::timed_mutex> lock(graphvizMutex(), std::defer_lock);
+    while (!lock.try_lock_for(std::chrono::milliseconds(20)))
+        if (cancel && cancel->load()) return false;
+    if (cancel && cancel->load()) return false;
     JobArg arg{&fn};
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -43,10 +51,11 @@ void runGraphvizJob(const std::function<void()>& fn) {
     if (pthread_create(&thread, &attr, &jobMain, &arg) != 0) {
         pthread_attr_destroy(&attr);
         fn(); // no thread available: run here rather than fail
-        return;
+        return true;
     }
     pthread_attr_destroy(&attr);
     pthread_join(thread, nullptr);
+    return true;
 }
 
 Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree, const LayoutOptions& options) {
@@ -54,7 +63,8 @@ Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree,
     auto result = std::make_shared<LayoutResult>();
     result->graph = std::move(graph);
     Status status = Status::error("layout did not run");
-    runGraphvizJob([&] { status = detail::runDot(*result, tree, nullptr, false, {}, nullptr); });
+    if (!runGraphvizJob([&] { status = detail::runDot(*result, tree, nullptr, false, {}, nullptr); }, options.cancel))
+        return Status::error("layout cancelled");
     if (!status) return status;
     if (options.cancel && options.cancel->load()) return Status::error("layout cancelled");
     return LayoutPtr(std::move(result));

@@ -33,5 +33,7 @@ Result<std::string> renderGraphviz(const Graph& graph, const GraphSignature* sig
 
 /// Runs `fn` on a thread with a large stack while holding the Graphviz lock (exposed for tests).
 void runGraphvizJob(const std::function<void()>& fn);
+/// The same, giving up while still waiting for the lock once `cancel` is set (false: `fn` never ran).
+bool runGraphvizJob(const std::function<void()>& fn, const std::atomic<bool>* cancel);
 
 } // namespace irlens::core

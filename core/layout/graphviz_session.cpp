@@ -56,22 +56,6 @@ LPoint bezierPoint(const std::vector<LPoint>& p, size_t seg, double t) {
             u * u * u * a.y + 3 * u * u * t * b.y + 3 * u * t * t * c.y + t * t * t * d.y};
 }
 
-void placeChips(LayoutResult& r, size_t itemIndex) {
-    const auto& item = r.graph.items[itemIndex];
-    const LRect& box = r.boxes[itemIndex];
-    auto& out = r.chips[itemIndex];
-    double x = 6, y = itemTextHeight(item);
-    for (size_t c = 0; c < item.chips.size(); ++c) {
-        double cw = chipWidth(item.chips[c]);
-        if (x > 6 && x + cw > box.w - 6) {
-            x = 6;
-            y += kChipHeight + kChipGap;
-        }
-        out.push_back({static_cast<int>(c), {box.x + x, box.y + y, cw, kChipHeight}});
-        x += cw + kChipGap;
-    }
-}
-
 struct Builder {
     LayoutResult& r;
     const ModuleTree& tree;
@@ -225,6 +209,22 @@ struct Builder {
 };
 
 } // namespace
+
+void placeChips(LayoutResult& r, size_t itemIndex) {
+    const auto& item = r.graph.items[itemIndex];
+    const LRect& box = r.boxes[itemIndex];
+    auto& out = r.chips[itemIndex];
+    double x = 6, y = itemTextHeight(item);
+    for (size_t c = 0; c < item.chips.size(); ++c) {
+        double cw = chipWidth(item.chips[c]);
+        if (x > 6 && x + cw > box.w - 6) {
+            x = 6;
+            y += kChipHeight + kChipGap;
+        }
+        out.push_back({static_cast<int>(c), {box.x + x, box.y + y, cw, kChipHeight}});
+        x += cw + kChipGap;
+    }
+}
 
 Status runDot(LayoutResult& result, const ModuleTree& tree, const Graph* source, bool decorated,
               const std::string& renderFormat, std::string* rendered) {

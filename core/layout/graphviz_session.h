@@ -15,4 +15,7 @@ namespace irlens::core::detail {
 Status runDot(LayoutResult& result, const ModuleTree& tree, const Graph* source, bool decorated,
               const std::string& renderFormat, std::string* rendered);
 
+/// Places the chips of item `itemIndex` inside its box (fills result.chips[itemIndex], which must exist and be empty).
+void placeChips(LayoutResult& result, size_t itemIndex);
+
 } // namespace irlens::core::detail

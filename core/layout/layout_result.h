@@ -57,6 +57,9 @@ struct LayoutResult {
     std::vector<LayoutCluster> clusters;
     LRect bounds;
     double seconds = 0;               // time spent in Graphviz
+    // Set by layoutIncremental (core/layout/incremental_layout.h); a full layout leaves them empty.
+    int incrementalSteps = 0;         // incremental layouts since the last full one
+    std::vector<LRect> touchedRegions; // where replacement boxes were placed, in this layout's coordinates
 };
 
 using LayoutPtr = std::shared_ptr<const LayoutResult>;
