@@ -236,7 +236,12 @@ private:
         while (m_p < m_end && *m_p != '"') {
             char c = *m_p;
             if (static_cast<unsigned char>(c) < 0x20) return error("control character inside a string");
-            if (c != '\\') { buf += c; ++m_p; continue; }
+            if (c != '\\') { // copy the run up to the next escape or quote at once (stack traces are long)
+                const char* run = m_p;
+                while (m_p < m_end && *m_p != '"' && *m_p != '\\' && static_cast<unsigned char>(*m_p) >= 0x20) ++m_p;
+                buf.append(run, m_p);
+                continue;
+            }
             ++m_p;
             if (m_p >= m_end) return error("unterminated string");
             char e = *m_p++;
