@@ -166,22 +166,25 @@ Status loadPayloads(const ZipArchive& zip, const std::string& dir, const std::st
             TensorData t = *e.meta;
             const int es = elementSize(t.dtype);
             auto need = viewBytesNeeded(t);
-            const std::string what = "'" + e.fqn + "' (" + dtypeShortName(t.dtype) + shapeString(t.sizes) + ", strides " +
-                                     shapeString(t.strides) + ", offset " + std::to_string(t.storageOffset) + ")";
-            if (!need) return Status::error(configRecord + ": " + what + " has an invalid view");
+            // Only for messages: built when one is needed, not for each of hundreds of good weights.
+            auto what = [&] {
+                return "'" + e.fqn + "' (" + dtypeShortName(t.dtype) + shapeString(t.sizes) + ", strides " +
+                       shapeString(t.strides) + ", offset " + std::to_string(t.storageOffset) + ")";
+            };
+            if (!need) return Status::error(configRecord + ": " + what() + " has an invalid view");
             if (st->size == 0 && *need > 0) {
                 // A zero-length record means "no data" (fake tensor): PyTorch materializes zeros.
                 if (*need > limits::kMaxMaterializedZeroBytes - zeroBytes)
-                    return Status::error(record + ": empty payload for " + what + " would take the zeros filled in for "
+                    return Status::error(record + ": empty payload for " + what() + " would take the zeros filled in for "
                                          "empty payloads past " + std::to_string(limits::kMaxMaterializedZeroBytes) + " bytes");
                 zeroBytes += *need;
                 st = Storage::fromBytes(std::vector<std::byte>(*need));
             }
             if (st->size % es != 0)
                 return Status::error(record + " holds " + std::to_string(st->size) + " bytes, not a whole number of " +
-                                     std::to_string(es) + "-byte elements for " + what);
+                                     std::to_string(es) + "-byte elements for " + what());
             if (*need > st->size)
-                return Status::error(record + " holds " + std::to_string(st->size) + " bytes but " + what + " needs " +
+                return Status::error(record + " holds " + std::to_string(st->size) + " bytes but " + what() + " needs " +
                                      std::to_string(*need));
             t.storage = st;
             v.kind = Value::Kind::Tensor;
@@ -191,9 +194,10 @@ Status loadPayloads(const ZipArchive& zip, const std::string& dir, const std::st
         if (intoWeights) {
             if (v.kind != Value::Kind::Tensor)
                 return Status::error(configRecord + ": '" + e.fqn + "' is not a tensor; weights must be tensors");
-            p.weights[e.fqn] = std::move(v.tensor);
+            // Entries come sorted by name: the end is the right place, found without a search.
+            p.weights.insert_or_assign(p.weights.end(), e.fqn, std::move(v.tensor));
         } else {
-            p.constants[e.fqn] = std::move(v);
+            p.constants.insert_or_assign(p.constants.end(), e.fqn, std::move(v));
         }
     }
     return Status::ok();

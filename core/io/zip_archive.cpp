@@ -175,6 +175,7 @@ Status ZipArchive::parseCentralDirectory(int fd) {
 
     // A hostile end record may claim up to the record limit; reserve no more than the directory can hold.
     m_entries.reserve(std::min<uint64_t>(count, cdSize / kCentralSize));
+    m_byName.reserve(m_entries.capacity());
     uint64_t p = cdOffset;
     const uint64_t cdEnd = cdOffset + cdSize;
     std::vector<std::byte> scratch; // local header bytes read through `fd`
@@ -194,7 +195,7 @@ Status ZipArchive::parseCentralDirectory(int fd) {
         if (!inside(p + kCentralSize, nameLen + extraLen + commentLen, cdEnd))
             return Status::error(file + ": central directory entry " + std::to_string(i) + " runs past its end");
         en.name.assign(reinterpret_cast<const char*>(c + kCentralSize), nameLen);
-        std::replace(en.name.begin(), en.name.end(), '\\', '/');
+        if (en.name.find('\\') != std::string::npos) std::replace(en.name.begin(), en.name.end(), '\\', '/');
 
         // ZIP64 extra field: 64-bit values appear only for the fields saturated in the fixed part.
         applyZip64Extra(c + kCentralSize + nameLen, extraLen, {&en.size, &en.compressedSize, &en.localHeaderOffset});
@@ -202,12 +203,11 @@ Status ZipArchive::parseCentralDirectory(int fd) {
 
         if (!isSafeRecordName(en.name))
             return recordError(en.name, "unsafe name (absolute path or '..' component); refusing the archive");
-        if (m_byName.count(en.name))
+        if (!m_byName.try_emplace(en.name, m_entries.size()).second)
             return recordError(en.name, "appears twice in the central directory; refusing the archive");
 
         IRLENS_TRY(checkLocalHeader(en, c, cdOffset, fd, scratch));
         en.index = i;
-        m_byName.emplace(en.name, m_entries.size());
         m_entries.push_back(std::move(en));
     }
     return Status::ok();
