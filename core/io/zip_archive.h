@@ -93,8 +93,12 @@ private:
                                                     uint64_t size, std::string displayName, const ZipLimits& limits,
                                                     int fd = -1);
     Status parseCentralDirectory(int fd);
+    struct HeaderWindow { // file bytes [start, start + bytes.size()) read while checking local headers
+        uint64_t start = 0;
+        std::vector<std::byte> bytes;
+    };
     Status checkLocalHeader(ZipEntry& e, const std::byte* central, uint64_t cdOffset, int fd,
-                            std::vector<std::byte>& scratch) const;
+                            HeaderWindow& scratch) const;
     Result<std::shared_ptr<const Storage>> inflate(const ZipEntry& e) const;
     Result<std::shared_ptr<const Storage>> inflateRaw(const ZipEntry& e) const;
 

@@ -44,10 +44,32 @@ private slots:
         b.add(ZipItem{"root/archive_format", "pt2", false, descriptor, zip64, align});
         b.add(ZipItem{"root/data/weights/weight_0", std::string(1000, 'w'), false, descriptor, zip64, align});
         b.add(ZipItem{"root\\models\\model.json", "{}", false, descriptor, zip64, align});
-        auto buf = bytesOf(b.build(zip64End));
+        b.add(ZipItem{"root/data/weights/weight_1", std::string(20000, 'v'), false, descriptor, zip64, align}); // > one read window
+        b.add(ZipItem{"root/version", "1", false, descriptor, zip64, align});
+        const std::string archive = b.build(zip64End);
+        auto buf = bytesOf(archive);
         auto zip = ZipArchive::openStorage(buf, "t.zip");
         QVERIFY2(zip.isOk(), zip.error().c_str());
-        QCOMPARE((*zip)->entries().size(), size_t(3));
+        QCOMPARE((*zip)->entries().size(), size_t(5));
+        // A file's local headers are read with pread rather than from memory: same entries either way.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("t.zip");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(archive.data(), qint64(archive.size()));
+        f.close();
+        auto fromFile = ZipArchive::openFile(path.toStdString());
+        QVERIFY2(fromFile.isOk(), fromFile.error().c_str());
+        QCOMPARE((*fromFile)->entries().size(), (*zip)->entries().size());
+        for (size_t k = 0; k < (*zip)->entries().size(); ++k) {
+            const ZipEntry& m = (*zip)->entries()[k];
+            const ZipEntry& e = (*fromFile)->entries()[k];
+            QCOMPARE(e.name, m.name);
+            QCOMPARE(e.dataOffset, m.dataOffset);
+            QCOMPARE(e.size, m.size);
+            QCOMPARE(e.crc, m.crc);
+            QVERIFY((*fromFile)->verifyCrc(e.name).isOk());
+        }
         QVERIFY((*zip)->contains("root/models/model.json")); // '\' normalised
         auto w = (*zip)->read("root/data/weights/weight_0");
         QVERIFY2(w.isOk(), w.error().c_str());
@@ -177,6 +199,16 @@ private slots:
         auto zip = ZipArchive::openStorage(bytesOf(archive.toStdString()), "t.zip");
         QVERIFY(!zip.isOk());
         QCOMPARE(QString::fromStdString(zip.error()), error);
+        // The same bytes as a file (mapped, local headers read with pread): the same refusal.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("t.zip");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(archive);
+        f.close();
+        auto fromFile = ZipArchive::openFile(path.toStdString());
+        QVERIFY(!fromFile.isOk());
+        QCOMPARE(QString::fromStdString(fromFile.error()).replace(path, "t.zip"), error);
     }
 
     void refusedAtRead_data() {
