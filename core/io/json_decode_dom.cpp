@@ -218,10 +218,25 @@ private:
         return true;
     }
 
+    // Advances m_p over plain string bytes 8 at a time, stopping at or before the first '"', '\\'
+    // or control character (the byte loops after it find which). Strings are most of the text.
+    void skipPlainBytes() {
+        constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+        while (m_end - m_p >= 8) {
+            uint64_t w;
+            std::memcpy(&w, m_p, 8);
+            auto zeroByte = [&](uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+            const uint64_t stop = zeroByte(w ^ (kOnes * '"')) | zeroByte(w ^ (kOnes * '\\')) | ((w - kOnes * 0x20) & ~w & kHigh);
+            if (stop) return;
+            m_p += 8;
+        }
+    }
+
     // On entry *m_p == '"'. Fast path: no escapes -> a view into the source.
     bool parseString(std::string_view& out) {
         ++m_p;
         const char* start = m_p;
+        skipPlainBytes();
         while (m_p < m_end && *m_p != '"' && *m_p != '\\') {
             if (static_cast<unsigned char>(*m_p) < 0x20) return error("control character inside a string");
             ++m_p;
@@ -238,6 +253,7 @@ private:
             if (static_cast<unsigned char>(c) < 0x20) return error("control character inside a string");
             if (c != '\\') { // copy the run up to the next escape or quote at once (stack traces are long)
                 const char* run = m_p;
+                skipPlainBytes();
                 while (m_p < m_end && *m_p != '"' && *m_p != '\\' && static_cast<unsigned char>(*m_p) >= 0x20) ++m_p;
                 buf.append(run, m_p);
                 continue;

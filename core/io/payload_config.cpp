@@ -56,36 +56,38 @@ bool symIntValue(const JsonDoc& d, uint32_t v, int64_t& out, int depth = 0) {
     return false;
 }
 
-Result<TensorData> tensorMeta(const JsonDoc& d, uint32_t j, const std::string& where) {
-    if (!isObject(d, j)) return Status::error(where + ": tensor_meta is not an object");
+// `where()` gives the message prefix; called only on error (hundreds of entries, rarely one bad).
+template <class Where>
+Result<TensorData> tensorMeta(const JsonDoc& d, uint32_t j, const Where& where) {
+    if (!isObject(d, j)) return Status::error(where() + ": tensor_meta is not an object");
     TensorData t;
     uint32_t dtype = d.member(j, "dtype");
-    if (!isInt(d, dtype)) return Status::error(where + ": tensor_meta.dtype missing or not an integer");
+    if (!isInt(d, dtype)) return Status::error(where() + ": tensor_meta.dtype missing or not an integer");
     const int64_t code = d.at(dtype).i;
     const bool known = code >= std::numeric_limits<int>::min() && code <= std::numeric_limits<int>::max() &&
                        elementSize(static_cast<ScalarType>(code)) != 0;
     t.dtype = static_cast<ScalarType>(code);
-    if (!known) return Status::error(where + ": tensor_meta.dtype " + std::to_string(code) + " is not a known dtype");
+    if (!known) return Status::error(where() + ": tensor_meta.dtype " + std::to_string(code) + " is not a known dtype");
     for (const char* key : {"sizes", "strides"}) {
         uint32_t arr = d.member(j, key);
         if (arr == kNoNode || d.at(arr).type != JType::Array)
-            return Status::error(where + ": tensor_meta." + key + " missing");
+            return Status::error(where() + ": tensor_meta." + key + " missing");
         if (d.at(arr).count > limits::kMaxTensorRank)
-            return Status::error(where + ": tensor_meta." + key + " has too many dimensions");
+            return Status::error(where() + ": tensor_meta." + key + " has too many dimensions");
         auto& dst = key[1] == 'i' ? t.sizes : t.strides;
         dst.reserve(d.at(arr).count);
         size_t k = 0;
         for (uint32_t c = d.firstChild(arr); c != kNoNode; c = d.nextSibling(arr, c), ++k) {
             int64_t v = 0;
             if (!symIntValue(d, c, v))
-                return Status::error(where + ": tensor_meta." + key + "[" + std::to_string(k) + "] is symbolic without a hint");
+                return Status::error(where() + ": tensor_meta." + key + "[" + std::to_string(k) + "] is symbolic without a hint");
             dst.push_back(v);
         }
     }
-    if (t.sizes.size() != t.strides.size()) return Status::error(where + ": tensor_meta sizes and strides differ in rank");
+    if (t.sizes.size() != t.strides.size()) return Status::error(where() + ": tensor_meta sizes and strides differ in rank");
     uint32_t offset = d.member(j, "storage_offset");
     if (!isNull(d, offset) && !symIntValue(d, offset, t.storageOffset))
-        return Status::error(where + ": tensor_meta.storage_offset is not an integer");
+        return Status::error(where() + ": tensor_meta.storage_offset is not an integer");
     uint32_t grad = d.member(j, "requires_grad");
     if (isBool(d, grad)) t.requiresGrad = d.boolean(grad);
     uint32_t device = d.member(j, "device");
@@ -150,7 +152,7 @@ std::string shapeString(const std::vector<int64_t>& dims) {
 Result<TensorData> tensorMetaFromJsonText(std::string_view text, const std::string& where) {
     JsonDoc doc;
     IRLENS_TRY(parseDoc(doc, text, where));
-    return tensorMeta(doc, 0, where);
+    return tensorMeta(doc, 0, [&] { return where; });
 }
 
 Result<std::vector<PayloadEntry>> parsePayloadConfig(std::string_view text, const std::string& recordName) {
@@ -181,7 +183,7 @@ Result<std::vector<PayloadEntry>> parsePayloadConfig(std::string_view text, cons
         p.usePickle = isBool(doc, usePickle) && doc.boolean(usePickle);
         const uint32_t meta = doc.member(e, "tensor_meta");
         if (!isNull(doc, meta)) {
-            auto t = tensorMeta(doc, meta, where());
+            auto t = tensorMeta(doc, meta, where);
             if (!t) return t.status();
             p.meta = std::move(*t);
         }
