@@ -2,15 +2,21 @@
 
 #include "core/io/pt2_writer.h"
 #include "core/ops/op_registry.h"
+#include "views/decomp_compare.h"
+#include "views/decomp_compare_view.h"
 #include "views/decomp_models.h"
+#include "views/decomp_new_marker.h"
 #include "views/document.h"
+#include "views/graph_items.h"
 
 #include <QButtonGroup>
+#include <QDialog>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTextBrowser>
@@ -19,6 +25,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <set>
 
 namespace irlens::views {
@@ -79,6 +86,8 @@ DecompPane::DecompPane(Document* document, QWidget* parent)
     m_stepAll = button(tr("Step all"), tr("Decompose everything to the next level"));
     m_undo = button(tr("Undo"), tr("Back to the program before the last step"));
     m_redo = button(tr("Redo"), tr("Re-apply the step undone last"));
+    m_compareButton = button(tr("Compare…"), tr("Before / after side by side: the selected new node and the node it "
+                                                "replaced, else the step selected in the history (or double-click it)"));
     buttons->addStretch(1);
     layout->addLayout(buttons);
     connect(m_step, &QPushButton::clicked, this, [this] { stepSelectedNode(); });
@@ -86,6 +95,7 @@ DecompPane::DecompPane(Document* document, QWidget* parent)
     connect(m_stepAll, &QPushButton::clicked, this, [this] { stepAll(); });
     connect(m_undo, &QPushButton::clicked, this, [this] { undo(); });
     connect(m_redo, &QPushButton::clicked, this, [this] { redo(); });
+    connect(m_compareButton, &QPushButton::clicked, this, [this] { compareSelection(); });
 
     auto* split = new QSplitter(Qt::Vertical, this);
     m_opsView = new QTreeView(split);
@@ -107,6 +117,30 @@ DecompPane::DecompPane(Document* document, QWidget* parent)
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_status);
+    // a running step: nodes looked at / total, and Cancel (the program stays as before the step)
+    auto* progressRow = new QHBoxLayout;
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName("decompProgress");
+    m_progress->setTextVisible(true);
+    m_progress->setVisible(false);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName("decompCancel");
+    m_cancel->setToolTip(tr("Stop the running step; the program stays as it was before it"));
+    m_cancel->setVisible(false);
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_cancel);
+    layout->addLayout(progressRow);
+    connect(m_cancel, &QPushButton::clicked, this, [this] { cancelStep(); });
+    m_progressTimer.setInterval(50);
+    connect(&m_progressTimer, &QTimer::timeout, this, &DecompPane::showProgress);
+    // legend of the graph marks this pane adds
+    auto* legend = new QLabel(this);
+    legend->setObjectName("decompLegend");
+    legend->setTextFormat(Qt::RichText);
+    legend->setText(tr("<span style='color:%1'>&#9632;</span> <b>new</b>: made by the last step "
+                       "(hover a node for its step and rule)")
+                        .arg(newNodeColor().name()));
+    layout->addWidget(legend);
 
     // a node row selects the node in the graph; any row shows its rule's text
     connect(m_opsView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& idx) {
@@ -117,6 +151,13 @@ DecompPane::DecompPane(Document* document, QWidget* parent)
     });
     connect(m_historyView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& idx) {
         if (idx.isValid()) m_teaching->setPlainText(idx.data(DecompHistoryModel::TeachingRole).toString());
+    });
+    connect(m_historyView, &QTreeView::doubleClicked, this, [this](const QModelIndex& idx) { compareStep(idx.row()); });
+    // with the before / after window open, selecting a new node in the graph shows where it came from
+    connect(m_doc, &Document::selectionChanged, this, [this](int k) {
+        const Graph* g = m_doc->graph();
+        if (!m_compareWindow || !m_compareWindow->isVisible() || m_busy || !g || k < 0 || k >= int(g->nodes.size())) return;
+        if (!g->nodes[size_t(k)].derivedFrom.empty()) compareNode(qs(g->nodes[size_t(k)].name));
     });
 
     connect(&m_watcher, &QFutureWatcher<DecompOutcome>::finished, this, &DecompPane::onStepDone);
@@ -131,10 +172,18 @@ DecompPane::~DecompPane() {
 
 IrLevel DecompPane::currentLevel() const {
     if (!m_session) return IrLevel::Training;
-    if (!m_session->candidates(DecompStage::ToCore).empty()) return IrLevel::Training;
+    if (m_watcher.isRunning()) return m_level; // the worker owns the session until it finishes
+    const ProgramPtr p = m_session->current();
+    if (p == m_levelOf) return m_level;
+    auto any = [&](DecompStage st) {
+        for (const auto& n : p->graph.nodes)
+            if (findRule(n, st)) return true;
+        return false;
+    };
     // a program still in the training dialect with no training op left is core ATen already
-    if (!m_session->candidates(DecompStage::ToPrims).empty()) return IrLevel::CoreAten;
-    return IrLevel::Prims;
+    m_level = any(DecompStage::ToCore) ? IrLevel::Training : any(DecompStage::ToPrims) ? IrLevel::CoreAten : IrLevel::Prims;
+    m_levelOf = p;
+    return m_level;
 }
 
 DecompStage DecompPane::stage() const {
@@ -167,7 +216,9 @@ void DecompPane::refresh() {
     const bool have = m_session != nullptr;
     const IrLevel level = currentLevel();
     const DecompStage st = stage();
-    if (have) {
+    if (have && m_watcher.isRunning()) {
+        // the worker owns the session: keep the lists as they are until it finishes
+    } else if (have) {
         m_ops->setEntries(level == IrLevel::Prims ? std::vector<DecompCandidate>{} : m_session->candidates(st),
                           m_session->blocked(st));
         m_history->setSteps(m_session->history());
@@ -192,6 +243,7 @@ void DecompPane::refresh() {
     m_stepAll->setText(level == IrLevel::Training ? tr("Step all → Core ATen") : tr("Step all → Prims"));
     m_undo->setEnabled(have && !m_busy && m_session->canUndo());
     m_redo->setEnabled(have && !m_busy && m_session->canRedo());
+    m_compareButton->setEnabled(have && !m_busy && m_session->position() > 0);
     m_status->setText(statusText());
 }
 
@@ -212,8 +264,100 @@ void DecompPane::setBusy(bool busy) {
     refresh();
 }
 
+void DecompPane::attachGraph(GraphScene* scene) {
+    if (scene) new DecompNewNodeMarker(this, scene, this);
+}
+
+DecompCompareView* DecompPane::ensureCompare() {
+    if (!m_compare) {
+        auto* dlg = new QDialog(this, Qt::Window);
+        dlg->setObjectName("decompCompareWindow");
+        dlg->setWindowTitle(tr("Decomposition: before / after"));
+        auto* l = new QVBoxLayout(dlg);
+        l->setContentsMargins(4, 4, 4, 4);
+        m_compare = new DecompCompareView(dlg);
+        l->addWidget(m_compare);
+        dlg->resize(1100, 650);
+        m_compareWindow = dlg;
+    }
+    return m_compare;
+}
+
+bool DecompPane::compareStep(int row, int rewrite) {
+    if (!m_session || m_busy || row < 0 || size_t(row) >= m_session->history().size() || rewrite < 0) return false;
+    DecompCompareView* view = ensureCompare();
+    if (!view->showStep(*m_session, size_t(row), size_t(rewrite))) {
+        m_lastMessage = tr("That step replaced no node: nothing to compare");
+        refresh();
+        return false;
+    }
+    m_compareWindow->show();
+    m_compareWindow->raise();
+    return true;
+}
+
+bool DecompPane::compareNode(const QString& node) {
+    if (!m_session || m_busy) return false;
+    const auto ref = findRewriteOf(*m_session, node.toStdString());
+    if (!ref) {
+        m_lastMessage = tr("%1 was not made by a decomposition step: nothing to compare").arg(node);
+        refresh();
+        return false;
+    }
+    return compareStep(int(ref->step), int(ref->rewrite));
+}
+
+bool DecompPane::compareSelection() {
+    if (!m_session || m_busy) return false;
+    const Graph* g = m_doc->graph();
+    const int k = m_doc->selectedNode();
+    if (g && k >= 0 && k < int(g->nodes.size()) && findRewriteOf(*m_session, g->nodes[size_t(k)].name))
+        return compareNode(qs(g->nodes[size_t(k)].name));
+    const QModelIndex row = m_historyView->currentIndex();
+    if (row.isValid()) return compareStep(row.row());
+    m_lastMessage = tr("Select a node a step made (or a step in the history) to compare");
+    refresh();
+    return false;
+}
+
+bool DecompPane::cancelStep() {
+    if (!m_busy || !m_progressState) return false;
+    m_progressState->cancel = true;
+    m_cancel->setEnabled(false);
+    m_progress->setFormat(tr("cancelling…"));
+    return true;
+}
+
+void DecompPane::showProgress() {
+    if (!m_progressState || m_progressState->cancel) return;
+    const auto phase = static_cast<DecompProgress::Phase>(m_progressState->phase.load());
+    const size_t total = m_progressState->total, done = m_progressState->done;
+    if (phase == DecompProgress::Phase::Rewrite && total > 0) {
+        m_progress->setRange(0, static_cast<int>(std::min<size_t>(total, 1u << 30)));
+        m_progress->setValue(static_cast<int>(std::min(done, total)));
+        m_progress->setFormat(tr("rewriting: %v / %m nodes"));
+    } else {
+        m_progress->setRange(0, 0); // re-checks report no steps of their own: busy indicator
+        m_progress->setFormat(QString::fromUtf8(decompPhaseName(phase)));
+    }
+}
+
 bool DecompPane::runStep(std::function<Result<const DecompStep*>(DecompSession&)> work) {
     if (!m_session || m_busy) return false;
+    auto state = std::make_shared<DecompProgressState>();
+    m_progressState = state;
+    m_session->setProgress([state](const DecompProgress& p) {
+        state->phase = static_cast<int>(p.phase);
+        state->total = p.total;
+        state->done = p.done;
+        return !state->cancel.load();
+    });
+    m_progress->setRange(0, 0);
+    m_progress->setFormat(tr("starting…"));
+    m_progress->setVisible(true);
+    m_cancel->setEnabled(true);
+    m_cancel->setVisible(true);
+    m_progressTimer.start();
     m_startPosition = m_session->position();
     m_pendingSelection.clear();
     if (const Graph* g = m_doc->graph(); g && m_doc->selectedNode() >= 0 &&
@@ -233,12 +377,24 @@ bool DecompPane::runStep(std::function<Result<const DecompStep*>(DecompSession&)
 
 void DecompPane::onStepDone() {
     const DecompOutcome out = m_watcher.result();
-    m_busy = false;
+    m_progressTimer.stop();
+    m_progress->setVisible(false);
+    m_cancel->setVisible(false);
+    m_session->setProgress({});
+    if (!out.step || !out.error.isEmpty() || m_stale) m_busy = false; // else: after the deferred refresh
     if (m_stale) {
         // another program arrived meanwhile: this result belongs to the old one
         m_stale = false;
         m_shown.reset();
         onProgramChanged();
+        emit stepFinished(false);
+        return;
+    }
+    if (DecompSession::isCancelled(out.error.toStdString())) {
+        // "to prims" is two steps: a cancel in the second drops the first as well
+        while (m_session->position() > m_startPosition && m_session->canUndo()) (void)m_session->undo();
+        m_lastMessage = tr("Cancelled: the program is as it was before the step");
+        refresh();
         emit stepFinished(false);
         return;
     }
@@ -255,15 +411,16 @@ void DecompPane::onStepDone() {
                                    .arg(out.step->millis, 0, 'f', 1)
                              : QString();
     if (out.step && out.step->flagged()) m_lastMessage += tr(" · numeric check ABOVE tolerance");
-    applyCurrent(m_startPosition);
-    emit stepFinished(true);
+    applyCurrent(m_startPosition, true);
 }
 
-void DecompPane::applyCurrent(size_t fromPosition) {
+void DecompPane::applyCurrent(size_t fromPosition, bool deferRefresh) {
     const size_t to = m_session->position();
     const auto steps = m_session->history(); // up to the current position
     QString selected = m_pendingSelection;
     m_newNodes.clear();
+    m_newNodeRules.clear();
+    m_newNodesStep = 0;
     if (to > fromPosition) {
         // forward: follow each step's old -> new map; the last node of a replacement carries its value
         for (size_t i = fromPosition; i < to && i < steps.size(); ++i) {
@@ -271,9 +428,14 @@ void DecompPane::applyCurrent(size_t fromPosition) {
             if (auto it = map.find(selected.toStdString()); it != map.end() && !it->second.empty())
                 selected = qs(it->second.back());
         }
-        if (to > 0 && to - 1 < steps.size())
+        if (to > 0 && to - 1 < steps.size()) {
+            m_newNodesStep = static_cast<int>(to);
             for (const auto& a : steps[to - 1]->applied)
-                for (const auto& n : a.newNodes) m_newNodes << qs(n);
+                for (const auto& n : a.newNodes) {
+                    m_newNodes << qs(n);
+                    m_newNodeRules.insert(qs(n), a.rule ? qs(a.rule->title + " [" + a.rule->reference + "]") : QString());
+                }
+        }
     } else if (to < fromPosition) {
         // backward (undo): a node made by an undone step selects the node it replaced
         // (only when the node is not in the program before that step: older steps' nodes stay)
@@ -296,10 +458,18 @@ void DecompPane::applyCurrent(size_t fromPosition) {
                               : tr("%1 (%2)").arg(m_baseTitle, QString::fromUtf8(irLevelName(currentLevel())));
     m_doc->setProgram(m_shown, title);
     if (!selected.isEmpty()) m_doc->selectNodeByName(selected);
-    std::vector<int> hits;
-    for (const auto& n : m_newNodes)
-        if (int k = m_doc->nodeIndexOf(n); k >= 0) hits.push_back(k);
-    m_doc->setSearchHits(hits);
+    // new nodes get their own mark (DecompNewNodeMarker), not the search-hit outline
+    emit newNodesChanged();
+    if (deferRefresh) {
+        // after a worker step on a big graph, the Document's swap and the lists' rebuild each take
+        // tens of milliseconds: give the event loop a turn between them
+        QTimer::singleShot(0, this, [this] {
+            m_busy = false;
+            refresh();
+            emit stepFinished(true);
+        });
+        return;
+    }
     refresh();
 }
 

@@ -32,6 +32,11 @@ QColor readableTextOn(const QColor& fill) {
     return l > 0.55 ? QColor(20, 20, 20) : QColor(240, 240, 240);
 }
 
+QColor newNodeColor() {
+    // Dark2 teal: far in hue from the search-hit amber, the symbol orange and the usual blue accent
+    return darkTheme() ? QColor(0x4f, 0xd1, 0xa8) : QColor(0x1b, 0x9e, 0x77);
+}
+
 QColor themedFill(unsigned rgb, bool dark) {
     QColor c(QRgb(0xff000000u | rgb));
     return dark ? c.darker(260) : c;
@@ -52,10 +57,18 @@ NodeItem::NodeItem(const LayoutResult& layout, int index, QColor fill, char badg
     QString tip = QString::fromStdString(m_item.title);
     if (!m_item.subtitle.empty()) tip += "\n" + QString::fromStdString(m_item.subtitle);
     for (const auto& c : m_item.chips) tip += "\n• " + QString::fromStdString(c.tip);
+    m_baseTip = tip;
     setToolTip(tip);
 }
 
-QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-4, -4, 4, 4); }
+void NodeItem::setNewMark(int step, const QString& note) {
+    if (step == m_newStep && (step == 0 || toolTip().endsWith(note))) return;
+    m_newStep = step;
+    setToolTip(step > 0 && !note.isEmpty() ? m_baseTip + "\n" + note : m_baseTip);
+    update();
+}
+
+QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-6, -8, 4, 4); } // room for the "new" tag
 
 void NodeItem::setEmphasis(int flags) {
     if (flags == m_emphasis) return;
@@ -89,6 +102,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     }
     QPen pen(border, 1.2);
     if (m_item.kind == VisibleItem::Kind::Module) pen.setStyle(Qt::DashLine);
+    if (m_newStep > 0) pen = QPen(newNodeColor(), 2.6);
     if (m_emphasis & int(Emphasis::Neighbour)) pen = QPen(pal.color(QPalette::Highlight).lighter(dark ? 100 : 130), 2.2);
     if (m_emphasis & int(Emphasis::Symbol)) pen = QPen(QColor(0xd9, 0x5f, 0x02), 2.6);
     if (m_emphasis & int(Emphasis::SearchHit)) pen = QPen(QColor(0xe6, 0xab, 0x02), 3.0, Qt::DashLine);
@@ -102,6 +116,27 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         p->setBrush(Qt::NoBrush);
         p->setPen(QPen(border, 1.0));
         p->drawRoundedRect(m_rect.adjusted(3, 3, -3, -3), radius - 2, radius - 2);
+    }
+    if (m_newStep > 0) {
+        // "new" tag on the top-left corner, drawn over the border so that it survives the
+        // selection / search outlines and stays visible when zoomed out
+        const QColor c = newNodeColor();
+        if (lod < 0.35) {
+            p->setPen(Qt::NoPen);
+            p->setBrush(c);
+            p->drawEllipse(QRectF(m_rect.left() - 4, m_rect.top() - 4, 10, 10));
+        } else {
+            QFont tf = QApplication::font();
+            tf.setPointSizeF(6.0);
+            tf.setBold(true);
+            const QRectF tag(m_rect.left() - 3, m_rect.top() - 6, QFontMetricsF(tf).horizontalAdvance("new") + 6, 10);
+            p->setPen(Qt::NoPen);
+            p->setBrush(c);
+            p->drawRoundedRect(tag, 3, 3);
+            p->setPen(readableTextOn(c));
+            p->setFont(tf);
+            p->drawText(tag, Qt::AlignCenter, QStringLiteral("new"));
+        }
     }
     if (lod < 0.35) return; // too small to read: shapes only
 

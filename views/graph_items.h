@@ -28,6 +28,10 @@ public:
     int emphasis() const { return m_emphasis; }
     /// The chip under a scene point, -1 if none.
     int chipAt(const QPointF& scenePos) const;
+    /// Marks the box as made by decomposition step `step` (1-based; 0 clears): a "new" corner tag
+    /// and outline in newNodeColor(), and `note` ("added by step 2: linear → t + addmm") in the tooltip.
+    void setNewMark(int step, const QString& note);
+    int newStep() const { return m_newStep; }
 
 private:
     core::VisibleItem m_item;
@@ -37,6 +41,8 @@ private:
     QColor m_fill;
     char m_badge;
     int m_emphasis = 0;
+    int m_newStep = 0;
+    QString m_baseTip;
 };
 
 class EdgeItem : public QGraphicsItem {
@@ -80,6 +86,9 @@ private:
 
 /// Text colour that stays readable on `fill`, whatever the theme.
 QColor readableTextOn(const QColor& fill);
+/// The colour of nodes made by the last decomposition step (distinct from the search-hit amber and
+/// the selection accent; lighter on dark themes).
+QColor newNodeColor();
 /// The op family fill adapted to the palette (darker on dark themes).
 QColor themedFill(unsigned rgb, bool darkTheme);
 

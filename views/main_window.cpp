@@ -188,7 +188,9 @@ void MainWindow::buildDocks() {
     resizeDocks({fxDock}, {220}, Qt::Vertical);
     resizeDocks({modulesDock, findChild<QDockWidget*>("inspector")}, {280, 400}, Qt::Horizontal);
     // right, below the node inspector: stepping the decomposition
-    dock(tr("Decomposition"), "decomposition", new DecompPane(m_doc, this), Qt::RightDockWidgetArea);
+    auto* decomp = new DecompPane(m_doc, this);
+    decomp->attachGraph(m_graph->scene()); // new nodes get their "new" mark in the graph
+    dock(tr("Decomposition"), "decomposition", decomp, Qt::RightDockWidgetArea);
     connect(m_doc, &Document::diagnosticsChanged, this, [this, diagDock] {
         diagDock->setWindowTitle(tr("Diagnostics (%1)").arg(m_doc->diagnostics().size()));
     });

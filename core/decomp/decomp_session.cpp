@@ -8,6 +8,21 @@
 
 namespace irlens::core {
 
+const char* decompPhaseName(DecompProgress::Phase phase) {
+    switch (phase) {
+    case DecompProgress::Phase::Rewrite: return "rewriting";
+    case DecompProgress::Phase::Verify: return "verifying";
+    case DecompProgress::Phase::MetaCheck: return "checking meta";
+    case DecompProgress::Phase::NumericCheck: return "numeric check";
+    case DecompProgress::Phase::Done: return "finishing";
+    }
+    return "?";
+}
+
+bool DecompSession::report(DecompProgress::Phase phase, size_t done, size_t total) const {
+    return !m_progress || m_progress(DecompProgress{phase, done, total});
+}
+
 std::map<std::string, std::vector<std::string>> DecompStep::oldToNew() const {
     std::map<std::string, std::vector<std::string>> m;
     for (const auto& a : applied) m[a.oldNode] = a.newNodes;
@@ -97,7 +112,19 @@ Result<const DecompStep*> DecompSession::apply(std::string title, DecompStage st
     auto start = std::chrono::steady_clock::now();
     ProgramPtr before = current();
     auto next = std::make_shared<Program>(*before);
-    auto pass = rewriteProgram(*next, choose);
+    // The chooser sees every original node once at depth 0: that is the pass's progress. Once
+    // cancelled it keeps every remaining node, so the pass ends quickly; its result is dropped.
+    const size_t total = before->graph.nodes.size();
+    size_t seen = 0;
+    bool cancelled = !report(DecompProgress::Phase::Rewrite, 0, total);
+    RuleChooser counted = [&](const Node& n, int depth) -> const DecompRule* {
+        if (depth == 0 && !cancelled && ++seen % kProgressEvery == 0)
+            cancelled = !report(DecompProgress::Phase::Rewrite, seen, total);
+        return cancelled ? nullptr : choose(n, depth);
+    };
+    auto pass = rewriteProgram(*next, m_progress ? counted : choose);
+    if (cancelled || (m_progress && !report(DecompProgress::Phase::Rewrite, total, total)))
+        return Status::error(kCancelledMessage);
     if (!pass) return pass.status();
     // A program with nothing left above core ATen is an ATen-dialect program (what run_decompositions returns).
     if (stage == DecompStage::ToCore && next->isTrainingDialect()) {
@@ -114,7 +141,7 @@ Result<const DecompStep*> DecompSession::apply(std::string title, DecompStage st
     step.nodesAfter = next->graph.nodes.size();
     step.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     ProgramPtr after = next;
-    recheck(step, before, after);
+    if (!recheck(step, before, after)) return Status::error(kCancelledMessage);
 
     // A new step drops the redo tail.
     m_snapshots.resize(m_position + 1);
@@ -125,8 +152,10 @@ Result<const DecompStep*> DecompSession::apply(std::string title, DecompStage st
     return &m_steps.back();
 }
 
-void DecompSession::recheck(DecompStep& step, const ProgramPtr& before, const ProgramPtr& after) const {
+bool DecompSession::recheck(DecompStep& step, const ProgramPtr& before, const ProgramPtr& after) const {
+    using Phase = DecompProgress::Phase;
     if (m_options.verify) {
+        if (!report(Phase::Verify, 0, 1)) return false;
         auto diags = verifier ? verifier(*after) : verify(*after);
         auto counts = countDiagnostics(diags);
         step.verifyErrors = counts.errors;
@@ -134,8 +163,12 @@ void DecompSession::recheck(DecompStep& step, const ProgramPtr& before, const Pr
         if (diags.size() > 50) diags.resize(50);
         step.diagnostics = std::move(diags);
     }
-    if (m_options.checkMeta) step.metaMismatches = checkRecordedMeta(*after).mismatches.size();
+    if (m_options.checkMeta) {
+        if (!report(Phase::MetaCheck, 0, 1)) return false;
+        step.metaMismatches = checkRecordedMeta(*after).mismatches.size();
+    }
     if (m_options.numericCheck) {
+        if (!report(Phase::NumericCheck, 0, 1)) return false;
         if (step.applied.empty()) {
             step.numericNote = "nothing changed";
         } else {
@@ -144,6 +177,7 @@ void DecompSession::recheck(DecompStep& step, const ProgramPtr& before, const Pr
             else step.numericNote = c.error();
         }
     }
+    return report(Phase::Done, 1, 1);
 }
 
 Status DecompSession::undo() {

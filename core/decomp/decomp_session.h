@@ -13,6 +13,7 @@
 #include "core/verify/diagnostic.h"
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -42,6 +43,19 @@ struct DecompBlocked {
     std::string target;
     std::string reason;
 };
+
+/// Where a running step is: the rewrite pass counts the program's nodes it has looked at, the
+/// re-checks count 0/1 each; Done 1/1 closes it. Reported from the thread that runs the step.
+struct DecompProgress {
+    enum class Phase { Rewrite, Verify, MetaCheck, NumericCheck, Done };
+    Phase phase = Phase::Rewrite;
+    size_t done = 0;
+    size_t total = 0;
+};
+const char* decompPhaseName(DecompProgress::Phase phase); // "rewriting", "verifying", ...
+
+/// Called while a step runs; returning false cancels it (the session then stays where it was).
+using DecompProgressFn = std::function<bool(const DecompProgress&)>;
 
 struct DecompStep {
     std::string title;                   // "step linear_1", "step every aten.t.default", "decompose to core ATen"
@@ -104,17 +118,30 @@ public:
     /// (follows replacements across steps; the node itself if it was never replaced).
     std::vector<std::string> currentNodesFor(const std::string& originalNode) const;
 
+    /// Progress / cancel hook for the steps that follow (called from the stepping thread, at most
+    /// every `kProgressEvery` nodes). A cancelled step returns an error whose message is
+    /// kCancelledMessage and leaves the snapshots, the history and the position untouched.
+    void setProgress(DecompProgressFn progress) { m_progress = std::move(progress); }
+    static constexpr size_t kProgressEvery = 32;
+    static constexpr const char* kCancelledMessage = "step cancelled: the program is as it was before the step";
+    static bool isCancelled(const std::string& error) { return error == kCancelledMessage; }
+
     /// Hook: replaces the verifier call (tests, or a GUI that verifies elsewhere).
     std::function<std::vector<Diagnostic>(const Program&)> verifier;
 
 private:
     Result<const DecompStep*> apply(std::string title, DecompStage stage, const RuleChooser& choose);
-    void recheck(DecompStep& step, const ProgramPtr& before, const ProgramPtr& after) const;
+    /// False when the step was cancelled during a re-check.
+    bool recheck(DecompStep& step, const ProgramPtr& before, const ProgramPtr& after) const;
+    bool report(DecompProgress::Phase phase, size_t done, size_t total) const;
 
     DecompSessionOptions m_options;
     std::vector<ProgramPtr> m_snapshots; // [0] = original; [i] = after step i
-    std::vector<DecompStep> m_steps;     // m_steps[i] made m_snapshots[i + 1]
+    // m_steps[i] made m_snapshots[i + 1]. A deque: a step appended on a worker never moves the steps
+    // a GUI's history list points at.
+    std::deque<DecompStep> m_steps;
     size_t m_position = 0;
+    DecompProgressFn m_progress;
 };
 
 } // namespace irlens::core
