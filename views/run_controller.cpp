@@ -6,6 +6,7 @@
 
 #include "views/run_controller.h"
 #include "views/document.h"
+#include "views/flame_graph_widget.h"
 #include "views/graph_pane.h"
 #include "views/heatmap_overlay.h"
 #include "views/profile_table_model.h"
@@ -23,7 +24,10 @@
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QProgressBar>
+#include <QScrollArea>
+#include <QSettings>
 #include <QShortcut>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -122,20 +126,27 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
     connect(m_grouping, &QComboBox::currentIndexChanged, this,
             [this](int i) { m_profile->setGrouping(static_cast<ProfileTableModel::Grouping>(i)); });
     m_timeline = new TimelineWidget(m_doc, window);
+    m_flame = new FlameGraphWidget(m_doc, window);
+    auto* flameScroll = new QScrollArea(window); // deep module stacks scroll rather than squeeze
+    flameScroll->setWidget(m_flame);
+    flameScroll->setWidgetResizable(true);
+    flameScroll->setFrameShape(QFrame::NoFrame);
     m_outputs = new RunOutputsModel(m_doc, this);
     auto* profileDock = dock(tr("Profile"), "runProfile", profileBox);
     auto* timelineDock = dock(tr("Timeline"), "runTimeline", m_timeline);
+    auto* flameDock = dock(tr("Flame graph"), "runFlameGraph", flameScroll);
     auto* outputsDock = dock(tr("Outputs"), "runOutputs", new TablePane(m_doc, m_outputs, 0, window));
     // next to the panes already at the bottom, so the canvas keeps its height
     QDockWidget* neighbour = nullptr;
     for (auto* d : window->findChildren<QDockWidget*>())
-        if (d != profileDock && d != timelineDock && d != outputsDock && window->dockWidgetArea(d) == Qt::BottomDockWidgetArea) {
+        if (d != profileDock && d != timelineDock && d != flameDock && d != outputsDock && window->dockWidgetArea(d) == Qt::BottomDockWidgetArea) {
             neighbour = d;
             break;
         }
     if (neighbour) window->tabifyDockWidget(neighbour, profileDock);
     window->tabifyDockWidget(profileDock, timelineDock);
-    window->tabifyDockWidget(timelineDock, outputsDock);
+    window->tabifyDockWidget(timelineDock, flameDock);
+    window->tabifyDockWidget(flameDock, outputsDock);
 
     m_heatmap = new HeatmapOverlay(m_doc, graph, this);
     connect(m_heatmapAction, &QAction::toggled, m_heatmap, &HeatmapOverlay::setEnabled);
@@ -146,7 +157,7 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
     runMenu->addAction(m_cancelAction);
     runMenu->addSeparator();
     runMenu->addAction(m_heatmapAction);
-    for (auto* d : {profileDock, timelineDock, outputsDock}) runMenu->addAction(d->toggleViewAction());
+    for (auto* d : {profileDock, timelineDock, flameDock, outputsDock}) runMenu->addAction(d->toggleViewAction());
     QAction* before = nullptr;
     for (QAction* a : window->menuBar()->actions()) {
         if (a->text() == tr("&Help")) before = a;
@@ -156,9 +167,18 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
         }
     }
     window->menuBar()->insertMenu(before, runMenu);
+    // worker threads of the next run: 1 .. the hardware's, remembered; the engine's default is every core
+    m_threads = new QSpinBox(window);
+    m_threads->setObjectName("runThreads");
+    m_threads->setRange(1, Engine::hardwareThreads());
+    m_threads->setPrefix(tr("threads "));
+    m_threads->setToolTip(tr("Worker threads for the next run (1 = serial; default: every hardware thread)"));
+    m_threads->setValue(std::clamp(QSettings().value("run/threads", Engine::hardwareThreads()).toInt(), 1, Engine::hardwareThreads()));
+    connect(m_threads, &QSpinBox::valueChanged, this, [](int n) { QSettings().setValue("run/threads", n); });
     if (auto* tb = window->findChild<QToolBar*>("mainToolbar")) {
         tb->addSeparator();
         tb->addAction(m_run);
+        tb->addWidget(m_threads);
         tb->addAction(m_heatmapAction);
     }
 
@@ -235,7 +255,8 @@ void RunController::run() {
     });
     // reference outputs next to the file (the fixtures' model.expected/ folders): run on their inputs and compare
     const QString expectedDir = m_doc->filePath().isEmpty() ? QString() : QFileInfo(m_doc->filePath()).dir().filePath("model.expected");
-    watcher->setFuture(QtConcurrent::run([program, job, generation, expectedDir] {
+    const int threads = m_threads->value();
+    watcher->setFuture(QtConcurrent::run([program, job, generation, expectedDir, threads] {
         auto plan = ExecutionPlan::compile(program);
         if (!plan) {
             job->error = QString::fromStdString(plan.status().message());
@@ -260,6 +281,7 @@ void RunController::run() {
         Engine engine(p);
         Profile profile;
         RunOptions options;
+        options.threads = threads;
         options.observer = &profile;
         options.cancel = &job->cancel;
         options.progress = [job](int done, int total) {
@@ -276,8 +298,8 @@ void RunController::run() {
         snap->threads = result->threads;
         for (const auto& n : profile.nodes())
             snap->nodes.push_back({n.node, n.name, n.op, n.modulePath, n.medianNs, n.bytes, n.flops, n.calls});
-        if (!profile.timings().empty())
-            for (const auto& t : profile.timings().back()) snap->timings.push_back({t.node, t.startNs, t.endNs, t.thread});
+        for (const auto& t : profile.lastRun())
+            if (t.node >= 0) snap->timings.push_back({t.node, t.startNs, t.endNs, t.thread});
         for (size_t i = 0; i < result->outputs.size() && i < result->specs.size(); ++i)
         {
             RunOutput o = summarise(result->specs[i], result->outputs[i]);

@@ -1,8 +1,10 @@
 #pragma once
 // Run › Run (F5): compiles the program on screen, runs it on a worker with a profiling observer
-// (progress in nodes, Esc cancels), and publishes the result in the Document as a RunSnapshot.
+// (progress in nodes, Esc cancels) with the thread count of the toolbar's spin box, and publishes the
+// result in the Document as a RunSnapshot.
 // Results of superseded runs (new program, new run) are dropped by generation id. It also owns the
-// panes that show a run: the profile table, the per-thread timeline, the outputs and the heatmap.
+// panes that show a run: the profile table, the per-thread timeline, the module flame graph, the
+// outputs and the heatmap.
 
 #include "views/run_snapshot.h"
 
@@ -16,12 +18,14 @@ class QComboBox;
 class QLabel;
 class QMainWindow;
 class QProgressBar;
+class QSpinBox;
 class QTimer;
 class QToolButton;
 
 namespace irlens::views {
 
 class Document;
+class FlameGraphWidget;
 class GraphPane;
 class HeatmapOverlay;
 class ProfileTableModel;
@@ -43,6 +47,9 @@ public:
     TablePane* profilePane() const { return m_profilePane; }
     QComboBox* groupingCombo() const { return m_grouping; }
     TimelineWidget* timeline() const { return m_timeline; }
+    FlameGraphWidget* flameGraph() const { return m_flame; }
+    /// Threads of the next run (Run toolbar; remembered as run/threads).
+    QSpinBox* threadsBox() const { return m_threads; }
     RunOutputsModel* outputsModel() const { return m_outputs; }
     HeatmapOverlay* heatmap() const { return m_heatmap; }
     bool isRunning() const { return m_running; }
@@ -70,6 +77,8 @@ private:
     TablePane* m_profilePane = nullptr;
     QComboBox* m_grouping = nullptr;
     TimelineWidget* m_timeline = nullptr;
+    FlameGraphWidget* m_flame = nullptr;
+    QSpinBox* m_threads = nullptr;
     RunOutputsModel* m_outputs = nullptr;
     HeatmapOverlay* m_heatmap = nullptr;
     QLabel* m_summary = nullptr;

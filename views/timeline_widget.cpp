@@ -116,6 +116,9 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QPointF(x + 2, kAxis - 8), QString::number(t / 1e6, 'g', 4) + " ms");
     }
+    // the thread count the run used (lanes show only threads that ran something)
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRectF(4, 0, kLeft - 8, kAxis), Qt::AlignVCenter | Qt::AlignLeft, m_run->threads == 1 ? tr("1 thread") : tr("%1 threads").arg(m_run->threads));
     for (int l = 0; l < laneCount(); ++l) {
         const QRectF lr = laneRect(l);
         if (l % 2) p.fillRect(QRectF(0, lr.top(), width(), lr.height()), palette().color(QPalette::AlternateBase));

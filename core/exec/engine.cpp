@@ -33,6 +33,8 @@ struct RunShared {
     std::atomic<int> done{0};
     std::atomic<int> running{0};
     std::atomic<bool> failed{false};
+    ExecObserver* observer = nullptr;   // top-level nodes only
+    NodeTiming* timingSlots = nullptr;  // the observer's per-node array, when it has one
     std::mutex errorMutex;
     Status error;
     int total = 0;
@@ -55,10 +57,27 @@ void initRun(GraphRun& run) {
 
 std::string nodeLabel(const PlanNode& pn) { return "node '" + pn.node->name + "' (" + pn.node->target.shortName() + ")"; }
 
-Status runGraphSerial(GraphRun& run, RunShared& shared, bool topLevel);
+// Where a worker stands in time while profiling: the end of the last node it ran (or the moment it
+// started its task) and its slot in the arena, both taken once per task instead of once per node.
+struct WorkerClock {
+    int64_t boundary = 0;
+    int thread = 0;
+};
+
+WorkerClock startClock(const RunShared& shared) {
+    WorkerClock c;
+    if (shared.observer) {
+        c.boundary = nowNs(shared.start);
+        const int idx = tbb::this_task_arena::current_thread_index();
+        c.thread = idx < 0 ? 0 : idx;
+    }
+    return c;
+}
+
+Status runGraphSerial(GraphRun& run, RunShared& shared, bool topLevel, WorkerClock& clock);
 
 // Executes one node; returns false when the run must stop.
-bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLevel) {
+bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLevel, WorkerClock& clock) {
     if (shared.failed.load(std::memory_order_relaxed)) return false;
     if (shared.cancelled()) {
         shared.fail(Status::error("cancelled before " + nodeLabel(pn)));
@@ -109,7 +128,8 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
                 kernelFail("subgraph expects " + std::to_string(sg.inputSlots.size()) + " inputs, got " + std::to_string(inputs.size()));
             for (size_t k = 0; k < inputs.size(); ++k)
                 if (sg.inputSlots[k] >= 0) sub.slots[static_cast<size_t>(sg.inputSlots[k])] = inputs[k];
-            Status s = runGraphSerial(sub, shared, false);
+            WorkerClock unused;
+            Status s = runGraphSerial(sub, shared, false, unused);
             if (!s) kernelFail(s.message());
             std::vector<EValue> result;
             for (size_t k = 0; k < sg.outputSlots.size(); ++k)
@@ -117,8 +137,7 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
             return result;
         };
     }
-    ExecObserver* obs = topLevel ? shared.options.observer : nullptr;
-    int64_t t0 = obs ? nowNs(shared.start) : 0;
+    ExecObserver* obs = topLevel ? shared.observer : nullptr;
     bool ok = true;
     try {
         pn.kernel(ctx);
@@ -137,24 +156,17 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     }
     shared.running.fetch_sub(1, std::memory_order_relaxed);
     if (!ok) return false;
+    double flops = 0;
     if (obs) {
-        NodeTiming t;
-        t.node = pn.index;
-        t.startNs = t0;
-        t.endNs = nowNs(shared.start);
-        int idx = tbb::this_task_arena::current_thread_index();
-        t.thread = idx < 0 ? 0 : idx;
-        t.bytes = ctx.bytesAllocated();
         // shapes repeat run after run: estimate once per output size, not on every profiled run
         const int64_t key = !outs.empty() && outs[0].isTensor() ? outs[0].tensor.numel() : -2;
         if (pn.cache->flopsForNumel.load(std::memory_order_relaxed) == key) {
-            t.flops = pn.cache->flops.load(std::memory_order_relaxed);
+            flops = pn.cache->flops.load(std::memory_order_relaxed);
         } else {
-            t.flops = estimateFlops(pn, bound, outs);
-            pn.cache->flops.store(t.flops, std::memory_order_relaxed);
+            flops = estimateFlops(pn, bound, outs);
+            pn.cache->flops.store(flops, std::memory_order_relaxed);
             pn.cache->flopsForNumel.store(key, std::memory_order_relaxed);
         }
-        obs->onNode(t);
     }
     // Map kernel outputs onto slots. A node whose single serialized output is a list receives either
     // one list value or one value per element (HOPs).
@@ -195,12 +207,20 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
         int d = shared.done.fetch_add(1, std::memory_order_relaxed) + 1;
         if (shared.options.progress) shared.options.progress(d, shared.total);
     }
+    if (obs) {
+        // one clock read per node: this node's end is where the next node on this worker starts
+        const int64_t end = nowNs(shared.start);
+        const NodeTiming t{pn.index, clock.boundary, end, clock.thread, ctx.bytesAllocated(), flops};
+        clock.boundary = end;
+        if (shared.timingSlots) shared.timingSlots[pn.index] = t;
+        else obs->onNode(t);
+    }
     return true;
 }
 
-Status runGraphSerial(GraphRun& run, RunShared& shared, bool topLevel) {
+Status runGraphSerial(GraphRun& run, RunShared& shared, bool topLevel, WorkerClock& clock) {
     for (const auto& pn : run.g.nodes)
-        if (!execNode(run, pn, shared, topLevel)) break;
+        if (!execNode(run, pn, shared, topLevel, clock)) break;
     if (shared.failed.load()) {
         std::lock_guard lock(shared.errorMutex);
         return shared.error;
@@ -214,9 +234,10 @@ void spawnNode(tbb::task_group& tg, GraphRun& run, int index, RunShared& shared)
 // successors are spawned for idle workers. The calling thread starts with the first root, so a
 // chain never waits on a worker that may not be scheduled.
 void runFrom(tbb::task_group& tg, GraphRun& run, int index, RunShared& shared) {
+    WorkerClock clock = startClock(shared);
     while (index >= 0) {
         const PlanNode& pn = run.g.nodes[static_cast<size_t>(index)];
-        if (!execNode(run, pn, shared, true)) return;
+        if (!execNode(run, pn, shared, true, clock)) return;
         index = -1;
         for (int s : pn.successors) {
             if (run.pending[static_cast<size_t>(s)].fetch_sub(1, std::memory_order_acq_rel) == 1) {
@@ -256,7 +277,7 @@ Engine::~Engine() = default;
 
 Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOptions& options) {
     const ExecutionPlan& plan = *m_plan;
-    RunShared shared{options, 1, nullptr, {}, {0}, {0}, {false}, {}, {}, 0};
+    RunShared shared{options, 1, nullptr, {}, {0}, {0}, {false}, nullptr, nullptr, {}, {}, 0};
     shared.threads = options.threads > 0 ? options.threads : hardwareThreads();
     shared.tracker = m_tracker;
     m_tracker->peak.store(m_tracker->live.load());
@@ -303,12 +324,17 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
         run.slots[static_cast<size_t>(in.slot)] = std::move(v);
     }
 
-    if (options.observer) options.observer->onRunStart(plan, shared.threads);
+    if (options.observer) {
+        options.observer->onRunStart(plan, shared.threads);
+        shared.observer = options.observer;
+        shared.timingSlots = options.observer->timingSlots();
+    }
     shared.start = Clock::now();
     setLibraryThreads(1); // TBB owns the parallelism; kernels split work themselves
     Status status;
     if (shared.threads <= 1) {
-        status = runGraphSerial(run, shared, true);
+        WorkerClock clock; // the run's start, on the calling thread
+        status = runGraphSerial(run, shared, true, clock);
     } else {
         if (!m_arena || m_arenaThreads != shared.threads) {
             m_arena = std::make_unique<tbb::task_arena>(shared.threads);

@@ -21,6 +21,10 @@
 namespace irlens::core::exec {
 
 /// One executed node of the top-level graph.
+/// A node's interval runs from the previous boundary on its worker (the end of the node that ran
+/// just before it on that thread, or the moment the worker picked up the task) to the end of the
+/// node's own bookkeeping, so argument binding and value release count as the node's time and one
+/// clock read per node suffices; on one thread the intervals tile the run.
 struct NodeTiming {
     int node = 0;          // index in the plan's (= graph's) node list
     int64_t startNs = 0;   // since the start of the run
@@ -37,6 +41,10 @@ public:
     virtual void onRunStart(const ExecutionPlan& /*plan*/, int /*threads*/) {}
     virtual void onNode(const NodeTiming& timing) = 0;
     virtual void onRunEnd(int64_t /*wallNs*/, int64_t /*peakBytes*/) {}
+    /// Optional, asked once after onRunStart: an array with one NodeTiming per plan node, valid until
+    /// onRunEnd. When given, the engine stores each node's timing at the node's index instead of
+    /// calling onNode, so the per-node cost is a plain store (no virtual call, no lock).
+    virtual NodeTiming* timingSlots() { return nullptr; }
 };
 
 struct RunOptions {

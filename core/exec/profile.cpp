@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -14,48 +15,97 @@ int64_t medianOf(std::vector<int64_t> v) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+namespace {
+// Node timings kept in all (samples x nodes): bounds the memory of a program run many times.
+constexpr size_t kMaxSampledTimings = size_t(1) << 22;
+constexpr int kMaxSamples = 256;
+} // namespace
+
 void Profile::onRunStart(const ExecutionPlan& plan, int threads) {
+    const size_t n = plan.graph().nodes.size();
+    if (m_plan != &plan || m_nodeCount != n) { // another plan: its runs do not line up with ours
+        m_samples.clear();
+        m_sampleWall.clear();
+        m_wall.clear();
+        m_last.clear();
+        m_calls.assign(n, 0);
+        m_min.assign(n, std::numeric_limits<int64_t>::max());
+        m_max.assign(n, 0);
+        m_peak = 0;
+        m_capacity = static_cast<int>(std::clamp<size_t>(kMaxSampledTimings / std::max<size_t>(1, n), 16, kMaxSamples));
+        m_samples.reserve(static_cast<size_t>(m_capacity) * n); // once: no copies while samples accumulate
+    }
     m_plan = &plan;
+    m_nodeCount = n;
     m_threads = threads;
-    m_current.assign(plan.graph().nodes.size(), NodeTiming{-1});
+    m_current.assign(n, NodeTiming{-1}); // same size every run: no allocation after the first
+    m_open = true;
 }
+
+NodeTiming* Profile::timingSlots() { return m_open ? m_current.data() : nullptr; }
 
 void Profile::onNode(const NodeTiming& t) {
     // Each node runs once per run, so each worker writes its own element: no lock needed.
-    if (t.node >= 0 && static_cast<size_t>(t.node) < m_current.size()) m_current[static_cast<size_t>(t.node)] = t;
+    if (m_open && t.node >= 0 && static_cast<size_t>(t.node) < m_nodeCount) m_current[static_cast<size_t>(t.node)] = t;
 }
 
 void Profile::onRunEnd(int64_t wallNs, int64_t peakBytes) {
-    m_runs.push_back(std::move(m_current));
-    m_current.clear();
+    if (!m_open) return;
+    m_open = false;
+    const size_t run = m_wall.size();
     m_wall.push_back(wallNs);
     m_peak = std::max(m_peak, peakBytes);
+    for (size_t k = 0; k < m_nodeCount; ++k) {
+        const NodeTiming& t = m_current[k];
+        if (t.node < 0) continue;
+        ++m_calls[k];
+        m_min[k] = std::min(m_min[k], t.endNs - t.startNs);
+        m_max[k] = std::max(m_max[k], t.endNs - t.startNs);
+    }
+    // reservoir sampling: run r replaces a random sample with probability capacity / (r + 1)
+    size_t slot = run;
+    if (run >= static_cast<size_t>(m_capacity)) {
+        m_rng ^= m_rng << 13;
+        m_rng ^= m_rng >> 7;
+        m_rng ^= m_rng << 17;
+        slot = static_cast<size_t>(m_rng % (run + 1));
+    }
+    if (slot == m_sampleWall.size()) {
+        m_samples.insert(m_samples.end(), m_current.begin(), m_current.end());
+        m_sampleWall.push_back(wallNs);
+    } else if (slot < m_sampleWall.size()) {
+        std::copy(m_current.begin(), m_current.end(), m_samples.begin() + static_cast<std::ptrdiff_t>(slot * m_nodeCount));
+        m_sampleWall[slot] = wallNs;
+    }
+    m_last.swap(m_current);
 }
 
 int64_t Profile::medianWallNs() const { return medianOf(m_wall); }
 
 std::vector<NodeProfile> Profile::nodes() const {
     std::vector<NodeProfile> out;
-    if (!m_plan || m_runs.empty()) return out;
+    if (!m_plan || m_sampleWall.empty()) return out;
     const auto& pnodes = m_plan->graph().nodes;
-    for (size_t k = 0; k < pnodes.size(); ++k) {
-        std::vector<int64_t> d;
+    std::vector<int64_t> d;
+    for (size_t k = 0; k < pnodes.size() && k < m_nodeCount; ++k) {
+        d.clear();
         NodeProfile p;
-        for (const auto& run : m_runs) {
-            if (k >= run.size() || run[k].node < 0) continue;
-            d.push_back(run[k].endNs - run[k].startNs);
-            p.bytes = run[k].bytes;
-            p.flops = run[k].flops;
+        for (size_t r = 0; r < m_sampleWall.size(); ++r) {
+            const NodeTiming& t = sample(r)[k];
+            if (t.node < 0) continue;
+            d.push_back(t.endNs - t.startNs);
+            p.bytes = t.bytes;
+            p.flops = t.flops;
         }
         if (d.empty()) continue;
         p.node = static_cast<int>(k);
         p.name = pnodes[k].node->name;
         p.op = pnodes[k].node->target.shortName();
         p.modulePath = pnodes[k].modulePath;
-        p.calls = static_cast<int>(d.size());
-        p.minNs = *std::min_element(d.begin(), d.end());
-        p.maxNs = *std::max_element(d.begin(), d.end());
-        p.medianNs = medianOf(std::move(d));
+        p.calls = m_calls[k];
+        p.minNs = m_min[k];
+        p.maxNs = m_max[k];
+        p.medianNs = medianOf(d);
         out.push_back(std::move(p));
     }
     return out;
@@ -83,12 +133,13 @@ std::vector<GroupProfile> Profile::byModule() const { return groupBy(nodes(), fa
 
 std::string Profile::chromeTraceJson() const {
     nlohmann::json events = nlohmann::json::array();
-    if (m_plan && !m_runs.empty()) {
-        // the run with the median wall time
-        std::vector<size_t> order(m_runs.size());
+    if (m_plan && !m_sampleWall.empty()) {
+        // the sampled run with the median wall time
+        std::vector<size_t> order(m_sampleWall.size());
         for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return m_wall[a] < m_wall[b]; });
-        const auto& run = m_runs[order[order.size() / 2]];
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return m_sampleWall[a] < m_sampleWall[b]; });
+        const NodeTiming* b = sample(order[order.size() / 2]);
+        const std::vector<NodeTiming> run(b, b + m_nodeCount);
         const auto& pnodes = m_plan->graph().nodes;
         std::map<int, bool> threads;
         for (const auto& t : run) {

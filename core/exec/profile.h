@@ -1,6 +1,12 @@
 #pragma once
 // Per-node profiling: an ExecObserver that keeps every run's timings, per-node medians across
 // repeats, aggregates by op and by module, and exports a Chrome trace (Perfetto opens it) and CSV.
+// The engine writes each node's timing into one array reused run after run (indexed by node: one
+// clock read and one store per node, nothing allocated). At the end of a run it is kept as a sample:
+// every run while there are at most sampleCapacity() of them, then a uniform random sample of that
+// many (reservoir), so memory stays bounded however often a program is run. Medians are over the
+// samples (exact up to the capacity); minima, maxima, call counts and wall times cover every run.
+// A Profile belongs to one plan.
 
 #include "core/exec/engine.h"
 
@@ -35,9 +41,15 @@ public:
     void onRunStart(const ExecutionPlan& plan, int threads) override;
     void onNode(const NodeTiming& timing) override;
     void onRunEnd(int64_t wallNs, int64_t peakBytes) override;
+    NodeTiming* timingSlots() override;
 
-    int runs() const { return static_cast<int>(m_runs.size()); }
-    const std::vector<std::vector<NodeTiming>>& timings() const { return m_runs; }
+    int runs() const { return static_cast<int>(m_wall.size()); }
+    /// Timings of the last finished run, one per plan node; `node` is -1 where a node did not run.
+    const std::vector<NodeTiming>& lastRun() const { return m_last; }
+    /// Runs kept as samples (all of them up to sampleCapacity()).
+    int samples() const { return static_cast<int>(m_sampleWall.size()); }
+    /// Most runs kept: 256, fewer for big graphs (at most about 4 M node timings in all).
+    int sampleCapacity() const { return m_capacity; }
     const std::vector<int64_t>& wallNs() const { return m_wall; }
     int64_t medianWallNs() const;
     int64_t peakBytes() const { return m_peak; }
@@ -56,10 +68,20 @@ public:
     std::string csv() const;
 
 private:
+    const NodeTiming* sample(size_t k) const { return m_samples.data() + k * m_nodeCount; }
+
     const ExecutionPlan* m_plan = nullptr;
     int m_threads = 1;
-    std::vector<NodeTiming> m_current;
-    std::vector<std::vector<NodeTiming>> m_runs;
+    size_t m_nodeCount = 0;
+    int m_capacity = 1024;
+    std::vector<NodeTiming> m_current;  // written by the engine during a run
+    std::vector<NodeTiming> m_last;     // the last finished run
+    std::vector<NodeTiming> m_samples;  // samples() x nodes
+    std::vector<int64_t> m_sampleWall;  // wall time of each sample
+    std::vector<int> m_calls;           // per node, over every run
+    std::vector<int64_t> m_min, m_max;  // per node, over every run
+    uint64_t m_rng = 0x9E3779B97F4A7C15ull;
+    bool m_open = false;                // a run started and has not ended
     std::vector<int64_t> m_wall;
     int64_t m_peak = 0;
 };

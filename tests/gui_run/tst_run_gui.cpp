@@ -16,6 +16,8 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QSettings>
+#include <QSpinBox>
 #include <QImage>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
@@ -33,6 +35,8 @@ private slots:
     void runsAndShows_data();
     void runsAndShows();
     void cancelledAndStaleRunsAreDropped();
+    void threadCount_data();
+    void threadCount();
 };
 
 void TestRunGui::initTestCase() {
@@ -191,6 +195,49 @@ void TestRunGui::cancelledAndStaleRunsAreDropped() {
     QVERIFY(!w.document()->runResult());
     QCOMPARE(finished.count(), 1);
     QVERIFY(!finished.front().front().value<RunSnapshotPtr>());
+}
+
+void TestRunGui::threadCount_data() {
+    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<int>("threads");
+    QTest::addRow("example, 1 thread") << QString() << 1;
+    QTest::addRow("resnet18, 1 thread") << QString("generated/resnet18/model.pt2") << 1;
+    QTest::addRow("resnet18, 2 threads") << QString("generated/resnet18/model.pt2") << 2;
+    QTest::addRow("tiny_gpt, 2 threads") << QString("generated/tiny_gpt/model.pt2") << 2;
+}
+
+void TestRunGui::threadCount() {
+    QFETCH(QString, fixture);
+    QFETCH(int, threads);
+    if (threads > QThread::idealThreadCount()) QSKIP("fewer hardware threads than the row needs");
+    MainWindow w;
+    if (fixture.isEmpty()) {
+        w.openExample();
+        QVERIFY(testing::waitForLayout(*w.document()));
+    } else {
+        IRLENS_REQUIRE_SHARED();
+        const QString err = testing::openAndWait(*w.document(), testing::fixture(fixture.toStdString()));
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+    }
+    auto* rc = w.findChild<RunController*>();
+    QSpinBox* box = rc->threadsBox();
+    QCOMPARE(box->minimum(), 1);
+    QCOMPARE(box->maximum(), QThread::idealThreadCount());
+    box->setValue(threads);
+    QCOMPARE(QSettings().value("run/threads").toInt(), threads); // remembered for the next window
+    QSignalSpy failed(rc, &RunController::runFailed);
+    rc->runAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->runResult() != nullptr || !failed.isEmpty(), 60000);
+    QVERIFY(failed.isEmpty());
+    RunSnapshotPtr run = w.document()->runResult();
+    QCOMPARE(run->threads, threads);
+    TimelineWidget* tl = rc->timeline();
+    QVERIFY(tl->laneCount() >= 1);
+    QVERIFY2(tl->laneCount() <= threads, qPrintable(QString::number(tl->laneCount())));
+    if (threads == 1) QCOMPARE(tl->laneCount(), 1);
+    // a new window starts with the remembered count
+    MainWindow again;
+    QCOMPARE(again.findChild<RunController*>()->threadsBox()->value(), threads);
 }
 
 QTEST_MAIN(TestRunGui)
