@@ -47,22 +47,23 @@ Stats timeRuns(int runs, F&& f) {
     return stats(ms);
 }
 
-// Median milliseconds of Python's json.load on `file`, timed inside one python3 process; < 0 on failure.
-double pythonJsonLoad(const std::string& file, int runs) {
+// Python's json.load of `file`, RUNS times inside one python3 process (the file opened and read each
+// time, as json.load(open(...)) does): median, min and max in ms; median < 0 on failure.
+Stats pythonJsonLoad(const std::string& file, int runs) {
     std::string cmd = "python3 -c \"import json,time,statistics,sys\n"
                       "ts=[]\n"
                       "for _ in range(" + std::to_string(runs) + "):\n"
                       "    t=time.perf_counter()\n"
                       "    json.load(open(sys.argv[1]))\n"
                       "    ts.append((time.perf_counter()-t)*1000)\n"
-                      "print(statistics.median(ts))\" " + file;
+                      "print(statistics.median(ts), min(ts), max(ts))\" " + file;
+    Stats s;
+    s.median = -1;
     FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return -1;
-    char buf[128] = {0};
-    double v = -1;
-    if (fgets(buf, sizeof buf, p)) v = std::atof(buf);
+    if (!p) return s;
+    if (std::fscanf(p, "%lf %lf %lf", &s.median, &s.min, &s.max) != 3) s.median = -1;
     pclose(p);
-    return v;
+    return s;
 }
 
 } // namespace
@@ -88,8 +89,8 @@ int main(int argc, char** argv) {
         std::printf("%-20s %7zu %9.1f %10.2f %10.2f %10.2f\n", name, nodes, double(f.tellg()) / (1 << 20), s.median, s.min, s.max);
     }
 
-    std::printf("\nmodel.json: irlens decode vs Python json.load (same bytes; median of %d runs each)\n\n", runs);
-    std::printf("%-12s %9s %12s %12s %14s %10s %10s\n", "fixture", "JSON MiB", "decode ms", "loadPt2 ms", "json.load ms",
+    std::printf("\nmodel.json: irlens decode and full load vs Python json.load (same bytes; %d runs each, median [min-max])\n\n", runs);
+    std::printf("%-12s %8s %18s %20s %20s %8s %8s\n", "fixture", "JSON MiB", "decode ms", "loadPt2 ms", "json.load ms",
                 "decode x", "load x");
     for (const char* name : {"resnet18", "deep_stack"}) {
         const std::string path = irlens::testing::fixture(std::string("generated/") + name + "/model.pt2").string();
@@ -107,11 +108,17 @@ int main(int argc, char** argv) {
         close(fd);
         Stats decode = timeRuns(runs, [&] { return decodeProgramJson(*json, "model.json").isOk(); });
         Stats load = timeRuns(runs, [&] { return loadPt2(path).isOk(); });
-        double py = pythonJsonLoad(std::string(tmpl), runs);
+        Stats py = pythonJsonLoad(std::string(tmpl), runs);
         unlink(tmpl);
-        std::printf("%-12s %9.1f %12.2f %12.2f %14.2f %10.2f %10.2f\n", name, double(json->size()) / (1 << 20), decode.median,
-                    load.median, py, py > 0 ? py / decode.median : 0, py > 0 ? py / load.median : 0);
+        auto cell = [](const Stats& st) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.2f [%.2f-%.2f]", st.median, st.min, st.max);
+            return std::string(buf);
+        };
+        std::printf("%-12s %8.1f %18s %20s %20s %8.2f %8.2f\n", name, double(json->size()) / (1 << 20), cell(decode).c_str(),
+                    cell(load).c_str(), cell(py).c_str(), py.median > 0 ? py.median / decode.median : 0,
+                    py.median > 0 ? py.median / load.median : 0);
     }
-    std::printf("\n(x = json.load time / irlens time; > 1 means irlens is faster)\n");
+    std::printf("\n(x = json.load median / irlens median; > 1 means irlens is faster)\n");
     return 0;
 }
