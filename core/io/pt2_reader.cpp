@@ -163,7 +163,7 @@ Status loadPayloads(const ZipArchive& zip, const std::string& dir, const std::st
                 if (!r) return r.status();
                 st = bigEndian ? littleEndianCopy(**r, e.meta->dtype) : ensureAligned(*r);
             }
-            TensorData t = *e.meta;
+            TensorData t = std::move(*e.meta); // each config entry is used once
             const int es = elementSize(t.dtype);
             auto need = viewBytesNeeded(t);
             // Only for messages: built when one is needed, not for each of hundreds of good weights.
