@@ -22,7 +22,8 @@ int main() {
     tbb::task_arena arena(2);
     arena.execute([] {
         for (int round = 0; round < 50; ++round)
-            tbb::parallel_for(tbb::blocked_range<int>(0, 1 << 16, 256), racyAccumulate);
+            tbb::parallel_for(tbb::blocked_range<int>(0, 1 << 16, 256),
+                              [](const tbb::blocked_range<int>& r) { racyAccumulate(r); });
     });
     std::printf("sum %ld\n", g_sum);
     return 0;
