@@ -6,9 +6,10 @@
 // DEFLATE records (third-party re-zips) are inflated with zlib into owned bytes, with an explicit
 // output limit and a CRC check.
 //
-// The archive is parsed and validated here, not by libzip: opening a 122-record resnet18 through
-// libzip (ZIP_CHECKCONS + a stat per record) cost more than decoding its whole program JSON, mostly
-// in converting every record's DOS date with mktime(), which re-reads the time zone on each call.
+// The archive is parsed and validated here, not by libzip: opening resnet18's 131 records through
+// libzip (ZIP_CHECKCONS + a stat per record) converted every record's DOS date with mktime(), which
+// re-stats the time zone file on each call: ~0.5 ms of a 1.96 ms load, next to 0.7 ms for the whole
+// program JSON. Dates are never used here, and the checks below are a few compares per record.
 // What ZIP_CHECKCONS verified is verified at open instead: the end record and ZIP64 end record, every
 // central entry within the directory, the directory before the end record, each local header present
 // and agreeing with its central entry (name, method, CRC and sizes unless deferred to a data
