@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QGraphicsScene>
 #include <QGraphicsView>
@@ -59,10 +60,12 @@ SidePanel makeSide(QSplitter* split, const QString& name) {
     auto* text = new QPlainTextEdit(inner);
     text->setObjectName(name + "Fx");
     text->setReadOnly(true);
-    text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // wrapped: the two sides share the width, and a long call line is the interesting part
+    text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     inner->setStretchFactor(0, 3);
     inner->setStretchFactor(1, 1);
+    inner->setSizes({420, 160});
     v->addWidget(label);
     v->addWidget(inner, 1);
     return {label, scene, view, text};
@@ -97,6 +100,8 @@ DecompCompareView::DecompCompareView(QWidget* parent) : QWidget(parent) {
     m_afterView = a.view;
     m_afterText = a.text;
     layout->addWidget(split, 1);
+    m_beforeView->viewport()->installEventFilter(this);
+    m_afterView->viewport()->installEventFilter(this);
     connect(m_rewrites, &QComboBox::activated, this, [this](int i) { showRewrite(i); });
     connect(&m_watcher, &QFutureWatcher<CompareLayouts>::finished, this, &DecompCompareView::onLayoutDone);
 }
@@ -216,13 +221,26 @@ void DecompCompareView::fill(QGraphicsScene* scene, QGraphicsView* view, const L
     for (size_t k = 0; k < layout->edges.size(); ++k) scene->addItem(new EdgeItem(*layout, static_cast<int>(k)));
     const LRect& b = layout->bounds;
     scene->setSceneRect(QRectF(b.x, b.y, b.w, b.h).adjusted(-20, -20, 20, 20));
+    fitView(view);
+}
+
+void DecompCompareView::fitView(QGraphicsView* view) {
     // the whole side in view, never enlarged past 100 %
     view->resetTransform();
-    const QRectF r = scene->sceneRect();
+    const QRectF r = view->scene()->sceneRect();
     const QSizeF vp = view->viewport()->size();
     const double s = std::min({1.0, vp.width() / std::max(1.0, r.width()), vp.height() / std::max(1.0, r.height())});
     view->scale(s, s);
     view->centerOn(r.center());
+}
+
+bool DecompCompareView::eventFilter(QObject* watched, QEvent* event) {
+    // refit when the window or the splitters resize a side
+    if (event->type() == QEvent::Resize) {
+        if (watched == m_beforeView->viewport()) fitView(m_beforeView);
+        else if (watched == m_afterView->viewport()) fitView(m_afterView);
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 std::vector<NodeItem*> DecompCompareView::opItems(bool after) const {

@@ -54,6 +54,9 @@ public:
     std::vector<NodeItem*> opItems(bool after) const;
     bool isLayoutPending() const { return m_pending; }
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 signals:
     /// Both sides are drawn (or their layout failed; the headline says why).
     void laidOut();
@@ -61,6 +64,7 @@ signals:
 private:
     void startLayout();
     void onLayoutDone();
+    static void fitView(QGraphicsView* view);
     void fill(QGraphicsScene* scene, QGraphicsView* view, const core::LayoutPtr& layout, const core::Graph& graph, bool markNew);
 
     core::ProgramPtr m_before;
