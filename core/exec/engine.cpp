@@ -4,8 +4,14 @@
 #include <tbb/task_group.h>
 
 #include <chrono>
+#include <cmath>
 #include <dlfcn.h>
 #include <thread>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <x86intrin.h>
+#endif
 
 namespace irlens::core::exec {
 
@@ -15,6 +21,28 @@ using Clock = std::chrono::steady_clock;
 
 int64_t nowNs(Clock::time_point start) {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
+
+// Profiling reads the time once per node. The CPU's time-stamp counter costs a fraction of a
+// clock_gettime call; when it is invariant (constant rate, runs in sleep states) node times are
+// taken in ticks and scaled to the run's steady-clock wall time at its end.
+bool invariantTsc() {
+#if defined(__x86_64__)
+    static const bool ok = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        return __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8)) != 0;
+    }();
+    return ok;
+#else
+    return false;
+#endif
+}
+
+int64_t ticksSince(int64_t origin, Clock::time_point start, bool tsc) {
+#if defined(__x86_64__)
+    if (tsc) return static_cast<int64_t>(__rdtsc()) - origin;
+#endif
+    return nowNs(start) - origin;
 }
 
 // State of one run of one graph.
@@ -34,7 +62,9 @@ struct RunShared {
     std::atomic<int> running{0};
     std::atomic<bool> failed{false};
     ExecObserver* observer = nullptr;   // top-level nodes only
-    NodeTiming* timingSlots = nullptr;  // the observer's per-node array, when it has one
+    NodeTiming* timings = nullptr;      // per node, in ticks since tick0 while the run lasts
+    bool tsc = false;                   // ticks are TSC cycles (else ns since start)
+    int64_t tick0 = 0;
     std::mutex errorMutex;
     Status error;
     int total = 0;
@@ -67,7 +97,7 @@ struct WorkerClock {
 WorkerClock startClock(const RunShared& shared) {
     WorkerClock c;
     if (shared.observer) {
-        c.boundary = nowNs(shared.start);
+        c.boundary = ticksSince(shared.tick0, shared.start, shared.tsc);
         const int idx = tbb::this_task_arena::current_thread_index();
         c.thread = idx < 0 ? 0 : idx;
     }
@@ -209,11 +239,9 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     }
     if (obs) {
         // one clock read per node: this node's end is where the next node on this worker starts
-        const int64_t end = nowNs(shared.start);
-        const NodeTiming t{pn.index, clock.boundary, end, clock.thread, ctx.bytesAllocated(), flops};
+        const int64_t end = ticksSince(shared.tick0, shared.start, shared.tsc);
+        shared.timings[pn.index] = NodeTiming{pn.index, clock.boundary, end, clock.thread, ctx.bytesAllocated(), flops};
         clock.boundary = end;
-        if (shared.timingSlots) shared.timingSlots[pn.index] = t;
-        else obs->onNode(t);
     }
     return true;
 }
@@ -277,7 +305,7 @@ Engine::~Engine() = default;
 
 Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOptions& options) {
     const ExecutionPlan& plan = *m_plan;
-    RunShared shared{options, 1, nullptr, {}, {0}, {0}, {false}, nullptr, nullptr, {}, {}, 0};
+    RunShared shared{options, 1, nullptr, {}, {0}, {0}, {false}, nullptr, nullptr, false, 0, {}, {}, 0};
     shared.threads = options.threads > 0 ? options.threads : hardwareThreads();
     shared.tracker = m_tracker;
     m_tracker->peak.store(m_tracker->live.load());
@@ -327,9 +355,14 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
     if (options.observer) {
         options.observer->onRunStart(plan, shared.threads);
         shared.observer = options.observer;
-        shared.timingSlots = options.observer->timingSlots();
+        m_timings.assign(plan.graph().nodes.size(), NodeTiming{-1});
+        shared.timings = m_timings.data();
+        shared.tsc = invariantTsc();
     }
     shared.start = Clock::now();
+#if defined(__x86_64__)
+    if (shared.tsc) shared.tick0 = static_cast<int64_t>(__rdtsc());
+#endif
     setLibraryThreads(1); // TBB owns the parallelism; kernels split work themselves
     Status status;
     if (shared.threads <= 1) {
@@ -351,7 +384,20 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
             status = Status::error("the graph has a dependency cycle: " + std::to_string(shared.total - shared.done.load()) + " nodes never became ready");
     }
     RunResult result;
+    const int64_t endTicks = shared.observer ? ticksSince(shared.tick0, shared.start, shared.tsc) : 0;
     result.wallNs = nowNs(shared.start);
+    if (options.observer) {
+        // node times in ns: ticks scaled by the run's wall time (a no-op when ticks are ns already)
+        const double scale = shared.tsc && endTicks > 0 ? static_cast<double>(result.wallNs) / static_cast<double>(endTicks) : 1.0;
+        NodeTiming* slots = options.observer->timingSlots();
+        for (NodeTiming& t : m_timings) {
+            if (t.node < 0) continue;
+            t.startNs = std::llround(static_cast<double>(t.startNs) * scale);
+            t.endNs = std::llround(static_cast<double>(t.endNs) * scale);
+            if (slots) slots[t.node] = t;
+            else options.observer->onNode(t);
+        }
+    }
     result.peakBytes = shared.tracker->peak.load() - liveBefore; // outputs of earlier runs still held are not this run's
     result.threads = shared.threads;
     if (options.observer) options.observer->onRunEnd(result.wallNs, result.peakBytes);

@@ -34,16 +34,16 @@ struct NodeTiming {
     double flops = 0;      // estimate (0 when not meaningful)
 };
 
-/// Receives timings; called from worker threads (one call per node, nodes run once per run).
+/// Receives the timings of a run: onRunStart, then (at the end of the run, on the calling thread)
+/// one onNode per executed node or one store per node into timingSlots(), then onRunEnd.
 class ExecObserver {
 public:
     virtual ~ExecObserver() = default;
     virtual void onRunStart(const ExecutionPlan& /*plan*/, int /*threads*/) {}
     virtual void onNode(const NodeTiming& timing) = 0;
     virtual void onRunEnd(int64_t /*wallNs*/, int64_t /*peakBytes*/) {}
-    /// Optional, asked once after onRunStart: an array with one NodeTiming per plan node, valid until
-    /// onRunEnd. When given, the engine stores each node's timing at the node's index instead of
-    /// calling onNode, so the per-node cost is a plain store (no virtual call, no lock).
+    /// Optional, asked at the end of a run: an array with one NodeTiming per plan node. When given,
+    /// the engine stores each executed node's timing at the node's index instead of calling onNode.
     virtual NodeTiming* timingSlots() { return nullptr; }
 };
 
@@ -88,6 +88,7 @@ private:
     std::unique_ptr<tbb::task_arena> m_arena; // kept across runs: no re-initialisation per run
     int m_arenaThreads = 0;
     std::shared_ptr<AllocTracker> m_tracker = std::make_shared<AllocTracker>(); // byte counts + block pool
+    std::vector<NodeTiming> m_timings; // the observed run's node timings, reused run after run
 };
 
 /// FLOP estimate of one node from its bound arguments and outputs (matrix products, convolutions,

@@ -1,0 +1,148 @@
+// The profiling observer on real programs: node intervals tile each worker's time (one clock read
+// per node), a serial run's node times add up to its wall time, threads never overlap themselves,
+// the Profile keeps a bounded sample of many runs with exact counts and extremes, and observers
+// without a per-node array get one onNode per node.
+#include "core/exec/engine.h"
+#include "core/exec/inputs.h"
+#include "core/exec/profile.h"
+#include "core/io/pt2_reader.h"
+#include "support/shared_fixtures.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <map>
+
+using namespace irlens::core;
+using namespace irlens::core::exec;
+
+namespace {
+
+struct Loaded {
+    std::shared_ptr<ExecutionPlan> plan;
+    std::vector<EValue> inputs;
+};
+
+Loaded load(const std::string& name) {
+    const auto dir = irlens::testing::fixture("generated/" + name);
+    auto prog = loadPt2((dir / "model.pt2").string());
+    if (!prog) qFatal("%s: %s", name.c_str(), prog.error().c_str());
+    auto plan = ExecutionPlan::compile(*prog);
+    if (!plan) qFatal("%s: %s", name.c_str(), plan.error().c_str());
+    auto expected = loadExpected((dir / "model.expected").string());
+    if (!expected) qFatal("%s: %s", name.c_str(), expected.error().c_str());
+    return {*plan, expected->main.inputs};
+}
+
+class CountingObserver : public ExecObserver {
+public:
+    void onNode(const NodeTiming& t) override { seen.push_back(t); }
+    std::vector<NodeTiming> seen;
+};
+
+} // namespace
+
+class TstExecProfile : public QObject {
+    Q_OBJECT
+private slots:
+    void intervalsTileEachWorker_data();
+    void intervalsTileEachWorker();
+    void boundedSamplesExactCounts();
+    void observerWithoutSlots();
+};
+
+void TstExecProfile::intervalsTileEachWorker_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("threads");
+    QTest::addRow("tiny_mlp, 1 thread") << "tiny_mlp" << 1;
+    QTest::addRow("resnet18, 1 thread") << "resnet18" << 1;
+    QTest::addRow("resnet18, 2 threads") << "resnet18" << 2;
+    QTest::addRow("tiny_gpt, 2 threads") << "tiny_gpt" << 2;
+}
+
+void TstExecProfile::intervalsTileEachWorker() {
+    QFETCH(QString, model);
+    QFETCH(int, threads);
+    IRLENS_REQUIRE_SHARED();
+    const Loaded m = load(model.toStdString());
+    Engine engine(m.plan);
+    Profile profile;
+    RunOptions options;
+    options.threads = threads;
+    options.observer = &profile;
+    auto r = engine.run(m.inputs, options);
+    QVERIFY2(r.isOk(), r.isOk() ? "" : r.error().c_str());
+    const auto& last = profile.lastRun();
+    QCOMPARE(last.size(), m.plan->graph().nodes.size());
+    std::map<int, std::vector<NodeTiming>> perThread;
+    for (const auto& t : last) {
+        QVERIFY(t.node >= 0); // every node ran
+        QVERIFY(t.thread >= 0 && t.thread < threads);
+        QVERIFY(t.startNs >= 0 && t.endNs >= t.startNs && t.endNs <= r->wallNs);
+        perThread[t.thread].push_back(t);
+    }
+    for (auto& [thread, ts] : perThread) {
+        std::sort(ts.begin(), ts.end(), [](const auto& a, const auto& b) { return a.startNs < b.startNs; });
+        for (size_t k = 1; k < ts.size(); ++k) QVERIFY2(ts[k].startNs >= ts[k - 1].endNs, qPrintable(QString::number(thread)));
+    }
+    if (threads == 1) {
+        // one worker: each node starts where the previous one ended, from the run's start to (almost) its end
+        const auto& ts = perThread[0];
+        QCOMPARE(ts.front().startNs, int64_t(0));
+        int64_t sum = 0;
+        for (size_t k = 0; k < ts.size(); ++k) {
+            if (k > 0) QCOMPARE(ts[k].startNs, ts[k - 1].endNs);
+            sum += ts[k].endNs - ts[k].startNs;
+        }
+        QVERIFY2(static_cast<double>(sum) >= 0.9 * static_cast<double>(r->wallNs), qPrintable(QString("%1 of %2 ns").arg(sum).arg(r->wallNs)));
+        QCOMPARE(profile.threads(), 1);
+    }
+}
+
+void TstExecProfile::boundedSamplesExactCounts() {
+    IRLENS_REQUIRE_SHARED();
+    const Loaded m = load("tiny_mlp");
+    Engine engine(m.plan);
+    Profile profile;
+    RunOptions options;
+    options.threads = 1;
+    options.observer = &profile;
+    const int runs = 300;
+    for (int k = 0; k < runs; ++k) QVERIFY(engine.run(m.inputs, options).isOk());
+    QCOMPARE(profile.runs(), runs);
+    QCOMPARE(profile.sampleCapacity(), 256);
+    QCOMPARE(profile.samples(), 256); // bounded: not one per run
+    QCOMPARE(static_cast<int>(profile.wallNs().size()), runs);
+    const auto nodes = profile.nodes();
+    QCOMPARE(nodes.size(), m.plan->graph().nodes.size());
+    for (const auto& n : nodes) {
+        QCOMPARE(n.calls, runs);
+        QVERIFY(n.minNs <= n.medianNs && n.medianNs <= n.maxNs);
+        QVERIFY(n.minNs >= 0);
+    }
+    // the trace shows one sampled run: one complete event per node
+    const std::string trace = profile.chromeTraceJson();
+    size_t events = 0;
+    for (size_t at = trace.find("\"ph\":\"X\""); at != std::string::npos; at = trace.find("\"ph\":\"X\"", at + 1)) ++events;
+    QCOMPARE(events, nodes.size());
+}
+
+void TstExecProfile::observerWithoutSlots() {
+    IRLENS_REQUIRE_SHARED();
+    const Loaded m = load("resnet18");
+    Engine engine(m.plan);
+    CountingObserver obs;
+    RunOptions options;
+    options.threads = 2;
+    options.observer = &obs;
+    auto r = engine.run(m.inputs, options);
+    QVERIFY(r.isOk());
+    QCOMPARE(obs.seen.size(), m.plan->graph().nodes.size());
+    std::vector<int> nodes;
+    for (const auto& t : obs.seen) nodes.push_back(t.node);
+    std::sort(nodes.begin(), nodes.end());
+    for (size_t k = 0; k < nodes.size(); ++k) QCOMPARE(nodes[k], static_cast<int>(k)); // each node once
+}
+
+QTEST_GUILESS_MAIN(TstExecProfile)
+#include "tst_exec_profile.moc"
