@@ -212,8 +212,12 @@ void TestDecompProgress::paneCancelRestores() {
     QVERIFY2(pane.isBusy(), "the step finished before it could be cancelled");
     QCOMPARE(pane.progressBar()->maximum(), int(nodes));
     QVERIFY(pane.progressBar()->value() < int(nodes));
+    const int doneAtCancel = pane.progressBar()->value();
+    QElapsedTimer latency;
+    latency.start();
     QVERIFY(pane.cancelStep());
     QVERIFY(waitStep(pane));
+    qInfo("cancelled at %d / %zu nodes; idle again after %lld ms", doneAtCancel, nodes, latency.elapsed());
     QVERIFY(!pane.cancelStep()); // idle now
     QCOMPARE(doc.program(), original);
     QCOMPARE(doc.program()->graph.nodes.size(), nodes);
