@@ -6,13 +6,34 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QPointer>
+#include <QThread>
+#include <QThreadPool>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace irlens::views {
 
 using namespace irlens::core;
+
+namespace {
+
+// Layouts (and loads) run on a pool of their own, never on QThreadPool::globalInstance(): Qt 6.4's
+// raster engine splits big fills across the global pool and waits for them, so a Graphviz run that
+// holds a global worker for minutes (it cannot be interrupted) froze painting, and with it the UI.
+// Never destroyed: exiting must not wait for a Graphviz run nobody wants any more.
+QThreadPool* jobPool() {
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+        p->setExpiryTimeout(30000);
+        return p;
+    }();
+    return pool;
+}
+
+} // namespace
 
 Document::Document(QObject* parent) : QObject(parent) { qRegisterMetaType<LayoutPtr>(); }
 
@@ -29,7 +50,7 @@ void Document::openFile(const QString& path) {
     auto cancelFlag = m_cancel;
     setBusy(true, tr("Loading %1").arg(QFileInfo(path).fileName()));
     QPointer<Document> self(this);
-    auto future = QtConcurrent::run([path, cancelFlag, self, generation]() -> Result<ProgramPtr> {
+    auto future = QtConcurrent::run(jobPool(), [path, cancelFlag, self, generation]() -> Result<ProgramPtr> {
         LoadOptions options;
         options.cancel = cancelFlag.get();
         options.progress = [self, generation](double f) {
@@ -233,7 +254,7 @@ void Document::requestLayout(bool force) {
     const Graph* g = s.graph;
     const GraphSignature* sig = s.signature;
     CollapseState collapse = s.collapse;
-    auto future = QtConcurrent::run([keepAlive, tree, g, sig, collapse, cancelFlag, base, replaced]() -> Result<LayoutPtr> {
+    auto future = QtConcurrent::run(jobPool(), [keepAlive, tree, g, sig, collapse, cancelFlag, base, replaced]() -> Result<LayoutPtr> {
         VisibleGraph visible = buildVisibleGraph(*g, sig, *tree, collapse);
         if (base) {
             IncrementalLayoutOptions incremental;

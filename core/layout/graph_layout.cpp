@@ -3,6 +3,12 @@
 #include "core/layout/graphviz_session.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <ctime>
 
 #include <chrono>
 #include <exception>
@@ -24,6 +30,8 @@ struct JobArg {
 
 void* jobMain(void* p) {
     auto* arg = static_cast<JobArg*>(p);
+    // Layout is background work: on a loaded machine the GUI thread must win the CPU over it.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 5);
     try {
         (*arg->fn)();
     } catch (...) {
@@ -54,7 +62,23 @@ bool runGraphvizJob(const std::function<void()>& fn, const std::atomic<bool>* ca
         return true;
     }
     pthread_attr_destroy(&attr);
-    pthread_join(thread, nullptr);
+    // Graphviz cannot be stopped; once nobody wants its result it only runs when the CPU is idle.
+    bool demoted = false;
+    for (;;) {
+        timespec until{};
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 50'000'000;
+        if (until.tv_nsec >= 1'000'000'000) {
+            until.tv_sec += 1;
+            until.tv_nsec -= 1'000'000'000;
+        }
+        if (pthread_timedjoin_np(thread, nullptr, &until) == 0) break;
+        if (!demoted && cancel && cancel->load()) {
+            sched_param param{};
+            pthread_setschedparam(thread, SCHED_IDLE, &param);
+            demoted = true;
+        }
+    }
     return true;
 }
 
