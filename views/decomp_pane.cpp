@@ -337,8 +337,12 @@ void DecompPane::showProgress() {
         m_progress->setValue(static_cast<int>(std::min(done, total)));
         m_progress->setFormat(tr("rewriting: %v / %m nodes"));
     } else {
-        m_progress->setRange(0, 0); // re-checks report no steps of their own: busy indicator
-        m_progress->setFormat(QString::fromUtf8(decompPhaseName(phase)));
+        // re-checks report no steps of their own: a full bar that says which one runs (a busy
+        // indicator would hide the text)
+        const int n = static_cast<int>(std::min<size_t>(m_progressState->rewriteTotal, 1u << 30));
+        m_progress->setRange(0, std::max(n, 1));
+        m_progress->setValue(std::max(n, 1));
+        m_progress->setFormat(tr("%m nodes rewritten · %1…").arg(QString::fromUtf8(decompPhaseName(phase))));
     }
 }
 
@@ -348,6 +352,7 @@ bool DecompPane::runStep(std::function<Result<const DecompStep*>(DecompSession&)
     m_progressState = state;
     m_session->setProgress([state](const DecompProgress& p) {
         state->phase = static_cast<int>(p.phase);
+        if (p.phase == DecompProgress::Phase::Rewrite) state->rewriteTotal = p.total;
         state->total = p.total;
         state->done = p.done;
         return !state->cancel.load();

@@ -42,6 +42,7 @@ class GraphScene;
 struct DecompProgressState {
     std::atomic<size_t> done{0};
     std::atomic<size_t> total{0};
+    std::atomic<size_t> rewriteTotal{0}; // the nodes of the program being rewritten
     std::atomic<int> phase{0}; // core::DecompProgress::Phase
     std::atomic<bool> cancel{false};
 };
