@@ -141,7 +141,8 @@ void FlameGraphWidget::activate(int frame) {
     const FlameFrame& f = m_tree.frame(frame);
     m_selectedFrame = frame;
     if (f.isLeaf()) {
-        if (m_ownHits) m_doc->setSearchHits({});
+        // drop the module's outline, unless the search (or another pane) has replaced it since
+        if (m_ownHits && m_doc->searchHits() == m_tree.frame(m_hitsFrame).nodes) m_doc->setSearchHits({});
         m_ownHits = false;
         m_doc->revealNode(f.node);
         m_doc->selectNode(f.node);
@@ -149,6 +150,7 @@ void FlameGraphWidget::activate(int frame) {
         // the module's nodes outlined in the graph, its hottest node selected (as the profile's module rows do)
         m_doc->setSearchHits(frame == 0 ? std::vector<int>() : f.nodes);
         m_ownHits = frame != 0;
+        m_hitsFrame = frame;
         if (f.hottestNode >= 0) m_doc->selectNode(f.hottestNode);
     }
     update();

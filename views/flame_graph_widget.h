@@ -71,7 +71,8 @@ private:
     mutable int m_layoutWidth = -1;
     int m_zoom = 0;
     int m_selectedFrame = -1;
-    bool m_ownHits = false;        // the graph's outlined set is ours (a module click)
+    bool m_ownHits = false;        // the graph's outlined set is ours (a module click)...
+    int m_hitsFrame = 0;           // ...the nodes of this frame
     int m_pressed = -1;
 };
 

@@ -143,6 +143,12 @@ void TestFlameGraph::flameOfARun() {
     QTest::mouseClick(fg, Qt::LeftButton, {}, fg->frameRect(leaf).center().toPoint());
     QCOMPARE(doc->selectedNode(), tree.frame(leaf).node);
     QVERIFY(doc->searchHits().empty());
+    // hits the search set after a module click are the search's: a leaf click leaves them alone
+    QTest::mouseClick(fg, Qt::LeftButton, {}, fg->frameRect(top).center().toPoint());
+    doc->setSearchHits({tree.frame(leaf).node});
+    QTest::mouseClick(fg, Qt::LeftButton, {}, fg->frameRect(leaf).center().toPoint());
+    QCOMPARE(doc->searchHits(), std::vector<int>{tree.frame(leaf).node});
+    doc->setSearchHits({});
 
     // a node selected elsewhere: its path is outlined in the accent colour, other frames are not
     const int other = run->nodes.back().node;
