@@ -193,7 +193,7 @@ DecompStage DecompPane::stage() const {
 void DecompPane::onProgramChanged() {
     ProgramPtr p = m_doc->program();
     if (p == m_shown) return; // our own step put it there
-    if (m_busy) {
+    if (m_watcher.isRunning()) { // the worker uses the session: swap it once the step is back
         m_stale = true;
         return;
     }

@@ -7,6 +7,7 @@
 #include "../gui/gui_test_util.h"
 #include "core/decomp/decomp_session.h"
 #include "core/io/pt2_reader.h"
+#include "core/ir/example_program.h"
 #include "views/decomp_models.h"
 #include "views/decomp_pane.h"
 #include "views/document.h"
@@ -85,6 +86,7 @@ private slots:
     void sessionCancelKeepsProgram();
     void cancelSecondStageOfPrims();
     void paneCancelRestores();
+    void newProgramDuringStepWins();
     void stepAllNeverBlocks_data();
     void stepAllNeverBlocks();
 };
@@ -232,6 +234,26 @@ void TestDecompProgress::paneCancelRestores() {
     QVERIFY(pane.statusText().contains("Cancelled: the program is as it was before the step"));
     QVERIFY(pane.progressBar()->isHidden());
     QCOMPARE(int(pane.currentLevel()), int(level));
+}
+
+void TestDecompProgress::newProgramDuringStepWins() {
+    // a program opened while a step runs replaces the session; the step's result is dropped
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    DecompPane pane(&doc);
+    QCOMPARE(testing::openAndWait(doc, testing::fixture("generated/deep_stack/model.pt2")), QString());
+    QVERIFY(pane.stepAll());
+    QVERIFY(pane.isBusy());
+    const core::ProgramPtr other = core::makeExampleProgram();
+    doc.setProgram(other, "example");
+    QVERIFY(waitStep(pane));
+    QCOMPARE(doc.program(), other);
+    QCOMPARE(pane.session()->current(), other);
+    QCOMPARE(pane.historyModel()->rowCount(), 0);
+    QVERIFY(pane.newNodes().isEmpty());
+    QVERIFY(!pane.isModified());
+    QCOMPARE(int(pane.currentLevel()), int(core::IrLevel::CoreAten)); // the example's level
+    QVERIFY(testing::waitForLayout(doc));
 }
 
 void TestDecompProgress::stepAllNeverBlocks_data() {
