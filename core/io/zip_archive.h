@@ -74,6 +74,8 @@ public:
     const ZipEntry* find(std::string_view name) const;
     bool contains(std::string_view name) const { return find(name) != nullptr; }
     uint64_t bufferSize() const { return m_size; }
+    /// The whole archive's bytes (the mapping or the parent storage), alive as long as this object.
+    const std::byte* bufferData() const { return m_data; }
     /// The limits in force, shared budget included: pass them on to archives nested in this one.
     const ZipLimits& limits() const { return m_limits; }
 
