@@ -107,8 +107,9 @@ bool GraphScene::buildSome(int budgetMs) {
     QElapsedTimer clock;
     clock.start();
     const LayoutResult& layout = *m_layout;
-    int sinceCheck = 0;
+    int sinceCheck = 0, made = 0;
     auto spent = [&] {
+        if (budgetMs > 0 && ++made >= m_maxSliceItems) return true;
         // the clock is read every few items: reading it costs more than creating a small item
         if (++sinceCheck < 16) return false;
         sinceCheck = 0;

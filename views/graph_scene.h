@@ -10,6 +10,7 @@
 #include <QGraphicsScene>
 #include <QTimer>
 
+#include <algorithm>
 #include <vector>
 
 namespace irlens::views {
@@ -42,6 +43,8 @@ public:
     static constexpr int kSyncItems = 600;
     /// Longest stretch of item creation before the event loop gets a turn.
     static constexpr int kSliceMs = 8;
+    /// Also ends a slice after this many items (tests make slices small to see them).
+    void setMaxItemsPerSlice(int items) { m_maxSliceItems = std::max(1, items); }
 
 signals:
     void rebuilt();
@@ -61,6 +64,7 @@ private:
     std::vector<QColor> m_fills; // per layout item, computed once per layout
     std::vector<char> m_badges;
     bool m_building = false;
+    int m_maxSliceItems = 1 << 30;
     QTimer m_buildTimer;
     // symbol matches depend only on the graph and the symbol: not recomputed on every selection
     const core::Graph* m_symbolGraph = nullptr;

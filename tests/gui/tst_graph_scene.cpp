@@ -1,5 +1,6 @@
 // The graph scene on real programs: one box per visible node (collapsed or not), expand/collapse,
 // HOP subgraphs, symbols, search and keyboard navigation.
+#include "core/decomp/decomp_session.h"
 #include "core/ir/example_program.h"
 #include "core/layout/op_family.h"
 #include "core/layout/visible_graph.h"
@@ -30,6 +31,8 @@ private slots:
     void searchAndNavigate();
     void textReadableInBothThemes_data();
     void textReadableInBothThemes();
+    void decompositionStepKeepsTheDrawing();
+    void bigLayoutBuiltInSlices();
 };
 
 namespace {
@@ -255,6 +258,94 @@ void TestGraphScene::textReadableInBothThemes() {
     const double a = lum(fill), b = lum(text);
     const double contrast = (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
     QVERIFY2(contrast >= 4.5, qPrintable(QString("contrast %1 of %2 on %3").arg(contrast).arg(text.name(), fill.name())));
+}
+
+// A step through the Document (what the decomposition pane does): the boxes the step did not touch keep
+// their scene position (above the replaced node) or move straight down; Relayout lays out afresh.
+void TestGraphScene::decompositionStepKeepsTheDrawing() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    GraphView view(&doc, &scene);
+    view.resize(900, 700);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/tiny_gpt/model.pt2")).isEmpty());
+    QHash<QString, QRectF> before;
+    for (auto* item : scene.nodeItems()) before[QString::fromStdString(item->item().id)] = item->sceneBoundingRect();
+    core::DecompSessionOptions o;
+    o.verify = false;
+    core::DecompSession session(doc.program(), o);
+    std::string node;
+    for (const auto& c : session.candidates(core::DecompStage::ToPrims))
+        if (c.target.find("layer_norm") != std::string::npos) node = c.node;
+    QVERIFY(!node.empty());
+    auto step = session.stepNode(node, core::DecompStage::ToPrims);
+    QVERIFY2(step.isOk(), step.error().c_str());
+    const QRectF replaced = before.value(QString::fromStdString(node));
+    doc.setProgram(session.current(), "tiny_gpt (prims)");
+    QVERIFY(testing::waitForLayout(doc));
+    QVERIFY(doc.layoutIsIncremental());
+    int kept = 0, moved = 0, fresh = 0;
+    double down = -1;
+    for (auto* item : scene.nodeItems()) {
+        const QString id = QString::fromStdString(item->item().id);
+        const QRectF now = item->sceneBoundingRect();
+        if (!before.contains(id)) {
+            QVERIFY2(now.top() >= replaced.top() - 9, qPrintable(id)); // hangs from where the node was
+            ++fresh;
+            continue;
+        }
+        const QRectF was = before.value(id);
+        if (was.bottom() <= replaced.top()) {
+            QCOMPARE(now, was);
+            ++kept;
+        } else if (was.top() >= replaced.bottom()) {
+            QCOMPARE(now.left(), was.left());
+            if (down < 0) down = now.top() - was.top();
+            QCOMPARE(now.top() - was.top(), down); // one uniform shift
+            ++moved;
+        }
+    }
+    QVERIFY(kept > 0 && moved > 0 && fresh > 1);
+    if (const QByteArray out = qgetenv("IRLENS_SCENE_SHOT"); !out.isEmpty()) {
+        view.show();
+        view.centerOn(replaced.center());
+        QTest::qWait(50);
+        view.grab().save(QString::fromUtf8(out));
+    }
+    doc.relayout();
+    QVERIFY(testing::waitForLayout(doc));
+    QVERIFY(!doc.layoutIsIncremental());
+    QCOMPARE(scene.nodeItemCount(), static_cast<int>(doc.layout()->graph.items.size()));
+}
+
+// deep_stack with 40 blocks open: more items than kSyncItems, built across several event-loop turns
+// (creating items is cheap, about 1 ms per 2,000 here, so slices are capped by count to see them).
+void TestGraphScene::bigLayoutBuiltInSlices() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    int rebuilt = 0;
+    connect(&scene, &GraphScene::rebuilt, this, [&] { ++rebuilt; });
+    const auto& tree = *doc.scope().tree;
+    core::CollapseState open = core::CollapseState::topLevel();
+    open.setExpanded(tree.find("layers"), true);
+    scene.setMaxItemsPerSlice(200);
+    for (int b = 0; b < 40; ++b) open.setExpanded(tree.find("layers." + std::to_string(b)), true);
+    bool slicing = false;
+    // connected after the scene: runs once the scene has spent its first slice
+    connect(&doc, &Document::layoutReady, this, [&] { slicing = scene.isBuilding(); });
+    doc.setCollapse(open);
+    QVERIFY(testing::waitForLayout(doc));
+    const auto layout = doc.layout();
+    const int total = static_cast<int>(layout->graph.items.size() + layout->edges.size() + layout->clusters.size());
+    QVERIFY2(total > GraphScene::kSyncItems, qPrintable(QString::number(total)));
+    QTRY_VERIFY(!scene.isBuilding());
+    qInfo("%d items built in slices", total);
+    QVERIFY(slicing);
+    QCOMPARE(rebuilt, 1);
+    QCOMPARE(scene.nodeItemCount(), static_cast<int>(layout->graph.items.size()));
+    QCOMPARE(scene.edgeItemCount(), static_cast<int>(layout->edges.size()));
 }
 
 QTEST_MAIN(TestGraphScene)
