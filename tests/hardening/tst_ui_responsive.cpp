@@ -262,8 +262,8 @@ void TestUiResponsive::biggestFixtures() {
           qPrintable(file), dog.worstGap(), qPrintable(dog.worstStep()), dog.worstRawGap(), dog.starvedMs(),
           g_unsettled.isEmpty() ? "" : qPrintable("; not settled in time: " + g_unsettled.join(", ")));
     g_unsettled.clear();
-    // Measured alone on an idle 2-core machine: worst gaps 14-61 ms (deep_stack's search the worst).
-    // On a machine saturated by other builds the same steps reached 100-500 ms, hence RUN_SERIAL in CTest.
+    // Net of CPU starvation, at load 12-17 on 2 cores: 17-25 ms for resnet18, tiny_gpt, cond_branch;
+    // deep_stack 133 ms after Step all to prims (docs/hardening.md). RUN_SERIAL in CTest all the same.
     QVERIFY2(dog.worstGap() <= kMaxGapMs, qPrintable("event loop blocked: " + dog.report().join("; ")));
 }
 
