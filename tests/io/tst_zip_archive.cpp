@@ -11,11 +11,6 @@ using namespace irlens::testing;
 
 namespace {
 
-std::shared_ptr<const Storage> bytesOf(const std::string& s) {
-    return Storage::fromBytes(std::vector<std::byte>(reinterpret_cast<const std::byte*>(s.data()),
-                                                     reinterpret_cast<const std::byte*>(s.data()) + s.size()));
-}
-
 std::string text(const Storage& s) { return std::string(reinterpret_cast<const char*>(s.data), s.size); }
 
 std::string twoRecords() { return ZipBuilder().add("a.txt", "alpha").add("b.txt", "beta").build(); }
@@ -47,7 +42,7 @@ private slots:
         b.add(ZipItem{"root/data/weights/weight_1", std::string(20000, 'v'), false, descriptor, zip64, align}); // > one read window
         b.add(ZipItem{"root/version", "1", false, descriptor, zip64, align});
         const std::string archive = b.build(zip64End);
-        auto buf = bytesOf(archive);
+        auto buf = archiveStorage(archive);
         auto zip = ZipArchive::openStorage(buf, "t.zip");
         QVERIFY2(zip.isOk(), zip.error().c_str());
         QCOMPARE((*zip)->entries().size(), size_t(5));
@@ -85,7 +80,7 @@ private slots:
     void deflateInflated() {
         std::string payload;
         for (int k = 0; k < 5000; ++k) payload += "weight " + std::to_string(k) + "\n";
-        auto buf = bytesOf(ZipBuilder().add(ZipItem{"d.txt", payload, true, true}).build());
+        auto buf = archiveStorage(ZipBuilder().add(ZipItem{"d.txt", payload, true, true}).build());
         auto zip = ZipArchive::openStorage(buf, "t.zip");
         QVERIFY2(zip.isOk(), zip.error().c_str());
         QVERIFY((*zip)->entries()[0].compressedSize < payload.size() / 3);
@@ -196,7 +191,7 @@ private slots:
     void refusedAtOpen() {
         QFETCH(QByteArray, archive);
         QFETCH(QString, error);
-        auto zip = ZipArchive::openStorage(bytesOf(archive.toStdString()), "t.zip");
+        auto zip = ZipArchive::openStorage(archiveStorage(archive.toStdString()), "t.zip");
         QVERIFY(!zip.isOk());
         QCOMPARE(QString::fromStdString(zip.error()), error);
         // The same bytes as a file (mapped, local headers read with pread): the same refusal.
@@ -259,7 +254,7 @@ private slots:
         ZipLimits lim;
         lim.maxInflatedBytes = 1 << 20;
         lim.maxInflatedTotal = 1 << 20;
-        auto zip = ZipArchive::openStorage(bytesOf(archive.toStdString()), "t.zip", lim);
+        auto zip = ZipArchive::openStorage(archiveStorage(archive.toStdString()), "t.zip", lim);
         QVERIFY2(zip.isOk(), zip.error().c_str());
         if (record == "b.bin") QVERIFY((*zip)->read("a.bin").isOk()); // the first one fits
         auto r = (*zip)->readText(record.toStdString(), uint64_t(1) << 30);
@@ -270,7 +265,7 @@ private slots:
     // Weights are views: a STORED binary record with a bad CRC still reads (nothing hashes 45 MB at
     // load), and verifyCrc names it when asked.
     void storedCrcCheckedOnRequest() {
-        auto buf = bytesOf(ZipBuilder()
+        auto buf = archiveStorage(ZipBuilder()
                                .add(ZipItem{"w.bin", std::string(4096, 'w'), false, true, false, 64, std::nullopt, 99u})
                                .add(ZipItem{"ok.bin", std::string(4096, 'o'), false, true, false, 64})
                                .build());
@@ -316,15 +311,15 @@ private slots:
         ZipLimits lim;
         lim.maxInflatedTotal = 1 << 20;
         auto blob = ZipBuilder().add(ZipItem{"x.bin", std::string(700 << 10, '\0'), true}).build();
-        auto outer = ZipArchive::openStorage(bytesOf(blob), "outer.zip", lim);
+        auto outer = ZipArchive::openStorage(archiveStorage(blob), "outer.zip", lim);
         QVERIFY(outer.isOk());
-        auto inner = ZipArchive::openStorage(bytesOf(blob), "inner.zip", (*outer)->limits());
+        auto inner = ZipArchive::openStorage(archiveStorage(blob), "inner.zip", (*outer)->limits());
         QVERIFY(inner.isOk());
         QVERIFY((*outer)->read("x.bin").isOk());
         QCOMPARE(QString::fromStdString((*inner)->read("x.bin").error()),
                  QString("inner.zip: record 'x.bin': inflating it would take the archive past 1048576 inflated bytes in total "
                          "(overlapping deflate records?)"));
-        auto separate = ZipArchive::openStorage(bytesOf(blob), "other.zip", lim); // no shared counter given: its own
+        auto separate = ZipArchive::openStorage(archiveStorage(blob), "other.zip", lim); // no shared counter given: its own
         QVERIFY((*separate)->read("x.bin").isOk());
     }
 

@@ -13,11 +13,6 @@ using namespace irlens::testing;
 
 namespace {
 
-std::shared_ptr<const Storage> bytesOf(const std::string& s) {
-    return Storage::fromBytes(std::vector<std::byte>(reinterpret_cast<const std::byte*>(s.data()),
-                                                     reinterpret_cast<const std::byte*>(s.data()) + s.size()));
-}
-
 bool looksLikeZip(const Storage& s) {
     return s.size >= 4 && std::memcmp(s.data, "PK\x03\x04", 4) == 0;
 }
@@ -74,7 +69,7 @@ private slots:
         b.add(ZipItem{"root/archive_format", "pt2", deflate, descriptor, zip64, 64});
         b.add(ZipItem{"root\\data\\weights\\w0", std::string(5000, 'w'), deflate, descriptor, zip64, 64});
         b.add(ZipItem{"root/version", "1", deflate, descriptor, zip64, 64});
-        auto zip = ZipArchive::openStorage(bytesOf(b.build(zip64End)), "q.zip");
+        auto zip = ZipArchive::openStorage(archiveStorage(b.build(zip64End)), "q.zip");
         QVERIFY2(zip.isOk(), zip.error().c_str());
         auto check = crossCheckWithLibzip(**zip);
         QVERIFY2(check.isOk(), check.error().c_str());
@@ -89,7 +84,7 @@ private slots:
         auto pos = archive.find(std::string(100, 'a'));
         QVERIFY(pos != std::string::npos);
         archive[pos + 50] = 'b';
-        auto zip = ZipArchive::openStorage(bytesOf(archive), "bad.zip");
+        auto zip = ZipArchive::openStorage(archiveStorage(archive), "bad.zip");
         QVERIFY2(zip.isOk(), zip.error().c_str());
         auto check = crossCheckWithLibzip(**zip);
         QVERIFY(!check.isOk());

@@ -5,6 +5,8 @@
 // zero DOS dates, 64-byte data alignment via an extra field, ZIP64 records; and lies on purpose
 // (declared sizes, names, CRCs).
 
+#include "core/ir/program.h"
+
 #include <zlib.h>
 
 #include <cstdint>
@@ -13,6 +15,12 @@
 #include <vector>
 
 namespace irlens::testing {
+
+/// An archive built in memory as the Storage ZipArchive::openStorage takes.
+inline std::shared_ptr<const irlens::core::Storage> archiveStorage(const std::string& s) {
+    return irlens::core::Storage::fromBytes(std::vector<std::byte>(reinterpret_cast<const std::byte*>(s.data()),
+                                                                   reinterpret_cast<const std::byte*>(s.data()) + s.size()));
+}
 
 struct ZipItem {
     ZipItem(std::string n, std::string d, bool deflate_ = false, bool descriptor_ = false, bool zip64_ = false,
