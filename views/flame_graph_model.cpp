@@ -13,9 +13,13 @@ namespace {
 // file must not make a frame tree the window cannot lay out.
 constexpr size_t kMaxStackDepth = 64;
 
-QString lastComponent(const std::string& path) {
-    const auto dot = path.rfind('.');
-    return QString::fromStdString(dot == std::string::npos ? path : path.substr(dot + 1));
+// The part of `path` below its parent's: "0" for layer1.0 under layer1, but "blocks.0" under the
+// root when the ModuleList `blocks` itself never ran (it has no frame of its own).
+QString relativeLabel(const std::string& path, const std::string& parentPath) {
+    if (!parentPath.empty() && path.size() > parentPath.size() + 1 && path.compare(0, parentPath.size(), parentPath) == 0 &&
+        path[parentPath.size()] == '.')
+        return QString::fromStdString(path.substr(parentPath.size() + 1));
+    return QString::fromStdString(path);
 }
 
 QString shortType(const std::string& type) {
@@ -44,7 +48,7 @@ FlameTree FlameTree::build(const RunSnapshot& run, const core::Graph& graph) {
                 auto [it, added] = byParentPath.try_emplace({parent, entry.path}, t.size());
                 if (added) {
                     FlameFrame f;
-                    f.label = lastComponent(entry.path);
+                    f.label = relativeLabel(entry.path, t.m_frames[static_cast<size_t>(parent)].path);
                     f.path = entry.path;
                     f.type = shortType(entry.type);
                     f.parent = parent;

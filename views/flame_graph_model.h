@@ -20,7 +20,7 @@ struct Graph;
 namespace irlens::views {
 
 struct FlameFrame {
-    QString label;             // last path component ("conv1"), node name for leaves, "whole run" for the root
+    QString label;             // path below the parent's ("conv1", "blocks.0"), node name for leaves, "whole run" for the root
     std::string path;          // module FQN ("layer1.0.conv1"); "" for the root and for leaves
     QString type;              // module class ("Conv2d") or the leaf's op ("aten.convolution.default")
     int parent = -1;
