@@ -21,8 +21,8 @@ void DecompNewNodeMarker::apply() {
     m_marked = 0;
     if (!m_scene) return;
     const int step = m_pane->newNodesStep();
-    // nothing drawn yet (the scene is cleared until the new layout arrives): rebuilt() calls again
-    if (m_scene->nodeItems().empty()) return;
+    // nothing drawn yet (cleared until the new layout arrives, or built in slices): rebuilt() calls again
+    if (m_scene->nodeItems().empty() || m_scene->isBuilding()) return;
     QHash<NodeItem*, QStringList> notes; // box -> the new nodes it shows
     const core::Graph* g = m_scene->document()->graph();
     if (step > 0 && g) {
