@@ -127,9 +127,6 @@ private:
     void startVerify();
     void startPendingVerify();
     void requestLayout(bool force = false);
-    /// A program that came from the one on screen by decomposition steps (or their undo) keeps the
-    /// collapse state and is placed incrementally on the current layout; true when it did.
-    bool prepareIncremental(const core::ProgramPtr& before, const core::ProgramPtr& after);
     void setBusy(bool busy, const QString& stage = {});
     QString programKey() const;
 
@@ -151,7 +148,9 @@ private:
     bool m_verifying = false;
     bool m_verifyPending = false;
     std::shared_ptr<const RunSnapshot> m_run;
-    // set by setProgram for a decomposition step, used by the next layout request only
+    // A program that came from the one on screen by decomposition steps (or their undo, read from the
+    // nodes' derivedFrom) keeps the collapse state and is placed on the current layout: set by
+    // setProgram, used by the next layout request only.
     core::LayoutPtr m_incrementalBase;
     core::NodeReplacementMap m_incrementalMap;
 };
