@@ -162,6 +162,7 @@ private slots:
     void oneNode();
     void everyNodeOfAnOp_data();
     void everyNodeOfAnOp();
+    void widerReplacementPushesNeighboursAside();
     void undoReadsTheMapBackwards();
     void tooBigAChangeFallsBack();
     void tooManyStepsFallsBack();
@@ -174,6 +175,7 @@ void TestIncrementalLayout::oneNode_data() {
     QTest::addRow("resnet18 addmm -> prims") << "generated/resnet18/model.pt2" << "addmm" << int(DecompStage::ToPrims);
     QTest::addRow("resnet18 batch norm -> prims") << "generated/resnet18/model.pt2" << "batch_norm" << int(DecompStage::ToPrims);
     QTest::addRow("tiny_gpt layer norm -> prims") << "generated/tiny_gpt/model.pt2" << "layer_norm" << int(DecompStage::ToPrims);
+    QTest::addRow("tiny_gpt addmm -> prims (side by side with k, v)") << "generated/tiny_gpt/model.pt2" << "addmm" << int(DecompStage::ToPrims);
     QTest::addRow("tiny_gpt softmax -> prims") << "generated/tiny_gpt/model.pt2" << "softmax" << int(DecompStage::ToPrims);
 }
 
@@ -218,6 +220,7 @@ void TestIncrementalLayout::everyNodeOfAnOp() {
     for (const auto& [old, news] : s.map)
         firstTop = std::min(firstTop, before.boxes[static_cast<size_t>(before.graph.itemOfId.at(old))].y);
     std::vector<std::pair<double, double>> ys; // (old y, new y) of kept boxes
+    int sideways = 0, downwards = 0;
     for (size_t k = 0; k < after.graph.items.size(); ++k) {
         auto old = before.graph.itemOfId.find(after.graph.items[k].id);
         if (old == before.graph.itemOfId.end()) {
@@ -230,10 +233,73 @@ void TestIncrementalLayout::everyNodeOfAnOp() {
         const LRect& now = after.boxes[k];
         if (was.y + was.h <= firstTop) QVERIFY2(now.x == was.x && now.y == was.y, after.graph.items[k].id.c_str());
         QVERIFY(now.y >= was.y);
+        sideways += now.x != was.x;
+        downwards += now.y != was.y;
         ys.push_back({was.y, now.y});
     }
+    qInfo("%zu replacements; of %zu kept boxes %d moved down, %d aside", s.map.size(), ys.size(), downwards, sideways);
     std::sort(ys.begin(), ys.end());
     for (size_t k = 1; k < ys.size(); ++k) QVERIFY(ys[k].second >= ys[k - 1].second);
+}
+
+namespace {
+
+VisibleGraph handMade(const std::vector<std::pair<std::string, double>>& boxes,
+                      const std::vector<std::pair<std::string, std::string>>& edges) {
+    VisibleGraph g;
+    for (const auto& [id, width] : boxes) {
+        VisibleItem item;
+        item.id = id;
+        item.title = id;
+        item.width = width;
+        item.height = 38;
+        g.itemOfId.emplace(id, static_cast<int>(g.items.size()));
+        g.items.push_back(std::move(item));
+    }
+    for (const auto& [from, to] : edges) {
+        VisibleEdge e;
+        e.from = g.itemOfId.at(from);
+        e.to = g.itemOfId.at(to);
+        e.value = from;
+        g.edges.push_back(std::move(e));
+    }
+    return g;
+}
+
+} // namespace
+
+// a -> (b1 | b2) -> c; b1 becomes a chain of two boxes much wider than it: b2, beside it, moves
+// aside just enough, c moves down by the extra height, a stays.
+void TestIncrementalLayout::widerReplacementPushesNeighboursAside() {
+    const ModuleTree tree = ModuleTree::build(Graph{});
+    auto before = layoutVisibleGraph(handMade({{"a", 90}, {"b1", 90}, {"b2", 90}, {"c", 90}},
+                                              {{"a", "b1"}, {"a", "b2"}, {"b1", "c"}, {"b2", "c"}}),
+                                     tree);
+    QVERIFY2(before.isOk(), before.error().c_str());
+    const LayoutResult& b = **before;
+    auto box = [](const LayoutResult& r, const char* id) { return r.boxes[static_cast<size_t>(r.graph.itemOfId.at(id))]; };
+    QCOMPARE(box(b, "b1").y, box(b, "b2").y); // side by side
+    auto after = layoutIncremental(b, handMade({{"a", 90}, {"b1x", 400}, {"b1y", 400}, {"b2", 90}, {"c", 90}},
+                                               {{"a", "b1x"}, {"b1x", "b1y"}, {"a", "b2"}, {"b1y", "c"}, {"b2", "c"}}),
+                                   tree, {{"b1", {"b1x", "b1y"}}});
+    QVERIFY2(after.isOk(), after.error().c_str());
+    const LayoutResult& r = **after;
+    checkSound(r, tree);
+    const LRect anchor = box(b, "b1"), region = r.touchedRegions.at(0);
+    QCOMPARE(region.y, anchor.y);
+    QCOMPARE(region.center().x, anchor.center().x);
+    QCOMPARE(box(r, "a").x, box(b, "a").x);
+    QCOMPARE(box(r, "a").y, box(b, "a").y);
+    const double side = box(r, "b2").x - box(b, "b2").x;
+    QCOMPARE(box(r, "b2").y, box(b, "b2").y);
+    QVERIFY(!overlap(box(r, "b2"), region));
+    // aside by exactly what clears the region plus the gap, no further
+    const double gap = IncrementalLayoutOptions{}.gap;
+    if (anchor.x < box(b, "b2").x) QCOMPARE(box(r, "b2").x, region.x + region.w + gap);
+    else QCOMPARE(box(r, "b2").x + box(r, "b2").w, region.x - gap);
+    QVERIFY(side != 0);
+    QCOMPARE(box(r, "c").x, box(b, "c").x);
+    QCOMPARE(box(r, "c").y, box(b, "c").y + (region.h - anchor.h));
 }
 
 void TestIncrementalLayout::undoReadsTheMapBackwards() {
