@@ -35,6 +35,16 @@ QThreadPool* jobPool() {
 
 } // namespace
 
+QThreadPool* Document::workerPool() {
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+        p->setExpiryTimeout(30000);
+        return p;
+    }();
+    return pool;
+}
+
 Document::Document(QObject* parent) : QObject(parent) { qRegisterMetaType<LayoutPtr>(); }
 
 Document::~Document() {

@@ -19,6 +19,8 @@
 #include <memory>
 #include <vector>
 
+class QThreadPool;
+
 namespace irlens::views {
 
 struct RunSnapshot; // views/run_snapshot.h: one finished run (outputs + per-node profile)
@@ -48,6 +50,12 @@ class Document : public QObject {
 public:
     explicit Document(QObject* parent = nullptr);
     ~Document() override;
+
+    /// The pool for the panes' CPU jobs (decomposition steps, runs, the verifier, printing). Never
+    /// QThreadPool::globalInstance(): Qt 6.4's raster engine splits big fills over the global pool
+    /// and waits for them, so a long job there stalls painting. Separate from the layout pool, so
+    /// that a Graphviz run nobody wants any more cannot hold up a step or a run.
+    static QThreadPool* workerPool();
 
     // ------------------------------------------------------------------ program
     /// Loads a .pt2 on a worker; emits loadFailed or, later, programChanged.

@@ -15,7 +15,7 @@ void Document::startVerify() {
     const quint64 generation = m_programGeneration;
     ProgramPtr program = m_program;
     m_verifying = true;
-    auto future = QtConcurrent::run([program] { return verify(*program); });
+    auto future = QtConcurrent::run(workerPool(), [program] { return verify(*program); });
     auto* watcher = new QFutureWatcher<std::vector<core::Diagnostic>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         watcher->deleteLater();

@@ -256,7 +256,7 @@ void RunController::run() {
     // reference outputs next to the file (the fixtures' model.expected/ folders): run on their inputs and compare
     const QString expectedDir = m_doc->filePath().isEmpty() ? QString() : QFileInfo(m_doc->filePath()).dir().filePath("model.expected");
     const int threads = m_threads->value();
-    watcher->setFuture(QtConcurrent::run([program, job, generation, expectedDir, threads] {
+    watcher->setFuture(QtConcurrent::run(Document::workerPool(), [program, job, generation, expectedDir, threads] {
         auto plan = ExecutionPlan::compile(program);
         if (!plan) {
             job->error = QString::fromStdString(plan.status().message());
