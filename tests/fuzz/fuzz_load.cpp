@@ -6,6 +6,7 @@
 #include "core/io/pt2_reader.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <unistd.h>
 
 using namespace irlens::core;
@@ -18,6 +19,8 @@ static const std::string& scratchPath() {
     return path;
 }
 
+static void removeScratch() { std::remove(scratchPath().c_str()); }
+
 // Messages name the scratch file; the outcome says <file> instead so it does not depend on the pid.
 static std::string withoutPath(std::string message) {
     const std::string& path = scratchPath();
@@ -27,6 +30,8 @@ static std::string withoutPath(std::string message) {
 
 std::string irlens::fuzz::loadInput(const uint8_t* data, size_t size) {
     const std::string& path = scratchPath();
+    static const bool cleanup = std::atexit(removeScratch) == 0; // leave nothing in /dev/shm
+    (void)cleanup;
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) return "cannot write " + path;
     if (size) std::fwrite(data, 1, size, f);
