@@ -73,7 +73,6 @@ void FxTextPane::reload() {
     m_syncing = true;
     m_lineOf.clear();
     m_nodeOf.clear();
-    clear();
     setPlainText(tr("# printing %1 nodes…").arg(g->nodes.size()));
     auto* watcher = new QFutureWatcher<Printed>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {

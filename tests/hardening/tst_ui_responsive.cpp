@@ -16,6 +16,7 @@
 
 #include <QAction>
 #include <QFile>
+#include <QMap>
 #include <QThread>
 
 #include <algorithm>
@@ -62,10 +63,10 @@ public:
         tick();
         m_step = step;
     }
-    /// Gaps in steps starting with `prefix` are a known stall of another pane: reported, and held to
+    /// Gaps in the step named `step` come from a known stall of another area: reported, and held to
     /// `capMs` instead of kMaxGapMs (so that a regression there still fails).
-    void tolerate(const QString& prefix, qint64 capMs) {
-        m_tolerated = prefix;
+    void tolerate(const QString& step, qint64 capMs) {
+        m_tolerated = step;
         m_toleratedCap = capMs;
     }
     qint64 toleratedWorst() const { return m_toleratedWorst; }
@@ -74,6 +75,15 @@ public:
     qint64 starvedMs() const { return m_starved; }
     QString worstStep() const { return m_worstStep; }
     QStringList report() const { return m_report; }
+    /// "step: net/raw ms" for every step, worst first.
+    QStringList perStep() const {
+        QList<QPair<QString, QPair<qint64, qint64>>> steps;
+        for (auto it = m_perStep.begin(); it != m_perStep.end(); ++it) steps.append({it.key(), it.value()});
+        std::sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+        QStringList out;
+        for (const auto& s : steps) out << QString("%1: %2/%3 ms").arg(s.first).arg(s.second.first).arg(s.second.second);
+        return out;
+    }
 
 private:
     void tick() {
@@ -86,7 +96,10 @@ private:
         m_lastWait = wait;
         m_starved += starved;
         m_worstRaw = std::max(m_worstRaw, raw);
-        if (!m_tolerated.isEmpty() && m_step.startsWith(m_tolerated)) {
+        auto& step = m_perStep[m_step];
+        step.first = std::max(step.first, gap);
+        step.second = std::max(step.second, raw);
+        if (!m_tolerated.isEmpty() && m_step == m_tolerated) {
             m_toleratedWorst = std::max(m_toleratedWorst, gap);
             if (gap > m_toleratedCap) {
                 m_report << QString("%1: %2 ms, over the %3 ms allowed for this known stall").arg(m_step).arg(gap).arg(m_toleratedCap);
@@ -110,6 +123,7 @@ private:
     QString m_tolerated;
     qint64 m_toleratedCap = 0;
     qint64 m_toleratedWorst = 0;
+    QMap<QString, QPair<qint64, qint64>> m_perStep; // worst net and raw gap per step
     QString m_step = "start";
     QString m_worstStep;
     QStringList m_report;
@@ -163,16 +177,19 @@ void TestUiResponsive::initTestCase() {
 void TestUiResponsive::biggestFixtures_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("query");
-    // a stall outside this area, named: its gaps are reported and held to 500 ms instead of 100 ms
+    // one step whose stall lies in another area, named: reported, and held to 250 ms instead of 100 ms
     QTest::addColumn<QString>("knownStall");
     // deep_stack last: its expanded layout cannot be cancelled inside Graphviz and would hold the
     // layout lock for the rows after it.
     QTest::addRow("resnet18") << "generated/resnet18/model.pt2" << "conv" << QString();
     QTest::addRow("tiny_gpt") << "generated/tiny_gpt/model.pt2" << "softmax" << QString();
     QTest::addRow("cond_branch") << "generated/cond_branch/model.pt2" << "cond" << QString();
-    // deep_stack: after Step all the FX text pane prints and sets the whole new program (10,000 lines)
-    // and the module tree model reloads, on the GUI thread: 110-200 ms (docs/hardening.md).
-    QTest::addRow("deep_stack") << "generated/deep_stack/model.pt2" << "addmm" << "step all to";
+    // deep_stack: 5,404 nodes, 11,166 after Step all to prims. The FX text is printed on a worker and
+    // appended in slices, the Document's swap takes under 30 ms, undo ~30 ms; what is left of "step
+    // all to prims" (95-138 ms at load 4-6) is the window's repaint after the step, above all the
+    // graph view's minimap, a second QGraphicsView redrawing every one of the 11,166 items: 65 ms in
+    // one paint event (views/graph_view.cpp, another area).
+    QTest::addRow("deep_stack") << "generated/deep_stack/model.pt2" << "addmm" << "step all to prims";
 }
 
 void TestUiResponsive::biggestFixtures() {
@@ -186,7 +203,7 @@ void TestUiResponsive::biggestFixtures() {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     Document& doc = *window.document();
     Watchdog dog;
-    if (!knownStall.isEmpty()) dog.tolerate(knownStall, 500);
+    if (!knownStall.isEmpty()) dog.tolerate(knownStall, 250);
 
     dog.setStep("open " + file);
     window.openFile(QString::fromStdString(fixture(file.toStdString()).string()));
@@ -286,11 +303,12 @@ void TestUiResponsive::biggestFixtures() {
           qPrintable(file), dog.worstGap(), qPrintable(dog.worstStep()), dog.worstRawGap(), dog.starvedMs(),
           g_unsettled.isEmpty() ? "" : qPrintable("; not settled in time: " + g_unsettled.join(", ")));
     g_unsettled.clear();
+    qInfo("%s: worst gap per step (net/raw): %s", qPrintable(file), qPrintable(dog.perStep().join("; ")));
     if (!knownStall.isEmpty())
-        qInfo("%s: known stall in '%s…' (outside this area): worst %lld ms", qPrintable(file), qPrintable(knownStall),
-              dog.toleratedWorst());
-    // Net of CPU starvation, at load 12-17 on 2 cores: 17-25 ms for resnet18, tiny_gpt, cond_branch;
-    // deep_stack 133 ms after Step all to prims (docs/hardening.md). RUN_SERIAL in CTest all the same.
+        qInfo("%s: known stall in '%s' (minimap repaint, outside this area): worst %lld ms", qPrintable(file),
+              qPrintable(knownStall), dog.toleratedWorst());
+    // Net of CPU starvation, at load 4-6 on 2 cores: 18-21 ms for resnet18, tiny_gpt, cond_branch;
+    // deep_stack 40-70 ms outside Step all to prims. RUN_SERIAL in CTest all the same.
     QVERIFY2(dog.worstGap() <= kMaxGapMs, qPrintable("event loop blocked: " + dog.report().join("; ")));
 }
 
