@@ -207,14 +207,18 @@ void TestDecompProgress::paneCancelRestores() {
     QVERIFY(pane.isBusy());
     QVERIFY(!pane.progressBar()->isHidden());
     QVERIFY(!pane.stepAll()); // one step at a time
-    // wait for the bar to count nodes, then cancel half way
+    // Cancel once the bar shows the worker's progress, whichever phase that is: the bar is refreshed by a
+    // 50 ms GUI timer, so on a busy machine the rewrite phase can pass between two refreshes (cancelling
+    // mid-rewrite and during each re-check is covered deterministically by sessionCancelKeepsProgram).
     QElapsedTimer t;
     t.start();
-    auto rewriting = [&] { return pane.progressBar()->format().startsWith("rewriting") && pane.progressBar()->value() > 0; };
-    while (pane.isBusy() && !rewriting() && t.elapsed() < 60000) QTest::qWait(5);
+    auto started = [&] { return !pane.progressBar()->format().startsWith("starting"); };
+    while (pane.isBusy() && !started() && t.elapsed() < 60000) QTest::qWait(5);
     QVERIFY2(pane.isBusy(), "the step finished before it could be cancelled");
-    QCOMPARE(pane.progressBar()->maximum(), int(nodes));
-    QVERIFY(pane.progressBar()->value() < int(nodes));
+    if (pane.progressBar()->format().startsWith("rewriting")) {
+        QCOMPARE(pane.progressBar()->maximum(), int(nodes));
+        QVERIFY(pane.progressBar()->value() <= int(nodes));
+    }
     const int doneAtCancel = pane.progressBar()->value();
     QElapsedTimer latency;
     latency.start();
