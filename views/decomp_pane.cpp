@@ -315,7 +315,7 @@ bool DecompPane::runStep(std::function<Result<const DecompStep*>(DecompSession&)
         m_pendingSelection = qs(g->nodes[static_cast<size_t>(m_doc->selectedNode())].name);
     setBusy(true);
     DecompSession* session = m_session.get();
-    m_watcher.setFuture(QtConcurrent::run([session, work] {
+    m_watcher.setFuture(QtConcurrent::run(Document::workerPool(), [session, work] {
         DecompOutcome out;
         auto r = work(*session);
         if (r) out.step = *r;
