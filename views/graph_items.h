@@ -32,6 +32,7 @@ public:
     /// and outline in newNodeColor(), and `note` ("added by step 2: linear → t + addmm") in the tooltip.
     void setNewMark(int step, const QString& note);
     int newStep() const { return m_newStep; }
+    QColor fill() const { return m_fill; }
 
 private:
     core::VisibleItem m_item;

@@ -266,7 +266,19 @@ void GraphView::placeMiniMap() {
 
 // ---------------------------------------------------------------------------- MiniMap
 
-MiniMap::MiniMap(GraphView* main, QGraphicsScene* scene) : QGraphicsView(scene, main->viewport()), m_main(main) {
+MiniMap::MiniMap(GraphView* main, QGraphicsScene* scene)
+    : QGraphicsView(main->viewport()), m_main(main), m_source(scene) {
+    m_standIn.setSceneRect(scene->sceneRect());
+    setScene(&m_standIn);
+    connect(scene, &QGraphicsScene::sceneRectChanged, this, [this](const QRectF& r) {
+        m_standIn.setSceneRect(r);
+        m_boxesStale = true;
+    });
+    // every item change (layout, emphasis, new marks) may move or recolour a box; rebuilt at the next paint
+    connect(scene, &QGraphicsScene::changed, this, [this] {
+        m_boxesStale = true;
+        viewport()->update();
+    });
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setInteractive(false);
@@ -282,9 +294,40 @@ MiniMap::MiniMap(GraphView* main, QGraphicsScene* scene) : QGraphicsView(scene, 
 }
 
 void MiniMap::refresh() {
-    if (!scene() || scene()->sceneRect().isEmpty()) return;
-    fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+    if (m_source->sceneRect().isEmpty()) return;
+    m_standIn.setSceneRect(m_source->sceneRect());
+    fitInView(m_standIn.sceneRect(), Qt::KeepAspectRatio);
     viewport()->update();
+}
+
+void MiniMap::collectBoxes() {
+    m_boxes.clear();
+    const auto items = m_source->items(Qt::AscendingOrder); // frames first, boxes on top
+    for (const QGraphicsItem* it : items) {
+        if (!it->isVisible()) continue;
+        if (it->type() == NodeItem::Type)
+            m_boxes.push_back({it->sceneBoundingRect(), static_cast<const NodeItem*>(it)->fill()});
+        else if (it->type() == ClusterItem::Type)
+            m_boxes.push_back({it->sceneBoundingRect(), QColor()});
+    }
+    m_boxesStale = false;
+}
+
+void MiniMap::drawBackground(QPainter* painter, const QRectF& rect) {
+    QGraphicsView::drawBackground(painter, rect);
+    if (m_boxesStale) collectBoxes();
+    QColor frame = palette().color(QPalette::Mid);
+    for (const Box& b : m_boxes) {
+        if (!b.rect.intersects(rect)) continue;
+        if (b.fill.isValid()) {
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(b.fill);
+        } else {
+            painter->setPen(QPen(frame, 0));
+            painter->setBrush(Qt::NoBrush);
+        }
+        painter->drawRect(b.rect);
+    }
 }
 
 void MiniMap::drawForeground(QPainter* painter, const QRectF&) {
