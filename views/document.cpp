@@ -19,29 +19,27 @@ using namespace irlens::core;
 
 namespace {
 
-// Layouts (and loads) run on a pool of their own, never on QThreadPool::globalInstance(): Qt 6.4's
-// raster engine splits big fills across the global pool and waits for them, so a Graphviz run that
-// holds a global worker for minutes (it cannot be interrupted) froze painting, and with it the UI.
-// Never destroyed: exiting must not wait for a Graphviz run nobody wants any more.
+// Our jobs run on pools of their own, never on QThreadPool::globalInstance(): Qt 6.4's raster engine
+// splits big fills across the global pool and waits for them, so a Graphviz run that holds a global
+// worker for minutes (it cannot be interrupted) froze painting, and with it the UI. Never destroyed:
+// exiting must not wait for a Graphviz run nobody wants any more.
+QThreadPool* newJobPool() {
+    auto* p = new QThreadPool;
+    p->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+    p->setExpiryTimeout(30000);
+    return p;
+}
+
+/// Layouts and loads.
 QThreadPool* jobPool() {
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool;
-        p->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
-        p->setExpiryTimeout(30000);
-        return p;
-    }();
+    static QThreadPool* pool = newJobPool();
     return pool;
 }
 
 } // namespace
 
 QThreadPool* Document::workerPool() {
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool;
-        p->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
-        p->setExpiryTimeout(30000);
-        return p;
-    }();
+    static QThreadPool* pool = newJobPool();
     return pool;
 }
 

@@ -9,6 +9,7 @@
 #include "core/exec/inputs.h"
 #include "core/exec/profile.h"
 #include "core/io/pt2_reader.h"
+#include "bench_models.h"
 #include "support/shared_fixtures.h"
 
 #include <nlohmann/json.hpp>
@@ -91,16 +92,12 @@ int main(int argc, char** argv) {
     }
     std::printf("%-18s %3s  %12s %19s  %12s  %7s  %9s\n", "model", "thr", "irlens ms", "(min-max)", "pytorch ms", "ratio", "prof.ovh");
     for (const auto& m : models) {
-        auto dir = irlens::testing::fixture("generated/" + m);
-        auto prog = loadPt2((dir / "model.pt2").string());
-        if (!prog) { std::printf("%-18s load failed: %s\n", m.c_str(), prog.error().c_str()); continue; }
-        auto plan = ExecutionPlan::compile(*prog);
-        if (!plan) { std::printf("%-18s %s\n", m.c_str(), plan.error().c_str()); continue; }
-        auto expected = loadExpected((dir / "model.expected").string());
-        if (!expected) { std::printf("%-18s %s\n", m.c_str(), expected.error().c_str()); continue; }
-        const auto& inputs = expected->main.inputs;
+        auto model = irlens::bench::loadBenchModel(m);
+        if (!model) continue;
+        const auto& plan = model->plan;
+        const auto& inputs = model->expected.main.inputs;
         for (int threads : threadCounts) {
-            Engine engine(*plan);
+            Engine engine(plan);
             RunOptions plain;
             plain.threads = threads;
             for (int w = 0; w < 3; ++w) engine.run(inputs, plain);

@@ -12,6 +12,7 @@
 #include "core/exec/inputs.h"
 #include "core/exec/profile.h"
 #include "core/io/pt2_reader.h"
+#include "bench_models.h"
 #include "support/shared_fixtures.h"
 
 #include <algorithm>
@@ -119,16 +120,12 @@ int main(int argc, char** argv) {
     std::printf("%-18s %3s %6s  %12s %21s  %12s  %9s  %24s  %9s\n", "model", "thr", "batch", "off us/run", "(min-max)", "on us/run",
                 "overhead", "paired median (min-max)", "cpu ovh");
     for (const auto& m : models) {
-        const auto dir = irlens::testing::fixture("generated/" + m);
-        auto prog = loadPt2((dir / "model.pt2").string());
-        if (!prog) { std::printf("%-18s load failed: %s\n", m.c_str(), prog.error().c_str()); continue; }
-        auto plan = ExecutionPlan::compile(*prog);
-        if (!plan) { std::printf("%-18s %s\n", m.c_str(), plan.error().c_str()); continue; }
-        auto expected = loadExpected((dir / "model.expected").string());
-        if (!expected) { std::printf("%-18s %s\n", m.c_str(), expected.error().c_str()); continue; }
-        const auto& inputs = expected->main.inputs;
+        auto model = irlens::bench::loadBenchModel(m);
+        if (!model) continue;
+        const auto& plan = model->plan;
+        const auto& inputs = model->expected.main.inputs;
         for (int threads : threadCounts) {
-            Engine engine(*plan);
+            Engine engine(plan);
             RunOptions off;
             off.threads = threads;
             std::string error;
