@@ -51,18 +51,24 @@ void TestRunGui::runsAndShows_data() {
     QTest::addRow("resnet18") << QString("generated/resnet18/model.pt2");
 }
 
+namespace {
+/// Opens `fixture` (the bundled example when empty) in the window and waits for its layout: the error, or empty.
+QString openInWindow(MainWindow& w, const QString& fixture) {
+    if (fixture.isEmpty()) {
+        w.openExample();
+        return testing::waitForLayout(*w.document()) ? QString() : QString("the example's layout did not arrive");
+    }
+    return testing::openAndWait(*w.document(), testing::fixture(fixture.toStdString()));
+}
+} // namespace
+
 void TestRunGui::runsAndShows() {
     QFETCH(QString, fixture);
     MainWindow w;
     w.resize(1400, 900);
-    if (fixture.isEmpty()) {
-        w.openExample();
-        QVERIFY(testing::waitForLayout(*w.document()));
-    } else {
-        IRLENS_REQUIRE_SHARED();
-        const QString err = testing::openAndWait(*w.document(), testing::fixture(fixture.toStdString()));
-        QVERIFY2(err.isEmpty(), qPrintable(err));
-    }
+    if (!fixture.isEmpty()) IRLENS_REQUIRE_SHARED();
+    const QString err = openInWindow(w, fixture);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
     Document* doc = w.document();
     auto* rc = w.findChild<RunController*>();
     QVERIFY(rc);
@@ -214,14 +220,9 @@ void TestRunGui::threadCount() {
     QFETCH(int, threads);
     if (threads > QThread::idealThreadCount()) QSKIP("fewer hardware threads than the row needs");
     MainWindow w;
-    if (fixture.isEmpty()) {
-        w.openExample();
-        QVERIFY(testing::waitForLayout(*w.document()));
-    } else {
-        IRLENS_REQUIRE_SHARED();
-        const QString err = testing::openAndWait(*w.document(), testing::fixture(fixture.toStdString()));
-        QVERIFY2(err.isEmpty(), qPrintable(err));
-    }
+    if (!fixture.isEmpty()) IRLENS_REQUIRE_SHARED();
+    const QString err = openInWindow(w, fixture);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
     auto* rc = w.findChild<RunController*>();
     QSpinBox* box = rc->threadsBox();
     QCOMPARE(box->minimum(), 1);
