@@ -5,10 +5,10 @@
 #include <QCommandLineParser>
 #include <QLineEdit>
 
-#include "views/decomp_pane.h"
+#include "views/decomp/decomp_pane.h"
 #include "views/document.h"
-#include "views/graph_pane.h"
-#include "views/run_controller.h"
+#include "views/graph/graph_pane.h"
+#include "views/run/run_controller.h"
 
 #include <memory>
 

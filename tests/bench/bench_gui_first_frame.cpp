@@ -4,8 +4,8 @@
 // DOT) then `dot -Tsvg` on it. Not a test: run by hand on an idle machine.
 #include "support/shared_fixtures.h"
 #include "views/document.h"
-#include "views/graph_scene.h"
-#include "views/graph_view.h"
+#include "views/graph/graph_scene.h"
+#include "views/graph/graph_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,0 +1,220 @@
+// ModuleTree, CollapseState and the visible graph: what is drawn under each collapse state.
+#include "core/layout/collapse_state.h"
+#include "core/layout/module_tree.h"
+#include "core/layout/visible_graph.h"
+#include "support/synthetic_program.h"
+
+#include <QtTest>
+
+using namespace irlens::core;
+using irlens::testing::makeBlockStack;
+
+class TestModuleTree : public QObject {
+    Q_OBJECT
+private slots:
+    void treeFromStacks();
+    void oldStackForm();
+    void secondCallIsItsOwnGroup();
+    void visibleCounts_data();
+    void visibleCounts();
+    void parametersAreChips();
+    void fanOutBecomesChips();
+    void edgeLabelsComeFromProducer();
+    void cacheKeys();
+};
+
+void TestModuleTree::treeFromStacks() {
+    auto p = makeBlockStack(4);
+    auto tree = ModuleTree::build(p->graph);
+    // root, layers, 4 blocks, 4 fc, head
+    QCOMPARE(tree.size(), 11);
+    QCOMPARE(tree.module(0).type, std::string("models.Stack"));
+    int layers = tree.find("layers");
+    QVERIFY(layers > 0);
+    QCOMPARE(tree.module(layers).depth, 1);
+    QCOMPARE(tree.module(layers).children.size(), size_t(4));
+    QCOMPARE(tree.module(layers).totalNodes, 12);
+    QCOMPARE(tree.module(0).totalNodes, 13);
+    int fc2 = tree.find("layers.2.fc");
+    QCOMPARE(tree.module(fc2).shortName(), std::string("fc"));
+    QCOMPARE(tree.module(fc2).shortType(), std::string("Linear"));
+    QCOMPARE(tree.module(fc2).nodes, std::vector<int>{6});
+    QCOMPARE(tree.moduleOfNode(7), tree.find("layers.2"));
+    std::vector<int> chain{layers, tree.find("layers.2"), fc2};
+    QCOMPARE(tree.chainOfNode(6), chain);
+    QCOMPARE(tree.moduleOfNode(99), 0);
+}
+
+void TestModuleTree::oldStackForm() {
+    Graph g;
+    Node n = irlens::testing::makeNode("a", "torch.ops.aten.relu.default", {}, "");
+    n.meta.raw["nn_module_stack"] = "L__self__:(,M);L__self__enc:(enc,models.Encoder);L__self__enc_l:(enc.l,torch.nn.Linear)";
+    n.meta.parseFromRaw();
+    g.nodes.push_back(n);
+    Node bare = irlens::testing::makeNode("b", "torch.ops.aten.relu.default", {}, "");
+    bare.meta.raw.erase("nn_module_stack");
+    bare.meta.parseFromRaw();
+    g.nodes.push_back(bare);
+    auto tree = ModuleTree::build(g);
+    QCOMPARE(tree.size(), 3);
+    QCOMPARE(tree.module(tree.find("enc.l")).parent, tree.find("enc"));
+    QCOMPARE(tree.moduleOfNode(1), 0); // no stack: the root
+}
+
+void TestModuleTree::secondCallIsItsOwnGroup() {
+    // resnet's BasicBlock calls self.relu twice: conv, relu, conv, add, relu
+    using irlens::testing::makeNode;
+    const std::string block = "L__self__,,M;L__self__b,b,Block";
+    const std::string relu = block + ";L__self__b.relu,b.relu,torch.nn.ReLU";
+    Graph g;
+    g.nodes = {makeNode("c1", "torch.ops.aten.convolution.default", {}, block + ";L__self__b.c1,b.c1,Conv2d"),
+               makeNode("r1", "torch.ops.aten.relu.default", {}, relu),
+               makeNode("c2", "torch.ops.aten.convolution.default", {}, block + ";L__self__b.c2,b.c2,Conv2d"),
+               makeNode("add", "torch.ops.aten.add.Tensor", {}, block),
+               makeNode("r2", "torch.ops.aten.relu.default", {}, relu)};
+    auto tree = ModuleTree::build(g);
+    QCOMPARE(tree.size(), 6); // root, b, c1, relu, c2, relu #2
+    const int first = tree.moduleOfNode(1), second = tree.moduleOfNode(4);
+    QVERIFY(first != second);
+    QCOMPARE(tree.find("b.relu"), first);
+    QCOMPARE(tree.module(second).path, std::string("b.relu"));
+    QCOMPARE(tree.module(second).call, 2);
+    QCOMPARE(tree.module(second).label(), std::string("b.relu #2"));
+    QCOMPARE(tree.module(second).parent, tree.find("b"));
+    QCOMPARE(tree.module(tree.find("b")).totalNodes, 5);
+    // a contiguous module keeps one call
+    QCOMPARE(tree.module(tree.find("b")).call, 1);
+    QCOMPARE(tree.moduleOfNode(3), tree.find("b"));
+}
+
+void TestModuleTree::visibleCounts_data() {
+    QTest::addColumn<int>("blocks");
+    QTest::addColumn<QString>("state");
+    QTest::addColumn<int>("opItems");
+    QTest::addColumn<int>("moduleItems");
+    QTest::addColumn<int>("clusters");
+    // inputs: x (user) is the only pill; output adds one
+    QTest::addRow("expanded") << 3 << "all" << 10 << 0 << 8;
+    QTest::addRow("top level") << 3 << "top" << 0 << 2 << 0;
+    QTest::addRow("layers open") << 3 << "layers" << 0 << 4 << 1;
+    QTest::addRow("one block open") << 3 << "layers,layers.1" << 2 << 4 << 2;
+    QTest::addRow("auto small") << 3 << "auto" << 10 << 0 << 8;
+    QTest::addRow("auto large") << 600 << "auto" << 0 << 2 << 0;
+}
+
+void TestModuleTree::visibleCounts() {
+    QFETCH(int, blocks);
+    QFETCH(QString, state);
+    QFETCH(int, opItems);
+    QFETCH(int, moduleItems);
+    QFETCH(int, clusters);
+    auto p = makeBlockStack(blocks);
+    auto tree = ModuleTree::build(p->graph);
+    CollapseState cs;
+    if (state == "all") cs = CollapseState::allExpanded(tree);
+    else if (state == "auto") cs = CollapseState::automatic(tree, static_cast<int>(p->graph.nodes.size()));
+    else if (state != "top")
+        for (const auto& path : state.split(',')) cs.setExpanded(tree.find(path.toStdString()), true);
+    auto vg = buildVisibleGraph(p->graph, &p->signature, tree, cs);
+    int ops = 0, mods = 0, inputs = 0, outputs = 0;
+    for (const auto& it : vg.items) {
+        ops += it.kind == VisibleItem::Kind::Op;
+        mods += it.kind == VisibleItem::Kind::Module;
+        inputs += it.kind == VisibleItem::Kind::Input;
+        outputs += it.kind == VisibleItem::Kind::Output;
+    }
+    QCOMPARE(ops, opItems);
+    QCOMPARE(vg.visibleOpNodes, opItems);
+    QCOMPARE(mods, moduleItems);
+    QCOMPARE(inputs, 1);
+    QCOMPARE(outputs, 1);
+    QCOMPARE(static_cast<int>(vg.clusters.size()), clusters);
+    // every graph node maps to exactly one item, and hidden counts add up
+    QCOMPARE(vg.itemOfNode.size(), p->graph.nodes.size());
+    int hidden = 0;
+    for (const auto& it : vg.items) hidden += it.hiddenNodes;
+    QCOMPARE(hidden + ops, static_cast<int>(p->graph.nodes.size()));
+}
+
+void TestModuleTree::parametersAreChips() {
+    auto p = makeBlockStack(3);
+    auto tree = ModuleTree::build(p->graph);
+    auto vg = buildVisibleGraph(p->graph, &p->signature, tree, CollapseState::allExpanded(tree));
+    for (const auto& it : vg.items) QVERIFY2(it.id.rfind("in:p_", 0) != 0, it.id.c_str());
+    const auto& mm1 = vg.items[static_cast<size_t>(vg.itemOfId.at("mm_1"))];
+    QCOMPARE(mm1.chips.size(), size_t(1));
+    QCOMPARE(mm1.chips[0].kind, Chip::Kind::Parameter);
+    QCOMPARE(mm1.chips[0].label, std::string("weight"));
+    QCOMPARE(mm1.chips[0].value, std::string("p_layers_1_fc_weight"));
+    QVERIFY(mm1.height > itemTextHeight(mm1));
+    // no edge comes from a parameter
+    for (const auto& e : vg.edges) QVERIFY(e.value.rfind("p_", 0) != 0);
+}
+
+void TestModuleTree::fanOutBecomesChips() {
+    Graph g;
+    g.inputs.push_back(Argument::tensor("x"));
+    g.tensorValues["x"] = irlens::testing::meta({2, 3});
+    for (int k = 0; k < 12; ++k) {
+        auto n = irlens::testing::makeNode("r" + std::to_string(k), "torch.ops.aten.relu.default", {"x"}, "");
+        g.nodes.push_back(n);
+        g.outputs.push_back(Argument::tensor(n.name));
+    }
+    auto tree = ModuleTree::build(g);
+    VisibleGraphOptions opt;
+    opt.fanOutChipThreshold = 8;
+    auto vg = buildVisibleGraph(g, nullptr, tree, CollapseState::allExpanded(tree), opt);
+    int fromX = 0, fanChips = 0;
+    for (const auto& e : vg.edges) fromX += e.value == "x";
+    for (const auto& it : vg.items)
+        for (const auto& c : it.chips) fanChips += c.kind == Chip::Kind::FanOut && c.value == "x";
+    QCOMPARE(fromX, 1);
+    QCOMPARE(fanChips, 11);
+    opt.fanOutChipThreshold = 0;
+    vg = buildVisibleGraph(g, nullptr, tree, CollapseState::allExpanded(tree), opt);
+    fromX = 0;
+    for (const auto& e : vg.edges) fromX += e.value == "x";
+    QCOMPARE(fromX, 12);
+}
+
+void TestModuleTree::edgeLabelsComeFromProducer() {
+    // a two-output producer: the edge to each consumer carries the shape of the output it reads
+    Graph g;
+    g.inputs.push_back(Argument::tensor("x"));
+    g.tensorValues["x"] = irlens::testing::meta({4, 8});
+    Node split = irlens::testing::makeNode("split", "torch.ops.aten.var_mean.correction", {"x"}, "");
+    split.outputs = {Argument::tensor("var"), Argument::tensor("mean")};
+    g.nodes.push_back(split);
+    g.tensorValues["var"] = irlens::testing::meta({4, 1});
+    g.tensorValues["mean"] = irlens::testing::meta({4});
+    g.nodes.push_back(irlens::testing::makeNode("use_mean", "torch.ops.aten.relu.default", {"mean"}, ""));
+    g.tensorValues["use_mean"] = irlens::testing::meta({4});
+    g.outputs.push_back(Argument::tensor("use_mean"));
+    auto tree = ModuleTree::build(g);
+    auto vg = buildVisibleGraph(g, nullptr, tree, CollapseState::allExpanded(tree));
+    bool found = false;
+    for (const auto& e : vg.edges)
+        if (vg.items[static_cast<size_t>(e.to)].id == "use_mean") {
+            QCOMPARE(e.label, std::string("f32[4]"));
+            found = true;
+        }
+    QVERIFY(found);
+    QCOMPARE(vg.items[static_cast<size_t>(vg.itemOfId.at("split"))].subtitle, std::string("f32[4, 1] +1"));
+}
+
+void TestModuleTree::cacheKeys() {
+    CollapseState a, b;
+    a.setExpanded(3, true);
+    a.setExpanded(12, true);
+    b.setExpanded(12, true);
+    b.setExpanded(3, true);
+    QCOMPARE(a.key(), b.key());
+    QCOMPARE(a.key(), std::string("3,12"));
+    a.toggle(3);
+    QCOMPARE(a.key(), std::string("12"));
+    a.setExpanded(0, false); // the root stays open
+    QVERIFY(a.isExpanded(0));
+}
+
+QTEST_GUILESS_MAIN(TestModuleTree)
+#include "tst_module_tree.moc"

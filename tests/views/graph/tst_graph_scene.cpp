@@ -1,0 +1,352 @@
+// The graph scene on real programs: one box per visible node (collapsed or not), expand/collapse,
+// HOP subgraphs, symbols, search and keyboard navigation.
+#include "core/decomp/decomp_session.h"
+#include "core/ir/example_program.h"
+#include "core/layout/op_family.h"
+#include "core/layout/visible_graph.h"
+#include "support/gui_test_util.h"
+#include "views/graph/graph_items.h"
+#include "views/graph/graph_navigation.h"
+#include "views/graph/graph_pane.h"
+#include "views/graph/graph_scene.h"
+#include "views/graph/graph_view.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace irlens;
+using namespace irlens::views;
+using irlens::testing::fixture;
+
+class TestGraphScene : public QObject {
+    Q_OBJECT
+private slots:
+    void exampleWithoutFiles();
+    void everyFixture_data();
+    void everyFixture();
+    void expandCollapseDeepStack();
+    void hopSubgraph();
+    void symbolHighlight();
+    void searchAndNavigate();
+    void textReadableInBothThemes_data();
+    void textReadableInBothThemes();
+    void decompositionStepKeepsTheDrawing();
+    void bigLayoutBuiltInSlices();
+};
+
+namespace {
+
+struct Counts {
+    int ops = 0, inputs = 0, outputs = 0, modules = 0, hidden = 0;
+};
+
+Counts countScene(const GraphScene& scene) {
+    Counts c;
+    for (auto* item : scene.nodeItems()) {
+        switch (item->item().kind) {
+        case core::VisibleItem::Kind::Op: ++c.ops; break;
+        case core::VisibleItem::Kind::Input: ++c.inputs; break;
+        case core::VisibleItem::Kind::Output: ++c.outputs; break;
+        case core::VisibleItem::Kind::Module: ++c.modules; c.hidden += item->item().hiddenNodes; break;
+        }
+    }
+    return c;
+}
+
+int userInputs(const core::Program& p) {
+    int n = 0;
+    for (const auto& s : p.signature.inputSpecs)
+        n += s.kind == core::InputKind::UserInput || s.kind == core::InputKind::ConstantInput;
+    return n;
+}
+
+} // namespace
+
+void TestGraphScene::exampleWithoutFiles() {
+    Document doc;
+    GraphScene scene(&doc);
+    doc.setProgram(core::makeExampleProgram(), "example");
+    QVERIFY(testing::waitForLayout(doc));
+    const auto& p = *doc.program();
+    Counts c = countScene(scene);
+    // small program: everything expanded, one box per node, plus the input pill(s) and the output
+    QCOMPARE(c.ops, static_cast<int>(p.graph.nodes.size()));
+    QCOMPARE(c.modules, 0);
+    QCOMPARE(c.inputs, userInputs(p));
+    QCOMPARE(c.outputs, 1);
+    QCOMPARE(scene.edgeItemCount(), static_cast<int>(doc.layout()->graph.edges.size()));
+    QVERIFY(scene.clusterItemCount() > 0);
+}
+
+void TestGraphScene::everyFixture_data() {
+    QTest::addColumn<QString>("path");
+    for (const auto& f : testing::allFixtures()) QTest::addRow("%s", qPrintable(f)) << f;
+}
+
+void TestGraphScene::everyFixture() {
+    IRLENS_REQUIRE_SHARED();
+    QFETCH(QString, path);
+    Document doc;
+    GraphScene scene(&doc);
+    const QString error = testing::openAndWait(doc, fixture(path.toStdString()));
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const auto& p = *doc.program();
+    const int nodes = static_cast<int>(p.graph.nodes.size());
+    Counts c = countScene(scene);
+    // every graph node is drawn exactly once: as its own box or inside a collapsed module's box
+    QCOMPARE(c.ops + c.hidden, nodes);
+    QCOMPARE(scene.nodeItemCount(), static_cast<int>(doc.layout()->graph.items.size()));
+    QCOMPARE(c.outputs, 1);
+    QCOMPARE(c.inputs, userInputs(p));
+    if (nodes > core::kAutoCollapseNodes) {
+        QCOMPARE(c.ops, 0); // opens collapsed to top-level modules
+        QVERIFY(c.modules > 0);
+    } else {
+        QCOMPARE(c.ops, nodes);
+        QCOMPARE(c.modules, 0);
+    }
+    // parameters never get a box of their own
+    for (auto* item : scene.nodeItems()) QVERIFY(item->item().id.rfind("in:p_", 0) != 0);
+}
+
+void TestGraphScene::expandCollapseDeepStack() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    const auto& tree = *doc.scope().tree;
+    const int layers = tree.find("layers");
+    QVERIFY(layers > 0);
+    const int collapsed = scene.nodeItemCount();
+    QCOMPARE(collapsed, 4); // x, layers, head, output
+    // expanding "layers" shows its 240 blocks as boxes (and head's 4 nodes stay folded)
+    doc.toggleModule(layers);
+    QVERIFY(testing::waitForLayout(doc));
+    QTRY_COMPARE(scene.nodeItemCount(), collapsed - 1 + static_cast<int>(tree.module(layers).children.size()));
+    QCOMPARE(static_cast<int>(tree.module(layers).children.size()), 240);
+    QCOMPARE(scene.clusterItemCount(), 1);
+    // one block opened: its nodes get their own boxes
+    const int block = tree.find("layers.7");
+    doc.toggleModule(block);
+    QVERIFY(testing::waitForLayout(doc));
+    Counts c = countScene(scene);
+    QVERIFY(c.ops > 0);
+    QCOMPARE(c.ops + c.hidden, static_cast<int>(doc.program()->graph.nodes.size()));
+    // closing again comes from the cache, instantly
+    doc.toggleModule(block);
+    doc.toggleModule(layers);
+    QVERIFY(!doc.isBusy());
+    QCOMPARE(scene.nodeItemCount(), collapsed);
+}
+
+void TestGraphScene::hopSubgraph() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    GraphView view(&doc, &scene);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/cond_branch/model.pt2")).isEmpty());
+    const auto& g = doc.program()->graph;
+    int cond = -1;
+    for (size_t k = 0; k < g.nodes.size(); ++k)
+        if (g.nodes[k].target.kind == core::Target::Kind::HigherOrder) cond = static_cast<int>(k);
+    QVERIFY(cond >= 0);
+    auto* item = scene.itemForNode(cond);
+    QVERIFY(item && item->item().isHop);
+    // double-click on the HOP box enters its first subgraph
+    QVERIFY(view.activateAt(item->sceneBoundingRect().center()));
+    QVERIFY(testing::waitForLayout(doc));
+    QCOMPARE(doc.scopes().size(), size_t(2));
+    QVERIFY(doc.scope().label.contains("true_graph") || doc.scope().label.contains("graph"));
+    Counts c = countScene(scene);
+    QCOMPARE(c.ops, static_cast<int>(doc.graph()->nodes.size()));
+    QVERIFY(c.ops > 0);
+    // the second subgraph too, then back up
+    doc.leaveSubgraph();
+    QVERIFY(testing::waitForLayout(doc));
+    QVERIFY(doc.enterSubgraph(cond, 1));
+    QVERIFY(testing::waitForLayout(doc));
+    QVERIFY(doc.scope().label.contains("false_graph"));
+    doc.leaveSubgraph(0);
+    QVERIFY(testing::waitForLayout(doc));
+    QCOMPARE(doc.scopes().size(), size_t(1));
+    QCOMPARE(countScene(scene).ops, static_cast<int>(g.nodes.size()));
+}
+
+void TestGraphScene::symbolHighlight() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/dynamic_mlp/model.pt2")).isEmpty());
+    const auto using_s0 = GraphScene::nodesUsingSymbol(*doc.graph(), "s0");
+    // every node whose output has the dynamic batch: all but sym_size and the transposes of weights
+    QVERIFY(!using_s0.empty());
+    for (int n : using_s0) {
+        const auto& node = doc.graph()->nodes[static_cast<size_t>(n)];
+        QVERIFY2(node.target.op != "t", node.name.c_str());
+    }
+    doc.setHighlightSymbol("s0");
+    int marked = 0;
+    for (auto* item : scene.nodeItems()) marked += (item->emphasis() & int(Emphasis::Symbol)) != 0;
+    QCOMPARE(marked, static_cast<int>(using_s0.size()));
+    QVERIFY(GraphScene::nodesUsingSymbol(*doc.graph(), "s").empty()); // whole words only
+}
+
+void TestGraphScene::searchAndNavigate() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphPane pane(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/resnet18/model.pt2")).isEmpty());
+    const auto& g = *doc.graph();
+    int convs = 0;
+    for (const auto& n : g.nodes) convs += n.target.op == "convolution";
+    QCOMPARE(convs, 20);
+    QCOMPARE(pane.search("convolution"), 20);
+    QCOMPARE(pane.search("layer2.1"), [&] {
+        int n = 0;
+        for (size_t k = 0; k < g.nodes.size(); ++k)
+            n += doc.scope().tree->module(doc.scope().tree->moduleOfNode(static_cast<int>(k))).path.rfind("layer2.1", 0) == 0;
+        return n;
+    }());
+    QCOMPARE(pane.search("^conv.*_1$", true), [&] {
+        int n = 0;
+        for (const auto& node : g.nodes) n += QRegularExpression("^conv.*_1$", QRegularExpression::CaseInsensitiveOption)
+                                                   .match(QString::fromStdString(node.name)).hasMatch();
+        return n;
+    }());
+    QCOMPARE(pane.search("([", true), 0); // invalid regex: no hits, no crash
+    pane.search("convolution");
+    const int first = pane.nextHit();
+    QCOMPARE(doc.selectedNode(), first);
+    QCOMPARE(g.nodes[static_cast<size_t>(first)].target.op, std::string("convolution"));
+    const int last = pane.nextHit(true);
+    QVERIFY(last != first || convs == 1);
+    // search hits are outlined
+    int outlined = 0;
+    for (auto* item : pane.scene()->nodeItems()) outlined += (item->emphasis() & int(Emphasis::SearchHit)) != 0;
+    QCOMPARE(outlined, 20);
+    // Alt+Down walks to the first user, Alt+Up back to the producer
+    doc.selectNode(first);
+    const int user = firstUserOf(g, first);
+    QVERIFY(user > first);
+    QTest::keyClick(pane.view(), Qt::Key_Down, Qt::AltModifier);
+    QCOMPARE(doc.selectedNode(), user);
+    QTest::keyClick(pane.view(), Qt::Key_Up, Qt::AltModifier);
+    QCOMPARE(doc.selectedNode(), producerOf(g, user));
+    QCOMPARE(producerOf(g, user), first);
+}
+
+void TestGraphScene::textReadableInBothThemes_data() {
+    QTest::addColumn<int>("family");
+    QTest::addColumn<bool>("dark");
+    for (int f = 0; f <= int(core::OpFamily::Other); ++f) {
+        QTest::addRow("%s light", core::opFamilyName(core::OpFamily(f))) << f << false;
+        QTest::addRow("%s dark", core::opFamilyName(core::OpFamily(f))) << f << true;
+    }
+}
+
+void TestGraphScene::textReadableInBothThemes() {
+    // WCAG contrast of the label colour on the node fill, on light and dark palettes
+    QFETCH(int, family);
+    QFETCH(bool, dark);
+    const QColor fill = themedFill(core::opFamilyColor(core::OpFamily(family)), dark);
+    const QColor text = readableTextOn(fill);
+    auto lum = [](const QColor& c) {
+        auto ch = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF());
+    };
+    const double a = lum(fill), b = lum(text);
+    const double contrast = (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
+    QVERIFY2(contrast >= 4.5, qPrintable(QString("contrast %1 of %2 on %3").arg(contrast).arg(text.name(), fill.name())));
+}
+
+// A step through the Document (what the decomposition pane does): the boxes the step did not touch keep
+// their scene position (above the replaced node) or move straight down; Relayout lays out afresh.
+void TestGraphScene::decompositionStepKeepsTheDrawing() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    GraphView view(&doc, &scene);
+    view.resize(900, 700);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/tiny_gpt/model.pt2")).isEmpty());
+    QHash<QString, QRectF> before;
+    for (auto* item : scene.nodeItems()) before[QString::fromStdString(item->item().id)] = item->sceneBoundingRect();
+    core::DecompSessionOptions o;
+    o.verify = false;
+    core::DecompSession session(doc.program(), o);
+    std::string node;
+    for (const auto& c : session.candidates(core::DecompStage::ToPrims))
+        if (c.target.find("layer_norm") != std::string::npos) node = c.node;
+    QVERIFY(!node.empty());
+    auto step = session.stepNode(node, core::DecompStage::ToPrims);
+    QVERIFY2(step.isOk(), step.error().c_str());
+    const QRectF replaced = before.value(QString::fromStdString(node));
+    doc.setProgram(session.current(), "tiny_gpt (prims)");
+    QVERIFY(testing::waitForLayout(doc));
+    QVERIFY(doc.layoutIsIncremental());
+    int kept = 0, moved = 0, fresh = 0;
+    double down = -1;
+    for (auto* item : scene.nodeItems()) {
+        const QString id = QString::fromStdString(item->item().id);
+        const QRectF now = item->sceneBoundingRect();
+        if (!before.contains(id)) {
+            QVERIFY2(now.top() >= replaced.top() - 9, qPrintable(id)); // hangs from where the node was
+            ++fresh;
+            continue;
+        }
+        const QRectF was = before.value(id);
+        if (was.bottom() <= replaced.top()) {
+            QCOMPARE(now, was);
+            ++kept;
+        } else if (was.top() >= replaced.bottom()) {
+            QCOMPARE(now.left(), was.left());
+            if (down < 0) down = now.top() - was.top();
+            QCOMPARE(now.top() - was.top(), down); // one uniform shift
+            ++moved;
+        }
+    }
+    QVERIFY(kept > 0 && moved > 0 && fresh > 1);
+    if (const QByteArray out = qgetenv("IRLENS_SCENE_SHOT"); !out.isEmpty()) {
+        view.show();
+        view.centerOn(replaced.center());
+        QTest::qWait(50);
+        view.grab().save(QString::fromUtf8(out));
+    }
+    doc.relayout();
+    QVERIFY(testing::waitForLayout(doc));
+    QVERIFY(!doc.layoutIsIncremental());
+    QCOMPARE(scene.nodeItemCount(), static_cast<int>(doc.layout()->graph.items.size()));
+}
+
+// deep_stack with 40 blocks open: more items than kSyncItems, built across several event-loop turns
+// (creating items is cheap, about 1 ms per 2,000 here, so slices are capped by count to see them).
+void TestGraphScene::bigLayoutBuiltInSlices() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    int rebuilt = 0;
+    connect(&scene, &GraphScene::rebuilt, this, [&] { ++rebuilt; });
+    const auto& tree = *doc.scope().tree;
+    core::CollapseState open = core::CollapseState::topLevel();
+    open.setExpanded(tree.find("layers"), true);
+    scene.setMaxItemsPerSlice(200);
+    for (int b = 0; b < 40; ++b) open.setExpanded(tree.find("layers." + std::to_string(b)), true);
+    bool slicing = false;
+    // connected after the scene: runs once the scene has spent its first slice
+    connect(&doc, &Document::layoutReady, this, [&] { slicing = scene.isBuilding(); });
+    doc.setCollapse(open);
+    QVERIFY(testing::waitForLayout(doc));
+    const auto layout = doc.layout();
+    const int total = static_cast<int>(layout->graph.items.size() + layout->edges.size() + layout->clusters.size());
+    QVERIFY2(total > GraphScene::kSyncItems, qPrintable(QString::number(total)));
+    QTRY_VERIFY(!scene.isBuilding());
+    qInfo("%d items built in slices", total);
+    QVERIFY(slicing);
+    QCOMPARE(rebuilt, 1);
+    QCOMPARE(scene.nodeItemCount(), static_cast<int>(layout->graph.items.size()));
+    QCOMPARE(scene.edgeItemCount(), static_cast<int>(layout->edges.size()));
+}
+
+QTEST_MAIN(TestGraphScene)
+#include "tst_graph_scene.moc"

@@ -1,0 +1,248 @@
+// The run GUI: the Run action on the bundled example (and fixtures when ../shared is present), the
+// profile table, the heatmap overlay and the per-thread timeline.
+#include "support/gui_test_util.h"
+#include "views/graph/graph_items.h"
+#include "views/graph/graph_pane.h"
+#include "views/graph/graph_scene.h"
+#include "views/graph/heatmap_overlay.h"
+#include "views/main_window.h"
+#include "views/run/profile_table_model.h"
+#include "views/run/run_controller.h"
+#include "views/run/run_outputs_model.h"
+#include "views/run/run_snapshot.h"
+#include "views/inspect/table_pane.h"
+#include "views/run/timeline_widget.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QComboBox>
+#include <QSettings>
+#include <QSpinBox>
+#include <QImage>
+#include <QSortFilterProxyModel>
+#include <QTreeView>
+#include <QtTest>
+
+#include <map>
+
+using namespace irlens;
+using namespace irlens::views;
+
+class TestRunGui : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void runsAndShows_data();
+    void runsAndShows();
+    void cancelledAndStaleRunsAreDropped();
+    void threadCount_data();
+    void threadCount();
+};
+
+void TestRunGui::initTestCase() {
+    QCoreApplication::setOrganizationName("irlens-tests");
+    QCoreApplication::setApplicationName("tst_run_gui");
+}
+
+void TestRunGui::runsAndShows_data() {
+    QTest::addColumn<QString>("fixture");
+    QTest::addRow("example") << QString();
+    QTest::addRow("tiny_mlp") << QString("generated/tiny_mlp/model.pt2");
+    QTest::addRow("resnet18") << QString("generated/resnet18/model.pt2");
+}
+
+namespace {
+/// Opens `fixture` (the bundled example when empty) in the window and waits for its layout: the error, or empty.
+QString openInWindow(MainWindow& w, const QString& fixture) {
+    if (fixture.isEmpty()) {
+        w.openExample();
+        return testing::waitForLayout(*w.document()) ? QString() : QString("the example's layout did not arrive");
+    }
+    return testing::openAndWait(*w.document(), testing::fixture(fixture.toStdString()));
+}
+} // namespace
+
+void TestRunGui::runsAndShows() {
+    QFETCH(QString, fixture);
+    MainWindow w;
+    w.resize(1400, 900);
+    if (!fixture.isEmpty()) IRLENS_REQUIRE_SHARED();
+    const QString err = openInWindow(w, fixture);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
+    Document* doc = w.document();
+    auto* rc = w.findChild<RunController*>();
+    QVERIFY(rc);
+    QCOMPARE(rc->runAction()->shortcut(), QKeySequence(Qt::Key_F5));
+
+    QSignalSpy finished(doc, &Document::runFinished);
+    QSignalSpy failed(rc, &RunController::runFailed);
+    rc->runAction()->trigger();
+    QVERIFY(rc->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() > 0 || failed.count() > 0, 60000);
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().front().toString()));
+    RunSnapshotPtr run = doc->runResult();
+    QVERIFY(run);
+    QVERIFY(!rc->isRunning());
+
+    // profile table: a sound model, one row per executed node, shares adding up to 100 %
+    ProfileTableModel* model = rc->profileModel();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model->rowCount(), static_cast<int>(run->nodes.size()));
+    QCOMPARE(model->rowCount(), static_cast<int>(doc->program()->graph.nodes.size())); // every node ran
+    double shares = 0;
+    int64_t totalNs = 0;
+    std::map<QString, std::pair<int64_t, int>> perOp;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        shares += model->index(r, ProfileTableModel::Share).data().toDouble();
+        const int64_t ns = model->index(r, 0).data(ProfileTableModel::SelfNsRole).toLongLong();
+        totalNs += ns;
+        auto& g = perOp[model->index(r, ProfileTableModel::Detail).data().toString()];
+        g.first += ns;
+        g.second += 1;
+    }
+    QVERIFY(totalNs > 0);
+    QVERIFY2(std::abs(shares - 100.0) < 0.05 * model->rowCount() + 0.1, qPrintable(QString::number(shares)));
+
+    // by op: one row per op, each the sum of its nodes
+    rc->groupingCombo()->setCurrentIndex(1);
+    QCOMPARE(model->grouping(), ProfileTableModel::Grouping::ByOp);
+    QCOMPARE(model->rowCount(), static_cast<int>(perOp.size()));
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const QString op = model->index(r, 0).data().toString();
+        QVERIFY2(perOp.count(op), qPrintable(op));
+        QCOMPARE(model->index(r, 0).data(ProfileTableModel::SelfNsRole).toLongLong(), perOp[op].first);
+        QCOMPARE(model->index(r, ProfileTableModel::Calls).data().toInt(), perOp[op].second);
+    }
+    rc->groupingCombo()->setCurrentIndex(2); // by module: sums equal the node total
+    int64_t moduleNs = 0;
+    for (int r = 0; r < model->rowCount(); ++r) moduleNs += model->index(r, 0).data(ProfileTableModel::SelfNsRole).toLongLong();
+    QCOMPARE(moduleNs, totalNs);
+    rc->groupingCombo()->setCurrentIndex(0);
+
+    // clicking a row selects its node: sort by self time, click the hottest
+    QTreeView* view = rc->profilePane()->view();
+    view->sortByColumn(ProfileTableModel::SelfMs, Qt::DescendingOrder);
+    const QModelIndex top = rc->profilePane()->proxy()->index(0, 0);
+    const int hottest = top.data(ProfileTableModel::NodeIndexRole).toInt();
+    emit view->clicked(top);
+    QCOMPARE(doc->selectedNode(), hottest);
+    QCOMPARE(doc->program()->graph.nodes[static_cast<size_t>(hottest)].name, top.data().toString().toStdString());
+
+    // outputs: one row per graph output with a dtype and a shape
+    QCOMPARE(rc->outputsModel()->rowCount(), static_cast<int>(doc->program()->graph.outputs.size()));
+    QVERIFY(!rc->outputsModel()->index(0, RunOutputsModel::Dtype).data().toString().isEmpty());
+    // fixtures come with PyTorch's reference outputs: every output is compared and matches
+    for (int r = 0; !fixture.isEmpty() && r < rc->outputsModel()->rowCount(); ++r) {
+        const QString check = rc->outputsModel()->index(r, RunOutputsModel::Check).data().toString();
+        QVERIFY2(check.startsWith("ok ("), qPrintable(check));
+    }
+
+    // heatmap: toggling recolours a box, toggling back removes it
+    QTRY_VERIFY(testing::waitForLayout(*doc));
+    GraphScene* scene = w.graphPane()->scene();
+    NodeItem* box = scene->itemForNode(hottest);
+    QVERIFY(box);
+    QVERIFY(!rc->heatmap()->overlayOf(box));
+    QVERIFY(box->toolTip().contains("self"));
+    rc->heatmapAction()->setChecked(true);
+    QVERIFY(rc->heatmap()->overlayOf(box));
+    QCOMPARE(rc->heatmap()->heatColorOf(box), viridis(1.0)); // the hottest box is at the top of the ramp
+    rc->heatmapAction()->setChecked(false);
+    QVERIFY(!rc->heatmap()->overlayOf(box));
+
+    // timeline: one bar per node; a click selects, the selection is highlighted
+    TimelineWidget* tl = rc->timeline();
+    tl->resize(1200, 200);
+    QCOMPARE(tl->barCount(), static_cast<int>(run->nodes.size()));
+    QVERIFY(tl->laneCount() >= 1);
+    const int other = run->nodes.front().node;
+    const QRectF bar = tl->barRect(other);
+    QVERIFY(!bar.isEmpty());
+    // the pixel actually clicked: a bar of tiny_mlp is a few pixels wide, so the rounded centre can
+    // belong to its neighbour
+    const QPoint at = bar.center().toPoint();
+    QTest::mouseClick(tl, Qt::LeftButton, {}, at);
+    const int clicked = tl->nodeAt(QPointF(at));
+    QVERIFY(clicked >= 0);
+    QCOMPARE(doc->selectedNode(), clicked);
+    doc->selectNode(hottest);
+    QCOMPARE(tl->highlightedNode(), hottest);
+    // the bar is painted where barRect says (its op family colour, not the background)
+    const QImage shot = tl->grab().toImage();
+    if (qEnvironmentVariableIsSet("IRLENS_SHOT_DIR")) shot.save(qEnvironmentVariable("IRLENS_SHOT_DIR") + "/timeline_" + QTest::currentDataTag() + ".png");
+    const QRectF hot = tl->barRect(hottest);
+    QVERIFY(!hot.isEmpty());
+    QVERIFY(shot.pixelColor(hot.center().toPoint()) != tl->palette().color(QPalette::Base));
+}
+
+void TestRunGui::cancelledAndStaleRunsAreDropped() {
+    MainWindow w;
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    auto* rc = w.findChild<RunController*>();
+    QSignalSpy finished(w.document(), &Document::runFinished);
+    // cancel (Esc / the status bar button): nothing is published
+    rc->run();
+    QVERIFY(rc->isRunning());
+    QVERIFY(rc->cancelAction()->isEnabled());
+    rc->cancel();
+    QVERIFY(!rc->isRunning());
+    QTest::qWait(300);
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(!w.document()->runResult());
+    // a new program while running: the old run's result is stale and dropped
+    rc->run();
+    w.openExample();
+    QVERIFY(!rc->isRunning());
+    QTest::qWait(300);
+    QVERIFY(!w.document()->runResult());
+    // a finished run is cleared by the next program (runFinished(nullptr))
+    rc->run();
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->runResult() != nullptr, 30000);
+    finished.clear();
+    w.openExample();
+    QVERIFY(!w.document()->runResult());
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(!finished.front().front().value<RunSnapshotPtr>());
+}
+
+void TestRunGui::threadCount_data() {
+    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<int>("threads");
+    QTest::addRow("example, 1 thread") << QString() << 1;
+    QTest::addRow("resnet18, 1 thread") << QString("generated/resnet18/model.pt2") << 1;
+    QTest::addRow("resnet18, 2 threads") << QString("generated/resnet18/model.pt2") << 2;
+    QTest::addRow("tiny_gpt, 2 threads") << QString("generated/tiny_gpt/model.pt2") << 2;
+}
+
+void TestRunGui::threadCount() {
+    QFETCH(QString, fixture);
+    QFETCH(int, threads);
+    if (threads > QThread::idealThreadCount()) QSKIP("fewer hardware threads than the row needs");
+    MainWindow w;
+    if (!fixture.isEmpty()) IRLENS_REQUIRE_SHARED();
+    const QString err = openInWindow(w, fixture);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
+    auto* rc = w.findChild<RunController*>();
+    QSpinBox* box = rc->threadsBox();
+    QCOMPARE(box->minimum(), 1);
+    QCOMPARE(box->maximum(), QThread::idealThreadCount());
+    box->setValue(threads);
+    QCOMPARE(QSettings().value("run/threads").toInt(), threads); // remembered for the next window
+    QSignalSpy failed(rc, &RunController::runFailed);
+    rc->runAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->runResult() != nullptr || !failed.isEmpty(), 60000);
+    QVERIFY(failed.isEmpty());
+    RunSnapshotPtr run = w.document()->runResult();
+    QCOMPARE(run->threads, threads);
+    TimelineWidget* tl = rc->timeline();
+    QVERIFY(tl->laneCount() >= 1);
+    QVERIFY2(tl->laneCount() <= threads, qPrintable(QString::number(tl->laneCount())));
+    if (threads == 1) QCOMPARE(tl->laneCount(), 1);
+    // a new window starts with the remembered count
+    MainWindow again;
+    QCOMPARE(again.findChild<RunController*>()->threadsBox()->value(), threads);
+}
+
+QTEST_MAIN(TestRunGui)
+#include "tst_run_gui.moc"

@@ -1,0 +1,124 @@
+// The main window: starts on the bundled example, exports, FX text selection sync, status bar.
+#include "support/gui_test_util.h"
+#include "views/inspect/fx_text_pane.h"
+#include "views/graph/graph_pane.h"
+#include "views/graph/graph_scene.h"
+#include "views/graph/graph_view.h"
+#include "views/main_window.h"
+
+#include <QDockWidget>
+#include <QImage>
+#include <QLabel>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QtTest>
+
+using namespace irlens;
+using namespace irlens::views;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void opensExampleWithoutFile();
+    void exports();
+    void fxTextSyncsSelection();
+    void openFileFromDisk();
+    void badFileReportsError();
+};
+
+void TestMainWindow::initTestCase() {
+    QCoreApplication::setOrganizationName("irlens-tests");
+    QCoreApplication::setApplicationName("tst_main_window");
+}
+
+void TestMainWindow::opensExampleWithoutFile() {
+    MainWindow w;
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    QCOMPARE(w.graphPane()->scene()->opItemCount(), static_cast<int>(w.document()->program()->graph.nodes.size()));
+    QVERIFY(w.findChildren<QDockWidget*>().size() >= 6);
+    QTRY_VERIFY(!w.document()->verifierSummary().contains("verifying"));
+    // the status bar names the container, the schema and the node count, and the verifier's summary
+    QString status;
+    for (auto* l : w.statusBar()->findChildren<QLabel*>()) status += l->text() + "|";
+    QVERIFY2(status.contains("built in code"), qPrintable(status));
+    QVERIFY2(status.contains(QString("%1 nodes").arg(w.document()->program()->graph.nodes.size())), qPrintable(status));
+    QVERIFY2(status.contains("verifier: 0 errors"), qPrintable(status));
+}
+
+void TestMainWindow::exports() {
+    MainWindow w;
+    w.resize(1200, 800);
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    QTemporaryDir dir;
+    const QString svg = dir.filePath("g.svg"), png = dir.filePath("g.png"), dot = dir.filePath("g.dot");
+    QVERIFY(w.exportView(svg));
+    QFile f(svg);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray svgText = f.readAll();
+    QVERIFY(svgText.contains("<svg"));
+    QVERIFY(svgText.contains("convolution")); // labels are text, not pixels
+    QVERIFY(w.exportView(png));
+    QImage img(png);
+    QVERIFY(!img.isNull());
+    const QRectF scene = w.graphPane()->scene()->sceneRect();
+    QCOMPARE(img.width(), qRound(scene.width() * 2));
+    QVERIFY(w.exportDot(dot));
+    QFile d(dot);
+    QVERIFY(d.open(QIODevice::ReadOnly));
+    const QByteArray dotText = d.readAll();
+    QVERIFY(dotText.startsWith("digraph"));
+    for (const auto& n : w.document()->program()->graph.nodes) QVERIFY2(dotText.contains(n.name.c_str()), n.name.c_str());
+}
+
+void TestMainWindow::fxTextSyncsSelection() {
+    MainWindow w;
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    FxTextPane* fx = w.fxPane();
+    const auto& g = *w.document()->graph();
+    // graph -> text: the selected node's defining line gets the cursor
+    const int n = static_cast<int>(g.nodes.size()) / 2;
+    w.document()->selectNode(n);
+    const QString name = QString::fromStdString(g.nodes[static_cast<size_t>(n)].name);
+    QVERIFY(fx->lineOfNode(name) >= 0);
+    QCOMPARE(fx->textCursor().blockNumber(), fx->lineOfNode(name));
+    QVERIFY(fx->textCursor().block().text().contains("%" + name + " :"));
+    // text -> graph: moving the cursor onto another node's line selects that node
+    const QString other = QString::fromStdString(g.nodes[2].name);
+    QTextCursor c(fx->document()->findBlockByNumber(fx->lineOfNode(other)));
+    fx->setTextCursor(c);
+    QCOMPARE(w.document()->selectedNode(), 2);
+}
+
+void TestMainWindow::openFileFromDisk() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow w;
+    w.openFile(QString::fromStdString(testing::fixture("generated/transformer_layer/model.pt2").string()));
+    QVERIFY(testing::waitForLayout(*w.document()));
+    QCOMPARE(w.document()->title(), QString("model.pt2"));
+    QCOMPARE(w.windowTitle(), QString("model.pt2 — irlens"));
+    QCOMPARE(w.graphPane()->scene()->opItemCount(), 40);
+}
+
+void TestMainWindow::badFileReportsError() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("not_a_model.pt2");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("this is not a zip archive");
+    f.close();
+    Document doc;
+    QSignalSpy failed(&doc, &Document::loadFailed);
+    doc.openFile(path);
+    QTRY_COMPARE(failed.count(), 1);
+    QVERIFY(!failed.front().front().toString().isEmpty());
+    QVERIFY(!doc.isBusy());
+    QVERIFY(!doc.program());
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

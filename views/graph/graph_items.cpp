@@ -1,0 +1,302 @@
+#include "views/graph/graph_items.h"
+
+#include <QApplication>
+#include <QPainter>
+#include <QPalette>
+#include <QStyleOptionGraphicsItem>
+
+#include <cmath>
+
+namespace irlens::views {
+
+using namespace irlens::core;
+
+namespace {
+
+QPointF qp(const LPoint& p) { return {p.x, p.y}; }
+QRectF qr(const LRect& r) { return {r.x, r.y, r.w, r.h}; }
+
+QPalette palette() { return QApplication::palette(); }
+
+bool darkTheme() { return palette().color(QPalette::Window).lightness() < 128; }
+
+QString elide(const QFontMetricsF& fm, const QString& s, double width) {
+    return fm.elidedText(s, Qt::ElideMiddle, width);
+}
+
+} // namespace
+
+QColor readableTextOn(const QColor& fill) {
+    // relative luminance: dark text on pale fills, light text on dark ones
+    double l = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF();
+    return l > 0.55 ? QColor(20, 20, 20) : QColor(240, 240, 240);
+}
+
+QColor newNodeColor() {
+    // Dark2 teal: far in hue from the search-hit amber, the symbol orange and the usual blue accent
+    return darkTheme() ? QColor(0x4f, 0xd1, 0xa8) : QColor(0x1b, 0x9e, 0x77);
+}
+
+QColor themedFill(unsigned rgb, bool dark) {
+    QColor c(QRgb(0xff000000u | rgb));
+    return dark ? c.darker(260) : c;
+}
+
+// ---------------------------------------------------------------------------- NodeItem
+
+NodeItem::NodeItem(const LayoutResult& layout, int index, QColor fill, char badge)
+    : m_item(layout.graph.items[static_cast<size_t>(index)]),
+      m_chips(layout.chips[static_cast<size_t>(index)]),
+      m_rect(qr(layout.boxes[static_cast<size_t>(index)])),
+      m_index(index),
+      m_fill(fill),
+      m_badge(badge) {
+    setFlag(ItemIsSelectable, false);
+    setAcceptHoverEvents(true);
+    setZValue(2);
+    QString tip = QString::fromStdString(m_item.title);
+    if (!m_item.subtitle.empty()) tip += "\n" + QString::fromStdString(m_item.subtitle);
+    for (const auto& c : m_item.chips) tip += "\n• " + QString::fromStdString(c.tip);
+    m_baseTip = tip;
+    setToolTip(tip);
+}
+
+void NodeItem::setNewMark(int step, const QString& note) {
+    if (step == m_newStep && (step == 0 || toolTip().endsWith(note))) return;
+    m_newStep = step;
+    setToolTip(step > 0 && !note.isEmpty() ? m_baseTip + "\n" + note : m_baseTip);
+    update();
+}
+
+QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-6, -8, 4, 4); } // room for the "new" tag
+
+void NodeItem::setEmphasis(int flags) {
+    if (flags == m_emphasis) return;
+    m_emphasis = flags;
+    update();
+}
+
+int NodeItem::chipAt(const QPointF& scenePos) const {
+    for (size_t k = 0; k < m_chips.size(); ++k)
+        if (qr(m_chips[k].box).contains(scenePos)) return m_chips[k].chip;
+    return -1;
+}
+
+void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const QPalette pal = palette();
+    const bool dark = darkTheme();
+    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+    QColor fill = m_fill;
+    QColor border = dark ? fill.lighter(170) : fill.darker(160);
+    double radius = 6;
+    switch (m_item.kind) {
+    case VisibleItem::Kind::Input:
+    case VisibleItem::Kind::Output:
+        radius = m_rect.height() / 2;
+        break;
+    case VisibleItem::Kind::Module:
+        radius = 3;
+        break;
+    case VisibleItem::Kind::Op:
+        break;
+    }
+    QPen pen(border, 1.2);
+    if (m_item.kind == VisibleItem::Kind::Module) pen.setStyle(Qt::DashLine);
+    if (m_newStep > 0) pen = QPen(newNodeColor(), 2.6);
+    if (m_emphasis & int(Emphasis::Neighbour)) pen = QPen(pal.color(QPalette::Highlight).lighter(dark ? 100 : 130), 2.2);
+    if (m_emphasis & int(Emphasis::Symbol)) pen = QPen(QColor(0xd9, 0x5f, 0x02), 2.6);
+    if (m_emphasis & int(Emphasis::SearchHit)) pen = QPen(QColor(0xe6, 0xab, 0x02), 3.0, Qt::DashLine);
+    if (m_emphasis & int(Emphasis::Selected)) pen = QPen(pal.color(QPalette::Highlight), 3.2);
+    p->setRenderHint(QPainter::Antialiasing, true);
+    p->setPen(pen);
+    p->setBrush(fill);
+    p->drawRoundedRect(m_rect, radius, radius);
+    if (m_item.isHop) {
+        // higher-order ops are double-bordered
+        p->setBrush(Qt::NoBrush);
+        p->setPen(QPen(border, 1.0));
+        p->drawRoundedRect(m_rect.adjusted(3, 3, -3, -3), radius - 2, radius - 2);
+    }
+    if (m_newStep > 0) {
+        // "new" tag on the top-left corner, drawn over the border so that it survives the
+        // selection / search outlines and stays visible when zoomed out
+        const QColor c = newNodeColor();
+        if (lod < 0.35) {
+            p->setPen(Qt::NoPen);
+            p->setBrush(c);
+            p->drawEllipse(QRectF(m_rect.left() - 4, m_rect.top() - 4, 10, 10));
+        } else {
+            QFont tf = QApplication::font();
+            tf.setPointSizeF(6.0);
+            tf.setBold(true);
+            const QRectF tag(m_rect.left() - 3, m_rect.top() - 6, QFontMetricsF(tf).horizontalAdvance("new") + 6, 10);
+            p->setPen(Qt::NoPen);
+            p->setBrush(c);
+            p->drawRoundedRect(tag, 3, 3);
+            p->setPen(readableTextOn(c));
+            p->setFont(tf);
+            p->drawText(tag, Qt::AlignCenter, QStringLiteral("new"));
+        }
+    }
+    if (lod < 0.35) return; // too small to read: shapes only
+
+    const QColor text = readableTextOn(fill);
+    QFont titleFont = QApplication::font();
+    titleFont.setPointSizeF(9);
+    titleFont.setBold(m_item.kind != VisibleItem::Kind::Op || m_item.isHop);
+    QFont smallFont = titleFont;
+    smallFont.setBold(false);
+    smallFont.setPointSizeF(7.5);
+    const double textTop = m_rect.top() + 3;
+    const double textWidth = m_rect.width() - 22;
+    p->setPen(text);
+    p->setFont(titleFont);
+    QFontMetricsF fmTitle(titleFont);
+    p->drawText(QRectF(m_rect.left() + 11, textTop, textWidth, 16), Qt::AlignCenter,
+                elide(fmTitle, QString::fromStdString(m_item.title), textWidth));
+    p->setFont(smallFont);
+    QFontMetricsF fmSmall(smallFont);
+    p->drawText(QRectF(m_rect.left() + 8, textTop + 15, m_rect.width() - 16, 14), Qt::AlignCenter,
+                elide(fmSmall, QString::fromStdString(m_item.subtitle), m_rect.width() - 16));
+    if (m_badge) {
+        // IR level badge in the top-right corner
+        QRectF b(m_rect.right() - 15, m_rect.top() + 3, 12, 12);
+        p->setPen(Qt::NoPen);
+        p->setBrush(text);
+        p->drawEllipse(b);
+        p->setPen(fill);
+        QFont bf = smallFont;
+        bf.setBold(true);
+        bf.setPointSizeF(6.5);
+        p->setFont(bf);
+        p->drawText(b, Qt::AlignCenter, QString(QChar(m_badge)));
+    }
+    // chips: parameters, buffers, constants and far-away values read by this node
+    QFont chipFont = smallFont;
+    chipFont.setPointSizeF(6.5);
+    p->setFont(chipFont);
+    QFontMetricsF fmChip(chipFont);
+    for (const auto& cb : m_chips) {
+        const Chip& c = m_item.chips[static_cast<size_t>(cb.chip)];
+        QColor chipFill;
+        switch (c.kind) {
+        case Chip::Kind::Parameter: chipFill = QColor(0x6b, 0xae, 0xd6); break;
+        case Chip::Kind::Buffer: chipFill = QColor(0x74, 0xc4, 0x76); break;
+        case Chip::Kind::Constant: chipFill = QColor(0xbc, 0xbd, 0xdc); break;
+        case Chip::Kind::FanOut: chipFill = QColor(0xfd, 0xae, 0x6b); break;
+        case Chip::Kind::Other: chipFill = QColor(0xd9, 0xd9, 0xd9); break;
+        }
+        if (dark) chipFill = chipFill.darker(170);
+        QRectF r = qr(cb.box);
+        p->setPen(QPen(chipFill.darker(140), 0.8));
+        p->setBrush(chipFill);
+        p->drawRoundedRect(r, 3, 3);
+        p->setPen(readableTextOn(chipFill));
+        p->drawText(r.adjusted(3, 0, -3, 0), Qt::AlignCenter, elide(fmChip, QString::fromStdString(c.label), r.width() - 6));
+    }
+}
+
+// ---------------------------------------------------------------------------- EdgeItem
+
+EdgeItem::EdgeItem(const LayoutResult& layout, int index) : m_index(index) {
+    const LayoutEdge& e = layout.edges[static_cast<size_t>(index)];
+    const VisibleEdge& ve = layout.graph.edges[static_cast<size_t>(e.edge)];
+    if (!e.points.empty()) {
+        m_path.moveTo(qp(e.points.front()));
+        for (size_t k = 1; k + 2 < e.points.size(); k += 3)
+            m_path.cubicTo(qp(e.points[k]), qp(e.points[k + 1]), qp(e.points[k + 2]));
+    }
+    if (e.arrow && !e.points.empty()) {
+        QPointF tip = qp(e.arrowTip), base = qp(e.points.back());
+        QPointF d = tip - base;
+        double len = std::hypot(d.x(), d.y());
+        if (len < 1e-6) d = {0, 1}, len = 1;
+        QPointF n(-d.y() / len * 3.5, d.x() / len * 3.5);
+        m_path.lineTo(tip);
+        m_arrow << tip << base + n << base - n;
+    }
+    m_label = QString::fromStdString(ve.label);
+    m_labelPos = qp(e.labelPos);
+    m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-4, -4, 4, 4);
+    if (!m_label.isEmpty()) m_bounds = m_bounds.united(QRectF(m_labelPos.x() + 2, m_labelPos.y() - 8, m_label.size() * 5.0 + 8, 14));
+    setZValue(1);
+    setToolTip(QString::fromStdString(ve.value) + "  " + m_label);
+}
+
+QRectF EdgeItem::boundingRect() const { return m_bounds; }
+
+QPainterPath EdgeItem::shape() const {
+    QPainterPathStroker s;
+    s.setWidth(6);
+    return s.createStroke(m_path);
+}
+
+void EdgeItem::setHighlighted(bool on) {
+    if (on == m_highlighted) return;
+    m_highlighted = on;
+    update();
+}
+
+void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const QPalette pal = palette();
+    QColor c = m_highlighted ? pal.color(QPalette::Highlight) : pal.color(QPalette::WindowText);
+    if (!m_highlighted) c.setAlphaF(0.55);
+    p->setRenderHint(QPainter::Antialiasing, true);
+    p->setPen(QPen(c, m_highlighted ? 2.0 : 1.0));
+    p->setBrush(Qt::NoBrush);
+    p->drawPath(m_path);
+    p->setPen(Qt::NoPen);
+    p->setBrush(c);
+    p->drawPolygon(m_arrow);
+    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+    if (lod < 0.6 || m_label.isEmpty()) return;
+    QFont f = QApplication::font();
+    f.setPointSizeF(6.5);
+    p->setFont(f);
+    QFontMetricsF fm(f);
+    QRectF r(m_labelPos.x() + 3, m_labelPos.y() - 7, fm.horizontalAdvance(m_label) + 4, 12);
+    QColor bg = pal.color(QPalette::Base);
+    bg.setAlphaF(0.8);
+    p->setBrush(bg);
+    p->drawRect(r);
+    p->setPen(pal.color(QPalette::Text));
+    p->drawText(r, Qt::AlignCenter, m_label);
+}
+
+// ---------------------------------------------------------------------------- ClusterItem
+
+ClusterItem::ClusterItem(const LayoutCluster& cluster)
+    : m_rect(qr(cluster.box)), m_label(QString::fromStdString(cluster.label)), m_module(cluster.module), m_depth(cluster.depth) {
+    setZValue(0);
+    setToolTip(m_label + QObject::tr("\nDouble-click the title to collapse"));
+}
+
+QRectF ClusterItem::boundingRect() const { return m_rect.adjusted(-2, -2, 2, 2); }
+
+bool ClusterItem::inTitle(const QPointF& scenePos) const {
+    return QRectF(m_rect.left(), m_rect.top(), m_rect.width(), 18).contains(scenePos);
+}
+
+void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const QPalette pal = palette();
+    QColor frame = pal.color(QPalette::Mid);
+    QColor fill = pal.color(QPalette::Base);
+    // nested groups get slightly darker (lighter on dark themes) backgrounds
+    fill = darkTheme() ? fill.lighter(100 + 8 * m_depth) : fill.darker(100 + 4 * m_depth);
+    p->setRenderHint(QPainter::Antialiasing, true);
+    p->setPen(QPen(frame, 1.0));
+    p->setBrush(fill);
+    p->drawRoundedRect(m_rect, 5, 5);
+    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+    if (lod < 0.4) return;
+    QFont f = QApplication::font();
+    f.setPointSizeF(7.5);
+    f.setBold(true);
+    p->setFont(f);
+    p->setPen(pal.color(QPalette::Text));
+    QFontMetricsF fm(f);
+    p->drawText(QRectF(m_rect.left() + 6, m_rect.top() + 2, m_rect.width() - 12, 14), Qt::AlignLeft | Qt::AlignVCenter,
+                fm.elidedText("▾ " + m_label, Qt::ElideRight, m_rect.width() - 12));
+}
+
+} // namespace irlens::views

@@ -1,0 +1,89 @@
+#include "views/graph/graph_navigation.h"
+
+#include <QRegularExpression>
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace irlens::views {
+
+using namespace irlens::core;
+
+namespace {
+
+std::unordered_map<std::string, int> producerMap(const Graph& graph) {
+    std::unordered_map<std::string, int> m;
+    for (size_t k = 0; k < graph.nodes.size(); ++k)
+        for (const auto& out : graph.nodes[k].outputNames()) m.emplace(out, static_cast<int>(k));
+    return m;
+}
+
+} // namespace
+
+std::vector<int> producersOf(const Graph& graph, int node) {
+    std::vector<int> out;
+    if (node < 0 || node >= static_cast<int>(graph.nodes.size())) return out;
+    auto producers = producerMap(graph);
+    std::vector<std::string> names;
+    for (const auto& in : graph.nodes[static_cast<size_t>(node)].inputs) in.arg.collectValueNames(names);
+    for (const auto& n : names)
+        if (auto it = producers.find(n); it != producers.end())
+            if (std::find(out.begin(), out.end(), it->second) == out.end()) out.push_back(it->second);
+    return out;
+}
+
+int producerOf(const Graph& graph, int node) {
+    auto p = producersOf(graph, node);
+    return p.empty() ? -1 : p.front();
+}
+
+int firstUserOf(const Graph& graph, int node) {
+    if (node < 0 || node >= static_cast<int>(graph.nodes.size())) return -1;
+    auto outs = graph.nodes[static_cast<size_t>(node)].outputNames();
+    std::unordered_set<std::string> mine(outs.begin(), outs.end());
+    for (size_t k = static_cast<size_t>(node) + 1; k < graph.nodes.size(); ++k) {
+        std::vector<std::string> names;
+        for (const auto& in : graph.nodes[k].inputs) in.arg.collectValueNames(names);
+        for (const auto& n : names)
+            if (mine.count(n)) return static_cast<int>(k);
+    }
+    return -1;
+}
+
+std::vector<int> searchNodes(const Graph& graph, const ModuleTree& tree, const QString& query, bool regex) {
+    return NodeSearchIndex(graph, tree).search(query, regex);
+}
+
+NodeSearchIndex::NodeSearchIndex(const Graph& graph, const ModuleTree& tree) : m_graph(&graph), m_tree(&tree) {
+    m_fields.reserve(graph.nodes.size());
+    for (size_t k = 0; k < graph.nodes.size(); ++k) {
+        const Node& n = graph.nodes[k];
+        QStringList fields{QString::fromStdString(n.name), QString::fromStdString(n.target.full),
+                           QString::fromStdString(n.target.shortName())};
+        for (int m = tree.moduleOfNode(static_cast<int>(k)); m > 0; m = tree.module(m).parent)
+            fields << QString::fromStdString(tree.module(m).path);
+        m_fields.push_back(std::move(fields));
+    }
+}
+
+std::vector<int> NodeSearchIndex::search(const QString& query, bool regex) const {
+    std::vector<int> hits;
+    if (query.trimmed().isEmpty()) return hits;
+    QRegularExpression re;
+    if (regex) {
+        re = QRegularExpression(query, QRegularExpression::CaseInsensitiveOption);
+        if (!re.isValid()) return hits;
+    }
+    const QString needle = query.trimmed();
+    for (size_t k = 0; k < m_fields.size(); ++k) {
+        bool hit = false;
+        for (const QString& f : m_fields[k]) {
+            hit = regex ? re.match(f).hasMatch() : f.contains(needle, Qt::CaseInsensitive);
+            if (hit) break;
+        }
+        if (hit) hits.push_back(static_cast<int>(k));
+    }
+    return hits;
+}
+
+} // namespace irlens::views

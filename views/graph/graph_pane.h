@@ -1,0 +1,56 @@
+#pragma once
+// The central pane: breadcrumb (graph › cond_1 · true_graph_0), search bar (Ctrl+F, Enter /
+// Shift+Enter walk the hits, count shown) and the graph canvas with its minimap.
+
+#include "views/graph/graph_navigation.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QHBoxLayout;
+class QLabel;
+class QLineEdit;
+class QToolButton;
+
+namespace irlens::views {
+
+class Document;
+class GraphScene;
+class GraphView;
+
+class GraphPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit GraphPane(Document* document, QWidget* parent = nullptr);
+
+    GraphScene* scene() const { return m_scene; }
+    GraphView* view() const { return m_view; }
+    QLineEdit* searchField() const { return m_search; }
+
+    /// Focuses the search field (Ctrl+F).
+    void focusSearch();
+    /// Runs a search now (also what typing does); returns the hit count.
+    int search(const QString& text, bool regex = false);
+    /// Selects the next (or previous) hit, opening modules and entering nothing; returns its node.
+    int nextHit(bool backwards = false);
+    int currentHit() const { return m_current; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void rebuildBreadcrumb();
+    void updateCount();
+
+    Document* m_doc;
+    GraphScene* m_scene;
+    GraphView* m_view;
+    QHBoxLayout* m_crumbs;
+    QLineEdit* m_search;
+    QCheckBox* m_regex;
+    QLabel* m_count;
+    int m_current = -1;
+    NodeSearchIndex m_index; // of the graph on screen, rebuilt when it changes
+};
+
+} // namespace irlens::views

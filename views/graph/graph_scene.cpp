@@ -1,0 +1,188 @@
+#include "views/graph/graph_scene.h"
+
+#include "core/layout/op_family.h"
+#include "core/ops/op_registry.h"
+#include "views/document.h"
+#include "views/graph/graph_items.h"
+
+#include <QApplication>
+#include <QPalette>
+#include <QRegularExpression>
+
+namespace irlens::views {
+
+using namespace irlens::core;
+
+GraphScene::GraphScene(Document* document, QObject* parent) : QGraphicsScene(parent), m_doc(document) {
+    setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+    m_buildTimer.setSingleShot(true);
+    m_buildTimer.setInterval(0);
+    connect(&m_buildTimer, &QTimer::timeout, this, [this] {
+        if (!m_building) return;
+        if (buildSome(kSliceMs)) {
+            m_building = false;
+            refreshEmphasis();
+            emit rebuilt();
+        } else {
+            m_buildTimer.start();
+        }
+    });
+    connect(m_doc, &Document::layoutReady, this, &GraphScene::rebuild);
+    connect(m_doc, &Document::programChanged, this, [this] {
+        clearItems();
+        m_layout.reset();
+        m_symbolGraph = nullptr;
+    });
+    connect(m_doc, &Document::selectionChanged, this, &GraphScene::refreshEmphasis);
+    connect(m_doc, &Document::searchHitsChanged, this, &GraphScene::refreshEmphasis);
+    connect(m_doc, &Document::symbolHighlightChanged, this, &GraphScene::refreshEmphasis);
+}
+
+int GraphScene::opItemCount() const {
+    int n = 0;
+    for (auto* item : m_nodes) n += item->item().kind == VisibleItem::Kind::Op;
+    return n;
+}
+
+NodeItem* GraphScene::itemForNode(int nodeIndex) const {
+    if (!m_layout) return nullptr;
+    auto it = m_layout->graph.itemOfNode.find(nodeIndex);
+    if (it == m_layout->graph.itemOfNode.end() || it->second < 0 || static_cast<size_t>(it->second) >= m_nodes.size())
+        return nullptr; // not created yet (a big layout being built in slices)
+    return m_nodes[static_cast<size_t>(it->second)];
+}
+
+void GraphScene::clearItems() {
+    m_buildTimer.stop();
+    m_building = false;
+    clear();
+    m_nodes.clear();
+    m_edges.clear();
+    m_clusters.clear();
+}
+
+void GraphScene::rebuild(LayoutPtr layout) {
+    clearItems();
+    m_layout = layout;
+    if (!layout) return;
+    const Graph* g = m_doc->graph();
+    const bool dark = QApplication::palette().color(QPalette::Window).lightness() < 128;
+    const auto& registry = OpRegistry::instance();
+    const size_t n = layout->graph.items.size();
+    m_fills.assign(n, QColor());
+    m_badges.assign(n, 0);
+    for (size_t k = 0; k < n; ++k) {
+        const VisibleItem& vi = layout->graph.items[k];
+        unsigned rgb = 0xf0f0f0;
+        switch (vi.kind) {
+        case VisibleItem::Kind::Input: rgb = 0xc7e9c0; break;
+        case VisibleItem::Kind::Output: rgb = 0xfcc5c0; break;
+        case VisibleItem::Kind::Module: rgb = 0xf2f2f2; break;
+        case VisibleItem::Kind::Op:
+            if (g && vi.nodeIndex >= 0 && vi.nodeIndex < static_cast<int>(g->nodes.size())) {
+                const Target& t = g->nodes[static_cast<size_t>(vi.nodeIndex)].target;
+                rgb = opFamilyColor(opFamilyOf(t));
+                m_badges[k] = irLevelBadge(registry.levelOf(t));
+            }
+            break;
+        }
+        m_fills[k] = themedFill(rgb, dark);
+    }
+    m_nodes.reserve(n);
+    m_edges.reserve(layout->edges.size());
+    m_clusters.reserve(layout->clusters.size());
+    const LRect& b = layout->bounds;
+    setSceneRect(QRectF(b.x, b.y, b.w, b.h).adjusted(-40, -40, 40, 40));
+    const size_t total = n + layout->edges.size() + layout->clusters.size();
+    if (buildSome(total <= static_cast<size_t>(kSyncItems) ? 0 : kSliceMs)) {
+        refreshEmphasis();
+        emit rebuilt();
+        return;
+    }
+    m_building = true;
+    m_buildTimer.start();
+}
+
+bool GraphScene::buildSome(int budgetMs) {
+    QElapsedTimer clock;
+    clock.start();
+    const LayoutResult& layout = *m_layout;
+    int sinceCheck = 0, made = 0;
+    auto spent = [&] {
+        if (budgetMs > 0 && ++made >= m_maxSliceItems) return true;
+        // the clock is read every few items: reading it costs more than creating a small item
+        if (++sinceCheck < 16) return false;
+        sinceCheck = 0;
+        return budgetMs > 0 && clock.elapsed() >= budgetMs;
+    };
+    while (m_clusters.size() < layout.clusters.size()) {
+        auto* item = new ClusterItem(layout.clusters[m_clusters.size()]);
+        addItem(item);
+        m_clusters.push_back(item);
+        if (spent()) return false;
+    }
+    while (m_nodes.size() < layout.graph.items.size()) {
+        const size_t k = m_nodes.size();
+        auto* item = new NodeItem(layout, static_cast<int>(k), m_fills[k], m_badges[k]);
+        addItem(item);
+        m_nodes.push_back(item);
+        if (spent()) return false;
+    }
+    while (m_edges.size() < layout.edges.size()) {
+        auto* item = new EdgeItem(layout, static_cast<int>(m_edges.size()));
+        addItem(item);
+        m_edges.push_back(item);
+        if (spent()) return false;
+    }
+    return true;
+}
+
+std::vector<int> GraphScene::nodesUsingSymbol(const Graph& graph, const QString& symbol) {
+    std::vector<int> out;
+    if (symbol.isEmpty()) return out;
+    QRegularExpression word("\\b" + QRegularExpression::escape(symbol) + "\\b");
+    for (size_t k = 0; k < graph.nodes.size(); ++k) {
+        bool uses = false;
+        for (const auto& name : graph.nodes[k].outputNames()) {
+            const TensorMeta* m = graph.tensorMeta(name);
+            if (!m) continue;
+            for (const auto& s : m->sizes)
+                if (s.isExpr && word.match(QString::fromStdString(s.toString())).hasMatch()) uses = true;
+        }
+        if (uses) out.push_back(static_cast<int>(k));
+    }
+    return out;
+}
+
+void GraphScene::refreshEmphasis() {
+    if (!m_layout || m_building) return; // applied once every item exists
+    std::vector<int> flags(m_nodes.size(), 0);
+    auto mark = [&](int nodeIndex, Emphasis e) {
+        auto it = m_layout->graph.itemOfNode.find(nodeIndex);
+        if (it != m_layout->graph.itemOfNode.end()) flags[static_cast<size_t>(it->second)] |= int(e);
+    };
+    for (int n : m_doc->searchHits()) mark(n, Emphasis::SearchHit);
+    if (const Graph* g = m_doc->graph(); g && !m_doc->highlightSymbol().isEmpty()) {
+        if (g != m_symbolGraph || m_doc->highlightSymbol() != m_symbolKey) {
+            m_symbolGraph = g;
+            m_symbolKey = m_doc->highlightSymbol();
+            m_symbolNodes = nodesUsingSymbol(*g, m_symbolKey);
+        }
+        for (int n : m_symbolNodes) mark(n, Emphasis::Symbol);
+    }
+    int selectedItem = -1;
+    if (m_doc->selectedNode() >= 0) {
+        auto it = m_layout->graph.itemOfNode.find(m_doc->selectedNode());
+        if (it != m_layout->graph.itemOfNode.end()) selectedItem = it->second;
+    }
+    for (size_t k = 0; k < m_edges.size(); ++k) {
+        const VisibleEdge& e = m_layout->graph.edges[k];
+        bool touches = selectedItem >= 0 && (e.from == selectedItem || e.to == selectedItem);
+        m_edges[k]->setHighlighted(touches);
+        if (touches) flags[static_cast<size_t>(e.from == selectedItem ? e.to : e.from)] |= int(Emphasis::Neighbour);
+    }
+    if (selectedItem >= 0) flags[static_cast<size_t>(selectedItem)] |= int(Emphasis::Selected);
+    for (size_t k = 0; k < m_nodes.size(); ++k) m_nodes[k]->setEmphasis(flags[k]);
+}
+
+} // namespace irlens::views

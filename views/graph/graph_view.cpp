@@ -1,0 +1,356 @@
+#include "views/graph/graph_view.h"
+
+#include "views/document.h"
+#include "views/graph/graph_items.h"
+#include "views/graph/graph_navigation.h"
+#include "views/graph/graph_scene.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QKeyEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace irlens::views {
+
+using namespace irlens::core;
+
+GraphView::GraphView(Document* document, GraphScene* scene, QWidget* parent)
+    : QGraphicsView(scene, parent), m_doc(document), m_scene(scene) {
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setOptimizationFlags(QGraphicsView::DontSavePainterState);
+    setFocusPolicy(Qt::StrongFocus);
+    m_mini = new MiniMap(this, scene);
+    connect(scene, &GraphScene::rebuilt, this, &GraphView::onRebuilt);
+    connect(m_doc, &Document::programChanged, this, [this] { m_fitOnNextLayout = true; });
+    connect(m_doc, &Document::scopeChanged, this, [this] { m_fitOnNextLayout = true; });
+    connect(m_doc, &Document::selectionChanged, this, [this](int node) {
+        if (node < 0) return;
+        if (auto* item = m_scene->itemForNode(node)) {
+            // bring the selection into view only when it is outside
+            QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+            if (!visible.contains(item->sceneBoundingRect())) centerOn(item);
+        }
+    });
+}
+
+double GraphView::zoom() const { return transform().m11(); }
+
+void GraphView::zoomBy(double factor) {
+    double z = zoom() * factor;
+    if (z < 0.02 || z > 8) return;
+    scale(factor, factor);
+    placeMiniMap();
+}
+
+void GraphView::fitAll() {
+    QRectF r = m_scene->sceneRect();
+    if (r.isEmpty()) return;
+    fitInView(r, Qt::KeepAspectRatio);
+    if (zoom() > 1.0) {
+        // a small graph: natural size, centred (blown-up boxes read worse, not better)
+        resetTransform();
+        centerOn(r.center());
+    }
+    placeMiniMap();
+}
+
+void GraphView::showStart() {
+    fitAll();
+    const QRectF r = m_scene->sceneRect();
+    // a big graph fitted whole is unreadable: keep text legible and start at its first box instead
+    if (zoom() < 0.45) {
+        resetTransform();
+        scale(0.7, 0.7);
+        QPointF anchor = r.center();
+        double top = r.bottom();
+        for (QGraphicsItem* it : m_scene->items())
+            if (auto* node = qgraphicsitem_cast<NodeItem*>(it); node && node->sceneBoundingRect().top() < top) {
+                top = node->sceneBoundingRect().top();
+                anchor = node->sceneBoundingRect().center();
+            }
+        const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+        centerOn(anchor.x(), anchor.y() + visible.height() / 2 - 40);
+    }
+    placeMiniMap();
+}
+
+void GraphView::centerOnNode(int nodeIndex) {
+    if (auto* item = m_scene->itemForNode(nodeIndex)) centerOn(item);
+}
+
+void GraphView::onRebuilt() {
+    if (m_fitOnNextLayout && m_doc->layoutIsIncremental()) {
+        // a decomposition step placed on the old drawing: the view stays where the user was looking
+        m_fitOnNextLayout = false;
+        if (m_doc->selectedNode() >= 0) {
+            if (auto* item = m_scene->itemForNode(m_doc->selectedNode())) {
+                const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+                if (!visible.contains(item->sceneBoundingRect())) centerOn(item);
+            }
+        }
+    } else if (m_fitOnNextLayout) {
+        m_fitOnNextLayout = false;
+        showStart();
+    } else if (m_doc->selectedNode() >= 0) {
+        centerOnNode(m_doc->selectedNode());
+    }
+    m_mini->refresh();
+    placeMiniMap();
+}
+
+void GraphView::selectAt(const QPointF& scenePos) {
+    for (QGraphicsItem* it : m_scene->items(scenePos)) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(it)) {
+            const VisibleItem& vi = node->item();
+            if (vi.kind == VisibleItem::Kind::Op) {
+                m_doc->selectNode(vi.nodeIndex);
+            } else if (vi.kind == VisibleItem::Kind::Module) {
+                // a folded module stands for its nodes: select the first one
+                int first = -1;
+                for (const auto& kv : m_scene->layout()->graph.itemOfNode)
+                    if (kv.second == node->index() && (first < 0 || kv.first < first)) first = kv.first;
+                m_doc->selectNode(first);
+            } else {
+                m_doc->selectNode(-1);
+            }
+            int chip = node->chipAt(scenePos);
+            if (chip >= 0) {
+                const Chip& c = vi.chips[static_cast<size_t>(chip)];
+                if (c.kind == Chip::Kind::FanOut) m_doc->selectNodeByName(QString::fromStdString(c.value));
+            }
+            return;
+        }
+    }
+    m_doc->selectNode(-1);
+}
+
+bool GraphView::activateAt(const QPointF& scenePos) {
+    for (QGraphicsItem* it : m_scene->items(scenePos)) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(it)) {
+            const VisibleItem& vi = node->item();
+            if (vi.kind == VisibleItem::Kind::Module) {
+                m_doc->toggleModule(vi.moduleIndex);
+                return true;
+            }
+            if (vi.kind == VisibleItem::Kind::Op && vi.isHop) return m_doc->enterSubgraph(vi.nodeIndex);
+            return false;
+        }
+        if (auto* cluster = qgraphicsitem_cast<ClusterItem*>(it)) {
+            m_doc->toggleModule(cluster->module());
+            return true;
+        }
+    }
+    return false;
+}
+
+void GraphView::wheelEvent(QWheelEvent* event) {
+    if (event->modifiers() & Qt::ShiftModifier) {
+        QGraphicsView::wheelEvent(event); // shift+wheel scrolls
+        return;
+    }
+    double steps = event->angleDelta().y() / 120.0;
+    zoomBy(std::pow(1.15, steps));
+    event->accept();
+}
+
+void GraphView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton) selectAt(mapToScene(event->position().toPoint()));
+    QGraphicsView::mousePressEvent(event);
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && activateAt(mapToScene(event->position().toPoint()))) {
+        event->accept();
+        return;
+    }
+    QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+void GraphView::keyPressEvent(QKeyEvent* event) {
+    const auto mods = event->modifiers();
+    const Graph* g = m_doc->graph();
+    if ((mods & Qt::AltModifier) && g && (event->key() == Qt::Key_Up || event->key() == Qt::Key_Down)) {
+        int sel = m_doc->selectedNode();
+        int next = event->key() == Qt::Key_Up ? producerOf(*g, sel) : firstUserOf(*g, sel);
+        if (sel < 0 && !g->nodes.empty()) next = 0;
+        if (next >= 0) {
+            m_doc->revealNode(next);
+            m_doc->selectNode(next);
+        }
+        event->accept();
+        return;
+    }
+    if (mods & Qt::ControlModifier) {
+        if (event->key() == Qt::Key_Equal || event->key() == Qt::Key_Plus) { zoomBy(1.25); return; }
+        if (event->key() == Qt::Key_Minus) { zoomBy(0.8); return; }
+        if (event->key() == Qt::Key_0) { fitAll(); return; }
+    }
+    if (event->key() == Qt::Key_Backspace && m_doc->scopes().size() > 1) {
+        m_doc->leaveSubgraph();
+        return;
+    }
+    if (event->key() == Qt::Key_Return && m_doc->selectedNode() >= 0) {
+        m_doc->enterSubgraph(m_doc->selectedNode());
+        return;
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
+void GraphView::contextMenuEvent(QContextMenuEvent* event) {
+    const QPointF pos = mapToScene(event->pos());
+    NodeItem* node = nullptr;
+    ClusterItem* cluster = nullptr;
+    for (QGraphicsItem* it : m_scene->items(pos)) {
+        if (!node) node = qgraphicsitem_cast<NodeItem*>(it);
+        if (!cluster) cluster = qgraphicsitem_cast<ClusterItem*>(it);
+    }
+    QMenu menu(this);
+    if (node) {
+        const VisibleItem vi = node->item();
+        if (vi.kind == VisibleItem::Kind::Op) {
+            m_doc->selectNode(vi.nodeIndex);
+            const int n = vi.nodeIndex;
+            menu.addAction(tr("Copy name"), this, [vi] { QApplication::clipboard()->setText(QString::fromStdString(vi.id)); });
+            menu.addAction(tr("Show in FX text"), this, [this, n] { emit showInFxTextRequested(n); });
+            if (vi.isHop) menu.addAction(tr("Enter subgraph"), this, [this, n] { m_doc->enterSubgraph(n); });
+            if (m_doc->graph() && producerOf(*m_doc->graph(), n) >= 0)
+                menu.addAction(tr("Go to producer (Alt+Up)"), this, [this, n] { m_doc->selectNode(producerOf(*m_doc->graph(), n)); });
+            if (m_doc->graph() && firstUserOf(*m_doc->graph(), n) >= 0)
+                menu.addAction(tr("Go to first user (Alt+Down)"), this, [this, n] { m_doc->selectNode(firstUserOf(*m_doc->graph(), n)); });
+        } else if (vi.kind == VisibleItem::Kind::Module) {
+            const int m = vi.moduleIndex;
+            menu.addAction(tr("Expand %1").arg(QString::fromStdString(vi.title)), this, [this, m] { m_doc->toggleModule(m); });
+        }
+    }
+    if (cluster) {
+        const int m = cluster->module();
+        menu.addAction(tr("Collapse this group"), this, [this, m] { m_doc->toggleModule(m); });
+    }
+    if (!menu.isEmpty()) menu.addSeparator();
+    menu.addAction(tr("Fit (Ctrl+0)"), this, &GraphView::fitAll);
+    // after decomposition steps the drawing keeps its old places; this lays it out afresh
+    if (m_doc->layoutIsIncremental()) menu.addAction(tr("Relayout"), this, [this] { m_doc->relayout(); });
+    if (m_doc->scopes().size() > 1) menu.addAction(tr("Up from subgraph (Backspace)"), this, [this] { m_doc->leaveSubgraph(); });
+    menu.exec(event->globalPos());
+}
+
+void GraphView::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    placeMiniMap();
+}
+
+void GraphView::scrollContentsBy(int dx, int dy) {
+    QGraphicsView::scrollContentsBy(dx, dy);
+    m_mini->viewport()->update();
+}
+
+void GraphView::placeMiniMap() {
+    const int w = std::min(170, viewport()->width() / 5), h = std::min(220, viewport()->height() / 3);
+    m_mini->setGeometry(viewport()->width() - w - 8, viewport()->height() - h - 8, w, h);
+    // the overview helps only when the graph does not fit
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    const bool fits = visible.contains(m_scene->sceneRect().adjusted(20, 20, -20, -20));
+    m_mini->setVisible(w > 60 && h > 60 && !m_scene->sceneRect().isEmpty() && !fits);
+    m_mini->refresh();
+}
+
+// ---------------------------------------------------------------------------- MiniMap
+
+MiniMap::MiniMap(GraphView* main, QGraphicsScene* scene)
+    : QGraphicsView(main->viewport()), m_main(main), m_source(scene) {
+    m_standIn.setSceneRect(scene->sceneRect());
+    setScene(&m_standIn);
+    connect(scene, &QGraphicsScene::sceneRectChanged, this, [this](const QRectF& r) {
+        m_standIn.setSceneRect(r);
+        m_boxesStale = true;
+    });
+    // every item change (layout, emphasis, new marks) may move or recolour a box; rebuilt at the next paint
+    connect(scene, &QGraphicsScene::changed, this, [this] {
+        m_boxesStale = true;
+        viewport()->update();
+    });
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setInteractive(false);
+    setFrameShape(QFrame::Box);
+    setRenderHints({});
+    setToolTip(tr("Overview: click or drag to move the view"));
+    // translucent so the graph underneath stays visible
+    QColor bg = palette().color(QPalette::Base);
+    bg.setAlpha(200);
+    setBackgroundBrush(bg);
+    setStyleSheet("background: transparent");
+    setCursor(Qt::PointingHandCursor);
+}
+
+void MiniMap::refresh() {
+    if (m_source->sceneRect().isEmpty()) return;
+    m_standIn.setSceneRect(m_source->sceneRect());
+    fitInView(m_standIn.sceneRect(), Qt::KeepAspectRatio);
+    viewport()->update();
+}
+
+void MiniMap::collectBoxes() {
+    m_boxes.clear();
+    const auto items = m_source->items(Qt::AscendingOrder); // frames first, boxes on top
+    for (const QGraphicsItem* it : items) {
+        if (!it->isVisible()) continue;
+        if (it->type() == NodeItem::Type)
+            m_boxes.push_back({it->sceneBoundingRect(), static_cast<const NodeItem*>(it)->fill()});
+        else if (it->type() == ClusterItem::Type)
+            m_boxes.push_back({it->sceneBoundingRect(), QColor()});
+    }
+    m_boxesStale = false;
+}
+
+void MiniMap::drawBackground(QPainter* painter, const QRectF& rect) {
+    QGraphicsView::drawBackground(painter, rect);
+    if (m_boxesStale) collectBoxes();
+    QColor frame = palette().color(QPalette::Mid);
+    for (const Box& b : m_boxes) {
+        if (!b.rect.intersects(rect)) continue;
+        if (b.fill.isValid()) {
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(b.fill);
+        } else {
+            painter->setPen(QPen(frame, 0));
+            painter->setBrush(Qt::NoBrush);
+        }
+        painter->drawRect(b.rect);
+    }
+}
+
+void MiniMap::drawForeground(QPainter* painter, const QRectF&) {
+    QRectF visible = m_main->mapToScene(m_main->viewport()->rect()).boundingRect();
+    QColor c = palette().color(QPalette::Highlight);
+    painter->setPen(QPen(c, 0));
+    c.setAlphaF(0.18);
+    painter->setBrush(c);
+    painter->drawRect(visible);
+}
+
+void MiniMap::mousePressEvent(QMouseEvent* event) {
+    m_main->centerOn(mapToScene(event->position().toPoint()));
+    viewport()->update();
+}
+
+void MiniMap::mouseMoveEvent(QMouseEvent* event) {
+    if (event->buttons() & Qt::LeftButton) {
+        m_main->centerOn(mapToScene(event->position().toPoint()));
+        viewport()->update();
+    }
+}
+
+void MiniMap::wheelEvent(QWheelEvent* event) { event->accept(); }
+
+} // namespace irlens::views

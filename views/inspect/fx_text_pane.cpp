@@ -1,0 +1,176 @@
+#include "views/inspect/fx_text_pane.h"
+
+#include "core/io/fx_printer.h"
+#include "core/ops/op_registry.h"
+#include "views/document.h"
+
+#include <QFontDatabase>
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QTextBlock>
+#include <QTimer>
+#include <QtConcurrent>
+
+namespace irlens::views {
+
+using namespace irlens::core;
+
+namespace {
+
+// Pure: runs on a worker for big graphs. `program` keeps `graph` alive.
+FxTextPane::Printed printGraph(const ProgramPtr& program, const Graph* graph, bool top) {
+    FxTextPane::Printed out;
+    if (!program || !graph) return out;
+    FxPrintOptions options;
+    options.schemaLookup = [](const Target& t) -> const OpSchema* {
+        const OpInfo* info = OpRegistry::instance().find(t);
+        return info ? &info->schema : nullptr;
+    };
+    options.printSubgraphs = false;
+    const QString text = QString::fromStdString(top ? printFxGraph(*program, options) : printFxGraph(*graph, options));
+    out.lines = text.split('\n');
+    out.nodeOf.resize(static_cast<size_t>(out.lines.size()));
+    static const QRegularExpression def(QStringLiteral("^\\s+%([A-Za-z_0-9]+) : "));
+    for (qsizetype k = 0; k < out.lines.size(); ++k) {
+        auto m = def.match(out.lines[k]);
+        if (!m.hasMatch()) continue;
+        const QString name = m.captured(1);
+        if (out.lineOf.contains(name)) continue;
+        out.lineOf.insert(name, static_cast<int>(k));
+        out.nodeOf[static_cast<size_t>(k)] = name;
+    }
+    return out;
+}
+
+} // namespace
+
+FxTextPane::FxTextPane(Document* doc, QWidget* parent) : QPlainTextEdit(parent), m_doc(doc) {
+    setReadOnly(true);
+    setLineWrapMode(QPlainTextEdit::NoWrap);
+    setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    // appending in slices must not record an undo step per slice
+    document()->setUndoRedoEnabled(false);
+    connect(m_doc, &Document::scopeChanged, this, &FxTextPane::reload);
+    connect(m_doc, &Document::selectionChanged, this, &FxTextPane::showSelection);
+    connect(this, &QPlainTextEdit::cursorPositionChanged, this, &FxTextPane::onCursorMoved);
+    reload();
+}
+
+void FxTextPane::reload() {
+    const quint64 generation = ++m_generation; // drops a print or an append still under way
+    m_pending.clear();
+    m_next = 0;
+    const Graph* g = m_doc->graph();
+    const ProgramPtr program = m_doc->program();
+    const bool top = m_doc->scopes().size() == 1;
+    if (!g || static_cast<int>(g->nodes.size()) < kSyncNodes) {
+        apply(printGraph(program, g, top));
+        return;
+    }
+    m_loading = true;
+    m_syncing = true;
+    m_lineOf.clear();
+    m_nodeOf.clear();
+    setPlainText(tr("# printing %1 nodes…").arg(g->nodes.size()));
+    auto* watcher = new QFutureWatcher<Printed>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation) return; // another graph since
+        apply(watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(Document::workerPool(), [program, g, top] { return printGraph(program, g, top); }));
+}
+
+void FxTextPane::apply(Printed printed) {
+    m_syncing = true;
+    m_lineOf = std::move(printed.lineOf);
+    m_nodeOf = std::move(printed.nodeOf);
+    if (printed.lines.size() < 2000) {
+        setPlainText(printed.lines.join('\n'));
+        finishLoading();
+        return;
+    }
+    m_loading = true;
+    clear();
+    m_pending = std::move(printed.lines);
+    m_next = 0;
+    appendSlice();
+}
+
+void FxTextPane::appendSlice() {
+    QElapsedTimer t;
+    t.start();
+    m_syncing = true;
+    QTextCursor c(document());
+    c.movePosition(QTextCursor::End);
+    // chunks of lines until the slice's time is used up
+    while (m_next < m_pending.size() && t.elapsed() < kSliceMs) {
+        const qsizetype n = std::min<qsizetype>(200, m_pending.size() - m_next);
+        QString chunk = m_next == 0 ? QString() : QStringLiteral("\n");
+        chunk += QStringList(m_pending.begin() + m_next, m_pending.begin() + m_next + n).join('\n');
+        c.insertText(chunk);
+        m_next += n;
+    }
+    if (m_next < m_pending.size()) {
+        const quint64 generation = m_generation;
+        QTimer::singleShot(0, this, [this, generation] {
+            if (generation == m_generation) appendSlice();
+        });
+        return;
+    }
+    m_pending.clear();
+    m_next = 0;
+    finishLoading();
+}
+
+void FxTextPane::finishLoading() {
+    m_loading = false;
+    moveCursor(QTextCursor::Start);
+    m_syncing = false;
+    showSelection(m_doc->selectedNode());
+    emit textReady();
+}
+
+QString FxTextPane::nodeOnLine(int line) const {
+    return line >= 0 && static_cast<size_t>(line) < m_nodeOf.size() ? m_nodeOf[static_cast<size_t>(line)] : QString();
+}
+
+void FxTextPane::showSelection(int nodeIndex) {
+    if (m_syncing || m_loading) return; // applied once the text is complete
+    QList<QTextEdit::ExtraSelection> extras;
+    const Graph* g = m_doc->graph();
+    if (g && nodeIndex >= 0 && nodeIndex < static_cast<int>(g->nodes.size())) {
+        int line = lineOfNode(QString::fromStdString(g->nodes[static_cast<size_t>(nodeIndex)].name));
+        if (line >= 0) {
+            QTextEdit::ExtraSelection sel;
+            sel.cursor = QTextCursor(document()->findBlockByNumber(line));
+            sel.format.setBackground(palette().color(QPalette::Highlight).lighter(palette().color(QPalette::Base).lightness() < 128 ? 60 : 170));
+            sel.format.setProperty(QTextFormat::FullWidthSelection, true);
+            extras << sel;
+            m_syncing = true;
+            QTextCursor c(document()->findBlockByNumber(line));
+            setTextCursor(c);
+            centerCursor();
+            m_syncing = false;
+        }
+    }
+    setExtraSelections(extras);
+}
+
+void FxTextPane::onCursorMoved() {
+    if (m_syncing || m_loading) return;
+    const QString name = nodeOnLine(textCursor().blockNumber());
+    if (name.isEmpty()) return;
+    m_syncing = true;
+    int n = m_doc->nodeIndexOf(name);
+    if (n >= 0) {
+        m_doc->revealNode(n);
+        m_doc->selectNode(n);
+    }
+    m_syncing = false;
+    showSelection(n);
+}
+
+} // namespace irlens::views

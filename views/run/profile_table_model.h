@@ -1,0 +1,55 @@
+#pragma once
+// The profile of the last run as a table: one row per executed node, per op or per module, with
+// self time (ms), share of the summed self time (%), calls, GFLOP/s and bytes allocated. Numbers
+// are returned as numbers so the TablePane's proxy sorts them numerically.
+
+#include "views/run/run_snapshot.h"
+
+#include <QAbstractTableModel>
+
+namespace irlens::views {
+
+class Document;
+
+class ProfileTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum class Grouping { ByNode = 0, ByOp = 1, ByModule = 2 };
+    enum Column { Name = 0, Detail, SelfMs, Share, Calls, Gflops, Bytes, ColumnCount };
+    enum Roles {
+        LinkRole = Qt::UserRole + 1, // "node:<name>": the row's node (its hottest node for groups)
+        NodeIndexRole,               // that node's index in the graph
+        SelfNsRole                   // exact self time in ns
+    };
+
+    explicit ProfileTableModel(Document* document, QObject* parent = nullptr);
+
+    void setGrouping(Grouping grouping);
+    Grouping grouping() const { return m_grouping; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row {
+        QString name;
+        QString detail;       // op (by node), member count (groups)
+        int64_t selfNs = 0;
+        int calls = 0;
+        double flops = 0;
+        int64_t bytes = 0;
+        int node = -1;        // representative node
+        QString nodeName;
+    };
+    void rebuild();
+
+    Document* m_doc;
+    RunSnapshotPtr m_run;
+    Grouping m_grouping = Grouping::ByNode;
+    std::vector<Row> m_rows;
+    int64_t m_total = 0;
+};
+
+} // namespace irlens::views

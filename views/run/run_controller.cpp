@@ -1,0 +1,343 @@
+// oneTBB (through core/exec) first: Qt's `emit` macro breaks its headers when they come later
+#include "core/exec/engine.h"
+#include "core/exec/inputs.h"
+#include "core/exec/plan.h"
+#include "core/exec/profile.h"
+
+#include "views/run/run_controller.h"
+#include "views/document.h"
+#include "views/run/flame_graph_widget.h"
+#include "views/graph/graph_pane.h"
+#include "views/graph/heatmap_overlay.h"
+#include "views/run/profile_table_model.h"
+#include "views/run/run_outputs_model.h"
+#include "views/inspect/table_pane.h"
+#include "views/run/timeline_widget.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QSettings>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace irlens::views {
+
+using namespace irlens::core;
+using namespace irlens::core::exec;
+
+namespace {
+// Summing more elements than this for an output's stats would stall the finish; the count says so.
+constexpr int64_t kMaxStatElements = int64_t(1) << 24;
+
+RunOutput summarise(const PlanOutput& spec, const EValue& value) {
+    RunOutput o;
+    o.name = QString::fromStdString(spec.name);
+    o.kind = QString::fromUtf8(outputKindName(spec.kind)).toLower().replace('_', ' ');
+    if (!value.isTensor()) {
+        o.text = QString::fromStdString(value.describe());
+        return o;
+    }
+    const Tensor& t = value.tensor;
+    o.dtype = QString::fromStdString(dtypeName(t.dtype()));
+    QStringList dims;
+    for (int64_t s : t.sizes()) dims << QString::number(s);
+    o.shape = "[" + dims.join(", ") + "]";
+    const int64_t n = std::min(t.numel(), kMaxStatElements);
+    double sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const double v = t.at(i);
+        if (i == 0 || v < o.min) o.min = (i == 0 ? v : std::min(o.min, v));
+        if (i == 0 || v > o.max) o.max = (i == 0 ? v : std::max(o.max, v));
+        sum += v;
+    }
+    o.count = n;
+    o.mean = n > 0 ? sum / static_cast<double>(n) : 0.0;
+    return o;
+}
+} // namespace
+
+/// State shared with the worker: progress counters, the cancel flag, and what it produced.
+struct RunController::Job {
+    std::atomic<int> done{0};
+    std::atomic<int> total{0};
+    std::atomic<bool> cancel{false};
+    std::shared_ptr<RunSnapshot> snapshot;
+    QString error;
+};
+
+RunController::RunController(QMainWindow* window, Document* document, GraphPane* graph)
+    : QObject(window), m_window(window), m_doc(document), m_graph(graph) {
+    setObjectName("runController");
+    m_run = new QAction(tr("&Run"), this);
+    m_run->setObjectName("runAction");
+    m_run->setShortcut(QKeySequence(Qt::Key_F5));
+    m_run->setToolTip(tr("Run the program on the CPU engine and profile every node (F5)"));
+    connect(m_run, &QAction::triggered, this, &RunController::run);
+    m_cancelAction = new QAction(tr("&Cancel run"), this);
+    m_cancelAction->setEnabled(false);
+    connect(m_cancelAction, &QAction::triggered, this, &RunController::cancel);
+    m_heatmapAction = new QAction(tr("&Heatmap"), this);
+    m_heatmapAction->setObjectName("heatmapAction");
+    m_heatmapAction->setCheckable(true);
+    m_heatmapAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    m_heatmapAction->setToolTip(tr("Colour nodes by their share of the run time (after a run)"));
+
+    // panes
+    auto dock = [window](const QString& title, const QString& name, QWidget* w) {
+        auto* d = new QDockWidget(title, window);
+        d->setObjectName(name);
+        d->setWidget(w);
+        window->addDockWidget(Qt::BottomDockWidgetArea, d);
+        return d;
+    };
+    m_profile = new ProfileTableModel(m_doc, this);
+    auto* profileBox = new QWidget(window);
+    auto* top = new QHBoxLayout;
+    m_grouping = new QComboBox(profileBox);
+    m_grouping->addItems({tr("by node"), tr("by op"), tr("by module")});
+    m_summary = new QLabel(tr("Not run yet: Run › Run (F5)"), profileBox);
+    top->addWidget(m_grouping);
+    top->addWidget(m_summary, 1);
+    m_profilePane = new TablePane(m_doc, m_profile, ProfileTableModel::LinkRole, profileBox);
+    auto* vl = new QVBoxLayout(profileBox);
+    vl->setContentsMargins(0, 0, 0, 0);
+    vl->addLayout(top);
+    vl->addWidget(m_profilePane, 1);
+    connect(m_grouping, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_profile->setGrouping(static_cast<ProfileTableModel::Grouping>(i)); });
+    m_timeline = new TimelineWidget(m_doc, window);
+    m_flame = new FlameGraphWidget(m_doc, window);
+    auto* flameScroll = new QScrollArea(window); // deep module stacks scroll rather than squeeze
+    flameScroll->setWidget(m_flame);
+    flameScroll->setWidgetResizable(true);
+    flameScroll->setFrameShape(QFrame::NoFrame);
+    m_outputs = new RunOutputsModel(m_doc, this);
+    auto* profileDock = dock(tr("Profile"), "runProfile", profileBox);
+    auto* timelineDock = dock(tr("Timeline"), "runTimeline", m_timeline);
+    auto* flameDock = dock(tr("Flame graph"), "runFlameGraph", flameScroll);
+    auto* outputsDock = dock(tr("Outputs"), "runOutputs", new TablePane(m_doc, m_outputs, 0, window));
+    // next to the panes already at the bottom, so the canvas keeps its height
+    QDockWidget* neighbour = nullptr;
+    for (auto* d : window->findChildren<QDockWidget*>())
+        if (d != profileDock && d != timelineDock && d != flameDock && d != outputsDock && window->dockWidgetArea(d) == Qt::BottomDockWidgetArea) {
+            neighbour = d;
+            break;
+        }
+    if (neighbour) window->tabifyDockWidget(neighbour, profileDock);
+    window->tabifyDockWidget(profileDock, timelineDock);
+    window->tabifyDockWidget(timelineDock, flameDock);
+    window->tabifyDockWidget(flameDock, outputsDock);
+
+    m_heatmap = new HeatmapOverlay(m_doc, graph, this);
+    connect(m_heatmapAction, &QAction::toggled, m_heatmap, &HeatmapOverlay::setEnabled);
+
+    // menus and toolbar
+    QMenu* runMenu = new QMenu(tr("&Run"), window);
+    runMenu->addAction(m_run);
+    runMenu->addAction(m_cancelAction);
+    runMenu->addSeparator();
+    runMenu->addAction(m_heatmapAction);
+    for (auto* d : {profileDock, timelineDock, flameDock, outputsDock}) runMenu->addAction(d->toggleViewAction());
+    QAction* before = nullptr;
+    for (QAction* a : window->menuBar()->actions()) {
+        if (a->text() == tr("&Help")) before = a;
+        if (a->text() == tr("&View") && a->menu()) {
+            a->menu()->addSeparator();
+            a->menu()->addAction(m_heatmapAction);
+        }
+    }
+    window->menuBar()->insertMenu(before, runMenu);
+    // worker threads of the next run: 1 .. the hardware's, remembered; the engine's default is every core
+    m_threads = new QSpinBox(window);
+    m_threads->setObjectName("runThreads");
+    m_threads->setRange(1, Engine::hardwareThreads());
+    m_threads->setPrefix(tr("threads "));
+    m_threads->setToolTip(tr("Worker threads for the next run (1 = serial; default: every hardware thread)"));
+    m_threads->setValue(std::clamp(QSettings().value("run/threads", Engine::hardwareThreads()).toInt(), 1, Engine::hardwareThreads()));
+    connect(m_threads, &QSpinBox::valueChanged, this, [](int n) { QSettings().setValue("run/threads", n); });
+    if (auto* tb = window->findChild<QToolBar*>("mainToolbar")) {
+        tb->addSeparator();
+        tb->addAction(m_run);
+        tb->addWidget(m_threads);
+        tb->addAction(m_heatmapAction);
+    }
+
+    // status bar: node progress and a cancel button while a run is going
+    m_progress = new QProgressBar(window);
+    m_progress->setMaximumWidth(160);
+    m_progress->setFormat(tr("%v / %m nodes"));
+    m_progress->setVisible(false);
+    m_cancelButton = new QToolButton(window);
+    m_cancelButton->setText(tr("Cancel run"));
+    m_cancelButton->setVisible(false);
+    connect(m_cancelButton, &QToolButton::clicked, this, &RunController::cancel);
+    window->statusBar()->addPermanentWidget(m_progress);
+    window->statusBar()->addPermanentWidget(m_cancelButton);
+    // Esc is the window's cancel key; a second shortcut on it would be ambiguous, so listen to that one
+    for (auto* s : window->findChildren<QShortcut*>())
+        if (s->key() == QKeySequence(Qt::Key_Escape)) connect(s, &QShortcut::activated, this, [this] { if (m_running) cancel(); });
+    m_poll = new QTimer(this);
+    m_poll->setInterval(50);
+    connect(m_poll, &QTimer::timeout, this, [this] {
+        if (!m_job) return;
+        m_progress->setRange(0, std::max(1, m_job->total.load()));
+        m_progress->setValue(m_job->done.load());
+    });
+
+    // a new program makes the last run stale
+    connect(m_doc, &Document::programChanged, this, [this] {
+        if (m_running) cancel();
+        ++m_generation;
+        if (m_doc->runResult()) m_doc->setRunResult(nullptr);
+        m_summary->setText(tr("Not run yet: Run › Run (F5)"));
+    });
+    connect(m_doc, &Document::runFinished, this, [this, profileDock](RunSnapshotPtr r) {
+        if (!r) return;
+        profileDock->raise(); // the table is what a user reads first after a run
+        for (int c = 0; c < 2; ++c) m_profilePane->view()->resizeColumnToContents(c);
+        m_summary->setText(tr("%1 ms wall · %2 nodes · %3 threads · peak %4 MiB · inputs: %5")
+                               .arg(static_cast<double>(r->wallNs) / 1e6, 0, 'f', 2)
+                               .arg(r->nodes.size())
+                               .arg(r->threads)
+                               .arg(static_cast<double>(r->peakBytes) / (1024.0 * 1024.0), 0, 'f', 1)
+                               .arg(r->inputSource));
+    });
+}
+
+RunController::~RunController() {
+    if (m_job) m_job->cancel = true;
+}
+
+void RunController::setRunning(bool running) {
+    m_running = running;
+    m_progress->setVisible(running);
+    m_cancelButton->setVisible(running);
+    m_cancelAction->setEnabled(running);
+    if (running) m_poll->start();
+    else m_poll->stop();
+    emit runningChanged(running);
+}
+
+void RunController::run() {
+    ProgramPtr program = m_doc->program();
+    if (!program) return;
+    if (m_job) m_job->cancel = true;
+    const quint64 generation = ++m_generation;
+    auto job = std::make_shared<Job>();
+    job->total = static_cast<int>(program->graph.nodes.size());
+    m_job = job;
+    setRunning(true);
+    m_window->statusBar()->showMessage(tr("Running…"));
+    auto* watcher = new QFutureWatcher<void>(this);
+    connect(watcher, &QFutureWatcher<void>::finished, this, [this, watcher, generation, job] {
+        watcher->deleteLater();
+        finish(generation, job);
+    });
+    // reference outputs next to the file (the fixtures' model.expected/ folders): run on their inputs and compare
+    const QString expectedDir = m_doc->filePath().isEmpty() ? QString() : QFileInfo(m_doc->filePath()).dir().filePath("model.expected");
+    const int threads = m_threads->value();
+    watcher->setFuture(QtConcurrent::run(Document::workerPool(), [program, job, generation, expectedDir, threads] {
+        auto plan = ExecutionPlan::compile(program);
+        if (!plan) {
+            job->error = QString::fromStdString(plan.status().message());
+            return;
+        }
+        std::shared_ptr<const ExecutionPlan> p = *plan;
+        auto snap = std::make_shared<RunSnapshot>();
+        snap->generation = generation;
+        std::optional<ExpectedSet> expected;
+        if (!expectedDir.isEmpty() && QFileInfo(expectedDir + "/manifest.json").exists())
+            if (auto e = loadExpected(expectedDir.toStdString())) expected = std::move(*e);
+        Result<std::vector<EValue>> inputs = expected ? Result<std::vector<EValue>>(expected->main.inputs) : sampleInputs(*p);
+        snap->inputSource = expected ? QObject::tr("model.expected/ (compared)") : QObject::tr("the archive's sample inputs");
+        if (!inputs) {
+            inputs = generateInputs(*p, 0);
+            snap->inputSource = QObject::tr("generated (seed 0)");
+        }
+        if (!inputs) {
+            job->error = QString::fromStdString(inputs.status().message());
+            return;
+        }
+        Engine engine(p);
+        Profile profile;
+        RunOptions options;
+        options.threads = threads;
+        options.observer = &profile;
+        options.cancel = &job->cancel;
+        options.progress = [job](int done, int total) {
+            job->done = done;
+            job->total = total;
+        };
+        auto result = engine.run(*inputs, options);
+        if (!result) {
+            job->error = QString::fromStdString(result.status().message());
+            return;
+        }
+        snap->wallNs = result->wallNs;
+        snap->peakBytes = result->peakBytes;
+        snap->threads = result->threads;
+        for (const auto& n : profile.nodes())
+            snap->nodes.push_back({n.node, n.name, n.op, n.modulePath, n.medianNs, n.bytes, n.flops, n.calls});
+        for (const auto& t : profile.lastRun())
+            if (t.node >= 0) snap->timings.push_back({t.node, t.startNs, t.endNs, t.thread});
+        for (size_t i = 0; i < result->outputs.size() && i < result->specs.size(); ++i)
+        {
+            RunOutput o = summarise(result->specs[i], result->outputs[i]);
+            if (expected && result->outputs[i].isTensor())
+                for (const auto& e : expected->main.outputs)
+                    if (e.name == result->specs[i].name) {
+                        const Comparison c = compareTensors(result->outputs[i].tensor, e.tensor);
+                        o.check = c.ok ? QObject::tr("ok (max abs %1, max rel %2)").arg(c.maxAbs, 0, 'g', 3).arg(c.maxRel, 0, 'g', 3)
+                                       : QString::fromStdString(c.message);
+                    }
+            snap->outputs.push_back(std::move(o));
+        }
+        job->snapshot = std::move(snap);
+    }));
+}
+
+void RunController::cancel() {
+    if (!m_job) return;
+    m_job->cancel = true;
+    ++m_generation; // whatever it still delivers is stale
+    m_job.reset();
+    setRunning(false);
+    m_window->statusBar()->showMessage(tr("Run cancelled"), 5000);
+}
+
+void RunController::finish(quint64 generation, std::shared_ptr<Job> job) {
+    if (generation != m_generation) return; // superseded or cancelled
+    m_job.reset();
+    setRunning(false);
+    if (!job->snapshot) {
+        const QString message = job->error.isEmpty() ? tr("the run produced nothing") : job->error;
+        m_window->statusBar()->showMessage(tr("Run failed: %1").arg(message), 15000);
+        m_summary->setText(tr("Run failed: %1").arg(message));
+        emit runFailed(message);
+        return;
+    }
+    m_window->statusBar()->showMessage(tr("Run finished in %1 ms").arg(static_cast<double>(job->snapshot->wallNs) / 1e6, 0, 'f', 2), 8000);
+    m_doc->setRunResult(std::move(job->snapshot));
+}
+
+} // namespace irlens::views
