@@ -1,8 +1,10 @@
 #include "core/exec/plan.h"
 
 #include "core/exec/kernel_registry.h"
+#include "core/exec/plan_fusion.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 namespace irlens::core::exec {
@@ -252,7 +254,7 @@ Result<std::shared_ptr<PlanGraph>> compileGraph(const Graph& graph, std::map<std
     return g;
 }
 
-Result<std::shared_ptr<ExecutionPlan>> ExecutionPlan::compile(ProgramPtr program, bool allowMissingKernels) {
+Result<std::shared_ptr<ExecutionPlan>> ExecutionPlan::compile(ProgramPtr program, bool allowMissingKernels, bool fuse) {
     if (!program) return Status::error("no program to compile");
     auto plan = std::shared_ptr<ExecutionPlan>(new ExecutionPlan());
     plan->m_program = program;
@@ -293,6 +295,7 @@ Result<std::shared_ptr<ExecutionPlan>> ExecutionPlan::compile(ProgramPtr program
         plan->m_inputs.push_back(std::move(in));
     }
     const auto& outSpecs = program->signature.outputSpecs;
+    std::set<std::string> mutated;
     for (size_t k = 0; k < graph.outputs.size(); ++k) {
         PlanOutput o;
         o.index = static_cast<int>(k);
@@ -301,8 +304,10 @@ Result<std::shared_ptr<ExecutionPlan>> ExecutionPlan::compile(ProgramPtr program
             o.kind = outSpecs[k].kind;
             o.target = outSpecs[k].target;
         }
+        if (o.kind == OutputKind::BufferMutation || o.kind == OutputKind::ParameterMutation) mutated.insert(o.target);
         plan->m_outputs.push_back(o);
     }
+    if (fuse) plan->m_fused = fuseForInference(*plan->m_graph, plan->m_inputs, mutated);
     for (const auto& [name, meta] : graph.tensorValues) {
         auto sizes = meta.staticSizes();
         if (!sizes) continue;

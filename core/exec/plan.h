@@ -41,6 +41,7 @@ struct PlanNode {
     std::string modulePath;            // innermost nn_module_stack path ("" when none)
     int flopClass = 0;                 // how the profiler estimates FLOPs (flopClassOf)
     std::vector<bool> outputNeeded;    // per output: read by a later node or a graph output
+    int fusedInto = -1;                // folded into that node's kernel (plan_fusion.h); this one passes its input on
 };
 
 /// FLOP estimate family of an op name (classified once at compile time so profiling stays cheap).
@@ -79,7 +80,8 @@ class ExecutionPlan {
 public:
     /// Compiles `program` (kept alive by the plan). Errors name the node whose target has no kernel
     /// or whose argument is malformed; `allowMissingKernels` compiles anyway (they fail at run time).
-    static Result<std::shared_ptr<ExecutionPlan>> compile(ProgramPtr program, bool allowMissingKernels = false);
+    /// `fuse` applies the inference rewrites of plan_fusion.h (batch norm folded into convolutions, ...).
+    static Result<std::shared_ptr<ExecutionPlan>> compile(ProgramPtr program, bool allowMissingKernels = false, bool fuse = true);
 
     const Program& program() const { return *m_program; }
     const PlanGraph& graph() const { return *m_graph; }
@@ -91,6 +93,8 @@ public:
     const std::map<std::string, std::vector<std::string>>& missingKernels() const { return m_missing; }
     /// Sum of the static sizes of all intermediate tensors recorded in the graph meta (0 if unknown).
     int64_t metaIntermediateBytes() const { return m_metaBytes; }
+    /// Nodes whose work fusion moved into another node's kernel (PlanNode::fusedInto).
+    int fusedNodes() const { return m_fused; }
 
 private:
     ProgramPtr m_program;
@@ -100,6 +104,7 @@ private:
     std::vector<int> m_userInputs;
     std::map<std::string, std::vector<std::string>> m_missing;
     int64_t m_metaBytes = 0;
+    int m_fused = 0;
 };
 
 /// Compiles one graph; `missing` collects targets without kernels. Used for HOP branches too.

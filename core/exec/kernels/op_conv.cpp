@@ -4,6 +4,7 @@
 
 #include "core/exec/engine.h"
 #include "core/exec/kernel_registry.h"
+#include "core/exec/plan_fusion.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
 #include "core/exec/kernels/util/tensor_ops.h"
@@ -20,7 +21,18 @@ namespace {
 
 struct ConvParams {
     int64_t strideH = 1, strideW = 1, padH = 0, padW = 0, dilH = 1, dilW = 1, groups = 1;
+    FusedActivation activation = FusedActivation::None; // a relu / clamp folded in by plan fusion
+    double lo = 0, hi = 0;                                 // Clip bounds
 };
+
+template <class T>
+T activate(T v, const ConvParams& p) {
+    switch (p.activation) {
+    case FusedActivation::Relu: return v < T(0) ? T(0) : v;
+    case FusedActivation::Clip: return v < T(p.lo) ? T(p.lo) : v > T(p.hi) ? T(p.hi) : v;
+    default: return v;
+    }
+}
 
 // Direct convolution on contiguous NCHW input, OIHW weight.
 template <class T>
@@ -49,7 +61,7 @@ void directConv(const Tensor& x, const Tensor& w, const std::optional<Tensor>& b
                                        static_cast<double>(ws[((o * Cg + c) * KH + kh) * KW + kw]);
                             }
                         }
-                    os[((n * O + o) * OH + oh) * OW + ow] = static_cast<T>(acc + bias);
+                    os[((n * O + o) * OH + oh) * OW + ow] = activate(static_cast<T>(acc + bias), p);
                 }
         }
 }
@@ -86,7 +98,8 @@ void dnnlConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const std::o
     if (N == 1 && ctx.threads() > 1 && work >= (int64_t(1) << 20)) nparts = std::min<int64_t>(ctx.threads(), std::max<int64_t>(1, units / 8));
     std::string key = std::to_string(N) + "," + std::to_string(C) + "," + std::to_string(H) + "," + std::to_string(W) + "|" +
                       std::to_string(reinterpret_cast<uintptr_t>(w.raw())) + "|" + std::to_string(b ? reinterpret_cast<uintptr_t>(b->raw()) : 0) +
-                      "|" + std::to_string(nparts);
+                      "|" + std::to_string(nparts) + "|" + std::to_string(static_cast<int>(p.activation)) + "," + std::to_string(p.lo) + "," +
+                      std::to_string(p.hi);
     NodeCache* cache = ctx.cache();
     std::shared_ptr<DnnlConv> state;
     {
@@ -119,7 +132,14 @@ void dnnlConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const std::o
                                                   {p.dilH - 1, p.dilW - 1}, {p.padH, p.padW},
                                                   {(OH - 1) * p.strideH + (KH - 1) * p.dilH + 1 - H - p.padH,
                                                    (OW - 1) * p.strideW + (KW - 1) * p.dilW + 1 - W - p.padW});
-                pt.pd = dnnl::convolution_forward::primitive_desc(d, state->eng);
+                dnnl::primitive_attr attr;
+                if (p.activation != FusedActivation::None) {
+                    dnnl::post_ops ops;
+                    if (p.activation == FusedActivation::Relu) ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+                    else ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, static_cast<float>(p.lo), static_cast<float>(p.hi));
+                    attr.set_post_ops(ops);
+                }
+                pt.pd = dnnl::convolution_forward::primitive_desc(d, attr, state->eng);
                 pt.prim = dnnl::convolution_forward(pt.pd);
                 auto plainW = dnnl::memory::desc(wdims, dt::f32, G > 1 ? tag::goihw : tag::oihw);
                 dnnl::memory wsrc(plainW, state->eng, const_cast<float*>(w.data<float>()) + o0 * (G > 1 ? Cg : C) * KH * KW);
@@ -181,6 +201,9 @@ void convImpl(KernelContext& ctx, const Tensor& input, const Tensor& weight, con
     p.padW = pick(padding, oneD ? 0 : 1, 0);
     p.dilH = oneD ? 1 : pick(dilation, 0, 1);
     p.dilW = pick(dilation, oneD ? 0 : 1, 1);
+    p.activation = static_cast<FusedActivation>(ctx.intArg(kFusedActivationArg, -1, 0));
+    p.lo = ctx.floatArg(kFusedMinArg, -1, 0.0);
+    p.hi = ctx.floatArg(kFusedMaxArg, -1, 0.0);
     const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
     const int64_t O = w.size(0), KH = w.size(2), KW = w.size(3);
     if (groups <= 0 || C % groups || O % groups || w.size(1) * groups != C)
