@@ -1,14 +1,19 @@
 // bench_engine: the CPU engine side by side with eager PyTorch 1.13 (tools/pt2gen/torch_bench.py in
-// ../shared), same weights and inputs (model.expected/), at 1 and 2 threads, profiling on.
+// ../shared), same weights and inputs (model.expected/), at 1 and 2 threads, profiling off.
 //
-//   bench_engine [--repeat N] [--models a,b,c] [--threads 1,2] [--no-torch]
+//   bench_engine [--repeat N] [--rounds R] [--models a,b,c] [--threads 1,2] [--no-torch] [--families]
 //
-// Prints per model and thread count: irlens median (min-max), PyTorch median, ratio irlens/PyTorch,
-// and the profiling overhead (median with the observer against without).
+// Prints the machine, its load, the GEMM libraries of both sides (PyTorch's BLAS from torch_bench.py's
+// "blas" field) and the fp32 peak measured here (one-thread sgemm); then per model and thread count:
+// irlens median (min-max), PyTorch median (min-max of its rounds), ratio irlens/PyTorch and the target.
+// Each of the R rounds runs N/R irlens runs, then torch_bench.py with N/R runs, so drift and the load
+// of a shared machine hit both sides alike. No ratio is printed against the netlib reference BLAS.
+// --families adds the achieved GFLOP/s per op family (from the engine's profile) next to the peak.
 #include "core/exec/engine.h"
 #include "core/exec/inputs.h"
 #include "core/exec/profile.h"
 #include "core/io/pt2_reader.h"
+#include "bench_machine.h"
 #include "bench_models.h"
 #include "support/shared_fixtures.h"
 
@@ -17,12 +22,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 using namespace irlens::core;
 using namespace irlens::core::exec;
+using irlens::bench::Timing;
+using irlens::bench::summarize;
 
 namespace {
 
@@ -34,106 +42,169 @@ std::vector<std::string> splitList(const std::string& s) {
     return out;
 }
 
-struct Timing {
-    double median = 0, min = 0, max = 0;
+struct TorchRun {
+    double medianMs = -1;
+    std::string blas;
+    std::string error;
 };
 
-Timing summarize(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    Timing t;
-    if (v.empty()) return t;
-    t.min = v.front();
-    t.max = v.back();
-    t.median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-    return t;
-}
-
 // Eager PyTorch through the shared script; OPENBLAS_CORETYPE/L2_SIZE are unset for that command only.
-double torchMedianMs(const std::string& model, int threads, int repeat, std::string& error) {
+TorchRun torchRun(const std::string& model, int threads, int repeat) {
+    TorchRun r;
     std::string script = (irlens::testing::sharedDir() / "tools" / "pt2gen" / "torch_bench.py").string();
     std::string cmd = "env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 '" + script + "' " + model + " --threads " +
                       std::to_string(threads) + " --repeat " + std::to_string(repeat) + " --warmup 3 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
-    if (!p) { error = "cannot start python3"; return -1; }
+    if (!p) { r.error = "cannot start python3"; return r; }
     std::string out;
     char buf[4096];
     while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
     int rc = pclose(p);
     auto brace = out.rfind("{\"model\"");
     if (rc != 0 || brace == std::string::npos) {
-        error = "torch_bench.py failed: " + out.substr(0, 300);
-        return -1;
+        r.error = "torch_bench.py failed: " + out.substr(0, 400);
+        return r;
     }
     auto j = nlohmann::json::parse(out.substr(brace), nullptr, false);
-    if (j.is_discarded() || !j.contains("median_ms")) { error = "unexpected torch_bench.py output"; return -1; }
-    return j["median_ms"].get<double>();
+    if (j.is_discarded() || !j.contains("median_ms")) { r.error = "unexpected torch_bench.py output"; return r; }
+    r.medianMs = j["median_ms"].get<double>();
+    r.blas = j.value("blas", std::string("unknown"));
+    if (j.contains("max_abs_diff_vs_expected") && j["max_abs_diff_vs_expected"].is_number() && j["max_abs_diff_vs_expected"].get<double>() > 1e-3)
+        r.error = "PyTorch's rebuilt model does not reproduce model.expected/";
+    return r;
+}
+
+// The target of issue #12: at most 0.8 x PyTorch's median, 0.5 x on tiny_mlp.
+double targetRatio(const std::string& model) { return model == "tiny_mlp" ? 0.5 : 0.8; }
+
+// Time and achieved GFLOP/s per op family of one profiled model run.
+void printFamilies(const Profile& profile, double peakGflops) {
+    std::map<std::string, std::pair<double, double>> fam; // op -> (ns, flops)
+    for (const auto& g : profile.byOp()) {
+        auto& f = fam[g.key];
+        f.first += static_cast<double>(g.selfNs);
+        f.second += g.flops;
+    }
+    std::vector<std::pair<std::string, std::pair<double, double>>> rows(fam.begin(), fam.end());
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+    double totalNs = 0, totalFlops = 0;
+    for (const auto& r : rows) { totalNs += r.second.first; totalFlops += r.second.second; }
+    for (const auto& [op, v] : rows) {
+        if (v.first < totalNs * 0.005) continue;
+        const double gf = v.first > 0 ? v.second / v.first : 0;
+        std::printf("      %-44s %8.3f ms %5.1f%%  %7.1f GFLOP/s", op.c_str(), v.first / 1e6, 100.0 * v.first / totalNs, gf);
+        if (v.second > 0 && peakGflops > 0) std::printf("  %5.1f%% of peak", 100.0 * gf / peakGflops);
+        std::printf("\n");
+    }
+    const double gf = totalNs > 0 ? totalFlops / totalNs : 0;
+    std::printf("      %-44s %8.3f ms        %7.1f GFLOP/s  %5.1f%% of peak (%.3f GFLOP)\n", "all nodes", totalNs / 1e6, gf,
+                peakGflops > 0 ? 100.0 * gf / peakGflops : 0.0, totalFlops / 1e9);
+}
+
+struct Options {
+    int repeat = 50;
+    int rounds = 3;
+    std::vector<std::string> models = {"tiny_mlp", "resnet18", "mobilenet_v2", "transformer_layer", "tiny_gpt", "deep_stack", "llama_deep"};
+    std::vector<int> threadCounts = {1, 2};
+    bool withTorch = true;
+    bool families = false;
+};
+
+bool parseArgs(int argc, char** argv, Options& o) {
+    for (int k = 1; k < argc; ++k) {
+        std::string a = argv[k];
+        if (a == "--repeat" && k + 1 < argc) o.repeat = std::max(1, std::atoi(argv[++k]));
+        else if (a == "--rounds" && k + 1 < argc) o.rounds = std::max(1, std::atoi(argv[++k]));
+        else if (a == "--models" && k + 1 < argc) o.models = splitList(argv[++k]);
+        else if (a == "--threads" && k + 1 < argc) {
+            o.threadCounts.clear();
+            for (const auto& t : splitList(argv[++k])) o.threadCounts.push_back(std::max(1, std::atoi(t.c_str())));
+        } else if (a == "--no-torch") o.withTorch = false;
+        else if (a == "--families") o.families = true;
+        else return false;
+    }
+    o.rounds = std::min(o.rounds, o.repeat);
+    return true;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    int repeat = 20;
-    std::vector<std::string> models = {"resnet18", "mobilenet_v2", "transformer_layer", "tiny_gpt", "tiny_mlp"};
-    std::vector<int> threadCounts = {1, 2};
-    bool withTorch = true;
-    for (int k = 1; k < argc; ++k) {
-        std::string a = argv[k];
-        if (a == "--repeat" && k + 1 < argc) repeat = std::max(1, std::atoi(argv[++k]));
-        else if (a == "--models" && k + 1 < argc) models = splitList(argv[++k]);
-        else if (a == "--threads" && k + 1 < argc) {
-            threadCounts.clear();
-            for (const auto& t : splitList(argv[++k])) threadCounts.push_back(std::max(1, std::atoi(t.c_str())));
-        } else if (a == "--no-torch") withTorch = false;
-        else { std::fprintf(stderr, "usage: bench_engine [--repeat N] [--models a,b] [--threads 1,2] [--no-torch]\n"); return 2; }
+    Options opt;
+    if (!parseArgs(argc, argv, opt)) {
+        std::fprintf(stderr, "usage: bench_engine [--repeat N] [--rounds R] [--models a,b] [--threads 1,2] [--no-torch] [--families]\n");
+        return 2;
     }
     if (!irlens::testing::haveShared()) {
         std::fprintf(stderr, "bench_engine: ../shared/fixtures not found (set IRLENS_SHARED_DIR)\n");
         return 2;
     }
-    std::printf("%-18s %3s  %12s %19s  %12s  %7s  %9s\n", "model", "thr", "irlens ms", "(min-max)", "pytorch ms", "ratio", "prof.ovh");
-    for (const auto& m : models) {
+    const double peak = irlens::bench::sgemmPeakGflops();
+    std::printf("machine: %s, %d hardware threads; load average %s\n", irlens::bench::cpuModel().c_str(), Engine::hardwareThreads(),
+                irlens::bench::loadAverage().c_str());
+    std::printf("irlens GEMM/convolution: %s; fp32 peak measured here: %.1f GFLOP/s (one-thread sgemm 1024^3)\n",
+                irlens::bench::gemmLibrary().c_str(), peak);
+    std::printf("repeat %d in %d rounds alternating irlens and PyTorch; medians in ms\n", opt.repeat, opt.rounds);
+    std::printf("%-18s %3s  %9s %19s  %9s %19s  %6s  %6s\n", "model", "thr", "irlens", "(min-max)", "pytorch", "(rounds min-max)", "ratio",
+                "target");
+    std::string blasSeen;
+    bool refuse = false;
+    for (const auto& m : opt.models) {
         auto model = irlens::bench::loadBenchModel(m);
         if (!model) continue;
-        const auto& plan = model->plan;
         const auto& inputs = model->expected.main.inputs;
-        for (int threads : threadCounts) {
-            Engine engine(plan);
+        for (int threads : opt.threadCounts) {
+            Engine engine(model->plan);
             RunOptions plain;
             plain.threads = threads;
             for (int w = 0; w < 3; ++w) engine.run(inputs, plain);
-            // interleave observed and unobserved runs so drift hits both alike
-            std::vector<double> on, off;
-            Profile profile;
-            RunOptions observed = plain;
-            observed.observer = &profile;
+            std::vector<double> mine, theirs;
+            std::string torchErr;
             bool ok = true;
-            for (int k = 0; k < repeat && ok; ++k) {
-                auto t0 = std::chrono::steady_clock::now();
-                auto r1 = engine.run(inputs, observed);
-                auto t1 = std::chrono::steady_clock::now();
-                auto r2 = engine.run(inputs, plain);
-                auto t2 = std::chrono::steady_clock::now();
-                ok = r1.isOk() && r2.isOk();
-                if (!ok) std::printf("%-18s run failed: %s\n", m.c_str(), (r1.isOk() ? r2.error() : r1.error()).c_str());
-                on.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-                off.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+            for (int round = 0; round < opt.rounds && ok; ++round) {
+                const int n = opt.repeat * (round + 1) / opt.rounds - opt.repeat * round / opt.rounds;
+                for (int k = 0; k < n && ok; ++k) {
+                    auto t0 = std::chrono::steady_clock::now();
+                    auto r = engine.run(inputs, plain);
+                    auto t1 = std::chrono::steady_clock::now();
+                    ok = r.isOk();
+                    if (!ok) std::printf("%-18s run failed: %s\n", m.c_str(), r.error().c_str());
+                    mine.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+                }
+                if (!opt.withTorch || refuse || !torchErr.empty()) continue;
+                TorchRun t = torchRun(m, threads, n);
+                if (!t.error.empty()) { torchErr = t.error; continue; }
+                if (blasSeen.empty()) {
+                    blasSeen = t.blas;
+                    std::printf("PyTorch BLAS: %s\n", blasSeen.c_str());
+                    refuse = irlens::bench::isReferenceBlas(blasSeen);
+                    if (refuse)
+                        std::printf("PyTorch runs on the netlib reference BLAS: no ratio is reported against it "
+                                    "(scripts/irlens-dev bench-deps installs an optimised one)\n");
+                }
+                if (!refuse) theirs.push_back(t.medianMs);
             }
             if (!ok) continue;
-            Timing ti = summarize(on), to = summarize(off);
-            double overhead = to.median > 0 ? (ti.median / to.median - 1.0) * 100.0 : 0.0;
-            double torchMs = -1;
-            std::string err;
-            if (withTorch) torchMs = torchMedianMs(m, threads, repeat, err);
-            char ratio[32] = "-", torchCol[32] = "-";
-            if (torchMs > 0) {
-                std::snprintf(ratio, sizeof ratio, "%.2f", ti.median / torchMs);
-                std::snprintf(torchCol, sizeof torchCol, "%.3f", torchMs);
+            Timing ti = summarize(mine), tt = summarize(theirs);
+            char ratio[32] = "-", torchCol[64] = "-", target[32] = "";
+            if (!theirs.empty()) {
+                const double rt = ti.median / tt.median;
+                std::snprintf(ratio, sizeof ratio, "%.2f", rt);
+                std::snprintf(torchCol, sizeof torchCol, "%9.3f (%8.3f-%8.3f)", tt.median, tt.min, tt.max);
+                std::snprintf(target, sizeof target, "%s %.1f", rt <= targetRatio(m) ? "met" : "MISSED", targetRatio(m));
             }
-            std::printf("%-18s %3d  %12.3f  (%7.3f-%8.3f)  %12s  %7s  %+8.1f%%\n", m.c_str(), threads, ti.median, ti.min, ti.max, torchCol, ratio,
-                        overhead);
-            if (!err.empty()) std::printf("    (pytorch: %s)\n", err.c_str());
+            std::printf("%-18s %3d  %9.3f (%8.3f-%8.3f)  %29s  %6s  %s\n", m.c_str(), threads, ti.median, ti.min, ti.max, torchCol, ratio, target);
+            if (!torchErr.empty()) std::printf("    (pytorch: %s)\n", torchErr.c_str());
+            if (opt.families) {
+                Profile profile;
+                RunOptions observed = plain;
+                observed.observer = &profile;
+                for (int k = 0; k < std::max(5, opt.repeat / 2); ++k) engine.run(inputs, observed);
+                printFamilies(profile, peak * (threads > 1 ? threads : 1));
+            }
             std::fflush(stdout);
         }
     }
+    std::printf("load average at the end: %s\n", irlens::bench::loadAverage().c_str());
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "core/io/json_codec.h"
 #include "core/io/pt2_reader.h"
 #include "core/io/zip_archive.h"
+#include "bench_machine.h"
 #include "support/shared_fixtures.h"
 
 #include <algorithm>
@@ -22,19 +23,8 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-struct Stats {
-    double median = 0, min = 0, max = 0;
-};
-
-Stats stats(std::vector<double> ms) {
-    std::sort(ms.begin(), ms.end());
-    Stats s;
-    if (ms.empty()) return s;
-    s.min = ms.front();
-    s.max = ms.back();
-    s.median = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
-    return s;
-}
+using Stats = irlens::bench::Timing;
+Stats stats(std::vector<double> ms) { return irlens::bench::summarize(std::move(ms)); }
 
 template <class F>
 Stats timeRuns(int runs, F&& f) {
