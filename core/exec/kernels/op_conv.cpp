@@ -7,6 +7,9 @@
 #include "core/exec/plan_fusion.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/gemm.h"
+#include "core/exec/kernels/util/loops.h"
+#include "core/exec/kernels/util/simd.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #ifdef IRLENS_HAVE_DNNL
@@ -14,6 +17,10 @@
 #endif
 
 #include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <limits>
+#include <optional>
 
 namespace irlens::core::exec {
 
@@ -76,6 +83,11 @@ struct DnnlConvPart {
     dnnl::memory weights;               // preferred layout, reordered once
     dnnl::memory::desc plainSrc, plainDst, biasMd;
     int64_t srcOffset = 0, dstOffset = 0, biasOffset = 0; // in elements
+    // NCHW <-> the primitive's blocked layout: reorder primitives made once, and buffers kept for
+    // the next run (taken by one caller at a time; a concurrent run of the same plan allocates its own)
+    std::optional<dnnl::reorder> toBlocked, fromBlocked;
+    dnnl::memory srcBuf, dstBuf;
+    std::unique_ptr<std::atomic<bool>> busy = std::make_unique<std::atomic<bool>>(false);
 };
 
 struct DnnlConv {
@@ -145,6 +157,14 @@ void dnnlConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const std::o
                 dnnl::memory wsrc(plainW, state->eng, const_cast<float*>(w.data<float>()) + o0 * (G > 1 ? Cg : C) * KH * KW);
                 pt.weights = dnnl::memory(pt.pd.weights_desc(), state->eng);
                 dnnl::reorder(wsrc, pt.weights).execute(s, wsrc, pt.weights);
+                if (pt.pd.src_desc() != pt.plainSrc) {
+                    pt.toBlocked = dnnl::reorder(dnnl::reorder::primitive_desc(state->eng, pt.plainSrc, state->eng, pt.pd.src_desc()));
+                    pt.srcBuf = dnnl::memory(pt.pd.src_desc(), state->eng);
+                }
+                if (pt.pd.dst_desc() != pt.plainDst) {
+                    pt.fromBlocked = dnnl::reorder(dnnl::reorder::primitive_desc(state->eng, pt.pd.dst_desc(), state->eng, pt.plainDst));
+                    pt.dstBuf = dnnl::memory(pt.pd.dst_desc(), state->eng);
+                }
                 state->parts.push_back(std::move(pt));
             }
             s.wait();
@@ -157,21 +177,61 @@ void dnnlConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const std::o
         dnnl::memory srcMem(pt.plainSrc, state->eng, x.data<float>() + pt.srcOffset);
         dnnl::memory dstMem(pt.plainDst, state->eng, out.data<float>() + pt.dstOffset);
         dnnl::memory src = srcMem, dst = dstMem;
-        if (pt.pd.src_desc() != pt.plainSrc) {
-            src = dnnl::memory(pt.pd.src_desc(), state->eng);
-            dnnl::reorder(srcMem, src).execute(s, srcMem, src);
+        const bool own = !pt.busy->exchange(true, std::memory_order_acquire);
+        if (pt.toBlocked) {
+            src = own ? pt.srcBuf : dnnl::memory(pt.pd.src_desc(), state->eng);
+            pt.toBlocked->execute(s, srcMem, src);
         }
-        if (pt.pd.dst_desc() != pt.plainDst) dst = dnnl::memory(pt.pd.dst_desc(), state->eng);
+        if (pt.fromBlocked) dst = own ? pt.dstBuf : dnnl::memory(pt.pd.dst_desc(), state->eng);
         std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, pt.weights}, {DNNL_ARG_DST, dst}};
         if (state->hasBias) args[DNNL_ARG_BIAS] = dnnl::memory(pt.biasMd, state->eng, const_cast<float*>(b->data<float>()) + pt.biasOffset);
         pt.prim.execute(s, args);
-        if (dst != dstMem) dnnl::reorder(dst, dstMem).execute(s, dst, dstMem);
+        if (pt.fromBlocked) pt.fromBlocked->execute(s, dst, dstMem);
         s.wait();
+        if (own) pt.busy->store(false, std::memory_order_release);
     };
     if (state->parts.size() == 1) runPart(state->parts[0]);
     else tbb::parallel_for(size_t(0), state->parts.size(), [&](size_t k) { runPart(state->parts[k]); });
 }
 #endif
+
+// A 1x1 convolution with stride 1 and no padding is a matrix product on NCHW as it lies:
+// out[n] [O, HW] = w [O, C] x x[n] [C, HW]. No layout reorder of the input or the output (oneDNN's
+// convolution reorders both to its blocked layout and back on every call, two extra passes over
+// the activations), then bias and the fused activation in one pass. Measured on mobilenet_v2's 1x1
+// convolutions: 2-2.5x faster down to 14x14 images, about even at 7x7 (the reorders are small
+// there), so small images stay with oneDNN.
+constexpr int64_t kPointwiseMinPixels = 14 * 14;
+
+bool isPointwise(const Tensor& x, const Tensor& w, const ConvParams& p) {
+    return x.dtype() == ScalarType::Float32 && p.groups == 1 && w.size(2) == 1 && w.size(3) == 1 && p.strideH == 1 && p.strideW == 1 &&
+           p.padH == 0 && p.padW == 0 && x.size(2) * x.size(3) >= kPointwiseMinPixels;
+}
+
+void pointwiseConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const std::optional<Tensor>& b, const Tensor& out, const ConvParams& p) {
+    const int64_t N = x.size(0), C = x.size(1), HW = x.size(2) * x.size(3), O = w.size(0);
+    const Tensor w2 = w.asStrided({O, C}, {C, 1}, w.storageOffset());
+    for (int64_t n = 0; n < N; ++n) {
+        const Tensor xn = x.asStrided({C, HW}, {HW, 1}, x.storageOffset() + n * C * HW);
+        const Tensor on = out.asStrided({O, HW}, {HW, 1}, out.storageOffset() + n * O * HW);
+        gemm(ctx, w2, xn, on, 1.0, 0.0);
+    }
+    if (!b && p.activation == FusedActivation::None) return;
+    const float lo = p.activation == FusedActivation::None ? -std::numeric_limits<float>::infinity() : static_cast<float>(p.lo);
+    const float hi = p.activation == FusedActivation::Clip ? static_cast<float>(p.hi) : std::numeric_limits<float>::infinity();
+    const float* bias = b ? b->data<float>() : nullptr;
+    float* o = out.data<float>();
+    parallelRange(ctx.threads(), N * O, HW, [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+            float* row = o + r * HW;
+            if (bias) {
+                const float bv = bias[r % O];
+                for (int64_t i = 0; i < HW; ++i) row[i] += bv;
+            }
+            if (p.activation != FusedActivation::None) clampContiguous(row, row, HW, lo, hi);
+        }
+    });
+}
 
 int64_t pick(const std::vector<int64_t>& v, size_t k, int64_t fallback) {
     if (v.empty()) return fallback;
@@ -220,7 +280,8 @@ void convImpl(KernelContext& ctx, const Tensor& input, const Tensor& weight, con
     bool done = false;
 #ifdef IRLENS_HAVE_DNNL
     if (x.dtype() == ScalarType::Float32 && N > 0) {
-        dnnlConv(ctx, x, w, b, out, p);
+        if (isPointwise(x, w, p)) pointwiseConv(ctx, x, w, b, out, p);
+        else dnnlConv(ctx, x, w, b, out, p);
         done = true;
     }
 #endif
