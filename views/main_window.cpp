@@ -4,6 +4,7 @@
 #include "core/layout/op_family.h"
 #include "views/graph/graph_items.h"
 #include "core/ir/example_program.h"
+#include "views/compare/compare_launcher.h"
 #include "views/decomp/decomp_pane.h"
 #include "views/document.h"
 #include "views/inspect/fx_text_pane.h"
@@ -205,6 +206,8 @@ void MainWindow::buildMenus() {
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open the &example"), this, &MainWindow::openExample);
+    file->addSeparator();
+    new CompareLauncher(m_doc, file, this); // Compare with… (views/compare)
     file->addSeparator();
     file->addAction(tr("Export view as &SVG…"), this, [this] {
         const QString p = QFileDialog::getSaveFileName(this, tr("Export view"), "graph.svg", tr("SVG (*.svg)"));

@@ -1,0 +1,190 @@
+#include "core/compare/divergence.h"
+
+#include "core/exec/engine.h"
+#include "core/exec/inputs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <unordered_map>
+
+namespace irlens::core {
+namespace {
+
+using exec::EValue;
+using exec::Tensor;
+
+/// Every node's tensor values by name after one run: the program with each node output made a graph
+/// output (the engine keeps graph outputs alive), run once.
+using ValueMap = std::unordered_map<std::string, Tensor>;
+
+ProgramPtr withEveryValueAnOutput(const Program& p, std::vector<std::string>& added) {
+    auto probe = std::make_shared<Program>(p);
+    std::unordered_map<std::string, bool> already;
+    for (const auto& o : p.graph.outputs)
+        if (o.kind == ArgKind::Tensor) already[o.s] = true;
+    for (const auto& n : p.graph.nodes)
+        for (const auto& name : n.outputNames()) {
+            if (!p.graph.tensorMeta(name) || already[name]) continue;
+            already[name] = true;
+            added.push_back(name);
+            probe->graph.outputs.push_back(Argument::tensor(name));
+            OutputSpec spec;
+            spec.kind = OutputKind::UserOutput;
+            spec.arg = Argument::tensor(name);
+            probe->signature.outputSpecs.push_back(spec);
+        }
+    return probe;
+}
+
+Result<ValueMap> runKeepingValues(const Program& program, const std::vector<EValue>& inputs, int threads, const char* side) {
+    std::vector<std::string> added;
+    ProgramPtr probe = withEveryValueAnOutput(program, added);
+    auto plan = exec::ExecutionPlan::compile(probe);
+    if (!plan) return plan.status().withContext(std::string("the ") + side + " program cannot run");
+    exec::Engine engine(*plan);
+    exec::RunOptions options;
+    options.threads = threads;
+    auto run = engine.run(inputs, options);
+    if (!run) return run.status().withContext(std::string("running the ") + side + " program");
+    ValueMap values;
+    const Graph& g = probe->graph;
+    for (size_t k = 0; k < g.outputs.size() && k < run->outputs.size(); ++k)
+        if (g.outputs[k].kind == ArgKind::Tensor && run->outputs[k].isTensor()) values[g.outputs[k].s] = run->outputs[k].tensor;
+    return values;
+}
+
+Result<std::vector<EValue>> pickInputs(const ProgramPtr& left, const DivergenceOptions& options, std::string& source) {
+    if (!options.expectedDir.empty()) {
+        auto set = exec::loadExpected(options.expectedDir);
+        if (!set) return set.status();
+        source = "model.expected/ main case (" + options.expectedDir + ")";
+        return set->main.inputs;
+    }
+    auto plan = exec::ExecutionPlan::compile(left, true);
+    if (!plan) return plan.status().withContext("the left program cannot run");
+    if (left->hasSampleInputs) {
+        source = "the left program's sample inputs";
+        return exec::sampleInputs(**plan);
+    }
+    source = "inputs generated from the left program's meta (seed 0)";
+    return exec::generateInputs(**plan, 0);
+}
+
+/// The error between two values of one shape (numel for views of another shape).
+ValueComparison compareValues(const Tensor& a, const Tensor& b, const DivergenceOptions& options) {
+    ValueComparison c;
+    c.elements = a.numel();
+    const bool fast = a.dtype() == ScalarType::Float32 && b.dtype() == ScalarType::Float32 && a.isContiguous() && b.isContiguous();
+    double maxRef = 0;
+    for (int64_t k = 0; k < c.elements; ++k) {
+        const double x = fast ? a.data<float>()[k] : a.at(k);
+        const double y = fast ? b.data<float>()[k] : b.at(k);
+        if (std::isnan(x) && std::isnan(y)) continue;
+        const double d = std::isnan(x) || std::isnan(y) ? INFINITY : std::fabs(x - y);
+        c.maxAbs = std::max(c.maxAbs, d);
+        if (std::isfinite(x)) maxRef = std::max(maxRef, std::fabs(x));
+    }
+    c.relative = maxRef > 0 ? c.maxAbs / maxRef : c.maxAbs;
+    c.agree = c.maxAbs <= options.atol || c.relative <= options.tolerance;
+    return c;
+}
+
+std::string firstTensorOutput(const Graph& g, const Node& n) {
+    for (const auto& name : n.outputNames())
+        if (g.tensorMeta(name)) return name;
+    return {};
+}
+
+/// The right node whose value stands for the left node's: the one node of a structural pair, else
+/// the last replacement with the left value's shape (a decomposition computes the value last).
+int representative(const ProgramMatch& m, const NodePair& p, const Tensor& leftValue, const ValueMap& right) {
+    for (size_t k = p.right.size(); k-- > 0;) {
+        const Node& n = m.right->graph.nodes[static_cast<size_t>(p.right[k])];
+        auto it = right.find(firstTensorOutput(m.right->graph, n));
+        if (it != right.end() && it->second.sizes() == leftValue.sizes()) return p.right[k];
+    }
+    return -1;
+}
+
+} // namespace
+
+std::string Divergence::summary(const ProgramMatch& match) const {
+    char buf[320];
+    const ValueComparison* d = firstDivergent();
+    if (!d) {
+        std::snprintf(buf, sizeof buf, "no divergence: %zu matched values agree (%zu not comparable)", compared.size(), skipped);
+        return buf;
+    }
+    const NodePair& p = match.pairs[static_cast<size_t>(d->pair)];
+    const Node& n = match.left->graph.nodes[static_cast<size_t>(p.left)];
+    std::string module = n.meta.moduleStack && !n.meta.moduleStack->empty() ? n.meta.moduleStack->back().path : "";
+    std::snprintf(buf, sizeof buf, "first divergence at %s (%s%s%s): max abs %.3g, rel %.3g; %zu matched values before it agree",
+                  n.name.c_str(), n.target.shortName().c_str(), module.empty() ? "" : ", ", module.c_str(), d->maxAbs,
+                  d->relative, static_cast<size_t>(first));
+    return buf;
+}
+
+/// The producers of the divergent node, followed through each node's first tensor argument, while
+/// they are matched and agree.
+static std::vector<int> agreeingChain(const ProgramMatch& m, int pairIndex, const std::unordered_map<int, const ValueComparison*>& byPair) {
+    std::unordered_map<std::string, int> producer;
+    const Graph& g = m.left->graph;
+    for (size_t k = 0; k < g.nodes.size(); ++k)
+        for (const auto& name : g.nodes[k].outputNames()) producer[name] = static_cast<int>(k);
+    std::vector<int> chain;
+    int node = m.pairs[static_cast<size_t>(pairIndex)].left;
+    while (node >= 0) {
+        int next = -1;
+        for (const auto& in : g.nodes[static_cast<size_t>(node)].inputs) {
+            std::vector<std::string> names;
+            in.arg.collectValueNames(names);
+            for (const auto& v : names)
+                if (auto it = producer.find(v); it != producer.end() && g.tensorMeta(v)) { next = it->second; break; }
+            if (next >= 0) break;
+        }
+        if (next < 0) break;
+        const int pi = m.leftPair[static_cast<size_t>(next)];
+        auto c = byPair.find(pi);
+        if (c == byPair.end() || !c->second->agree) break;
+        chain.push_back(pi);
+        node = next;
+    }
+    std::reverse(chain.begin(), chain.end());
+    return chain;
+}
+
+Result<Divergence> findDivergence(const ProgramMatch& match, const DivergenceOptions& options) {
+    Divergence out;
+    auto inputs = pickInputs(match.left, options, out.inputs);
+    if (!inputs) return inputs.status().withContext("choosing the inputs");
+    auto lv = runKeepingValues(*match.left, *inputs, options.threads, "left");
+    if (!lv) return lv.status();
+    auto rv = runKeepingValues(*match.right, *inputs, options.threads, "right");
+    if (!rv) return rv.status();
+    for (size_t pi = 0; pi < match.pairs.size(); ++pi) {
+        const NodePair& p = match.pairs[pi];
+        if (p.left < 0 || p.right.empty()) continue;
+        auto a = lv->find(firstTensorOutput(match.left->graph, match.left->graph.nodes[static_cast<size_t>(p.left)]));
+        const int r = a == lv->end() ? -1 : representative(match, p, a->second, *rv);
+        if (r < 0) { ++out.skipped; continue; }
+        const Tensor& b = rv->at(firstTensorOutput(match.right->graph, match.right->graph.nodes[static_cast<size_t>(r)]));
+        ValueComparison c = compareValues(a->second, b, options);
+        c.pair = static_cast<int>(pi);
+        c.rightNode = r;
+        if (!c.agree && out.first < 0) out.first = static_cast<int>(out.compared.size());
+        out.compared.push_back(c);
+    }
+    std::unordered_map<int, const ValueComparison*> byPair;
+    for (const auto& c : out.compared) byPair[c.pair] = &c;
+    if (const ValueComparison* d = out.firstDivergent()) out.agreeingPath = agreeingChain(match, d->pair, byPair);
+    for (const auto& o : match.left->signature.outputSpecs) {
+        if (o.kind != OutputKind::UserOutput || o.arg.kind != ArgKind::Tensor) continue;
+        for (size_t k = 0; k < match.left->graph.nodes.size(); ++k)
+            if (firstTensorOutput(match.left->graph, match.left->graph.nodes[k]) == o.arg.s)
+                if (auto c = byPair.find(match.leftPair[k]); c != byPair.end() && !c->second->agree) out.outputsAgree = false;
+    }
+    return out;
+}
+
+} // namespace irlens::core

@@ -1,0 +1,233 @@
+// Comparing two programs: structural matching of independent exports, matching through a
+// decomposition's old -> new map, the per-module summary, numeric divergence and the scale cases.
+
+#include "core/compare/divergence.h"
+#include "core/compare/program_match.h"
+#include "core/decomp/decomp_session.h"
+#include "core/io/pt2_reader.h"
+#include "core/ir/builder.h"
+#include "support/shared_fixtures.h"
+#include "support/synthetic_program.h"
+
+#include <QElapsedTimer>
+#include <functional>
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace irlens::core;
+
+namespace {
+
+ProgramPtr load(const std::string& relative) {
+    auto p = loadPt2(irlens::testing::fixture(relative).string());
+    if (!p) qFatal("cannot load %s: %s", relative.c_str(), p.error().c_str());
+    return *p;
+}
+
+std::string moduleOf(const Node& n) {
+    return n.meta.moduleStack && !n.meta.moduleStack->empty() ? n.meta.moduleStack->back().path : std::string();
+}
+
+bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+/// `program` with one node's target replaced, rebuilt through the ProgramBuilder (which checks it).
+ProgramPtr withTarget(const Program& program, const std::string& nodeName, const std::string& target) {
+    ProgramBuilder b(program.modelName + "_edit");
+    b.program() = program;
+    b.graph().graph() = program.graph;
+    for (auto& n : b.graph().graph().nodes)
+        if (n.name == nodeName) n.target = Target::parse(target);
+    auto built = b.build();
+    if (!built) qFatal("rebuilding: %s", built.error().c_str());
+    return *built;
+}
+
+double medianMs(const std::function<void()>& job, int runs) {
+    std::vector<double> ms;
+    for (int k = 0; k < runs; ++k) {
+        QElapsedTimer t;
+        t.start();
+        job();
+        ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+} // namespace
+
+class TstCompare : public QObject {
+    Q_OBJECT
+private slots:
+    void identicalBuiltPrograms() {
+        auto m = matchStructurally(irlens::testing::makeBlockStack(6), irlens::testing::makeBlockStack(6));
+        QVERIFY2(m.identical(), m.summary().c_str());
+        QCOMPARE(m.count(MatchKind::Same), size_t(19));
+    }
+
+    void insertedBlockShiftsNothing() {
+        // Five blocks against six: the sixth block's three nodes are added, every other node is the same
+        // (the head reads block 5's output instead of block 4's: same structure, same node).
+        auto m = matchStructurally(irlens::testing::makeBlockStack(5), irlens::testing::makeBlockStack(6));
+        QCOMPARE(m.count(MatchKind::Added), size_t(3));
+        QCOMPARE(m.count(MatchKind::Same), size_t(16));
+        QCOMPARE(m.count(MatchKind::Changed) + m.count(MatchKind::Removed), size_t(0));
+        for (int d : m.differences())
+            QVERIFY(startsWith(moduleOf(m.right->graph.nodes[static_cast<size_t>(m.pairs[static_cast<size_t>(d)].right[0])]), "layers.5"));
+        // the added block's parameter is in the module summary
+        auto mod = std::find_if(m.modules.begin(), m.modules.end(), [](const ModuleDiff& d) { return d.path == "layers.5.fc"; });
+        QVERIFY(mod != m.modules.end());
+        QCOMPARE(mod->params.size(), size_t(1));
+        QVERIFY(mod->params[0].left.empty());
+        QCOMPARE(QString::fromStdString(mod->params[0].right), QString("f32[16, 16]"));
+    }
+
+    void swappedOpIsOneChange() {
+        auto left = irlens::testing::makeBlockStack(4);
+        auto right = withTarget(*left, "relu_2", "torch.ops.aten.sigmoid.default");
+        auto m = matchStructurally(left, right);
+        QCOMPARE(m.differences().size(), size_t(1));
+        const NodePair& p = m.pairs[static_cast<size_t>(m.differences()[0])];
+        QCOMPARE(p.kind, MatchKind::Changed);
+        QCOMPARE(p.changes, unsigned(ChangeTarget));
+        QCOMPARE(QString::fromStdString(m.leftName(p)), QString("relu_2"));
+        QCOMPARE(QString::fromStdString(m.rightNames(p)), QString("relu_2"));
+    }
+
+    void identicalFixture() {
+        IRLENS_REQUIRE_SHARED();
+        auto m = matchStructurally(load("generated/tiny_gpt/model.pt2"), load("generated/tiny_gpt/model.pt2"));
+        QVERIFY2(m.identical(), m.summary().c_str());
+        QCOMPARE(m.count(MatchKind::Same), size_t(210));
+    }
+
+    void tinyGptEdit() {
+        IRLENS_REQUIRE_SHARED();
+        auto m = matchStructurally(load("generated/tiny_gpt/model.pt2"), load("generated/tiny_gpt_edit/model.pt2"));
+        QCOMPARE(m.count(MatchKind::Changed), size_t(1));
+        QCOMPARE(m.count(MatchKind::Removed), size_t(0));
+        QCOMPARE(m.count(MatchKind::Same), size_t(209)); // every other node of tiny_gpt
+        QCOMPARE(m.count(MatchKind::Added), size_t(50));  // the fifth block
+        for (int d : m.differences()) {
+            const NodePair& p = m.pairs[static_cast<size_t>(d)];
+            const Node& r = m.right->graph.nodes[static_cast<size_t>(p.right.at(0))];
+            if (p.kind == MatchKind::Added) {
+                QVERIFY2(startsWith(moduleOf(r), "blocks.4"), r.name.c_str());
+                continue;
+            }
+            const Node& l = m.left->graph.nodes[static_cast<size_t>(p.left)];
+            QCOMPARE(QString::fromStdString(moduleOf(l)), QString("blocks.2.act"));
+            QCOMPARE(QString::fromStdString(l.target.shortName()), QString("aten.gelu.default"));
+            QCOMPARE(QString::fromStdString(r.target.shortName()), QString("aten.silu.default"));
+            QVERIFY(p.changes & ChangeTarget);
+            QVERIFY(!(p.changes & (ChangeShape | ChangeDtype)));
+        }
+        QVERIFY(std::any_of(m.modules.begin(), m.modules.end(), [](const ModuleDiff& d) { return d.path == "blocks.4" && !d.onLeft; }));
+    }
+
+    void throughPrimsDecomposition() {
+        IRLENS_REQUIRE_SHARED();
+        DecompSessionOptions options;
+        options.verify = false;
+        DecompSession session(load("generated/tiny_gpt/model.training.pt2"), options);
+        auto step = session.stepToLevel(IrLevel::Prims);
+        QVERIFY2(step.isOk(), step.error().c_str());
+        auto m = matchDecomposition(session);
+        QCOMPARE(m.method, ProgramMatch::Method::Decomposition);
+        const auto map = composeReplacements(session);
+        QVERIFY(!map.empty());
+        for (size_t l = 0; l < m.left->graph.nodes.size(); ++l) {
+            const NodePair& p = m.pairs[static_cast<size_t>(m.leftPair[l])];
+            const std::string& name = m.left->graph.nodes[l].name;
+            auto it = map.find(name);
+            if (it == map.end()) {
+                QVERIFY2(p.kind == MatchKind::Same, name.c_str()); // untouched: the node itself
+                QCOMPARE(QString::fromStdString(m.rightNames(p)), QString::fromStdString(name));
+                continue;
+            }
+            // replaced: paired with exactly the nodes the session says replaced it
+            QCOMPARE(p.right.size(), it->second.size());
+            for (size_t k = 0; k < p.right.size(); ++k)
+                QCOMPARE(m.right->graph.nodes[static_cast<size_t>(p.right[k])].name, it->second[k]);
+            if (!p.right.empty()) QCOMPARE(p.kind, MatchKind::Changed);
+        }
+        QCOMPARE(m.count(MatchKind::Added), size_t(0)); // every node on the prims side replaces an original one
+    }
+
+    void numericDivergenceNamesTheActivation() {
+        IRLENS_REQUIRE_SHARED();
+        auto m = matchStructurally(load("generated/tiny_gpt/model.pt2"), load("generated/tiny_gpt_edit/model.pt2"));
+        DivergenceOptions options;
+        options.expectedDir = irlens::testing::fixture("generated/tiny_gpt/model.expected").string();
+        auto d = findDivergence(m, options);
+        QVERIFY2(d.isOk(), d.error().c_str());
+        const ValueComparison* first = d->firstDivergent();
+        QVERIFY2(first, d->summary(m).c_str());
+        const Node& l = m.left->graph.nodes[static_cast<size_t>(m.pairs[static_cast<size_t>(first->pair)].left)];
+        QCOMPARE(QString::fromStdString(moduleOf(l)), QString("blocks.2.act"));
+        QCOMPARE(QString::fromStdString(l.target.shortName()), QString("aten.gelu.default"));
+        QVERIFY(first->relative > 1e-2);
+        // everything before it agrees exactly (same weights, same kernels, one thread)
+        for (int k = 0; k < d->first; ++k) QCOMPARE(d->compared[static_cast<size_t>(k)].maxAbs, 0.0);
+        QVERIFY(d->first > 100);
+        // the path into it: ... blocks.2.ln2 -> blocks.2.fc (addmm) -> view, all agreeing
+        QVERIFY(d->agreeingPath.size() >= 3);
+        const NodePair& before = m.pairs[static_cast<size_t>(d->agreeingPath.back())];
+        QVERIFY(startsWith(moduleOf(m.left->graph.nodes[static_cast<size_t>(before.left)]), "blocks.2.fc"));
+        QVERIFY(!d->outputsAgree);
+    }
+
+    void noDivergenceAgainstItself() {
+        IRLENS_REQUIRE_SHARED();
+        auto m = matchStructurally(load("generated/tiny_gpt/model.pt2"), load("generated/tiny_gpt/model.pt2"));
+        auto d = findDivergence(m);
+        QVERIFY2(d.isOk(), d.error().c_str());
+        QVERIFY2(!d->firstDivergent(), d->summary(m).c_str());
+        QCOMPARE(d->compared.size(), size_t(210));
+        QVERIFY(d->outputsAgree);
+    }
+
+    void legacyAgainstArchive_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addRow("tiny_mlp") << "tiny_mlp";
+        QTest::addRow("resnet18") << "resnet18";
+    }
+    void legacyAgainstArchive() {
+        IRLENS_REQUIRE_SHARED();
+        QFETCH(QString, model);
+        const std::string dir = "generated/" + model.toStdString() + "/";
+        auto m = matchStructurally(load(dir + "model.legacy.pt2"), load(dir + "model.pt2"));
+        QVERIFY2(m.identical(), m.summary().c_str());
+        QCOMPARE(m.count(MatchKind::Same), m.left->graph.nodes.size());
+    }
+
+    void scaleDeepStackOneBlockEdited() {
+        IRLENS_REQUIRE_SHARED();
+        auto deep = load("generated/deep_stack/model.pt2");
+        std::string gelu;
+        for (const auto& n : deep->graph.nodes)
+            if (n.target.op == "gelu" && moduleOf(n).find("blocks.100.") == 0) gelu = n.name;
+        QVERIFY(!gelu.empty());
+        auto edited = withTarget(*deep, gelu, "torch.ops.aten.silu.default");
+        ProgramMatch m;
+        const double ms = medianMs([&] { m = matchStructurally(deep, edited); }, 5);
+        qInfo("deep_stack vs one block edited: %.1f ms (median of 5)", ms);
+        QCOMPARE(m.differences().size(), size_t(1));
+        QCOMPARE(QString::fromStdString(m.leftName(m.pairs[static_cast<size_t>(m.differences()[0])])), QString::fromStdString(gelu));
+        QVERIFY2(ms < 1000, qPrintable(QString("%1 ms").arg(ms)));
+    }
+
+    void scaleLlamaDeepAgainstItself() {
+        IRLENS_REQUIRE_SHARED();
+        auto a = load("generated/llama_deep/model.pt2"), b = load("generated/llama_deep/model.pt2");
+        ProgramMatch m;
+        const double ms = medianMs([&] { m = matchStructurally(a, b); }, 3);
+        qInfo("llama_deep vs itself: %.1f ms (median of 3)", ms);
+        QVERIFY2(m.identical(), m.summary().c_str());
+        QVERIFY2(ms < 2000, qPrintable(QString("%1 ms").arg(ms)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCompare)
+#include "tst_compare.moc"
