@@ -82,8 +82,8 @@ void printText(const std::string& a, const std::string& b, const ProgramMatch& m
     for (int k : diffs) {
         const auto& p = m.pairs[static_cast<size_t>(k)];
         std::string names = (p.left >= 0 ? m.leftName(p) : "-") + " -> " + (p.right.empty() ? "-" : m.rightNames(p));
-        std::printf("  %-8s %-40s %-28s %s%s%s\n", core::matchKindName(p.kind), names.c_str(), moduleOf(subject(m, p)).c_str(),
-                    opsOf(m, p).c_str(), p.detail.empty() ? "" : "  | ", p.detail.c_str());
+        const std::string what = p.detail.empty() ? opsOf(m, p) : p.detail;
+        std::printf("  %-8s %-36s %-24s %s\n", core::matchKindName(p.kind), names.c_str(), moduleOf(subject(m, p)).c_str(), what.c_str());
     }
     if (!m.modules.empty()) std::printf("\nmodules (%zu):\n", m.modules.size());
     for (const auto& md : m.modules) {
@@ -107,7 +107,7 @@ void printText(const std::string& a, const std::string& b, const ProgramMatch& m
 
 core::Result<core::ProgramPtr> loadFile(const std::string& path) {
     auto p = core::loadPt2(path);
-    if (!p) return core::Status::error(path + ": " + p.error());
+    if (!p) return p.status(); // the reader's message names the file
     return core::ProgramPtr(*p);
 }
 

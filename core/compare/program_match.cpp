@@ -43,9 +43,8 @@ bool ProgramMatch::identical() const {
 
 std::string ProgramMatch::summary() const {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%s: %zu nodes, %s: %zu nodes; %zu same, %zu changed, %zu added, %zu removed",
-                  left ? left->modelName.c_str() : "?", left ? left->graph.nodes.size() : 0,
-                  right ? right->modelName.c_str() : "?", right ? right->graph.nodes.size() : 0, count(MatchKind::Same),
+    std::snprintf(buf, sizeof buf, "%zu nodes vs %zu: %zu same, %zu changed, %zu added, %zu removed",
+                  left ? left->graph.nodes.size() : 0, right ? right->graph.nodes.size() : 0, count(MatchKind::Same),
                   count(MatchKind::Changed), count(MatchKind::Added), count(MatchKind::Removed));
     return buf;
 }

@@ -75,7 +75,7 @@ struct ProgramMatch {
     std::vector<int> differences() const;
     /// No node, module or signature difference.
     bool identical() const;
-    /// "tiny_gpt: 210 nodes, tiny_gpt_edit: 260; 209 same, 1 changed, 50 added, 0 removed".
+    /// "210 nodes vs 260: 209 same, 1 changed, 50 added, 0 removed".
     std::string summary() const;
     /// The right-hand node names of a pair, comma separated ("" when none).
     std::string rightNames(const NodePair& pair) const;

@@ -66,6 +66,10 @@ CompareWindow::CompareWindow(QWidget* parent) : QWidget(parent, Qt::Window), m_l
 }
 
 CompareWindow::~CompareWindow() {
+    // the children (views, scenes, documents) go after this body: nothing of theirs may call back
+    for (QObject* sender : std::initializer_list<QObject*>{m_left, m_right, m_leftView->horizontalScrollBar(), m_leftView->verticalScrollBar(),
+                                                          m_rightView->horizontalScrollBar(), m_rightView->verticalScrollBar()})
+        QObject::disconnect(sender, nullptr, this, nullptr);
     m_matchWatcher.waitForFinished();
     m_divWatcher.waitForFinished();
 }
@@ -152,7 +156,7 @@ void CompareWindow::compareWithFile(core::ProgramPtr left, const QString& leftPa
         CompareResult r;
         r.generation = generation;
         auto loaded = core::loadPt2(path.toStdString());
-        if (!loaded) { r.error = path + ": " + QString::fromStdString(loaded.error()); return r; }
+        if (!loaded) { r.error = QString::fromStdString(loaded.error()); return r; }
         r.right = *loaded;
         r.match = std::make_shared<core::ProgramMatch>(core::matchStructurally(left, r.right));
         return r;

@@ -46,7 +46,7 @@ void answerFileDialog(const QString& path) {
             timer->stop();
             timer->deleteLater();
             dialog->selectFile(path);
-            dialog->accept();
+            QMetaObject::invokeMethod(dialog, "accept");
         }
     });
     timer->start(20);
