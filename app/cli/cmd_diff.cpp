@@ -105,15 +105,19 @@ void printText(const std::string& a, const std::string& b, const ProgramMatch& m
     }
 }
 
-core::Result<core::ProgramPtr> loadFile(const std::string& path) {
-    auto p = core::loadPt2(path);
+/// Weights only when the values are compared: the structure needs the graph and its meta alone.
+core::Result<core::ProgramPtr> loadFile(const std::string& path, bool weights) {
+    core::LoadOptions options;
+    options.loadWeights = weights;
+    auto p = core::loadPt2(path, options);
     if (!p) return p.status(); // the reader's message names the file
     return core::ProgramPtr(*p);
 }
 
 /// The match the arguments ask for: two files structurally, or one file against its decomposition.
 core::Result<ProgramMatch> matchArgs(const Args& args, std::string& rightLabel) {
-    auto left = loadFile(args.positional()[0]);
+    const bool weights = args.has("--numeric");
+    auto left = loadFile(args.positional()[0], weights);
     if (!left) return left.status();
     if (args.has("--to")) {
         const std::string level = args.value("--to");
@@ -126,7 +130,7 @@ core::Result<ProgramMatch> matchArgs(const Args& args, std::string& rightLabel) 
         rightLabel = args.positional()[0] + " decomposed to " + level;
         return core::matchDecomposition(session);
     }
-    auto right = loadFile(args.positional()[1]);
+    auto right = loadFile(args.positional()[1], weights);
     if (!right) return right.status();
     rightLabel = args.positional()[1];
     return core::matchStructurally(*left, *right);

@@ -77,7 +77,9 @@ NodePair makePair(int l, const std::vector<int>& rights, const std::vector<NodeS
         if (p.changes) p.detail = describeChanges(a, b, p.changes);
     } else {
         p.changes = ChangeTarget;
-        p.detail = "replaced by " + std::to_string(rights.size()) + " nodes";
+        p.detail = Target::parse(a.target).shortName() + " -> ";
+        for (size_t k = 0; k < rights.size(); ++k)
+            p.detail += (k ? " + " : "") + Target::parse(rightSigs[static_cast<size_t>(rights[k])].target).shortName();
     }
     p.kind = p.changes ? MatchKind::Changed : MatchKind::Same;
     return p;
