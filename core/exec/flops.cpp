@@ -51,6 +51,37 @@ int flopClassOf(const std::string& op) {
     return it == table.end() ? kPointwise : it->second;
 }
 
+double estimateWork(const Graph& graph, const Node& node, int flopClass) {
+    auto numel = [&](const std::string& name) -> double {
+        const TensorMeta* m = name.empty() ? nullptr : graph.tensorMeta(name);
+        if (!m) return 0;
+        double n = 1;
+        for (const auto& s : m->sizes) n *= s.isStatic() ? static_cast<double>(s.value) : 1.0;
+        return n;
+    };
+    auto lastDimOf = [&](size_t input) -> double {
+        if (input >= node.inputs.size()) return 1;
+        const TensorMeta* m = graph.tensorMeta(node.inputs[input].arg.s);
+        return m && !m->sizes.empty() && m->sizes.back().isStatic() ? static_cast<double>(m->sizes.back().value) : 1.0;
+    };
+    double out = 0;
+    for (const auto& o : node.outputs) out += numel(o.s);
+    switch (flopClass) {
+    case kNone: return 0;
+    case kMatmul: case kBmm: return out * lastDimOf(0);
+    case kAddmm: case kBaddbmm: return out * lastDimOf(1);
+    case kLinear: return out * lastDimOf(0);
+    case kConv: {
+        const TensorMeta* w = node.inputs.size() > 1 ? graph.tensorMeta(node.inputs[1].arg.s) : nullptr;
+        double perOut = 1;
+        if (w)
+            for (size_t d = 1; d < w->sizes.size(); ++d) perOut *= w->sizes[d].isStatic() ? static_cast<double>(w->sizes[d].value) : 1.0;
+        return out * perOut;
+    }
+    default: return out;
+    }
+}
+
 double estimateFlops(const PlanNode& pn, const std::vector<BoundValue>& args, const std::vector<EValue>& outputs) {
     const EValue* out = outputs.empty() ? nullptr : &outputs[0];
     if (!out || !out->isTensor()) return 0;

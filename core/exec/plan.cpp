@@ -157,6 +157,7 @@ struct GraphCompiler {
             pn.kernel = KernelRegistry::instance().find(pn.key);
             if (!pn.kernel) missing[pn.key].push_back(node.name);
             pn.flopClass = flopClassOf(node.target.op);
+            pn.work = estimateWork(graph, node, pn.flopClass);
             if (node.meta.moduleStack && !node.meta.moduleStack->empty()) pn.modulePath = node.meta.moduleStack->back().path;
             for (const auto& na : node.inputs) {
                 PlanArg pa;

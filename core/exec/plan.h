@@ -42,7 +42,12 @@ struct PlanNode {
     int flopClass = 0;                 // how the profiler estimates FLOPs (flopClassOf)
     std::vector<bool> outputNeeded;    // per output: read by a later node or a graph output
     int fusedInto = -1;                // folded into that node's kernel (plan_fusion.h); this one passes its input on
+    double work = 0;                   // rough cost from the recorded output shapes (see estimateWork), for scheduling
 };
+
+/// Rough cost of a node from the graph's tensor meta: output elements, times K for matrix products
+/// and C·kernel for convolutions; 0 for views. Decides whether a ready node is worth a task of its own.
+double estimateWork(const Graph& graph, const Node& node, int flopClass);
 
 /// FLOP estimate family of an op name (classified once at compile time so profiling stays cheap).
 int flopClassOf(const std::string& op);

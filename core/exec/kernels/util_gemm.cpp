@@ -78,8 +78,10 @@ void gemm(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor& c,
                                           static_cast<float>(beta), C + m0 * N + n0, N);
             if (st != dnnl_success) kernelFail("oneDNN sgemm failed (status " + std::to_string(static_cast<int>(st)) + ")");
         };
+        // split only from about 2^20 multiply-adds (10 us on one core): below that the second
+        // worker's wake-up and the split's smaller, less efficient blocks cost more than they save
         const int parts = ctx.threads();
-        if (parts > 1 && M * N * K >= (int64_t(1) << 18)) {
+        if (parts > 1 && M * N * K >= (int64_t(1) << 20)) {
             const bool byCols = N >= M;
             const int64_t extent = byCols ? N : M;
             const int64_t step = std::max<int64_t>(16, (extent / parts + 15) / 16 * 16);
