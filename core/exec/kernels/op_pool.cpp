@@ -55,6 +55,40 @@ Tensor allocPlanes(KernelContext& ctx, const Planes& p, ScalarType dtype, int64_
     return ctx.alloc(dtype, shape);
 }
 
+// max(a, v) that lets a NaN of either side win: SSE's max returns its second operand when either is
+// NaN (keeps a NaN a), and OR-ing the bits of a NaN v into any float gives a NaN.
+inline __m128 maxNan4(__m128 a, __m128 v) { return _mm_or_ps(_mm_max_ps(v, a), _mm_and_ps(_mm_cmpunord_ps(v, v), v)); }
+inline float maxNan1(float a, float v) { return _mm_cvtss_f32(maxNan4(_mm_set_ss(a), _mm_set_ss(v))); }
+
+// Values-only float max pool without dilation, one plane: per output row, the window's rows are
+// maxed element-wise into a padded row (four lanes at a time), then each output takes the max of
+// its kW neighbours there. resnet18's 3x3/2 pool over 64x112x112 went from about 2.3 ms of CPU
+// to a fraction of that (the general loop below keeps per-column NaN flags and running maxima).
+void maxPoolPlaneValues(const float* plane, float* out, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t kH, int64_t kW, int64_t sH,
+                        int64_t sW, int64_t pH, int64_t pW, std::vector<float>& vrow) {
+    const float lowest = -std::numeric_limits<float>::infinity();
+    vrow.assign(static_cast<size_t>(std::max(W + 2 * pW, (OW - 1) * sW + kW)), lowest);
+    float* v = vrow.data() + pW;
+    for (int64_t oh = 0; oh < OH; ++oh) {
+        const int64_t r0 = std::max<int64_t>(0, oh * sH - pH), r1 = std::min<int64_t>(H, oh * sH - pH + kH);
+        if (r0 >= r1) std::fill(v, v + W, lowest);
+        else std::copy(plane + r0 * W, plane + (r0 + 1) * W, v);
+        for (int64_t r = r0 + 1; r < r1; ++r) {
+            const float* row = plane + r * W;
+            int64_t i = 0;
+            for (; i + 4 <= W; i += 4) _mm_storeu_ps(v + i, maxNan4(_mm_loadu_ps(v + i), _mm_loadu_ps(row + i)));
+            for (; i < W; ++i) v[i] = maxNan1(v[i], row[i]);
+        }
+        float* o = out + oh * OW;
+        for (int64_t ow = 0; ow < OW; ++ow) {
+            const float* win = vrow.data() + ow * sW;
+            float best = win[0];
+            for (int64_t k = 1; k < kW; ++k) best = maxNan1(best, win[k]);
+            o[ow] = best;
+        }
+    }
+}
+
 void maxPoolImpl(KernelContext& ctx, bool withIndices) {
     Tensor input = ctx.tensor("self", 0);
     auto ks = ctx.ints("kernel_size", 1);
@@ -74,6 +108,18 @@ void maxPoolImpl(KernelContext& ctx, bool withIndices) {
     // indices nobody reads (the usual case after export) are not computed; the output stays zero
     const bool wantIndices = withIndices && ctx.outputNeeded(1);
     Tensor idx = withIndices ? (wantIndices ? ctx.alloc(ScalarType::Int64, out.sizes()) : ctx.allocZeros(ScalarType::Int64, out.sizes())) : Tensor();
+    if (!wantIndices && dH == 1 && dW == 1 && input.dtype() == ScalarType::Float32) {
+        const float* xs = P.x.data<float>();
+        float* o = out.data<float>();
+        parallelRange(ctx.threads(), P.planes, OH * OW * kH * kW, [&](int64_t lo, int64_t hi) {
+            std::vector<float> vrow;
+            for (int64_t pl = lo; pl < hi; ++pl)
+                maxPoolPlaneValues(xs + pl * P.H * P.W, o + pl * OH * OW, P.H, P.W, OH, OW, kH, kW, sH, sW, pH, pW, vrow);
+        });
+        ctx.setOutput(0, out);
+        if (withIndices) ctx.setOutput(1, idx);
+        return;
+    }
     dispatchNumeric(input.dtype(), [&]<class T>() {
         const T* xs = P.x.data<T>();
         T* o = out.data<T>();

@@ -169,6 +169,17 @@ private slots:
         add("max_pool2d padded", {"aten.max_pool2d_with_indices.default", {OpArg::t("self", f32({1, 1, 4, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})),
                                                                           OpArg::lit("kernel_size", ints({3, 3})), OpArg::lit("stride", ints({2, 2})), OpArg::lit("padding", ints({1, 1}))},
                                   ScalarType::Int64, {1, 1, 2, 2}, {5, 7, 13, 15}, 2, 1});
+        // max_pool2d without indices takes the values-only float path: NaN wins, padding, ceil mode
+        add("max_pool2d values nan", {"aten.max_pool2d.default", {OpArg::t("self", f32({1, 1, 2, 6}, {1, NAN, 3, 2, 0, 4, 5, 6, 7, 8, 9, NAN})),
+                                                                 OpArg::lit("kernel_size", ints({2, 2})), OpArg::lit("stride", ints({2, 2}))},
+                                      ScalarType::Float32, {1, 1, 1, 3}, {NAN, 8, NAN}});
+        add("max_pool2d values padded", {"aten.max_pool2d.default", {OpArg::t("self", f32({1, 1, 4, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})),
+                                                                    OpArg::lit("kernel_size", ints({3, 3})), OpArg::lit("stride", ints({2, 2})), OpArg::lit("padding", ints({1, 1}))},
+                                         ScalarType::Float32, {1, 1, 2, 2}, {5, 7, 13, 15}});
+        add("max_pool2d values ceil", {"aten.max_pool2d.default", {OpArg::t("self", f32({1, 1, 1, 5}, {1, 2, 3, -4, -5})), OpArg::lit("kernel_size", ints({1, 2})),
+                                                                  OpArg::lit("stride", ints({1, 2})), OpArg::lit("padding", ints({0, 0})),
+                                                                  OpArg::lit("dilation", ints({1, 1})), OpArg::lit("ceil_mode", b(true))},
+                                       ScalarType::Float32, {1, 1, 1, 3}, {2, 3, -5}});
         add("max_pool2d int64", {"aten.max_pool2d_with_indices.default", {OpArg::t("self", makeTensor<int>(ScalarType::Int64, {1, 1, 1, 4}, {3, -1, 2, 9})), OpArg::lit("kernel_size", ints({1, 2}))},
                                  ScalarType::Int64, {1, 1, 1, 2}, {3, 9}, 2, 0});
         add("avg_pool2d pad excludes", {"aten.avg_pool2d.default", {OpArg::t("self", f32({1, 1, 2, 2}, {1, 2, 3, 4})), OpArg::lit("kernel_size", ints({2, 2})), OpArg::lit("stride", ints({1, 1})),
