@@ -1,5 +1,6 @@
 // irlens-cli info FILE: what the file is and what the program holds, in one screen.
 #include "app/cli/commands.h"
+#include "core/io/aoti_package.h"
 #include "core/io/pt2_reader.h"
 
 #include <cstdio>
@@ -36,6 +37,14 @@ std::string describeArg(const Program& p, const Argument& a) {
     }
 }
 
+// An AOTInductor package holds compiled code, not a program: say what it holds instead of refusing it.
+int printPackage(const std::string& path) {
+    auto package = readAotiPackage(path);
+    if (!package) return fail(Unusable, package.error());
+    for (const auto& line : describeAotiPackage(*package)) std::printf("%s\n", line.c_str());
+    return Ok;
+}
+
 int runInfo(const std::vector<std::string>& raw) {
     Args args(raw, {"--model"});
     if (!args.error().empty()) return fail(Unusable, args.error());
@@ -44,6 +53,7 @@ int runInfo(const std::vector<std::string>& raw) {
 
     auto archive = inspectPt2(path);
     if (!archive) return fail(Unusable, archive.error());
+    if (archive->kind == ArchiveInfo::Kind::AotInductorPackage) return printPackage(path);
     LoadOptions options;
     options.modelName = args.value("--model");
     auto loaded = loadPt2(path, options);
@@ -122,7 +132,7 @@ int runInfo(const std::vector<std::string>& raw) {
 }
 
 CommandRegistration reg({"info", "info FILE [--model NAME]",
-                         "era, versions, node counts by kind and op, parameters, inputs and outputs", runInfo});
+                         "era, versions, node counts by kind and op, parameters, inputs and outputs; what an AOTInductor package holds", runInfo});
 
 } // namespace
 } // namespace irlens::cli

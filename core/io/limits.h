@@ -36,6 +36,9 @@ inline constexpr uint64_t kMaxProgramJsonBytes = uint64_t(2) << 30;
 inline constexpr size_t kMaxJsonDepth = 512;
 /// Small JSON records read by the container layer (payload configs, manifests).
 inline constexpr uint64_t kMaxConfigJsonBytes = uint64_t(256) << 20;
+/// Generated C++ of an AOTInductor package scanned for what it records (names, specs, checks); a
+/// large model's wrapper is a few MB. Longer sources are scanned up to this many bytes.
+inline constexpr uint64_t kMaxAotiSourceBytes = uint64_t(64) << 20;
 /// Small text records (archive_format, byteorder, version): anything longer is not what we expect.
 inline constexpr uint64_t kMaxTagRecordBytes = 4096;
 /// One extra file (extra/<name>, extra_files/<name>) kept as text, and all of them together (they are
