@@ -1,5 +1,6 @@
 #include "views/document.h"
 
+#include "core/io/aoti_package.h"
 #include "core/io/pt2_reader.h"
 #include "core/layout/graph_layout.h"
 
@@ -58,7 +59,9 @@ void Document::openFile(const QString& path) {
     auto cancelFlag = m_cancel;
     setBusy(true, tr("Loading %1").arg(QFileInfo(path).fileName()));
     QPointer<Document> self(this);
-    auto future = QtConcurrent::run(jobPool(), [path, cancelFlag, self, generation]() -> Result<ProgramPtr> {
+    // filled by the worker when the file is an AOTInductor package; read once the future finished
+    auto package = std::make_shared<std::shared_ptr<const AotiPackage>>();
+    auto future = QtConcurrent::run(jobPool(), [path, cancelFlag, self, generation, package]() -> Result<ProgramPtr> {
         LoadOptions options;
         options.cancel = cancelFlag.get();
         options.progress = [self, generation](double f) {
@@ -67,13 +70,23 @@ void Document::openFile(const QString& path) {
                     emit self->progressChanged(tr("Loading"), static_cast<int>(f * 100));
             }, Qt::QueuedConnection);
         };
-        return loadPt2(path.toStdString(), options);
+        auto loaded = loadPt2(path.toStdString(), options);
+        if (!loaded.isOk())
+            if (auto info = inspectPt2(path.toStdString()); info && info->kind == ArchiveInfo::Kind::AotInductorPackage)
+                if (auto described = readAotiPackage(path.toStdString()))
+                    *package = std::make_shared<const AotiPackage>(std::move(*described));
+        return loaded;
     });
     auto* watcher = new QFutureWatcher<Result<ProgramPtr>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, path] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, path, package] {
         watcher->deleteLater();
         if (generation != m_loadGeneration) return; // superseded by a newer open
         auto result = watcher->result();
+        if (!result.isOk() && *package) {
+            setBusy(false);
+            emit packageOpened(path, *package);
+            return;
+        }
         if (!result.isOk()) {
             setBusy(false);
             emit loadFailed(QString::fromStdString(result.error()));

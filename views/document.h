@@ -21,6 +21,10 @@
 
 class QThreadPool;
 
+namespace irlens::core {
+struct AotiPackage;
+}
+
 namespace irlens::views {
 
 struct RunSnapshot; // views/run_snapshot.h: one finished run (outputs + per-node profile)
@@ -125,6 +129,9 @@ signals:
     void searchHitsChanged();
     void diagnosticsChanged();
     void loadFailed(const QString& message);
+    /// The file opened is an AOTInductor package (compiled code, no program): what it holds. The
+    /// program on screen stays.
+    void packageOpened(const QString& path, std::shared_ptr<const irlens::core::AotiPackage> package);
     void busyChanged(bool busy);
     void progressChanged(const QString& stage, int percent);
     /// A run finished (or its result was cleared: nullptr).

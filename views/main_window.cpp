@@ -17,6 +17,7 @@
 #include "views/inspect/table_pane.h"
 #include "views/run/run_controller.h"
 #include "views/inspect/weights_pane.h"
+#include "views/package/package_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -93,6 +94,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     connect(m_doc, &Document::loadFailed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Could not open: %1").arg(message), 15000);
         if (isVisible()) QMessageBox::warning(this, tr("Could not open the file"), message);
+    });
+    // an AOTInductor package has no graph: say what it holds, in a window of its own
+    connect(m_doc, &Document::packageOpened, this, [this](const QString& path, std::shared_ptr<const AotiPackage> package) {
+        statusBar()->showMessage(tr("%1 is an AOTInductor package (compiled code, no exported program)")
+                                     .arg(QFileInfo(path).fileName()), 15000);
+        auto* view = new PackageView(std::move(package), this);
+        view->setAttribute(Qt::WA_DeleteOnClose);
+        view->show();
     });
     connect(m_doc, &Document::layoutFailed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Layout failed: %1").arg(message), 15000);
