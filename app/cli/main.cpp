@@ -68,7 +68,8 @@ namespace {
 
 void printHelp() {
     std::printf("irlens-cli — inspect, check, convert, run and decompose torch.export programs (.pt2)\n\n"
-                "usage: irlens-cli COMMAND [ARGS]\n\n");
+                "usage: irlens-cli COMMAND [ARGS]\n"
+                "       irlens-cli --version\n\n");
     auto cmds = irlens::cli::commands();
     std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
     for (const auto& c : cmds) std::printf("  %-48s %s\n", c.usage.c_str(), c.summary.c_str());
@@ -82,6 +83,10 @@ int main(int argc, char** argv) {
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
         printHelp();
         return argc < 2 ? irlens::cli::Unusable : irlens::cli::Ok;
+    }
+    if (std::string(argv[1]) == "--version" || std::string(argv[1]) == "version") {
+        std::printf("irlens-cli %s\n", IRLENS_VERSION);
+        return irlens::cli::Ok;
     }
     std::string name = argv[1];
     std::vector<std::string> args(argv + 2, argv + argc);

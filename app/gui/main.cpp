@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QLineEdit>
 
 #include "views/decomp/decomp_pane.h"
@@ -16,7 +17,13 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName("irlens");
     QApplication::setApplicationName("irlens");
-    QApplication::setApplicationVersion("0.1.0");
+    QApplication::setApplicationVersion(IRLENS_VERSION);
+    // the desktop entry's name, so Wayland compositors match the window to its entry and icon
+    QGuiApplication::setDesktopFileName(IRLENS_APP_ID);
+    // the installed theme icon when there is one (it follows icon themes), else the compiled-in set
+    QIcon icon(":/icons/irlens.svg");
+    for (int size : {16, 22, 24, 32, 48, 64, 128, 256}) icon.addFile(QString(":/icons/png/irlens-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(QIcon::fromTheme(IRLENS_APP_ID, icon));
     QCommandLineParser parser;
     parser.setApplicationDescription("Inspect torch.export programs (.pt2)");
     parser.addHelpOption();

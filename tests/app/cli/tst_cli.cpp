@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 
 #include <cstring>
 #include <QTemporaryDir>
@@ -99,6 +100,22 @@ private slots:
             << QStringList{"70 call_function", "aten.convolution.default                           20",
                            "parameters:  62 tensors, 11689512 elements", "buffers:     60 tensors"};
         QTest::addRow("deep_stack") << "generated/deep_stack/model.pt2" << QStringList{"5404 call_function"};
+        // AOTInductor packages: described (exit 0), not refused
+        QTest::addRow("preprocess (AOTInductor package)") << "packages/executorch-preprocess-aoti/preprocess.pt2"
+            << QStringList{"container:   AOTInductor package (layout 0, cpu): compiled code for model 'model', no exported program\n",
+                           "layout:      archive_format 'pt2', version 0 (record 'version'), no root folder\n",
+                           "  device:      cpu\n", "  built with:  clang++ for CPU_CAPABILITY_NEON\n",
+                           "Mach-O 64-bit arm64 shared library (built on macOS)", "proxy-executor calls",
+                           "  custom ops:  1 call through the proxy executor",
+                           "    preprocess::tile_crop  buf17 = preprocess::tile_crop(input=buf15, tile_size=224)\n",
+                           "    arg0_1  float32[3, 2..4000, 2..4000]\n", "    arg1_1  int64[2]\n",
+                           "  call:        (args, kwargs) = ((arg0_1, arg1_1, arg2_1), {})\n", "  returns:     (output0, output1)\n"};
+        QTest::addRow("ep2 (older AOTInductor layout)") << "packages/aotinductor-rs-aoti/ep2.pt2"
+            << QStringList{"container:   AOTInductor package (layout 0, cpu)",
+                           "ELF 64-bit x86-64 shared object, GCC: (GNU) 14.2.1 20240910", "  built with:  g++ for CPU_CAPABILITY_AVX2\n",
+                           "  kernels:     1 generated\n    cpp_fused_add_mul_0\n",
+                           "  inputs:      2 (names only: compiled without input checks)\n    arg0_1\n    arg1_1\n",
+                           "  custom ops:  0 calls"};
     }
     void infoOnFixtures() {
         IRLENS_REQUIRE_SHARED();
@@ -107,6 +124,36 @@ private slots:
         Run r = cli({"info", fx(file.toUtf8().constData())});
         QCOMPARE(r.code, 0);
         for (const QString& e : expected) QVERIFY2(r.out.contains(e), qPrintable("missing '" + e + "' in:\n" + r.out));
+    }
+
+    // The commands that need a program keep refusing a package, with exit 2 and the one line that says why.
+    void packageRefusedByProgramCommands_data() {
+        QTest::addColumn<QString>("command");
+        for (const char* c : {"print", "verify", "dot", "convert", "run", "decompose", "render"}) QTest::addRow("%s", c) << c;
+    }
+    void packageRefusedByProgramCommands() {
+        IRLENS_REQUIRE_SHARED();
+        QFETCH(QString, command);
+        Run help = cli({"--help"});
+        if (!help.out.contains("  " + command + " ")) QSKIP("command not built in this configuration");
+        QTemporaryDir dir;
+        const QString path = fx("packages/executorch-preprocess-aoti/preprocess.pt2");
+        QStringList args{command, path};
+        if (command == "convert" || command == "dot" || command == "render" || command == "decompose")
+            args << "-o" << dir.filePath(command == "render" ? "out.svg" : command == "dot" ? "out.dot" : "out.pt2");
+        if (command == "decompose") args << "--to" << "core";
+        Run r = cli(args);
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, "irlens-cli: " + path + ": cannot load: AOTInductor package (compiled code, no exported program), "
+                        "root '', models: model\n");
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void version() {
+        Run r = cli({"--version"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, QString("irlens-cli " IRLENS_VERSION "\n"));
+        QVERIFY(QString(IRLENS_VERSION).contains(QRegularExpression("^\\d+\\.\\d+\\.\\d+$")));
     }
 
     // `run` as a script uses it: --expect against PyTorch's numbers, --json fields, a Chrome trace Perfetto opens.
