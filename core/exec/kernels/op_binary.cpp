@@ -5,6 +5,7 @@
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
@@ -15,11 +16,53 @@ namespace irlens::core::exec {
 namespace {
 
 enum class Bin {
-    Add, Sub, Rsub, Mul, Div, DivTrunc, DivFloor, Pow, Maximum, Minimum, Fmax, Fmin, Hypot, Fmod, Remainder, Atan2,
+    Add, Sub, Rsub, Mul, Div, PrimsDiv, DivTrunc, DivFloor, Pow, Maximum, Minimum, Fmax, Fmin, Hypot, Fmod, Remainder, Atan2,
     Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor, BitAnd, BitOr, BitXor, Shl, Shr
 };
 
 bool isComparison(Bin op) { return op >= Bin::Eq && op <= Bin::LogicalXor; }
+
+// Integer division truncating toward zero; the one overflowing case (min / -1) wraps like two's
+// complement instead of trapping.
+template <class T> T divTruncInt(T a, T b) {
+    if (b == 0) kernelFail("integer division by zero");
+    if constexpr (std::is_signed_v<T>) {
+        if (b == T(-1)) return static_cast<T>(T(0) - static_cast<std::make_unsigned_t<T>>(a));
+    }
+    return static_cast<T>(a / b);
+}
+
+// fmod: the remainder of truncated division, with the sign of the dividend.
+template <class T> T fmodOf(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) return std::fmod(a, b);
+    else {
+        if (b == 0) kernelFail("integer division by zero");
+        if constexpr (std::is_signed_v<T>) { if (b == T(-1)) return T(0); }
+        return static_cast<T>(a % b);
+    }
+}
+
+// PyTorch's floor division (c10 div_floor_floating / div_floor_integer). For floats the quotient is
+// rebuilt from fmod, so 1.0 // 0.1 is 9 (as in Python) where floor(1.0 / 0.1) would give 10 because
+// 1.0 / 0.1 rounds up to exactly 10.
+template <class T> T divFloor(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+        if (b == 0) return a / b;
+        T mod = std::fmod(a, b);
+        T div = (a - mod) / b;
+        if (mod != 0 && ((b < 0) != (mod < 0))) div -= T(1);
+        if (div == 0) return std::copysign(T(0), a / b);
+        T floordiv = std::floor(div);
+        if (div - floordiv > T(0.5)) floordiv += T(1);
+        return floordiv;
+    } else {
+        T q = divTruncInt(a, b);
+        if constexpr (std::is_signed_v<T>) {
+            if (b != T(-1) && a % b != 0 && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
+        }
+        return q;
+    }
+}
 
 template <class T>
 T applyBin(Bin op, T a, T b, T alpha) {
@@ -42,18 +85,11 @@ T applyBin(Bin op, T a, T b, T alpha) {
         case Bin::Mul: return static_cast<T>(a * b);
         case Bin::Div:
             if constexpr (std::is_floating_point_v<T>) return a / b;
-            else { if (b == 0) kernelFail("integer division by zero"); return static_cast<T>(a / b); }
+            else return divTruncInt(a, b);
         case Bin::DivTrunc:
             if constexpr (std::is_floating_point_v<T>) return std::trunc(a / b);
-            else { if (b == 0) kernelFail("integer division by zero"); return static_cast<T>(a / b); }
-        case Bin::DivFloor:
-            if constexpr (std::is_floating_point_v<T>) return std::floor(a / b);
-            else {
-                if (b == 0) kernelFail("integer division by zero");
-                T q = static_cast<T>(a / b);
-                if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-                return q;
-            }
+            else return divTruncInt(a, b);
+        case Bin::DivFloor: return divFloor(a, b);
         case Bin::Pow:
             if constexpr (std::is_floating_point_v<T>) return std::pow(a, b);
             else {
@@ -76,12 +112,12 @@ T applyBin(Bin op, T a, T b, T alpha) {
             if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);
             else return a < b ? a : b;
         case Bin::Hypot: return static_cast<T>(std::hypot(static_cast<double>(a), static_cast<double>(b)));
-        case Bin::Fmod:
-            if constexpr (std::is_floating_point_v<T>) return std::fmod(a, b);
-            else { if (b == 0) kernelFail("integer division by zero"); return static_cast<T>(a % b); }
-        case Bin::Remainder:
-            if constexpr (std::is_floating_point_v<T>) { T m = std::fmod(a, b); return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }
-            else { if (b == 0) kernelFail("integer division by zero"); T m = static_cast<T>(a % b); return (m != 0 && ((m < 0) != (b < 0))) ? static_cast<T>(m + b) : m; }
+        case Bin::Fmod: return fmodOf(a, b);
+        case Bin::Remainder: {
+            // the sign of the divisor (Python's %), from the truncated remainder
+            T m = fmodOf(a, b);
+            return (m != 0 && ((m < 0) != (b < 0))) ? static_cast<T>(m + b) : m;
+        }
         case Bin::Atan2: return static_cast<T>(std::atan2(static_cast<double>(a), static_cast<double>(b)));
         case Bin::BitAnd: if constexpr (std::is_integral_v<T>) return a & b; else kernelFail("bitwise ops need integer tensors");
         case Bin::BitOr: if constexpr (std::is_integral_v<T>) return a | b; else kernelFail("bitwise ops need integer tensors");
@@ -162,8 +198,13 @@ void binary(KernelContext& ctx, Bin op) {
     std::string mode = ctx.stringArg("rounding_mode", -1, "");
     if (op == Bin::Div && mode == "trunc") op = Bin::DivTrunc;
     if (op == Bin::Div && mode == "floor") op = Bin::DivFloor;
+    // prims.div truncates integer operands (torch._prims.div); aten.div always divides truly
+    if (op == Bin::PrimsDiv) op = isIntegralType(common, true) ? Bin::DivTrunc : Bin::Div;
     if ((op == Bin::Div || op == Bin::Atan2 || op == Bin::Hypot) && !isFloatingType(common)) common = ScalarType::Float32;
     if (op == Bin::Sub && common == ScalarType::Bool) kernelFail("subtraction of bool tensors is not supported (use logical_xor)");
+    // float16 / bfloat16 compute in float32 and round once at the end (PyTorch's opmath)
+    const ScalarType resultDtype = common;
+    if (isReducedFloat(common)) common = ScalarType::Float32;
 
     Tensor x = operandAs(ctx, a, "self", common);
     Tensor y = operandAs(ctx, b, "other", common);
@@ -191,10 +232,25 @@ void binary(KernelContext& ctx, Bin op) {
             mapElements<T, T, T>(ctx.threads(), out, [op, alpha](T p, T q) { return applyBin<T>(op, p, q, alpha); }, xe, ye);
         }
     });
-    ctx.setOutput(0, out);
+    ctx.setOutput(0, toDtype(ctx, out, resultDtype));
 }
 
 template <Bin Op> void binaryKernel(KernelContext& ctx) { binary(ctx, Op); }
+
+// An out= variant (atan2.out): the result is written into `out` (which must already have the
+// result's shape, as torch resizes only empty outs) and `out` is returned, aliasing it.
+template <Bin Op> void binaryOutKernel(KernelContext& ctx) {
+    Tensor out = ctx.tensor("out", -1);
+    if (out.readOnly()) kernelFail("out= tensor is read-only (a weight of the archive)");
+    binary(ctx, Op);
+    const Tensor& result = ctx.outputs()[0].tensor;
+    if (out.sizes() != result.sizes())
+        kernelFail("out= tensor " + out.shapeString() + " does not have the result's shape " + shapeToString(result.sizes()));
+    if (!isFloatingType(out.dtype()) && isFloatingType(result.dtype()))
+        kernelFail("result type " + dtypeName(result.dtype()) + " can't be cast to the desired output type " + dtypeName(out.dtype()));
+    copyInto(out, result, ctx.threads());
+    ctx.setOutput(0, out);
+}
 
 // where(condition, self, other): self/other may be scalars (where.ScalarOther etc.).
 void whereKernel(KernelContext& ctx) {
@@ -208,7 +264,8 @@ void whereKernel(KernelContext& ctx) {
     TypeOperand ta, tb;
     if (a->isTensor()) ta.tensor = &a->tensor; else ta.scalar = asScalar(a);
     if (b->isTensor()) tb.tensor = &b->tensor; else tb.scalar = asScalar(b);
-    ScalarType common = resultType({ta, tb});
+    const ScalarType resultDtype = resultType({ta, tb});
+    const ScalarType common = isReducedFloat(resultDtype) ? ScalarType::Float32 : resultDtype;
     Tensor x = operandAs(ctx, a, "self", common), y = operandAs(ctx, b, "other", common);
     Tensor c = toDtype(ctx, cond, ScalarType::Bool);
     Shape shape = broadcastShapes(broadcastShapes(c.sizes(), x.sizes()), y.sizes());
@@ -217,7 +274,7 @@ void whereKernel(KernelContext& ctx) {
         mapElements<T, bool, T, T>(ctx.threads(), out, [](bool k, T p, T q) { return k ? p : q; }, expandTo(c, shape),
                                    expandTo(x, shape), expandTo(y, shape));
     });
-    ctx.setOutput(0, out);
+    ctx.setOutput(0, toDtype(ctx, out, resultDtype));
 }
 
 // masked_fill(self, mask, value): value is a Scalar or a 0-dim tensor; dtype stays self's.
@@ -228,6 +285,12 @@ void maskedFillKernel(KernelContext& ctx) {
     Shape shape = broadcastShapes(self.sizes(), mask.sizes());
     if (shape != self.sizes()) kernelFail("masked_fill: mask " + mask.shapeString() + " does not broadcast to " + self.shapeString());
     Tensor out = ctx.alloc(self.dtype(), shape);
+    if (isReducedFloat(self.dtype())) { // a selection: the fill value rounded once, the rest copied bit for bit
+        const uint16_t v = floatToReduced(self.dtype(), static_cast<float>(value));
+        mapElements<uint16_t, uint16_t, bool>(ctx.threads(), out, [v](uint16_t p, bool m) { return m ? v : p; }, self, expandTo(mask, shape));
+        ctx.setOutput(0, out);
+        return;
+    }
     dispatchAll(self.dtype(), [&]<class T>() {
         T v = scalarAs<T>(value);
         mapElements<T, T, bool>(ctx.threads(), out, [v](T p, bool m) { return m ? v : p; }, self, expandTo(mask, shape));
@@ -242,8 +305,8 @@ void registerBinaryKernels(KernelRegistry& r) {
     r.add({"aten::sub.Tensor", "aten::sub.Scalar", "prims::sub.default"}, &binaryKernel<Bin::Sub>);
     r.add({"aten::rsub.Tensor", "aten::rsub.Scalar"}, &binaryKernel<Bin::Rsub>);
     r.add({"aten::mul.Tensor", "aten::mul.Scalar", "prims::mul.default"}, &binaryKernel<Bin::Mul>);
-    r.add({"aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode", "prims::div.default"},
-          &binaryKernel<Bin::Div>);
+    r.add({"aten::div.Tensor", "aten::div.Scalar", "aten::div.Tensor_mode", "aten::div.Scalar_mode"}, &binaryKernel<Bin::Div>);
+    r.add({"prims::div.default"}, &binaryKernel<Bin::PrimsDiv>);
     r.add({"aten::floor_divide.default", "aten::floor_divide.Scalar"}, &binaryKernel<Bin::DivFloor>);
     r.add({"aten::pow.Tensor_Tensor", "aten::pow.Tensor_Scalar", "aten::pow.Scalar", "prims::pow.default"}, &binaryKernel<Bin::Pow>);
     r.add({"aten::maximum.default", "prims::maximum.default"}, &binaryKernel<Bin::Maximum>);
@@ -254,6 +317,7 @@ void registerBinaryKernels(KernelRegistry& r) {
     r.add({"aten::fmod.Tensor", "aten::fmod.Scalar", "prims::fmod.default"}, &binaryKernel<Bin::Fmod>);
     r.add({"aten::remainder.Tensor", "aten::remainder.Scalar", "prims::remainder.default"}, &binaryKernel<Bin::Remainder>);
     r.add({"aten::atan2.default", "prims::atan2.default"}, &binaryKernel<Bin::Atan2>);
+    r.add({"aten::atan2.out"}, &binaryOutKernel<Bin::Atan2>);
     r.add({"aten::eq.Tensor", "aten::eq.Scalar", "prims::eq.default"}, &binaryKernel<Bin::Eq>);
     r.add({"aten::ne.Tensor", "aten::ne.Scalar", "prims::ne.default"}, &binaryKernel<Bin::Ne>);
     r.add({"aten::lt.Tensor", "aten::lt.Scalar", "prims::lt.default"}, &binaryKernel<Bin::Lt>);
