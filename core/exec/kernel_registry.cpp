@@ -20,6 +20,12 @@ KernelRegistry::KernelRegistry() {
     registerAttentionKernels(*this);
     registerControlKernels(*this);
     registerResampleKernels(*this);
+    registerScatterKernels(*this);
+    registerConvTransposeKernels(*this);
+    registerPool3dKernels(*this);
+    registerDistanceKernels(*this);
+    registerEmbeddingKernels(*this);
+    registerFoldKernels(*this);
 }
 
 const KernelRegistry& KernelRegistry::instance() {

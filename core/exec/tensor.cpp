@@ -1,5 +1,7 @@
 #include "core/exec/tensor.h"
 
+#include "core/exec/kernels/util/half.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -142,6 +144,7 @@ Tensor Tensor::scalar(ScalarType dtype, double value) {
     case ScalarType::Int8: *t.data<int8_t>() = static_cast<int8_t>(value); break;
     case ScalarType::UInt8: *t.data<uint8_t>() = static_cast<uint8_t>(value); break;
     case ScalarType::Bool: *t.data<bool>() = value != 0; break;
+    case ScalarType::Float16: case ScalarType::BFloat16: *t.data<uint16_t>() = floatToReduced(dtype, static_cast<float>(value)); break;
     default: std::memset(t.raw(), 0, static_cast<size_t>(t.itemSize())); break;
     }
     return t;
@@ -240,6 +243,7 @@ double Tensor::at(int64_t flat) const {
     case ScalarType::Int8: return *reinterpret_cast<const int8_t*>(p);
     case ScalarType::UInt8: return *reinterpret_cast<const uint8_t*>(p);
     case ScalarType::Bool: return *reinterpret_cast<const bool*>(p) ? 1.0 : 0.0;
+    case ScalarType::Float16: case ScalarType::BFloat16: return reducedToFloat(m_dtype, *reinterpret_cast<const uint16_t*>(p));
     default: return 0;
     }
 }

@@ -18,5 +18,11 @@ void registerIndexKernels(KernelRegistry& r);
 void registerAttentionKernels(KernelRegistry& r);
 void registerControlKernels(KernelRegistry& r);
 void registerResampleKernels(KernelRegistry& r);
+void registerScatterKernels(KernelRegistry& r);
+void registerConvTransposeKernels(KernelRegistry& r);
+void registerPool3dKernels(KernelRegistry& r);
+void registerDistanceKernels(KernelRegistry& r);
+void registerEmbeddingKernels(KernelRegistry& r);
+void registerFoldKernels(KernelRegistry& r);
 
 } // namespace irlens::core::exec

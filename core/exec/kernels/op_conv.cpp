@@ -4,6 +4,7 @@
 
 #include "core/exec/engine.h"
 #include "core/exec/kernel_registry.h"
+#include "core/exec/kernels/conv_transpose.h"
 #include "core/exec/plan_fusion.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
@@ -291,6 +292,11 @@ void convImpl(KernelContext& ctx, const Tensor& input, const Tensor& weight, con
 }
 
 void convolutionKernel(KernelContext& ctx) {
+    if (ctx.boolArg("transposed", 6, false)) {
+        convTranspose(ctx, ctx.tensor("input", 0), ctx.tensor("weight", 1), ctx.optTensor("bias", 2), ctx.ints("stride", 3, {1}),
+                      ctx.ints("padding", 4, {0}), ctx.ints("output_padding", 7, {0}), ctx.ints("dilation", 5, {1}), ctx.intArg("groups", 8, 1));
+        return;
+    }
     convImpl(ctx, ctx.tensor("input", 0), ctx.tensor("weight", 1), ctx.optTensor("bias", 2), ctx.ints("stride", 3, {1}),
              ctx.ints("padding", 4, {0}), ctx.ints("dilation", 5, {1}), ctx.intArg("groups", 8, 1), ctx.boolArg("transposed", 6, false));
 }

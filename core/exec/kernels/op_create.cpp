@@ -157,6 +157,30 @@ template <bool Normal> void randomKernel(KernelContext& ctx) {
     ctx.setOutput(0, out);
 }
 
+// randperm(n, *, dtype=int64): a permutation of 0..n-1 (Fisher-Yates, seeded per node like rand; it
+// cannot follow PyTorch's generator stream, only its distribution).
+void randpermKernel(KernelContext& ctx) {
+    const int64_t n = ctx.intArg("n", 0);
+    if (n < 0) kernelFail("randperm: n must be non-negative, got " + std::to_string(n));
+    ScalarType dt = ctx.dtypeArg("dtype").value_or(ScalarType::Int64);
+    std::vector<int64_t> perm(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
+    std::mt19937_64 gen(std::hash<std::string>{}(ctx.node().name));
+    for (int64_t i = n - 1; i > 0; --i) std::swap(perm[static_cast<size_t>(i)], perm[std::uniform_int_distribution<size_t>(0, static_cast<size_t>(i))(gen)]);
+    Tensor wide = ctx.alloc(ScalarType::Int64, {n});
+    std::copy(perm.begin(), perm.end(), wide.data<int64_t>());
+    int64_t largest = INT64_MAX;
+    switch (dt) {
+    case ScalarType::UInt8: largest = 255; break;
+    case ScalarType::Int8: largest = 127; break;
+    case ScalarType::Int16: largest = 32767; break;
+    case ScalarType::Int32: largest = INT32_MAX; break;
+    default: break;
+    }
+    if (n - 1 > largest) kernelFail("randperm: n = " + std::to_string(n) + " is too large for dtype " + dtypeName(dt));
+    ctx.setOutput(0, toDtype(ctx, wide, dt));
+}
+
 } // namespace
 
 void registerCreateKernels(KernelRegistry& r) {
@@ -181,6 +205,7 @@ void registerCreateKernels(KernelRegistry& r) {
     r.add({"aten::triu.default"}, &triKernel<false>);
     r.add({"aten::rand.default"}, &randomKernel<false>);
     r.add({"aten::randn.default"}, &randomKernel<true>);
+    r.add({"aten::randperm.default"}, &randpermKernel);
 }
 
 } // namespace irlens::core::exec

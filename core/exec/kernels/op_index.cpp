@@ -121,74 +121,139 @@ template <bool Add> void scatterKernel(KernelContext& ctx) {
     ctx.setOutput(0, out);
 }
 
+// Index tensors with one entry per indexed dim: a boolean (or uint8) mask over m dims becomes the m
+// integer index tensors of its true positions (mask.nonzero() split by column), as torch does.
+std::vector<Tensor> expandMaskIndices(KernelContext& ctx, const Tensor& x, const std::vector<Tensor>& list, const char* op) {
+    std::vector<Tensor> out;
+    for (const auto& t : list) {
+        if (!t.defined() || (t.dtype() != ScalarType::Bool && t.dtype() != ScalarType::UInt8)) {
+            out.push_back(t);
+            continue;
+        }
+        const int64_t first = static_cast<int64_t>(out.size());
+        if (first + t.dim() > x.dim()) kernelFail(std::string(op) + ": a mask of rank " + std::to_string(t.dim()) + " at dim " + std::to_string(first) + " does not fit " + x.shapeString());
+        for (int64_t k = 0; k < t.dim(); ++k)
+            if (t.size(k) != x.size(first + k))
+                kernelFail(std::string(op) + ": the shape of the mask " + shapeToString(t.sizes()) + " at index " + std::to_string(k) +
+                           " does not match the shape of the indexed tensor " + shapeToString(x.sizes()));
+        Tensor m = contiguous(ctx, toDtype(ctx, t, ScalarType::Bool));
+        std::vector<int64_t> hits;
+        for (int64_t i = 0; i < m.numel(); ++i)
+            if (m.data<bool>()[i]) hits.push_back(i);
+        const int64_t nh = static_cast<int64_t>(hits.size());
+        for (int64_t k = 0; k < t.dim(); ++k) {
+            Tensor col = ctx.alloc(ScalarType::Int64, {nh});
+            int64_t inner = 1;
+            for (int64_t q = k + 1; q < t.dim(); ++q) inner *= t.size(q);
+            for (int64_t h = 0; h < nh; ++h) col.data<int64_t>()[h] = (hits[static_cast<size_t>(h)] / inner) % t.size(k);
+            out.push_back(col);
+        }
+        if (t.dim() == 0) { // a 0-dim mask adds a dim of size 1 (true) or 0 (false): not supported here
+            kernelFail(std::string(op) + ": a 0-dim boolean index is not supported");
+        }
+    }
+    if (static_cast<int64_t>(out.size()) > x.dim()) kernelFail(std::string(op) + ": too many indices for a tensor of rank " + std::to_string(x.dim()));
+    return out;
+}
+
 // index.Tensor(self, indices: Tensor?[]): advanced indexing; index tensors broadcast together; when
 // they are adjacent the result dims replace them in place, else they go first (numpy rules).
-void indexKernel(KernelContext& ctx) {
-    Tensor x = ctx.tensor("self", 0);
-    auto list = ctx.tensors("indices", 1);
-    if (static_cast<int64_t>(list.size()) > x.dim()) kernelFail("index: too many indices for a tensor of rank " + std::to_string(x.dim()));
-    std::vector<int> used;
+// Where each element of x[indices] lives in x (element offsets from x's storage start), in the
+// result's C order. Index tensors broadcast together; when the indexed dims are adjacent the
+// result dims replace them in place, else they go first (numpy rules). `plain` when no index is given.
+struct IndexPlan {
+    Shape outShape;
+    std::vector<int64_t> offsets;
+    bool plain = false;
+};
+
+IndexPlan planIndex(KernelContext& ctx, const Tensor& x, const std::vector<Tensor>& given, const char* op) {
+    auto list = expandMaskIndices(ctx, x, given, op);
+    IndexPlan plan;
+    std::vector<int64_t> used, rest;
     Shape bshape;
-    std::vector<Tensor> idx(list.size());
+    std::vector<Tensor> expanded;
     for (size_t k = 0; k < list.size(); ++k) {
         if (!list[k].defined()) continue;
-        Tensor t = list[k];
-        if (t.dtype() == ScalarType::Bool || t.dtype() == ScalarType::UInt8) kernelFail("index: boolean masks are not supported yet");
-        idx[k] = toDtype(ctx, t, ScalarType::Int64);
-        bshape = used.empty() ? idx[k].sizes() : broadcastShapes(bshape, idx[k].sizes());
-        used.push_back(static_cast<int>(k));
+        if (!isIntegralType(list[k].dtype(), false)) kernelFail(std::string(op) + ": indices must be integer or boolean tensors, got " + dtypeName(list[k].dtype()));
+        bshape = used.empty() ? list[k].sizes() : broadcastShapes(bshape, list[k].sizes());
+        used.push_back(static_cast<int64_t>(k));
     }
-    if (used.empty()) { ctx.setOutput(0, x); return; }
-    bool adjacent = used.back() - used.front() + 1 == static_cast<int>(used.size());
-    Shape before, after;
-    for (int k = 0; k < used.front(); ++k) before.push_back(x.size(k));
-    for (int64_t k = used.back() + 1; k < x.dim(); ++k) after.push_back(x.size(k));
-    std::vector<int64_t> between; // non-indexed dims between indexed ones (non-adjacent case)
-    for (int k = used.front(); k <= used.back(); ++k)
-        if (std::find(used.begin(), used.end(), k) == used.end()) between.push_back(k);
-    Shape os;
-    if (adjacent) { os = before; os.insert(os.end(), bshape.begin(), bshape.end()); os.insert(os.end(), after.begin(), after.end()); }
-    else {
-        os = bshape;
-        for (int64_t k = 0; k < x.dim(); ++k)
-            if (std::find(used.begin(), used.end(), static_cast<int>(k)) == used.end()) os.push_back(x.size(k));
-    }
-    std::vector<Tensor> expanded;
-    for (int k : used) expanded.push_back(contiguous(ctx, expandTo(idx[static_cast<size_t>(k)], bshape)));
-    Tensor out = ctx.alloc(x.dtype(), os);
-    const int64_t nb = shapeNumel(bshape), es = x.itemSize();
-    // remaining (non-indexed) dims in x order
-    std::vector<int64_t> rest;
+    if (used.empty()) { plan.plain = true; return plan; }
+    for (int64_t k : used) expanded.push_back(contiguous(ctx, expandTo(toDtype(ctx, list[static_cast<size_t>(k)], ScalarType::Int64), bshape)));
     for (int64_t k = 0; k < x.dim(); ++k)
-        if (std::find(used.begin(), used.end(), static_cast<int>(k)) == used.end()) rest.push_back(k);
-    int64_t nrest = 1;
-    for (auto k : rest) nrest *= x.size(k);
-    const int64_t nBefore = shapeNumel(before);
+        if (std::find(used.begin(), used.end(), k) == used.end()) rest.push_back(k);
+    const bool adjacent = used.back() - used.front() + 1 == static_cast<int64_t>(used.size());
+    // rest dims before the indexed block (adjacent case only) and after it
+    const size_t nLead = adjacent ? static_cast<size_t>(used.front()) : 0;
+    Shape lead, trail;
+    for (size_t q = 0; q < rest.size(); ++q) (q < nLead ? lead : trail).push_back(x.size(rest[q]));
+    plan.outShape = lead;
+    plan.outShape.insert(plan.outShape.end(), bshape.begin(), bshape.end());
+    plan.outShape.insert(plan.outShape.end(), trail.begin(), trail.end());
+    const int64_t nb = shapeNumel(bshape), nLeadEl = shapeNumel(lead), nTrail = shapeNumel(trail);
+    plan.offsets.resize(static_cast<size_t>(nLeadEl * nb * nTrail));
+    std::vector<int64_t> restOff(static_cast<size_t>(nLeadEl * nTrail));
+    for (int64_t r = 0; r < nLeadEl * nTrail; ++r) {
+        int64_t off = 0, rem = r;
+        for (size_t q = rest.size(); q-- > 0;) {
+            off += (rem % x.size(rest[q])) * x.stride(rest[q]);
+            rem /= x.size(rest[q]);
+        }
+        restOff[static_cast<size_t>(r)] = off;
+    }
     for (int64_t b = 0; b < nb; ++b) {
         int64_t base = x.storageOffset();
-        for (size_t u = 0; u < used.size(); ++u) {
-            int64_t dimK = used[u];
-            base += checkedIndex(expanded[u].data<int64_t>()[b], x.size(dimK), "index") * x.stride(dimK);
-        }
-        for (int64_t r = 0; r < nrest; ++r) {
-            int64_t off = base, rem = r;
-            Shape rpos(rest.size());
-            for (size_t q = rest.size(); q-- > 0;) {
-                rpos[q] = rem % x.size(rest[q]);
-                rem /= x.size(rest[q]);
-                off += rpos[q] * x.stride(rest[q]);
-            }
-            int64_t outIndex;
-            if (adjacent) {
-                int64_t rb = nBefore ? r / std::max<int64_t>(1, nrest / std::max<int64_t>(1, nBefore)) : 0;
-                int64_t ra = r % std::max<int64_t>(1, nrest / std::max<int64_t>(1, nBefore));
-                outIndex = (rb * nb + b) * (nrest / std::max<int64_t>(1, nBefore)) + ra;
-            } else {
-                outIndex = b * nrest + r;
-            }
-            std::memcpy(out.raw() + outIndex * es, x.buffer()->data() + off * es, static_cast<size_t>(es));
-        }
+        for (size_t u = 0; u < used.size(); ++u)
+            base += checkedIndex(expanded[u].data<int64_t>()[b], x.size(used[u]), op) * x.stride(used[u]);
+        for (int64_t l = 0; l < nLeadEl; ++l)
+            for (int64_t t = 0; t < nTrail; ++t)
+                plan.offsets[static_cast<size_t>((l * nb + b) * nTrail + t)] = base + restOff[static_cast<size_t>(l * nTrail + t)];
     }
+    return plan;
+}
+
+void indexKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("self", 0);
+    IndexPlan plan = planIndex(ctx, x, ctx.tensors("indices", 1), "index");
+    if (plan.plain) { ctx.setOutput(0, x); return; }
+    Tensor out = ctx.alloc(x.dtype(), plan.outShape);
+    const int64_t es = x.itemSize();
+    const std::byte* src = x.buffer()->data();
+    for (size_t e = 0; e < plan.offsets.size(); ++e)
+        std::memcpy(out.raw() + static_cast<int64_t>(e) * es, src + plan.offsets[e] * es, static_cast<size_t>(es));
+    ctx.setOutput(0, out);
+}
+
+// index_put(self, indices, values, accumulate=False): a copy of self with values (broadcast to the
+// shape of self[indices]) written, or added, at the indexed places; repeated indices accumulate.
+void indexPutKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("self", 0);
+    Tensor values = ctx.tensor("values", 2);
+    const bool accumulate = ctx.boolArg("accumulate", 3, false);
+    Tensor out = ctx.alloc(x.dtype(), x.sizes());
+    copyInto(out, x, ctx.threads());
+    IndexPlan plan = planIndex(ctx, out, ctx.tensors("indices", 1), "index_put");
+    if (plan.plain) { // no index: every element, in order (out is a fresh contiguous tensor)
+        plan.outShape = out.sizes();
+        plan.offsets.resize(static_cast<size_t>(out.numel()));
+        std::iota(plan.offsets.begin(), plan.offsets.end(), int64_t(0));
+    }
+    if (broadcastShapes(values.sizes(), plan.outShape) != plan.outShape)
+        kernelFail("index_put: values " + values.shapeString() + " do not broadcast to the indexed shape " + shapeToString(plan.outShape));
+    Tensor v = contiguous(ctx, expandTo(toDtype(ctx, values, x.dtype()), plan.outShape));
+    dispatchAll(x.dtype(), [&]<class T>() {
+        T* o = reinterpret_cast<T*>(out.buffer()->data());
+        const T* vs = v.data<T>();
+        for (size_t e = 0; e < plan.offsets.size(); ++e) {
+            if constexpr (!std::is_same_v<T, bool>) {
+                if (accumulate) { o[plan.offsets[e]] = static_cast<T>(o[plan.offsets[e]] + vs[e]); continue; }
+            } else {
+                if (accumulate) { o[plan.offsets[e]] = o[plan.offsets[e]] || vs[e]; continue; }
+            }
+            o[plan.offsets[e]] = vs[e];
+        }
+    });
     ctx.setOutput(0, out);
 }
 
@@ -288,6 +353,39 @@ void flipKernel(KernelContext& ctx) {
     ctx.setOutput(0, out);
 }
 
+// roll(self, shifts, dims=[]): each element moves shifts[k] places along dims[k], wrapping around;
+// without dims the flattened tensor rolls and takes its shape back.
+void rollKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("self", 0);
+    auto shifts = ctx.ints("shifts", 1);
+    auto dims = ctx.ints("dims", 2, {});
+    Tensor src = x;
+    if (dims.empty()) {
+        if (shifts.size() != 1) kernelFail("roll: without dims, shifts must hold one value, got " + std::to_string(shifts.size()));
+        src = reshape(ctx, x, {x.numel()});
+        dims = {0};
+    } else if (shifts.size() != dims.size()) {
+        kernelFail("roll: shifts (" + std::to_string(shifts.size()) + " values) and dims (" + std::to_string(dims.size()) + " values) must match");
+    }
+    Tensor out;
+    for (size_t k = 0; k < dims.size(); ++k) {
+        int64_t d = wrapDim(dims[k], src.dim());
+        int64_t n = src.size(d);
+        out = ctx.alloc(src.dtype(), src.sizes());
+        int64_t s = n ? ((shifts[k] % n) + n) % n : 0;
+        // out[s:] = src[:n-s], out[:s] = src[n-s:]
+        Shape head = src.sizes(), tail = src.sizes();
+        head[static_cast<size_t>(d)] = n - s;
+        tail[static_cast<size_t>(d)] = s;
+        copyInto(out.asStrided(head, out.strides(), s * out.stride(d)), src.asStrided(head, src.strides(), src.storageOffset()), ctx.threads());
+        copyInto(out.asStrided(tail, out.strides(), 0), src.asStrided(tail, src.strides(), src.storageOffset() + (n - s) * src.stride(d)),
+                 ctx.threads());
+        src = out;
+    }
+    if (out.sizes() != x.sizes()) out = reshape(ctx, out, x.sizes());
+    ctx.setOutput(0, out);
+}
+
 void repeatKernel(KernelContext& ctx) {
     Tensor x = ctx.tensor("self", 0);
     auto reps = ctx.ints("repeats", 1);
@@ -309,6 +407,26 @@ void repeatKernel(KernelContext& ctx) {
         esz.push_back(xs[k]); est.push_back(xv.stride(static_cast<int64_t>(k)));
     }
     copyInto(out.asStrided(vsz, vst, 0), xv.asStrided(esz, est, xv.storageOffset()), ctx.threads());
+    ctx.setOutput(0, out);
+}
+
+// repeat_interleave.Tensor(repeats, *, output_size=None): index k repeated repeats[k] times, the
+// indices that repeat_interleave(x, repeats, dim) gathers along dim.
+void repeatInterleaveKernel(KernelContext& ctx) {
+    Tensor reps = ctx.tensor("repeats", 0);
+    if (reps.dim() > 1) kernelFail("repeat_interleave: repeats must be 0-D or 1-D, got " + reps.shapeString());
+    auto counts = indexValues(ctx, reps);
+    int64_t total = 0;
+    for (int64_t c : counts) {
+        if (c < 0) kernelFail("repeat_interleave: repeats can not be negative (got " + std::to_string(c) + ")");
+        total += c;
+    }
+    if (auto size = ctx.optInt("output_size", 1); size && *size != total)
+        kernelFail("repeat_interleave: output_size " + std::to_string(*size) + " does not match the sum of repeats " + std::to_string(total));
+    Tensor out = ctx.alloc(ScalarType::Int64, {total});
+    int64_t* o = out.data<int64_t>();
+    for (size_t k = 0; k < counts.size(); ++k)
+        for (int64_t r = 0; r < counts[k]; ++r) *o++ = static_cast<int64_t>(k);
     ctx.setOutput(0, out);
 }
 
@@ -417,11 +535,14 @@ void registerIndexKernels(KernelRegistry& r) {
     r.add({"aten::scatter.src", "aten::scatter.value"}, &scatterKernel<false>);
     r.add({"aten::scatter_add.default"}, &scatterKernel<true>);
     r.add({"aten::index.Tensor"}, &indexKernel);
+    r.add({"aten::index_put.default", "aten::_unsafe_index_put.default"}, &indexPutKernel);
     r.add({"aten::cat.default", "aten::concat.default", "aten::concatenate.default", "prims::cat.default"}, &catKernel);
     r.add({"aten::stack.default"}, &stackKernel);
     r.add({"aten::constant_pad_nd.default"}, &constantPadKernel);
     r.add({"aten::flip.default", "prims::rev.default"}, &flipKernel);
     r.add({"aten::repeat.default"}, &repeatKernel);
+    r.add({"aten::roll.default"}, &rollKernel);
+    r.add({"aten::repeat_interleave.Tensor"}, &repeatInterleaveKernel);
     r.add({"aten::slice_scatter.default"}, &sliceScatterKernel);
     r.add({"aten::select_scatter.default"}, &selectScatterKernel);
     r.add({"aten::nonzero.default"}, &nonzeroKernel);

@@ -4,6 +4,7 @@
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
 #include "core/exec/kernels/util/loops.h"
+#include "core/exec/kernels/util/pool.h"
 #include "core/exec/kernels/util/simd.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
@@ -20,13 +21,6 @@ namespace {
 int64_t at2(const std::vector<int64_t>& v, size_t k, int64_t fallback) {
     if (v.empty()) return fallback;
     return v.size() == 1 ? v[0] : v[std::min(k, v.size() - 1)];
-}
-
-int64_t poolOut(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
-    int64_t num = in + 2 * pad - dil * (k - 1) - 1;
-    int64_t out = (ceil ? (num + stride - 1) / stride : num / stride) + 1;
-    if (ceil && (out - 1) * stride >= in + pad) --out; // the last window must start inside the input or left padding
-    return out;
 }
 
 // x viewed as [planes, H, W] contiguous.

@@ -4,6 +4,7 @@
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/simd.h"
 #include "core/exec/kernels/util/tensor_ops.h"
@@ -99,9 +100,22 @@ template <class T>
 }
 
 // The op is a template parameter so each kernel's element function is a straight-line body.
+// float16 / bfloat16: computed in float32 and rounded back once (PyTorch's opmath).
+template <Un op>
+void unaryReduced(KernelContext& ctx, const Tensor& x, bool inplace) {
+    if (inplace && x.readOnly()) kernelFail("in-place op on a read-only tensor (a weight of the archive)");
+    Tensor in = toDtype(ctx, x, ScalarType::Float32);
+    Tensor wide = ctx.alloc(ScalarType::Float32, x.sizes());
+    mapElements<float, float>(ctx.threads(), wide, [](float v) { return applyUn<float>(op, v); }, in);
+    Tensor out = inplace ? x : ctx.alloc(x.dtype(), x.sizes());
+    copyInto(out, wide, ctx.threads());
+    ctx.setOutput(0, out);
+}
+
 template <Un op>
 void unary(KernelContext& ctx, bool inplace) {
     Tensor x = ctx.tensor("self", 0);
+    if (isReducedFloat(x.dtype())) { unaryReduced<op>(ctx, x, inplace); return; }
     ScalarType dt = x.dtype();
     if (isFloatValued(op) && !isFloatingType(dt)) dt = ScalarType::Float32;
     Tensor out;
@@ -229,6 +243,29 @@ void eluKernel(KernelContext& ctx) {
     ctx.setOutput(0, out);
 }
 
+// round.decimals: torch scales by 10^|decimals| in the input's type, rounds half to even, scales back
+// (dividing first for negative decimals, so round(1234.5, -2) is 1200).
+void roundDecimalsKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("self", 0);
+    int64_t decimals = ctx.intArg("decimals", 1, 0);
+    if (!isFloatingType(x.dtype())) {
+        if (decimals != 0) kernelFail("round.decimals needs a floating-point tensor, got " + dtypeName(x.dtype()));
+        Tensor out = ctx.alloc(x.dtype(), x.sizes());
+        copyInto(out, x, ctx.threads());
+        ctx.setOutput(0, out);
+        return;
+    }
+    const bool negative = decimals < 0;
+    const double scale = std::pow(10.0, static_cast<double>(negative ? -decimals : decimals));
+    Tensor out = ctx.alloc(x.dtype(), x.sizes());
+    dispatchFloat(x.dtype(), [&]<class T>() {
+        const T k = static_cast<T>(scale);
+        if (negative) mapElements<T, T>(ctx.threads(), out, [k](T v) { return static_cast<T>(std::nearbyint(v / k) * k); }, x);
+        else mapElements<T, T>(ctx.threads(), out, [k](T v) { return static_cast<T>(std::nearbyint(v * k) / k); }, x);
+    });
+    ctx.setOutput(0, out);
+}
+
 enum class Pred { LogicalNot, IsNan, IsInf, IsFinite, SignBit, IsPosInf, IsNegInf };
 
 template <Pred P> void predicateKernel(KernelContext& ctx) {
@@ -284,6 +321,7 @@ void registerUnaryKernels(KernelRegistry& r) {
     IRLENS_UNARY("log_sigmoid", LogSigmoid);
 #undef IRLENS_UNARY
     r.add({"prims::nearbyint.default"}, &unaryKernel<Un::Round>);
+    r.add({"aten::round.decimals"}, &roundDecimalsKernel);
     r.add({"aten::relu_.default"}, &unaryInplaceKernel<Un::Relu>);
     r.add({"aten::sigmoid_.default"}, &unaryInplaceKernel<Un::Sigmoid>);
     r.add({"aten::silu_.default"}, &unaryInplaceKernel<Un::Silu>);

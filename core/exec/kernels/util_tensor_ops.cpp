@@ -1,6 +1,7 @@
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
 
 #include <cstring>
@@ -94,10 +95,39 @@ ScalarType resultType(std::initializer_list<TypeOperand> operands) {
     return combineCategories(dimResult, combineCategories(zeroResult, wrapped));
 }
 
+namespace {
+// Copies where either side is float16 or bfloat16: values pass through float, as c10::Half's and
+// c10::BFloat16's conversions do.
+void copyReducedFloat(const Tensor& dst, const Tensor& s, int threads) {
+    const ScalarType dt = dst.dtype(), st = s.dtype();
+    if (dt == st) {
+        mapElements<uint16_t, uint16_t>(threads, dst, [](uint16_t v) { return v; }, s);
+    } else if (isReducedFloat(dt) && isReducedFloat(st)) {
+        mapElements<uint16_t, uint16_t>(threads, dst, [dt, st](uint16_t v) { return floatToReduced(dt, reducedToFloat(st, v)); }, s);
+    } else if (isReducedFloat(dt)) {
+        dispatchAll(st, [&]<class S>() {
+            mapElements<uint16_t, S>(threads, dst, [dt](S v) { return floatToReduced(dt, static_cast<float>(v)); }, s);
+        });
+    } else {
+        dispatchAll(dt, [&]<class D>() {
+            mapElements<D, uint16_t>(threads, dst, [st](uint16_t v) {
+                const float f = reducedToFloat(st, v);
+                if constexpr (std::is_same_v<D, bool>) return f != 0.0f;
+                else return static_cast<D>(f);
+            }, s);
+        });
+    }
+}
+} // namespace
+
 void copyInto(const Tensor& dst, const Tensor& src, int threads) {
     Tensor s = expandTo(src, dst.sizes());
     if (dst.dtype() == s.dtype() && dst.isContiguous() && s.isContiguous()) {
         if (dst.nbytes()) std::memcpy(dst.raw(), s.raw(), static_cast<size_t>(dst.nbytes()));
+        return;
+    }
+    if (isReducedFloat(dst.dtype()) || isReducedFloat(s.dtype())) {
+        copyReducedFloat(dst, s, threads);
         return;
     }
     dispatchAll(dst.dtype(), [&]<class D>() {
