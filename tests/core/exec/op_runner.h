@@ -3,7 +3,12 @@
 // tests exercise argument binding, output mapping and error reporting too.
 
 #include "core/exec/engine.h"
+#include "core/exec/kernels/util/half.h"
 
+#include <QMetaType>
+
+#include <cmath>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +30,7 @@ inline Tensor makeTensor(ScalarType dt, const Shape& shape, const std::vector<T>
         case ScalarType::Int8: t.data<int8_t>()[i] = static_cast<int8_t>(values[i]); break;
         case ScalarType::UInt8: t.data<uint8_t>()[i] = static_cast<uint8_t>(values[i]); break;
         case ScalarType::Bool: t.data<bool>()[i] = values[i] != 0; break;
+        case ScalarType::Float16: case ScalarType::BFloat16: t.data<uint16_t>()[i] = floatToReduced(dt, static_cast<float>(values[i])); break;
         default: break;
         }
     }
@@ -39,6 +45,27 @@ inline std::vector<double> values(const Tensor& t) {
     return out;
 }
 
+/// Empty when `t` has dtype `dtype`, shape `shape` and the values `expect` (floats within 1e-6
+/// relative, NaN matching NaN, and with `signedZeros` a zero's sign too); else what differs.
+inline std::string mismatch(const Tensor& t, ScalarType dtype, const Shape& shape, const std::vector<double>& expect, bool signedZeros = false) {
+    if (t.dtype() != dtype) return "dtype " + dtypeName(t.dtype()) + ", expected " + dtypeName(dtype);
+    if (t.sizes() != shape) return "shape " + shapeToString(t.sizes()) + ", expected " + shapeToString(shape);
+    auto got = values(t);
+    if (got.size() != expect.size()) return std::to_string(got.size()) + " values, expected " + std::to_string(expect.size());
+    for (size_t k = 0; k < got.size(); ++k) {
+        bool same = std::isnan(expect[k]) ? std::isnan(got[k])
+                                          : got[k] == expect[k] || // infinities too
+                                                std::abs(got[k] - expect[k]) <= (isFloatingType(dtype) ? 1e-6 * std::max(1.0, std::abs(expect[k])) : 0.0);
+        if (same && signedZeros && expect[k] == 0 && std::signbit(got[k]) != std::signbit(expect[k])) same = false;
+        if (!same) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "element %zu: got %.10g, expected %.10g", k, got[k], expect[k]);
+            return buf;
+        }
+    }
+    return {};
+}
+
 /// One argument of the op: a tensor input (fed as a user input) or a literal Argument.
 struct OpArg {
     std::string name;
@@ -46,6 +73,18 @@ struct OpArg {
     Argument literal;
     static OpArg t(std::string n, Tensor x) { OpArg a; a.name = std::move(n); a.tensor = std::move(x); return a; }
     static OpArg lit(std::string n, Argument x) { OpArg a; a.name = std::move(n); a.literal = std::move(x); return a; }
+};
+
+/// One row of a kernel table: the op, its arguments and what output `pick` must be.
+struct KernelCase {
+    std::string target;
+    std::vector<OpArg> args;
+    ScalarType dtype = ScalarType::Float32;
+    Shape shape;
+    std::vector<double> expect;
+    int outputs = 1;
+    int pick = 0;       // which output to check
+    bool list = false;  // single list output (split)
 };
 
 /// Builds a one-node program "torch.ops.<target>" with `outputs` tensor outputs and runs it.
@@ -100,3 +139,5 @@ inline Result<std::vector<EValue>> runOp(const std::string& target, const std::v
 }
 
 } // namespace irlens::testing
+
+Q_DECLARE_METATYPE(irlens::testing::KernelCase)

@@ -8,18 +8,6 @@
 
 using namespace irlens::testing;
 
-struct KernelCase {
-    std::string target;
-    std::vector<OpArg> args;
-    ScalarType dtype = ScalarType::Float32;
-    Shape shape;
-    std::vector<double> expect;
-    int outputs = 1;
-    int pick = 0;       // which output to check
-    bool list = false;  // single list output (split)
-};
-Q_DECLARE_METATYPE(KernelCase)
-
 namespace {
 Argument ints(std::vector<int64_t> v) { return Argument::ints(v); }
 Argument i(int64_t v) { return Argument::integer(v); }
@@ -230,17 +218,8 @@ private slots:
         const auto& outs = *r;
         QVERIFY(static_cast<int>(outs.size()) > c.pick);
         QVERIFY(outs[static_cast<size_t>(c.pick)].isTensor());
-        const Tensor& t = outs[static_cast<size_t>(c.pick)].tensor;
-        QCOMPARE(dtypeName(t.dtype()), dtypeName(c.dtype));
-        QCOMPARE(shapeToString(t.sizes()), shapeToString(c.shape));
-        auto got = values(t);
-        QCOMPARE(got.size(), c.expect.size());
-        for (size_t k = 0; k < got.size(); ++k) {
-            if (std::isnan(c.expect[k])) { QVERIFY(std::isnan(got[k])); continue; }
-            double tol = isFloatingType(c.dtype) ? 1e-6 * std::max(1.0, std::abs(c.expect[k])) : 0.0;
-            if (std::abs(got[k] - c.expect[k]) > tol)
-                QFAIL(qPrintable(QString("element %1: got %2, expected %3").arg(k).arg(got[k], 0, 'g', 10).arg(c.expect[k], 0, 'g', 10)));
-        }
+        std::string problem = mismatch(outs[static_cast<size_t>(c.pick)].tensor, c.dtype, c.shape, c.expect);
+        QVERIFY2(problem.empty(), problem.c_str());
     }
 
     void catAndStack() {
