@@ -374,6 +374,32 @@ Status sumAll(RewriteBuilder& b) {
     return Status::ok();
 }
 
+// repeat_interleave.Tensor(repeats) -> out[j] = #{k : cumsum(repeats)[k] <= j} for j < output size.
+// The output size is data-dependent: output_size when given, else the recorded output's static size.
+Status repeatInterleaveTensor(RewriteBuilder& b) {
+    IRLENS_DECOMP_ASSIGN(repeats, input(b, "repeats"));
+    const TensorMeta* rm = b.meta(repeats);
+    if (!rm || rm->sizes.size() != 1) return b.args().error("repeats", "expected a 1-D tensor of repeats");
+    std::optional<int64_t> n = b.args().optInteger("output_size");
+    const Argument& result = b.original().outputs.empty() ? Argument() : b.original().outputs[0];
+    if (!n) {
+        const TensorMeta* om = result.kind == ArgKind::Tensor ? b.meta(result.s) : nullptr;
+        if (om && om->sizes.size() == 1 && om->sizes[0].isStatic()) n = om->sizes[0].value;
+    }
+    if (!n) return b.args().error("output_size", "the output size is data-dependent: give output_size or record a static output size");
+    const ScalarType it = rm->dtype;
+    IRLENS_DECOMP_ASSIGN(ends, b.call(atenTarget("cumsum"), {arg::tensor("self", repeats), arg::integer("dim", 0)}));
+    IRLENS_DECOMP_ASSIGN(pos, b.call(atenTarget("arange", "start_step"), {arg::integer("start", 0), arg::integer("end", *n), arg::integer("step", 1),
+                                                                       arg::kw(arg::dtype("dtype", it)), arg::kw(arg::boolean("pin_memory", false))}));
+    IRLENS_DECOMP_ASSIGN(row, b.call(atenTarget("unsqueeze"), {arg::tensor("self", ends), arg::integer("dim", 0)}));
+    IRLENS_DECOMP_ASSIGN(col, b.call(atenTarget("unsqueeze"), {arg::tensor("self", pos), arg::integer("dim", 1)}));
+    IRLENS_DECOMP_ASSIGN(done, b.call(atenTarget("le", "Tensor"), {arg::tensor("self", row), arg::tensor("other", col)}));
+    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("sum", "dim_IntList"), {arg::tensor("self", done), arg::ints("dim", {1}), arg::boolean("keepdim", false),
+                                                                      arg::kw(arg::dtype("dtype", it))}));
+    b.replaceOutput(0, out);
+    return Status::ok();
+}
+
 } // namespace
 
 Status matmulRule(RewriteBuilder& b);
@@ -443,6 +469,9 @@ void registerTraining(std::vector<DecompRule>& out) {
                    [](RewriteBuilder& b) { return unary(b, atenTarget("clone"), {}); }});
     out.push_back({"aten::detach.default", S, "detach -> alias", py + ".detach", "detach only cuts autograd; in an inference graph it is an alias.",
                    [](RewriteBuilder& b) { return unary(b, atenTarget("alias"), {}); }});
+    out.push_back({"aten::repeat_interleave.Tensor", S, "repeat_interleave(repeats) -> cumsum, arange, le, sum", "torch._refs.repeat_interleave (Tensor overload)",
+                   "Position j of the result is the index of the first bin whose running total exceeds j: the count of running totals cumsum(repeats) <= j. The length is the recorded output size (data-dependent in general).",
+                   repeatInterleaveTensor});
     out.push_back({"aten::sum.default", S, "sum -> sum.dim_IntList(dim=None)", py + ".sum_default", "A full reduction is sum.dim_IntList over all dims.", sumAll});
     out.push_back({"aten::relu6.default", S, "relu6 -> hardtanh(0, 6)", "aten/src/ATen/native/Activation.cpp (" + cia + ")", "relu6 is hardtanh with bounds 0 and 6.",
                    [](RewriteBuilder& b) { return unary(b, atenTarget("hardtanh"), {arg::integer("min_val", 0), arg::integer("max_val", 6)}); }});

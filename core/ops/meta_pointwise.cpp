@@ -139,6 +139,17 @@ void registerPointwise(std::vector<std::pair<std::string, MetaFn>>& t) {
     for (const char* op : {"aten::full_like.default", "aten::zeros_like.default", "aten::ones_like.default", "aten::empty_like.default"})
         t.emplace_back(op, likeFactory);
     t.emplace_back("aten::fill.Scalar", [](const NodeArgs& a) { return likeFactory(a); });
+    // cumsum(self, dim, *, dtype=None): self's shape, contiguous; integer and bool inputs sum in int64
+    t.emplace_back("aten::cumsum.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
+        auto s = a.tensor("self");
+        if (!s) return s.status();
+        auto d = wrapDim(a, "dim", a.optInteger("dim").value_or(0), static_cast<int64_t>((*s)->sizes.size()));
+        if (!d) return d.status();
+        ScalarType dtype = (*s)->dtype;
+        if (categoryOf(dtype) < TypeCategory::Floating) dtype = ScalarType::Int64;
+        if (auto given = a.scalarType("dtype")) dtype = *given;
+        return one(contiguousMeta(dtype, (*s)->sizes, (*s)->device));
+    });
 }
 
 } // namespace irlens::core::meta

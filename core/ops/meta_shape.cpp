@@ -374,6 +374,7 @@ void registerShape(std::vector<std::pair<std::string, MetaFn>>& t) {
     t.emplace_back("aten::flatten.using_ints", flatten);
     t.emplace_back("aten::unflatten.int", unflatten);
     t.emplace_back("aten::cat.default", cat);
+    t.emplace_back("prims::cat.default", cat); // inputs already share a dtype (the rule converts them first)
     t.emplace_back("aten::index_select.default", indexSelect);
     t.emplace_back("aten::embedding.default", embedding);
     t.emplace_back("aten::sym_size.int", [](const NodeArgs& a) -> Result<MetaOutputs> {

@@ -31,13 +31,18 @@ inline std::filesystem::path fixture(const std::string& relative) { return share
 inline const char* const kGeneratedFixtures[] = {"tiny_mlp", "resnet18", "mobilenet_v2", "transformer_layer", "tiny_gpt",
                                                  "dtype_mix", "buffer_mutation", "cond_branch", "dynamic_mlp", "deep_stack"};
 
-/// Relative paths (under fixtures/) of the program fixtures: each generated program's `variants` that exist,
-/// then every real .pt2/.ep file, sorted. Empty when ../shared is absent.
-inline std::vector<std::string> programFixtures(
-    std::initializer_list<const char*> variants = {"model.pt2", "model.training.pt2", "model.legacy.pt2"}) {
+/// Every generated fixture: the list above plus the comparison copy of tiny_gpt and the 12k-node
+/// llama_deep (the execution and decomposition tests run them all; see allProgramFixtures).
+inline const char* const kAllGeneratedFixtures[] = {"tiny_mlp", "resnet18", "mobilenet_v2", "transformer_layer", "tiny_gpt",
+                                                    "dtype_mix", "buffer_mutation", "cond_branch", "dynamic_mlp", "deep_stack",
+                                                    "tiny_gpt_edit", "llama_deep"};
+
+namespace detail {
+template <class Names>
+std::vector<std::string> programFixturesOf(const Names& names, std::initializer_list<const char*> variants) {
     std::vector<std::string> out;
     if (!haveShared()) return out;
-    for (const char* name : kGeneratedFixtures)
+    for (const char* name : names)
         for (const char* file : variants) {
             std::string rel = std::string("generated/") + name + "/" + file;
             if (std::filesystem::exists(fixture(rel))) out.push_back(rel);
@@ -51,6 +56,20 @@ inline std::vector<std::string> programFixtures(
     std::sort(real.begin(), real.end());
     out.insert(out.end(), real.begin(), real.end());
     return out;
+}
+} // namespace detail
+
+/// Relative paths (under fixtures/) of the program fixtures: each generated program's `variants` that exist,
+/// then every real .pt2/.ep file, sorted. Empty when ../shared is absent.
+inline std::vector<std::string> programFixtures(
+    std::initializer_list<const char*> variants = {"model.pt2", "model.training.pt2", "model.legacy.pt2"}) {
+    return detail::programFixturesOf(kGeneratedFixtures, variants);
+}
+
+/// The same over kAllGeneratedFixtures.
+inline std::vector<std::string> allProgramFixtures(
+    std::initializer_list<const char*> variants = {"model.pt2", "model.training.pt2", "model.legacy.pt2"}) {
+    return detail::programFixturesOf(kAllGeneratedFixtures, variants);
 }
 
 } // namespace irlens::testing

@@ -1,8 +1,11 @@
-// Every generated and real fixture: decompose to core ATen, then to prims. After each level the
-// re-inferred meta agrees, the verifier has no errors, and the outputs equal the original's (engine
-// run on the archive's sample inputs) within 1e-5 relative.
+// Every generated and real fixture, whatever its size: decompose to core ATen, then to prims. After
+// each level the re-inferred meta agrees, the verifier has no errors, the outputs equal the
+// original's (engine run on the archive's sample inputs) within 1e-5 relative, and, for the
+// generated programs, the decomposed program's outputs match PyTorch's in model.expected/.
 
 #include "core/decomp/decomp_session.h"
+#include "core/exec/engine.h"
+#include "core/exec/inputs.h"
 #include "core/io/pt2_reader.h"
 #include "core/ops/meta.h"
 #include "core/verify/verifier.h"
@@ -24,6 +27,36 @@ QString firstFindings(const DecompStep& step) {
     return s;
 }
 
+// The reference folder beside a generated program (model.pt2 and model.training.pt2 share it).
+std::optional<exec::ExpectedSet> referenceFor(const QString& path, QString& error) {
+    auto dir = std::filesystem::path(path.toStdString()).parent_path() / "model.expected";
+    if (!std::filesystem::exists(dir)) return std::nullopt;
+    auto e = exec::loadExpected(dir.string());
+    if (!e) { error = QString::fromStdString(e.error()); return std::nullopt; }
+    return std::move(*e);
+}
+
+// Runs `program` on the reference inputs and compares its user outputs with PyTorch's.
+QString mismatchWithReference(ProgramPtr program, const exec::ExpectedSet& ref) {
+    auto plan = exec::ExecutionPlan::compile(program);
+    if (!plan) return QString::fromStdString(plan.error());
+    exec::Engine engine(*plan);
+    exec::RunOptions ro;
+    ro.threads = 2;
+    auto r = engine.run(ref.main.inputs, ro);
+    if (!r) return QString::fromStdString(r.error());
+    if (r->userOutputs.size() != ref.main.outputs.size())
+        return QString("%1 user outputs, the reference has %2").arg(r->userOutputs.size()).arg(ref.main.outputs.size());
+    QString problems;
+    for (size_t k = 0; k < ref.main.outputs.size(); ++k) {
+        const auto& v = r->outputs[static_cast<size_t>(r->userOutputs[k])];
+        if (!v.isTensor()) { problems += QString("output %1 is not a tensor; ").arg(k); continue; }
+        auto cmp = exec::compareTensors(v.tensor, ref.main.outputs[k].tensor);
+        if (!cmp.ok) problems += QString("output %1: %2; ").arg(k).arg(QString::fromStdString(cmp.message));
+    }
+    return problems;
+}
+
 } // namespace
 
 class TstDecompFixtures : public QObject {
@@ -35,7 +68,7 @@ private slots:
             QTest::addRow("no-shared") << QString();
             return;
         }
-        for (const auto& rel : irlens::testing::programFixtures({"model.pt2", "model.training.pt2"}))
+        for (const auto& rel : irlens::testing::allProgramFixtures({"model.pt2", "model.training.pt2"}))
             QTest::addRow("%s", rel.c_str()) << QString::fromStdString(irlens::testing::fixture(rel).string());
     }
     void decomposeFixture() {
@@ -44,7 +77,10 @@ private slots:
         auto program = loadPt2(path.toStdString());
         QVERIFY2(program.isOk(), program.error().c_str());
         DecompSessionOptions options;
-        options.numericCheck = (*program)->hasSampleInputs && (*program)->graph.nodes.size() < 2000;
+        QString refError;
+        auto reference = referenceFor(path, refError);
+        QVERIFY2(refError.isEmpty(), qPrintable(refError));
+        options.numericCheck = (*program)->hasSampleInputs;
         options.threads = 2;
         DecompSession session(*program, options);
         for (auto stage : {DecompStage::ToCore, DecompStage::ToPrims}) {
@@ -65,6 +101,10 @@ private slots:
                 }
                 QVERIFY2(s.numeric.has_value(), s.numericNote.c_str());
                 QVERIFY2(s.numeric->withinTolerance(), s.numeric->summary().c_str());
+            }
+            if (reference) {
+                QString wrong = mismatchWithReference(session.current(), *reference);
+                QVERIFY2(wrong.isEmpty(), qPrintable(QString("%1 result against PyTorch's outputs: %2").arg(decompStageName(stage), wrong)));
             }
         }
         // Nothing at the training level is left, and every remaining core op says why it has no prim.
