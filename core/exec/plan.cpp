@@ -2,6 +2,7 @@
 
 #include "core/exec/kernel_registry.h"
 #include "core/exec/plan_fusion.h"
+#include "core/ops/tensor_meta_check.h"
 
 #include <algorithm>
 #include <set>
@@ -310,6 +311,9 @@ Result<std::shared_ptr<ExecutionPlan>> ExecutionPlan::compile(ProgramPtr program
     }
     if (fuse) plan->m_fused = fuseForInference(*plan->m_graph, plan->m_inputs, mutated);
     for (const auto& [name, meta] : graph.tensorValues) {
+        // A meta no tensor can have (sizes [10^9] * 8) is refused before anything is sized from it.
+        if (auto problem = checkTensorMeta(meta))
+            return Status::error("value '" + name + "': " + problem->message + " (" + problem->ruleId + ")");
         auto sizes = meta.staticSizes();
         if (!sizes) continue;
         int64_t n = elementSize(meta.dtype);

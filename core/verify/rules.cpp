@@ -42,6 +42,16 @@ const std::vector<RuleInfo>& verifierRules() {
         {"EIR-S011", "the op is known (its schema can be checked)", "op registry (reference tables)", Severity::Info},
         {"EIR-S012", "cond: operands match each branch's inputs; branches return the same number of values",
          "IR spec, Control flow (cond); format guide 10", Severity::Error},
+        {"EIR-S013", "targets are operator names: dot-separated identifiers (torch.ops.<ns>.<op>.<overload>)",
+         "IR spec, call_function (OpOverload); format guide 7", Severity::Error},
+        {"EIR-S014", "a node passes each named argument once", "IR spec, call_function (args/kwargs bind the schema "
+         "once); format guide 5.5 (NamedArgument)", Severity::Error},
+        {"EIR-T001", "tensor metas carry a torch dtype", "format guide 5.6 and 5.7 (TensorMeta.dtype, ScalarType)",
+         Severity::Error},
+        {"EIR-T002", "tensor sizes are non-negative and their element and byte counts fit in int64",
+         "IR spec, Node metadata (val is a FakeTensor); format guide 5.6 (TensorMeta.sizes)", Severity::Error},
+        {"EIR-T003", "strides and storage offset are non-negative and address no byte beyond int64",
+         "IR spec, Node metadata (val is a FakeTensor); format guide 5.6 (TensorMeta.strides)", Severity::Error},
         {"EIR-D001", "functional: no in-place overloads (training IR may keep them)",
          "IR spec, functional; verifier.py (is_mutable)", Severity::Error},
         {"EIR-D002", "functional: no out= overloads", "IR spec, functional", Severity::Error},
@@ -69,6 +79,8 @@ const std::vector<RuleInfo>& verifierRules() {
          "ExportedProgram.example_inputs; format guide 3.1 (sample inputs)", Severity::Warning},
         {"EIR-Y001", "every free symbol in a shape has a range constraint",
          "IR spec, range_constraints; format guide 8 and 11", Severity::Error},
+        {"EIR-Y002", "range constraints are ranges: min <= max", "IR spec, range_constraints (ValueRanges); format guide 8",
+         Severity::Error},
     };
     return rules;
 }

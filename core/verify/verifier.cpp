@@ -387,6 +387,7 @@ std::vector<Diagnostic> verify(const Program& program, const VerifyOptions& opti
     detail::verifySignature(ctx);
     detail::verifySampleInputs(ctx);
     detail::verifySymbols(ctx);
+    detail::verifyValues(ctx);
     if (options.checkInferredMeta) {
         MetaCheckReport report = checkRecordedMeta(program);
         for (const auto& m : report.mismatches)

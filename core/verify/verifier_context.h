@@ -38,5 +38,7 @@ void verifySignature(VerifyContext& ctx);
 void verifySampleInputs(VerifyContext& ctx);
 /// Range constraints for free symbols (EIR-Y001).
 void verifySymbols(VerifyContext& ctx);
+/// Tensor metas, target names, named arguments and range constraints (EIR-T001..T003, S013, S014, Y002).
+void verifyValues(VerifyContext& ctx);
 
 } // namespace irlens::core::detail

@@ -219,6 +219,33 @@ std::map<std::string, Case>& cases() {
         b.userOutput("relu");
         return b.buildUnchecked();
     });
+    add("S013 target not an op name", [] {
+        return withNode("torch.ops.aten.../../etc/passwd", [](NodeBuilder& n) { n.arg("self", "x").out(f32({2, 2})); });
+    });
+    add("S014 argument passed twice", [] {
+        return withNode("torch.ops.aten.add.Tensor", [](NodeBuilder& n) {
+            n.arg("self", "x").arg("other", "x").kwarg("alpha", Argument::integer(1)).kwarg("alpha", Argument::integer(2)).out(f32({2, 2}));
+        });
+    });
+    // A tensor meta no tensor can have, on the node 'bad': `edit` breaks its tensor_values entry.
+    auto badMeta = [](std::function<void(TensorMeta&)> edit) {
+        return [edit] {
+            Program p = withNode("torch.ops.aten.neg.default", [](NodeBuilder& n) { n.arg("self", "x").out(f32({2, 2})); });
+            edit(p.graph.tensorValues.at("bad"));
+            return p;
+        };
+    };
+    add("T001 dtype code 255", badMeta([](TensorMeta& m) { m.dtype = ScalarType(255); }));
+    add("T002 element count overflows", badMeta([](TensorMeta& m) {
+        m.sizes.assign(8, SymInt::literal(1'000'000'000));
+        m.strides.assign(8, SymInt::literal(1));
+    }));
+    add("T003 negative stride", badMeta([](TensorMeta& m) { m.strides[0] = SymInt::literal(-1); }));
+    add("Y002 min above max", [] {
+        ProgramBuilder b = base();
+        b.rangeConstraint("s0", 10, 2);
+        return b.buildUnchecked();
+    });
     return all;
 }
 
@@ -316,6 +343,19 @@ private slots:
             "sample input 0 for 'x' is f32[3, 2] but the placeholder is f32[2, 2]");
         row("Y001 unconstrained symbol", "EIR-Y001", "error", "relu",
             "symbol 's0' (in the shape of 'relu') has no range constraint");
+        row("S013 target not an op name", "EIR-S013", "error", "bad",
+            "node 'bad' names its target 'torch.ops.aten.../../etc/passwd', which is not an operator name (dot-separated "
+            "identifiers such as torch.ops.aten.add.Tensor)");
+        row("S014 argument passed twice", "EIR-S014", "error", "bad",
+            "node 'bad' passes argument 'alpha' 2 times; a call binds each argument once (the others would be dropped silently)");
+        row("T001 dtype code 255", "EIR-T001", "error", "bad", "tensor_values['bad']: dtype code 255 is not a torch dtype");
+        row("T002 element count overflows", "EIR-T002", "error", "bad",
+            "tensor_values['bad']: sizes [1000000000, 1000000000, 1000000000, 1000000000, 1000000000, 1000000000, "
+            "1000000000, 1000000000] hold more elements than int64 can count");
+        row("T003 negative stride", "EIR-T003", "error", "bad",
+            "tensor_values['bad']: stride -1 in dimension 0 of [-1, 1] is negative (torch.export records no negative strides)");
+        row("Y002 min above max", "EIR-Y002", "error", "s0",
+            "range constraint of 's0' is [10, 2]: its minimum is above its maximum, so no value satisfies it");
     }
     void rules() {
         QFETCH(QString, caseName);
