@@ -26,6 +26,7 @@ KernelRegistry::KernelRegistry() {
     registerDistanceKernels(*this);
     registerEmbeddingKernels(*this);
     registerFoldKernels(*this);
+    registerQuantKernels(*this);
 }
 
 const KernelRegistry& KernelRegistry::instance() {

@@ -24,6 +24,7 @@ const std::unordered_map<std::string, MetaFn>& table() {
         meta::registerShape(entries);
         meta::registerNn(entries);
         meta::registerPrims(entries);
+        meta::registerQuant(entries);
         return std::unordered_map<std::string, MetaFn>(entries.begin(), entries.end());
     }();
     return t;

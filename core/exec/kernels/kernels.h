@@ -24,5 +24,6 @@ void registerPool3dKernels(KernelRegistry& r);
 void registerDistanceKernels(KernelRegistry& r);
 void registerEmbeddingKernels(KernelRegistry& r);
 void registerFoldKernels(KernelRegistry& r);
+void registerQuantKernels(KernelRegistry& r);
 
 } // namespace irlens::core::exec
