@@ -107,6 +107,7 @@ int runRun(const std::vector<std::string>& raw) {
 
     LoadOptions lo;
     lo.modelName = args.value("--model");
+    lo.checkCrc = true; // a weight whose CRC fails must not run (its outputs were ~1e30)
     auto program = loadPt2(args.positional()[0], lo);
     if (!program) return fail(Unusable, program.error());
     auto plan = ExecutionPlan::compile(*program);

@@ -18,7 +18,7 @@ int runVerify(const std::vector<std::string>& argv) {
     if (!example && args.positional().size() != 1)
         return fail(Unusable, "usage: irlens-cli verify FILE [--json] [--core-aten] [--meta] [--model NAME] | --example");
     std::string source = example ? "built-in example" : args.positional()[0];
-    auto loaded = loadProgramArg(args, true);
+    auto loaded = loadProgramArg(args, true, /*checkCrc=*/true); // every record's CRC, weights included
     if (!loaded) return fail(Unusable, loaded.error());
     core::ProgramPtr program = loaded.value();
     core::VerifyOptions options;

@@ -44,8 +44,9 @@ private:
 };
 
 /// The program a command works on: the built-in example with --example, else the one FILE argument
-/// (with --model NAME for multi-model archives). `weights`: load tensor data too.
-core::Result<core::ProgramPtr> loadProgramArg(const Args& args, bool weights);
+/// (with --model NAME for multi-model archives). `weights`: load tensor data too; `checkCrc`: check
+/// the CRC of every record read (core::LoadOptions::checkCrc).
+core::Result<core::ProgramPtr> loadProgramArg(const Args& args, bool weights, bool checkCrc = false);
 
 /// Prints "irlens-cli: <message>" to stderr and returns `code`.
 int fail(int code, const std::string& message);

@@ -47,11 +47,12 @@ std::string Args::value(const std::string& flag, const std::string& fallback) co
     return fallback;
 }
 
-core::Result<core::ProgramPtr> loadProgramArg(const Args& args, bool weights) {
+core::Result<core::ProgramPtr> loadProgramArg(const Args& args, bool weights, bool checkCrc) {
     if (args.has("--example")) return core::ProgramPtr(core::makeExampleProgram());
     core::LoadOptions options;
     options.modelName = args.value("--model");
     options.loadWeights = weights;
+    options.checkCrc = checkCrc;
     auto loaded = core::loadPt2(args.positional().at(0), options);
     if (!loaded) return core::Status::error(loaded.error());
     return core::ProgramPtr(loaded.value());

@@ -7,6 +7,19 @@
 
 namespace irlens::core::json {
 
+namespace {
+
+// One input byte for a message: printable ASCII as itself, anything else (NUL above all, which would
+// end the message when printed as a C string) as \xNN.
+std::string quotedChar(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) return std::string("'") + c + "'";
+    static const char* hex = "0123456789abcdef";
+    return std::string("byte \\x") + hex[u >> 4] + hex[u & 0xF];
+}
+
+} // namespace
+
 const char* describeType(JType t) {
     switch (t) {
     case JType::Null: return "null";
@@ -127,7 +140,7 @@ private:
         }
         default:
             if (*m_p == '-' || (*m_p >= '0' && *m_p <= '9')) return parseNumber();
-            return error(std::string("unexpected character '") + *m_p + "'");
+            return error("unexpected character " + quotedChar(*m_p));
         }
     }
 

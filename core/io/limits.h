@@ -18,9 +18,16 @@ inline constexpr size_t kMaxRecordNameLength = 4096;
 /// Size of one STORED record. Stored records are viewed in place (no memory is allocated for them),
 /// so this only guards arithmetic; 1 TiB.
 inline constexpr uint64_t kMaxStoredRecordBytes = uint64_t(1) << 40;
-/// Bytes one DEFLATE record may inflate to. Inflating allocates, so this is the deflate-bomb guard.
-/// A record that inflates past its declared size is refused as well, whatever this limit.
-inline constexpr uint64_t kMaxInflatedRecordBytes = uint64_t(4) << 30;
+/// Bytes one DEFLATE record may inflate to. Inflating allocates, so this is the deflate-bomb guard:
+/// a 2 GiB bomb in models/model.json used to be inflated whole (2.1 GB resident) before parsing.
+/// PyTorch stores every record uncompressed (viewed in place, no limit needed); only third-party
+/// re-zips deflate, and their largest text record, a program JSON, is ~350 bytes per node. A record
+/// that inflates past its declared size is refused as well, whatever this limit. The environment
+/// variable named below raises it (in MiB) for a genuinely larger record.
+inline constexpr uint64_t kMaxInflatedRecordBytes = uint64_t(256) << 20;
+inline constexpr const char* kMaxInflatedRecordEnv = "IRLENS_MAX_INFLATED_MIB";
+/// kMaxInflatedRecordBytes, or the environment's override when it is a positive number of MiB.
+uint64_t maxInflatedRecordBytes();
 /// Bytes all DEFLATE records of one archive may inflate to together. Central directory entries may
 /// overlap (many names for one compressed blob), so a per-record limit alone does not bound memory.
 inline constexpr uint64_t kMaxInflatedArchiveBytes = uint64_t(16) << 30;
@@ -56,6 +63,10 @@ inline constexpr size_t kMaxPickleMemo = 4'000'000;
 inline constexpr size_t kMaxPickleStack = 4'000'000;
 /// Nesting of containers (tuples in lists in dicts ...) and open MARKs.
 inline constexpr size_t kMaxPickleDepth = 256;
+/// Values visited while flattening sample inputs (containers and leaves). A pickle may share one
+/// container many times through its memo (`t = (t, t)` 48 levels deep is 3 KB but 2^48 leaves when
+/// walked as a tree); real sample inputs are a handful of tensors.
+inline constexpr size_t kMaxSampleInputValues = 100'000;
 /// Length of one string or bytes object in a pickle.
 inline constexpr uint64_t kMaxPickleStringBytes = uint64_t(256) << 20;
 

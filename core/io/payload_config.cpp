@@ -2,6 +2,7 @@
 
 #include "core/io/json_decode_dom.h"
 #include "core/io/limits.h"
+#include "core/io/zip_archive.h"
 
 #include <algorithm>
 #include <limits>
@@ -170,14 +171,14 @@ Result<std::vector<PayloadEntry>> parsePayloadConfig(std::string_view text, cons
     for (size_t k = 0; k < items.size(); ++k) {
         const uint32_t e = items[k];
         if (k + 1 < items.size() && doc.at(items[k + 1]).key == doc.at(e).key) continue;
-        auto where = [&] { return recordName + ": config['" + std::string(doc.at(e).key) + "']"; };
+        auto where = [&] { return recordName + ": config['" + printableRecordName(doc.at(e).key) + "']"; };
         const uint32_t path = memberOf(doc, e, "path_name");
         if (!isString(doc, path)) return Status::error(where() + ": path_name missing");
         PayloadEntry p;
         p.fqn = std::string(doc.at(e).key);
         p.pathName = std::string(doc.str(path));
-        if (p.pathName.empty() || p.pathName.find('/') != std::string::npos || p.pathName == "..")
-            return Status::error(where() + ": path_name '" + p.pathName + "' is not a plain file name");
+        if (!isSafeRecordName(p.pathName) || p.pathName.find('/') != std::string::npos)
+            return Status::error(where() + ": path_name '" + printableRecordName(p.pathName) + "' is not a plain file name");
         const uint32_t isParam = doc.member(e, "is_param"), usePickle = doc.member(e, "use_pickle");
         p.isParam = isBool(doc, isParam) && doc.boolean(isParam);
         p.usePickle = isBool(doc, usePickle) && doc.boolean(usePickle);

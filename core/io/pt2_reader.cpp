@@ -140,7 +140,8 @@ Status loadPayloads(const ZipArchive& zip, const std::string& dir, const std::st
         if (++done % 64 == 0) report(o, from + (to - from) * double(done) / double(entries->size()));
         const std::string record = dir + e.pathName;
         if (!zip.contains(record))
-            return Status::error(configRecord + ": '" + e.fqn + "' points to '" + record + "', which is missing");
+            return Status::error(configRecord + ": '" + printableRecordName(e.fqn) + "' points to '" +
+                                 printableRecordName(record) + "', which is missing");
         Value v;
         if (!e.meta) { // custom (TorchBind) or opaque object: described, never run
             auto st = zip.read(record);
@@ -277,8 +278,10 @@ Result<ArchiveInfo> inspectPt2(const std::string& path) {
     return info;
 }
 
-Result<std::unique_ptr<Pt2Reader>> Pt2Reader::open(const std::string& path) {
-    auto zip = ZipArchive::openFile(path);
+Result<std::unique_ptr<Pt2Reader>> Pt2Reader::open(const std::string& path, bool checkCrc) {
+    ZipLimits limits;
+    limits.checkStoredCrc = checkCrc;
+    auto zip = ZipArchive::openFile(path, limits);
     if (!zip) return zip.status();
     std::unique_ptr<Pt2Reader> r(new Pt2Reader);
     r->m_path = path;
@@ -369,7 +372,7 @@ Status Pt2Reader::loadState(Program& p, const std::string& model, const LoadOpti
 
 Result<ProgramPtr> loadPt2(const std::string& path, const LoadOptions& options) {
     report(options, 0.0);
-    auto reader = Pt2Reader::open(path);
+    auto reader = Pt2Reader::open(path, options.checkCrc);
     if (!reader) return reader.status();
     const Pt2Reader& rd = **reader;
     const ArchiveInfo& info = rd.info();

@@ -18,6 +18,10 @@ struct LoadOptions {
     bool loadWeights = true;
     std::function<void(double)> progress;   // 0..1, optional
     const std::atomic<bool>* cancel = nullptr;
+    /// Check the CRC of every record read, weights included (verify and run do; a weight record whose
+    /// CRC does not match otherwise loads and runs). Off by default: opening a program then costs
+    /// time in proportion to its graph, not its weights.
+    bool checkCrc = false;
 };
 
 /// What a file is, without loading the graph.
@@ -41,7 +45,8 @@ class ZipArchive;
 /// program JSON and the state (weights, constants, sample inputs, extra files) of one model.
 class Pt2Reader {
 public:
-    static Result<std::unique_ptr<Pt2Reader>> open(const std::string& path);
+    /// `checkCrc`: every record read through this reader has its CRC checked (LoadOptions::checkCrc).
+    static Result<std::unique_ptr<Pt2Reader>> open(const std::string& path, bool checkCrc = false);
 
     const ArchiveInfo& info() const { return m_info; }
     const ZipArchive& archive() const { return *m_zip; }

@@ -26,21 +26,29 @@ std::string keyText(const PyObject& k) {
     }
 }
 
-Status flatten(const PyObject& o, const std::string& path, size_t depth, const std::string& record,
-               const std::function<void(const std::string&, Value)>& emit) {
+using Emit = std::function<void(const std::string&, Value)>;
+
+// Walks the inputs as the tree they stand for (a container shared through the memo is visited once per
+// use, as Python's pytree flattening does), within `budget` visits in all.
+Status flatten(const PyObject& o, const std::string& path, size_t depth, const std::string& record, size_t& budget,
+               const Emit& emit) {
     if (depth > limits::kMaxPickleDepth) return Status::error(record + ": sample inputs nested too deeply");
+    if (budget == 0)
+        return Status::error(record + ": sample inputs hold more than " + std::to_string(limits::kMaxSampleInputValues) +
+                             " values (a container shared with itself many times?)");
+    --budget;
     if (auto v = leafValue(o)) {
         emit(path, std::move(*v));
         return Status::ok();
     }
     if (o.kind == K::Tuple || o.kind == K::List) {
         for (size_t k = 0; k < o.items.size(); ++k)
-            IRLENS_TRY(flatten(*o.items[k], path + "[" + std::to_string(k) + "]", depth + 1, record, emit));
+            IRLENS_TRY(flatten(*o.items[k], path + "[" + std::to_string(k) + "]", depth + 1, record, budget, emit));
         return Status::ok();
     }
     if (o.kind == K::Dict) {
         for (const auto& [key, value] : o.dict)
-            IRLENS_TRY(flatten(*value, path + "[" + keyText(*key) + "]", depth + 1, record, emit));
+            IRLENS_TRY(flatten(*value, path + "[" + keyText(*key) + "]", depth + 1, record, budget, emit));
         return Status::ok();
     }
     return Status::error(record + ": sample input " + path + " is a " + o.kindName() + ", expected tensors and scalars");
@@ -170,19 +178,21 @@ Result<std::map<std::string, Value>> valuesFromDict(const PyObject& dict, const 
 
 Status flattenSampleInputs(const PyObject& pair, std::vector<Value>& args, std::map<std::string, Value>& kwargs,
                            const std::string& recordName) {
+    size_t budget = limits::kMaxSampleInputValues;
     const bool argsKwargs = pair.kind == K::Tuple && pair.items.size() == 2 &&
                             (pair.items[0]->kind == K::Tuple || pair.items[0]->kind == K::List) && pair.items[1]->kind == K::Dict;
     if (!argsKwargs) {
         // The spec prose also allows a flat list of inputs; anything else that is not a container is wrong.
         if (pair.kind != K::Tuple && pair.kind != K::List)
             return Status::error(recordName + ": expected (args, kwargs), found a " + std::string(pair.kindName()));
-        return flatten(pair, "args", 0, recordName, [&](const std::string&, Value v) { args.push_back(std::move(v)); });
+        return flatten(pair, "args", 0, recordName, budget, [&](const std::string&, Value v) { args.push_back(std::move(v)); });
     }
-    IRLENS_TRY(flatten(*pair.items[0], "args", 0, recordName, [&](const std::string&, Value v) { args.push_back(std::move(v)); }));
+    IRLENS_TRY(flatten(*pair.items[0], "args", 0, recordName, budget,
+                       [&](const std::string&, Value v) { args.push_back(std::move(v)); }));
     for (const auto& [k, v] : pair.items[1]->dict) {
         if (k->kind != K::String) return Status::error(recordName + ": kwargs key is a " + std::string(k->kindName()));
         if (auto leaf = leafValue(*v)) { kwargs[k->s] = std::move(*leaf); continue; }
-        IRLENS_TRY(flatten(*v, k->s, 1, recordName, [&](const std::string& path, Value x) { kwargs[path] = std::move(x); }));
+        IRLENS_TRY(flatten(*v, k->s, 1, recordName, budget, [&](const std::string& path, Value x) { kwargs[path] = std::move(x); }));
     }
     return Status::ok();
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -56,6 +57,44 @@ void applyZip64Extra(const std::byte* x, uint64_t extraLen, std::initializer_lis
 
 } // namespace
 
+namespace limits {
+uint64_t maxInflatedRecordBytes() {
+    // Read once: archives opened later in the same process see the same limit.
+    static const uint64_t value = [] {
+        const char* text = std::getenv(kMaxInflatedRecordEnv);
+        char* end = nullptr;
+        const unsigned long long mib = text ? std::strtoull(text, &end, 10) : 0;
+        if (!text || end == text || *end != '\0' || mib == 0 || mib > (uint64_t(1) << 24)) return kMaxInflatedRecordBytes;
+        return uint64_t(mib) << 20;
+    }();
+    return value;
+}
+} // namespace limits
+
+std::string printableRecordName(std::string_view name) {
+    std::string out;
+    out.reserve(name.size());
+    static const char* hex = "0123456789abcdef";
+    for (size_t k = 0; k < name.size(); ++k) {
+        const auto c = uint8_t(name[k]);
+        // A UTF-8 sequence stays as it is when its continuation bytes are all there.
+        size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        bool whole = len > 1 && k + len <= name.size();
+        for (size_t j = 1; whole && j < len; ++j) whole = (uint8_t(name[k + j]) >> 6) == 0x2;
+        if (whole) {
+            out.append(name.substr(k, len));
+            k += len - 1;
+        } else if (len == 1 && c >= 0x20 && c != 0x7f && c != '\\') {
+            out.push_back(char(c));
+        } else {
+            out += "\\x";
+            out.push_back(hex[c >> 4]);
+            out.push_back(hex[c & 0xF]);
+        }
+    }
+    return out;
+}
+
 bool isSafeRecordName(std::string_view name) {
     if (name.empty() || name.front() == '/' || name.find('\0') != std::string_view::npos) return false;
     if (name.size() >= 2 && name[1] == ':') return false; // "C:..." drive letters
@@ -72,7 +111,7 @@ bool isSafeRecordName(std::string_view name) {
 ZipArchive::~ZipArchive() = default;
 
 Status ZipArchive::recordError(std::string_view name, const std::string& what) const {
-    return Status::error(m_displayName + ": record '" + std::string(name) + "': " + what);
+    return Status::error(m_displayName + ": record '" + printableRecordName(name) + "': " + what);
 }
 
 Result<std::shared_ptr<ZipArchive>> ZipArchive::openFile(const std::string& path, const ZipLimits& limits) {
@@ -154,10 +193,12 @@ Status ZipArchive::parseCentralDirectory(int fd) {
         return Status::error(file + ": multi-disk (split) ZIP archives are not supported");
 
     // ZIP64: a locator right before the classic record points to the 64-bit end record.
+    bool zip64 = false;
     if (eocd >= 20 && rd32(m_data + eocd - 20) == kZip64LocatorSig) {
         uint64_t z64 = rd64(m_data + eocd - 20 + 8);
         if (!inside(z64, 56, m_size) || rd32(m_data + z64) != kZip64EndSig)
             return Status::error(file + ": ZIP64 end record missing or damaged (truncated file?)");
+        zip64 = true;
         count = rd64(m_data + z64 + 32);
         cdSize = rd64(m_data + z64 + 40);
         cdOffset = rd64(m_data + z64 + 48);
@@ -179,10 +220,21 @@ Status ZipArchive::parseCentralDirectory(int fd) {
     uint64_t p = cdOffset;
     const uint64_t cdEnd = cdOffset + cdSize;
     HeaderWindow scratch; // local header bytes read through `fd`
-    for (uint64_t i = 0; i < count; ++i) {
-        if (!inside(p, kCentralSize, cdEnd) || rd32(m_data + p) != kCentralSig)
+    // The classic end record counts records in 16 bits: 200,007 records written without ZIP64 read as
+    // 3,399. The directory's size is the truth (as for libzip and Python's zipfile): read entries until
+    // it ends, and refuse a count that disagrees with what it holds beyond that 16-bit wrap.
+    for (uint64_t i = 0; i < count || (!zip64 && p < cdEnd); ++i) {
+        if (i >= m_limits.maxRecords)
+            return Status::error(file + ": more than " + std::to_string(m_limits.maxRecords) +
+                                 " records in the central directory, more than the limit");
+        if (!inside(p, kCentralSize, cdEnd) || rd32(m_data + p) != kCentralSig) {
+            if (i >= count)
+                return Status::error(file + ": central directory holds " + std::to_string(cdEnd - p) +
+                                     " bytes after its " + std::to_string(count) +
+                                     " declared records that are not a record (damaged archive)");
             return Status::error(file + ": central directory entry " + std::to_string(i) + " of " +
                                  std::to_string(count) + " is damaged (truncated archive?)");
+        }
         const std::byte* c = m_data + p;
         ZipEntry en;
         en.flags = rd16(c + 8);
@@ -202,7 +254,9 @@ Status ZipArchive::parseCentralDirectory(int fd) {
         p += kCentralSize + nameLen + extraLen + commentLen;
 
         if (!isSafeRecordName(en.name))
-            return recordError(en.name, "unsafe name (absolute path or '..' component); refusing the archive");
+            return recordError(en.name, std::string("unsafe name (") +
+                                            (en.name.find('\0') != std::string::npos ? "NUL byte" : "absolute path or '..' component") +
+                                            "); refusing the archive");
         if (!m_byName.try_emplace(en.name, m_entries.size()).second)
             return recordError(en.name, "appears twice in the central directory; refusing the archive");
 
@@ -210,6 +264,10 @@ Status ZipArchive::parseCentralDirectory(int fd) {
         en.index = i;
         m_entries.push_back(std::move(en));
     }
+    if (!zip64 && (m_entries.size() & 0xFFFF) != count)
+        return Status::error(file + ": the end record declares " + std::to_string(count) +
+                             " records but the central directory holds " + std::to_string(m_entries.size()) +
+                             " (damaged archive)");
     return Status::ok();
 }
 
@@ -302,7 +360,7 @@ const ZipEntry* ZipArchive::find(std::string_view name) const {
 
 Result<std::shared_ptr<const Storage>> ZipArchive::read(std::string_view name) const {
     const ZipEntry* e = find(name);
-    if (!e) return Status::error(m_displayName + ": no record '" + std::string(name) + "'");
+    if (!e) return Status::error(m_displayName + ": no record '" + printableRecordName(name) + "'");
     if (e->flags & 0x1) return recordError(name, "is encrypted; encrypted archives are not supported");
     if (e->method == 0) {
         if (e->compressedSize != e->size)
@@ -315,6 +373,8 @@ Result<std::shared_ptr<const Storage>> ZipArchive::read(std::string_view name) c
         st->owner = m_owner;
         st->data = m_data + e->dataOffset;
         st->size = static_cast<size_t>(e->size);
+        if (m_limits.checkStoredCrc && crcOf(st->data, st->size) != e->crc)
+            return recordError(name, "CRC mismatch (corrupted archive)");
         return std::shared_ptr<const Storage>(std::move(st));
     }
     if (e->method == 8) return inflate(*e);
@@ -325,7 +385,8 @@ Result<std::shared_ptr<const Storage>> ZipArchive::read(std::string_view name) c
 Result<std::shared_ptr<const Storage>> ZipArchive::inflate(const ZipEntry& e) const {
     if (e.size > m_limits.maxInflatedBytes)
         return recordError(e.name, "declares " + std::to_string(e.size) + " bytes uncompressed, more than the limit of " +
-                                       std::to_string(m_limits.maxInflatedBytes) + " (deflate bomb?)");
+                                       std::to_string(m_limits.maxInflatedBytes) + " (deflate bomb? " +
+                                       limits::kMaxInflatedRecordEnv + "=<MiB> raises the limit)");
     // Reserve the bytes first so concurrent readers of a shared budget cannot both slip under it.
     std::atomic<uint64_t>& used = *m_limits.inflatedUsed;
     if (used.fetch_add(e.size) + e.size > m_limits.maxInflatedTotal) {
@@ -389,7 +450,7 @@ Result<std::shared_ptr<const Storage>> ZipArchive::inflateRaw(const ZipEntry& e)
 
 Result<std::string> ZipArchive::readText(std::string_view name, uint64_t maxBytes) const {
     const ZipEntry* e = find(name);
-    if (!e) return Status::error(m_displayName + ": no record '" + std::string(name) + "'");
+    if (!e) return Status::error(m_displayName + ": no record '" + printableRecordName(name) + "'");
     if (e->size > maxBytes)
         return recordError(name, std::to_string(e->size) + " bytes, more than the " + std::to_string(maxBytes) +
                                      " expected for this record");
@@ -398,7 +459,8 @@ Result<std::string> ZipArchive::readText(std::string_view name, uint64_t maxByte
     const Storage& s = **bytes;
     // Stored records are viewed without a CRC check (weights are never touched at open); text records
     // are read whole anyway, so they are checked. inflate() already checked inflated ones.
-    if (e->method == 0 && crcOf(s.data, s.size) != e->crc) return recordError(name, "CRC mismatch (corrupted archive)");
+    if (e->method == 0 && !m_limits.checkStoredCrc && crcOf(s.data, s.size) != e->crc)
+        return recordError(name, "CRC mismatch (corrupted archive)");
     return std::string(reinterpret_cast<const char*>(s.data), s.size);
 }
 
@@ -406,7 +468,7 @@ Status ZipArchive::verifyCrc(std::string_view name) const {
     auto bytes = read(name); // inflating checks the CRC already
     if (!bytes) return bytes.status();
     const ZipEntry* e = find(name);
-    if (e->method == 0 && crcOf((*bytes)->data, (*bytes)->size) != e->crc)
+    if (e->method == 0 && !m_limits.checkStoredCrc && crcOf((*bytes)->data, (*bytes)->size) != e->crc)
         return recordError(name, "CRC mismatch (corrupted archive)");
     return Status::ok();
 }

@@ -15,8 +15,8 @@
 // and agreeing with its central entry (name, method, CRC and sizes unless deferred to a data
 // descriptor), each record's data inside the file and before the directory; plus safe and unique names.
 // CRCs: text records are checked whenever they are read (readText); STORED binary records (weights)
-// are views and are checked only on request (verifyCrc), as with libzip, which never checked them at
-// open either; DEFLATE records are checked when inflated.
+// are views and are checked only on request (verifyCrc, or ZipLimits::checkStoredCrc for every read),
+// as with libzip, which never checked them at open either; DEFLATE records are checked when inflated.
 
 #include "core/io/limits.h"
 #include "core/ir/program.h"
@@ -35,12 +35,15 @@ namespace irlens::core {
 
 struct ZipLimits {
     uint64_t maxRecords = limits::kMaxZipRecords;
-    uint64_t maxInflatedBytes = limits::kMaxInflatedRecordBytes;
+    uint64_t maxInflatedBytes = limits::maxInflatedRecordBytes();
     uint64_t maxInflatedTotal = limits::kMaxInflatedArchiveBytes;
     /// Counts inflated bytes against maxInflatedTotal. Archives opened with the same ZipLimits value
     /// (a .pt2 and the torch.save files nested in it) share one budget; null = a budget of their own.
     std::shared_ptr<std::atomic<uint64_t>> inflatedUsed;
     uint64_t maxStoredBytes = limits::kMaxStoredRecordBytes;
+    /// Check the CRC of STORED records in read() too (they are views, unchecked by default so that
+    /// opening a program costs no pass over its weights). Passed on to nested archives with the rest.
+    bool checkStoredCrc = false;
 };
 
 /// One central directory entry, sizes and offsets resolved (ZIP64 included).
@@ -119,6 +122,10 @@ private:
     std::vector<ZipEntry> m_entries;
     std::unordered_map<std::string, size_t, NameHash, std::equal_to<>> m_byName;
 };
+
+/// A record name as messages show it: control bytes (NUL above all, which ends a C string and with
+/// it the rest of the message) and non-UTF-8 bytes escaped as \xNN.
+std::string printableRecordName(std::string_view name);
 
 /// Whether a record name is safe to resolve (not absolute, no '..' component, no NUL, no drive letter).
 bool isSafeRecordName(std::string_view name);

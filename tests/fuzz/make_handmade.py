@@ -49,12 +49,23 @@ def zip_bytes(records, compress=zipfile.ZIP_STORED):
     return buf.getvalue()
 
 
-def pt2(model_json, weights_config=b'{"config": {}}', extra=()):
+def pt2(model_json, weights_config=b'{"config": {}}', extra=(), json_compress=zipfile.ZIP_STORED):
     root = "archive/"
-    return zip_bytes([(root + "archive_format", b"pt2"), (root + "archive_version", b"0"),
-                      (root + "byteorder", b"little"), (root + "models/model.json", model_json),
-                      (root + "data/weights/model_weights_config.json", weights_config),
-                      (root + "data/constants/model_constants_config.json", b'{"config": {}}')] + list(extra))
+    records = [(root + "archive_format", b"pt2"), (root + "archive_version", b"0"),
+               (root + "byteorder", b"little"), (root + "models/model.json", model_json),
+               (root + "data/weights/model_weights_config.json", weights_config),
+               (root + "data/constants/model_constants_config.json", b'{"config": {}}')] + list(extra)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, data in records:
+            method = json_compress if name.endswith("models/model.json") else zipfile.ZIP_STORED
+            z.writestr(zipfile.ZipInfo(name), data, compress_type=method)
+    return buf.getvalue()
+
+
+def shared_tuples(levels):
+    """t = 1; t = (t, t) `levels` times through one memo entry: tiny, but 2^levels leaves as a tree."""
+    return b"\x80\x02K\x01q\x000" + b"h\x00h\x00\x86q\x000" * levels + b"h\x00."
 
 
 def patch_sizes(data, uncompressed):
@@ -85,6 +96,12 @@ def inputs():
     yield "zip", "handmade-deflate-inflates-past-declared", patch_sizes(zeros, 1000)
     yield "zip", "handmade-traversal-name", zip_bytes([("../../etc/passwd", b"x")])
     yield "zip", "handmade-truncated-in-central-directory", zip_bytes([("a/x", b"x" * 100)])[:-30]
+    # zipfile cuts names at NUL, so the byte goes in after writing (local header and central directory)
+    yield "zip", "handmade-nul-in-name", zip_bytes([("a/evil_name", b"x")]).replace(b"evil_name", b"evil\0name")
+    two = bytearray(zip_bytes([("a/x", b"x"), ("a/y", b"y")]))
+    end = two.rfind(b"PK\x05\x06")
+    two[end + 8:end + 12] = struct.pack("<HH", 1, 1)  # the end record counts one record of two
+    yield "zip", "handmade-count-one-less", bytes(two)
 
     yield "pickle", "handmade-valid-int", b"\x80\x02K\x07."
     yield "pickle", "handmade-global-os-system", b"\x80\x02cos\nsystem\nX\x04\x00\x00\x00echo\x85R."
@@ -99,6 +116,9 @@ def inputs():
     yield "load", "handmade-json-nesting-100000", pt2(b"[" * 100000)
     missing = {"config": {"w": {"path_name": "weight_9", "is_param": True, "use_pickle": False, "tensor_meta": META}}}
     yield "load", "handmade-missing-weight-record", pt2(ok, dumps(missing))
+    save = zip_bytes([("archive/data.pkl", shared_tuples(48)), ("archive/byteorder", b"little"), ("archive/version", b"3\n")])
+    yield "load", "handmade-sample-inputs-shared-tuples-48", pt2(ok, extra=[("archive/data/sample_inputs/model.pt", save)])
+    yield "load", "handmade-json-deflate-bomb-300mib", pt2(b"\0" * (300 << 20), json_compress=zipfile.ZIP_DEFLATED)
     yield "load", "handmade-pt2-inside-pt2", zip_bytes([("outer/archive_format", b"pt2"),
                                                          ("outer/models/model.json", pt2(ok))])
 

@@ -181,6 +181,33 @@ private slots:
     }
 
     // A wrong reference makes --expect fail with exit 1 and name the output.
+    // A weight record whose bytes no longer match its CRC: `verify` and `run` refuse the file (it once
+    // verified clean and ran, with outputs around 1e30); `info` does not read the weights' bytes.
+    void corruptedWeightRefused() {
+        IRLENS_REQUIRE_SHARED();
+        QFile in(fx("generated/tiny_mlp/model.pt2"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray bytes = in.readAll();
+        const QByteArray name = "model/data/weights/weight_0";
+        const qsizetype header = bytes.indexOf(name) - 30; // the local header comes first in the file
+        QVERIFY(header >= 0);
+        const int extra = uint8_t(bytes[header + 28]) | uint8_t(bytes[header + 29]) << 8;
+        bytes[header + 30 + name.size() + extra + 100] = char(bytes[header + 30 + name.size() + extra + 100] ^ 0x40);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("corrupted.pt2");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(bytes);
+        out.close();
+        const QString expected = "irlens-cli: " + path + ": record 'model/data/weights/weight_0': CRC mismatch (corrupted archive)\n";
+        for (const char* command : {"verify", "run"}) {
+            Run r = cli({command, path});
+            QCOMPARE(r.code, 2);
+            QCOMPARE(r.err, expected);
+        }
+        QCOMPARE(cli({"info", path}).code, 0);
+    }
+
     void runExpectMismatch() {
         IRLENS_REQUIRE_SHARED();
         QTemporaryDir dir;

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <initializer_list>
@@ -64,6 +66,37 @@ inline double residentMiB() {
     return double(resident) * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
 }
 
+/// Peak resident memory, measured around a call: reset() makes the kernel's high-water mark (VmHWM)
+/// the current resident size (Linux clear_refs "5"), growthMiB() is how far it rose since. Resident
+/// growth after the call would miss a short-lived multi-GiB allocation; the peak does not.
+class PeakMemory {
+public:
+    PeakMemory() { reset(); }
+    void reset() {
+        std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+        m_exact = f && std::fputs("5", f) >= 0;
+        if (f) std::fclose(f);
+        m_base = m_exact ? statusMiB("VmHWM:") : residentMiB();
+    }
+    double growthMiB() const { return (m_exact ? statusMiB("VmHWM:") : residentMiB()) - m_base; }
+    /// False when the high-water mark could not be reset; growthMiB() is then resident growth only.
+    bool exact() const { return m_exact; }
+
+private:
+    static double statusMiB(const char* key) {
+        std::FILE* f = std::fopen("/proc/self/status", "r");
+        if (!f) return 0;
+        char line[256];
+        double kib = 0;
+        while (std::fgets(line, sizeof line, f))
+            if (std::strncmp(line, key, std::strlen(key)) == 0) kib = std::atof(line + std::strlen(key));
+        std::fclose(f);
+        return kib / 1024.0;
+    }
+    bool m_exact = false;
+    double m_base = 0;
+};
+
 // ------------------------------------------------------------------ raw pickles (protocol 2 / 4)
 
 inline std::string pickleGlobalCall(const std::string& module, const std::string& name) {
@@ -105,6 +138,14 @@ inline std::string pickleNestedLists(size_t n) {
 
 /// LONG_BINGET of a memo index never written.
 inline std::string pickleMemoHole() { return bytesOf({0x80, 2, 'j', 0xff, 0xff, 0xff, 0x7f, '.'}); }
+
+/// A tuple holding itself twice, `levels` deep, through one memo entry: t = 1; t = (t, t) ... A few
+/// hundred bytes, but 2^levels leaves when walked as a tree.
+inline std::string pickleSharedTuples(int levels) {
+    std::string p = bytesOf({0x80, 2, 'K', 1, 'q', 0, '0'}); // BININT1 1, BINPUT 0, POP
+    for (int k = 0; k < levels; ++k) p += bytesOf({'h', 0, 'h', 0, 0x86, 'q', 0, '0'}); // BINGET 0 x2, TUPLE2, BINPUT 0, POP
+    return p + bytesOf({'h', 0, '.'});
+}
 
 /// A torch.save archive (as data/sample_inputs/<m>.pt) whose data.pkl is `pickle`.
 inline std::string torchSaveWith(const std::string& pickle) {

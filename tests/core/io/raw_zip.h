@@ -18,6 +18,8 @@ struct RawZipEntry {
     bool deflate = false;                   // compress with raw DEFLATE (method 8)
     std::optional<uint64_t> declaredSize;   // lie about the uncompressed size
     std::optional<uint64_t> zip64Size;      // write a ZIP64 extra field with this uncompressed size
+    std::optional<std::string> deflated = std::nullopt; // the DEFLATE payload as is (data unused): a bomb too big to hold
+    std::optional<uint32_t> crc = std::nullopt;         // the CRC to write (default: data's)
 };
 
 struct RawZipOptions {
@@ -43,11 +45,45 @@ inline std::string rawDeflate(const std::string& in) {
     return out;
 }
 
+/// A DEFLATE record of `mib` MiB of zeros, made without holding them: each MiB is compressed after a
+/// full flush (which resets the compressor), so every MiB after the first compresses to the same bytes.
+inline RawZipEntry zerosBomb(const std::string& name, uint64_t mib) {
+    const std::string zeros(size_t(1) << 20, '\0');
+    z_stream z{};
+    deflateInit2(&z, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY);
+    auto chunk = [&](int flush, uInt inBytes) {
+        std::string out(deflateBound(&z, zeros.size()) + 64, '\0');
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(zeros.data()));
+        z.avail_in = inBytes;
+        z.next_out = reinterpret_cast<Bytef*>(out.data());
+        z.avail_out = uInt(out.size());
+        deflate(&z, flush);
+        out.resize(out.size() - z.avail_out);
+        return out;
+    };
+    const std::string first = chunk(Z_FULL_FLUSH, uInt(zeros.size()));
+    const std::string next = chunk(Z_FULL_FLUSH, uInt(zeros.size()));
+    const std::string last = chunk(Z_FINISH, 0);
+    deflateEnd(&z);
+    std::string payload = first;
+    for (uint64_t k = 1; k < mib; ++k) payload += next;
+    payload += last;
+    // CRC of the zeros by doubling: crc(A || A) = crc32_combine(crc(A), crc(A), |A|).
+    uLong crc = crc32(0, reinterpret_cast<const Bytef*>(zeros.data()), uInt(zeros.size()));
+    uLong total = crc32(0, nullptr, 0);
+    for (uint64_t bit = 0, len = zeros.size(); (mib >> bit) != 0; ++bit, crc = crc32_combine(crc, crc, z_off_t(len)), len *= 2)
+        if ((mib >> bit) & 1) total = crc32_combine(total, crc, z_off_t(len));
+    RawZipEntry e{name, {}, false, mib << 20, {}};
+    e.deflated = std::move(payload);
+    e.crc = uint32_t(total);
+    return e;
+}
+
 inline std::string buildRawZip(const std::vector<RawZipEntry>& entries, const RawZipOptions& options = {}) {
     std::string out, central;
     for (const RawZipEntry& e : entries) {
-        const std::string payload = e.deflate ? rawDeflate(e.data) : e.data;
-        const uint32_t crc = uint32_t(crc32(0, reinterpret_cast<const Bytef*>(e.data.data()), uInt(e.data.size())));
+        const std::string payload = e.deflated ? *e.deflated : e.deflate ? rawDeflate(e.data) : e.data;
+        const uint32_t crc = e.crc ? *e.crc : uint32_t(crc32(0, reinterpret_cast<const Bytef*>(e.data.data()), uInt(e.data.size())));
         const uint64_t size = e.declaredSize.value_or(e.data.size());
         std::string extra;
         if (e.zip64Size) {
@@ -62,7 +98,7 @@ inline std::string buildRawZip(const std::vector<RawZipEntry>& entries, const Ra
             if (!local) putLe(h, 45, 2);                 // made by
             putLe(h, 45, 2);                             // needed
             putLe(h, 0x0800, 2);                         // UTF-8 names
-            putLe(h, e.deflate ? 8 : 0, 2);
+            putLe(h, e.deflate || e.deflated ? 8 : 0, 2);
             putLe(h, 0, 4);                              // time, date
             putLe(h, crc, 4);
             putLe(h, e.zip64Size ? 0xFFFFFFFFu : payload.size(), 4);
