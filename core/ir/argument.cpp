@@ -1,0 +1,138 @@
+#include "core/ir/argument.h"
+#include "core/ir/graph.h"
+
+namespace irlens::core {
+
+// ---------------------------------------------------------------- TensorMeta
+
+std::string TensorMeta::shortString() const {
+    std::string out = dtypeShortName(dtype) + "[";
+    for (size_t k = 0; k < sizes.size(); ++k) {
+        if (k) out += ", ";
+        out += sizes[k].toString();
+    }
+    return out + "]";
+}
+
+std::optional<std::vector<int64_t>> TensorMeta::staticSizes() const {
+    std::vector<int64_t> out;
+    out.reserve(sizes.size());
+    for (const auto& s : sizes) {
+        if (s.isExpr) return std::nullopt;
+        out.push_back(s.value);
+    }
+    return out;
+}
+
+std::string SymInt::toString() const {
+    return isExpr ? prettySymExpr(expr) : std::to_string(value);
+}
+
+// ---------------------------------------------------------------- Argument
+
+Argument Argument::ints(const std::vector<int64_t>& v) {
+    Argument a;
+    a.kind = ArgKind::Ints;
+    for (auto x : v) a.list.push_back(integer(x));
+    return a;
+}
+
+Argument Argument::tensors(const std::vector<std::string>& names) {
+    Argument a;
+    a.kind = ArgKind::Tensors;
+    for (const auto& n : names) a.list.push_back(tensor(n));
+    return a;
+}
+
+bool Argument::isList() const {
+    switch (kind) {
+    case ArgKind::Tensors: case ArgKind::OptionalTensors: case ArgKind::NestedTensors: case ArgKind::Ints:
+    case ArgKind::IntLists: case ArgKind::Floats: case ArgKind::FloatLists: case ArgKind::Bools:
+    case ArgKind::Strings: case ArgKind::SymInts: case ArgKind::SymBools: case ArgKind::SymFloats:
+    case ArgKind::StringToArgument:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void Argument::collectValueNames(std::vector<std::string>& out) const {
+    switch (kind) {
+    case ArgKind::Tensor:
+    case ArgKind::OptionalTensor:
+        if (!s.empty()) out.push_back(s);
+        break;
+    case ArgKind::SymInt: case ArgKind::SymBool: case ArgKind::SymFloat:
+        if (isName) out.push_back(s);
+        break;
+    case ArgKind::CustomObj:
+        out.push_back(s);
+        break;
+    default:
+        for (const auto& e : list) e.collectValueNames(out);
+    }
+}
+
+bool Argument::operator==(const Argument& o) const {
+    if (kind != o.kind || i != o.i || b != o.b || isName != o.isName || s != o.s || s2 != o.s2 || key != o.key ||
+        raw != o.raw || !(device == o.device) || list != o.list || imag != o.imag)
+        return false;
+    if (!(f == o.f || (f != f && o.f != o.f))) return false;
+    if (static_cast<bool>(graph) != static_cast<bool>(o.graph)) return false;
+    return !graph || *graph == *o.graph;
+}
+
+// ---------------------------------------------------------------- Target
+
+Target Target::parse(const std::string& full) {
+    Target t;
+    t.full = full;
+    if (!full.empty() && full[0] == '#') {
+        t.kind = Kind::Extension;
+        auto colon = full.find(':');
+        t.ns = full.substr(1, colon == std::string::npos ? std::string::npos : colon - 1);
+        if (colon != std::string::npos) t.op = full.substr(colon + 1);
+        return t;
+    }
+    static const std::string prefix = "torch.ops.";
+    if (full.rfind(prefix, 0) == 0) {
+        std::string rest = full.substr(prefix.size());
+        std::vector<std::string> parts;
+        size_t start = 0;
+        for (size_t p; (p = rest.find('.', start)) != std::string::npos; start = p + 1)
+            parts.push_back(rest.substr(start, p - start));
+        parts.push_back(rest.substr(start));
+        if (parts.size() >= 2) {
+            t.ns = parts[0];
+            t.op = parts[1];
+            t.overload = parts.size() >= 3 ? parts[2] : "default";
+            for (size_t k = 3; k < parts.size(); ++k) t.overload += "." + parts[k];
+            t.kind = t.ns == "higher_order" ? Kind::HigherOrder : Kind::Op;
+            if (t.ns == "higher_order") t.overload.clear();
+            return t;
+        }
+    }
+    if (full.rfind("_operator.", 0) == 0 || full.rfind("math.", 0) == 0 || full.rfind("torch.sym_", 0) == 0 ||
+        full.rfind("operator.", 0) == 0 || full == "builtins.getattr") {
+        t.kind = Kind::Symbolic;
+        auto dot = full.rfind('.');
+        t.ns = full.substr(0, dot);
+        t.op = full.substr(dot + 1);
+        return t;
+    }
+    t.kind = Kind::Unknown;
+    return t;
+}
+
+std::string Target::shortName() const {
+    if (kind == Kind::Op) return ns + "." + op + "." + overload;
+    if (kind == Kind::HigherOrder) return "higher_order." + op;
+    return full;
+}
+
+std::string Target::qualifiedOp() const {
+    if (kind == Kind::Op) return ns + "::" + op + (overload == "default" ? "" : "." + overload);
+    return full;
+}
+
+} // namespace irlens::core

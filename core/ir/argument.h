@@ -1,0 +1,141 @@
+#pragma once
+// Values as the export schema passes them: devices, FakeTensor metadata, the `Argument` union,
+// named arguments and call targets.
+
+#include "core/ir/dtype.h"
+#include "core/ir/sym.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace irlens::core {
+
+struct Graph;
+
+// ---------------------------------------------------------------- devices, tensor meta
+
+struct Device {
+    std::string type = "cpu";
+    std::optional<int> index;
+    std::string toString() const { return index ? type + ":" + std::to_string(*index) : type; }
+    bool operator==(const Device&) const = default;
+};
+
+/// A FakeTensor's metadata (`tensor_values[name]`).
+struct TensorMeta {
+    ScalarType dtype = ScalarType::Float32;
+    std::vector<SymInt> sizes;
+    std::vector<SymInt> strides;
+    SymInt storageOffset;
+    bool requiresGrad = false;
+    Device device;
+    int layout = 7; // Layout::Strided
+    bool operator==(const TensorMeta&) const = default;
+
+    /// "f32[1, 64, 56, 56]" with symbols as written ("f32[s0, 128]").
+    std::string shortString() const;
+    /// Sizes if every one is a literal.
+    std::optional<std::vector<int64_t>> staticSizes() const;
+};
+
+// ---------------------------------------------------------------- arguments
+
+enum class ArgKind {
+    None,
+    Tensor,          // name
+    Tensors,         // list of Tensor
+    OptionalTensor,  // name, or None when `isNone`
+    OptionalTensors, // list of Tensor / None
+    NestedTensors,   // list of Tensors
+    Int,             // i
+    Ints,            // list of Int
+    IntLists,        // list of Ints
+    Float,           // f
+    Floats,          // list of Float
+    FloatLists,      // list of Floats
+    Bool,            // b
+    Bools,           // list of Bool
+    String,          // s
+    Strings,         // list of String
+    Complex,         // f (real), imag
+    SymInt,          // name (s) or literal (i): `isName` tells
+    SymInts,         // list of SymInt
+    SymBool,         // name (s) or literal (b)
+    SymBools,
+    SymFloat,        // name (s) or literal (f)
+    SymFloats,
+    ScalarType,      // i
+    MemoryFormat,    // i
+    Layout,          // i
+    Device,          // device
+    Graph,           // s = submodule name, graph
+    CustomObj,       // s = name, s2 = class_fqn
+    Operator,        // s = "torch.ops.aten.add.Tensor"
+    StringToArgument,// list of elements, each with `key`
+    Opaque,          // an Argument member this build does not know: s = member name, raw = JSON text
+};
+
+/// One `Argument` union value. Scalar members use i/f/b/s; list members use `list` (elements are
+/// themselves scalar Arguments, e.g. a SymInts element is a SymInt by name or literal).
+struct Argument {
+    ArgKind kind = ArgKind::None;
+    int64_t i = 0;
+    double f = 0;
+    double imag = 0;
+    bool b = false;
+    bool isName = false; // Sym*: refers to a value by name (s) rather than a literal
+    std::string s;
+    std::string s2;
+    std::string key; // StringToArgument element key
+    std::string raw; // Opaque: the JSON text
+    Device device;
+    std::vector<Argument> list;
+    std::shared_ptr<const Graph> graph;
+
+    static Argument none() { return {}; }
+    static Argument tensor(std::string name) { Argument a; a.kind = ArgKind::Tensor; a.s = std::move(name); return a; }
+    static Argument integer(int64_t v) { Argument a; a.kind = ArgKind::Int; a.i = v; return a; }
+    static Argument floating(double v) { Argument a; a.kind = ArgKind::Float; a.f = v; return a; }
+    static Argument boolean(bool v) { Argument a; a.kind = ArgKind::Bool; a.b = v; return a; }
+    static Argument string(std::string v) { Argument a; a.kind = ArgKind::String; a.s = std::move(v); return a; }
+    static Argument ints(const std::vector<int64_t>& v);
+    static Argument tensors(const std::vector<std::string>& names);
+    static Argument symIntName(std::string name) { Argument a; a.kind = ArgKind::SymInt; a.isName = true; a.s = std::move(name); return a; }
+    static Argument scalarType(ScalarType t) { Argument a; a.kind = ArgKind::ScalarType; a.i = static_cast<int>(t); return a; }
+
+    bool isList() const;
+    /// Names of every value this argument reads (tensors and sym values, recursively; not subgraph internals).
+    void collectValueNames(std::vector<std::string>& out) const;
+    bool operator==(const Argument& o) const;
+};
+
+struct NamedArgument {
+    std::string name; // schema argument name; "" for positional HOP arguments
+    Argument arg;
+    int kind = 0;     // 0 unknown, 1 positional, 2 keyword
+    bool operator==(const NamedArgument&) const = default;
+};
+
+// ---------------------------------------------------------------- targets
+
+struct Target {
+    enum class Kind { Op, Symbolic, HigherOrder, Extension, Unknown };
+    Kind kind = Kind::Unknown;
+    std::string full;     // as written: "torch.ops.aten.add.Tensor", "_operator.add", "#ns:op"
+    std::string ns;       // "aten", "prims", "higher_order", custom namespace
+    std::string op;       // "add"
+    std::string overload; // "Tensor", "default"
+
+    /// Parses a target string (section 7 of the format guide).
+    static Target parse(const std::string& full);
+    /// "aten.add.Tensor" for ops, the full string otherwise.
+    std::string shortName() const;
+    /// "aten::add.Tensor" for ops (schema table key form is "add.Tensor").
+    std::string qualifiedOp() const;
+    bool operator==(const Target& o) const { return full == o.full; }
+};
+
+} // namespace irlens::core
