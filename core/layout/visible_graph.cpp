@@ -105,184 +105,248 @@ std::string valueLabel(const Graph& graph, const std::string& value) {
     return "";
 }
 
-VisibleGraph buildVisibleGraph(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree,
-                               const CollapseState& collapse, const VisibleGraphOptions& options) {
-    VisibleGraph vg;
-    std::unordered_map<std::string, Producer> producers;
+namespace {
 
-    auto addItem = [&](VisibleItem item) {
-        int idx = static_cast<int>(vg.items.size());
-        vg.itemOfId.emplace(item.id, idx);
-        vg.items.push_back(std::move(item));
-        return idx;
+/// buildVisibleGraph's phases over one shared state: the items of the inputs, nodes (or their
+/// collapsed modules) and the output, then the edges and chips from every use of a value.
+class VisibleGraphBuilder {
+public:
+    VisibleGraphBuilder(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree,
+                        const CollapseState& collapse, const VisibleGraphOptions& options)
+        : m_graph(graph), m_signature(signature), m_tree(tree), m_collapse(collapse), m_options(options) {}
+
+    VisibleGraph build() {
+        addInputs();
+        addNodes();
+        addOutput();
+        collectUses();
+        connectUses();
+        finish();
+        return std::move(m_vg);
+    }
+
+private:
+    /// One read of a value by an item.
+    struct Use {
+        int item;
+        std::string value;
     };
 
-    // graph inputs: state becomes chips, user inputs become pills
-    std::unordered_map<std::string, const InputSpec*> specOf;
-    if (signature)
-        for (const auto& spec : signature->inputSpecs) {
-            std::vector<std::string> names;
-            spec.arg.collectValueNames(names);
-            if (spec.kind == InputKind::ConstantInput && !spec.name.empty()) names.push_back(spec.name);
-            for (auto& n : names) specOf.emplace(n, &spec);
-        }
-    for (size_t i = 0; i < graph.inputs.size(); ++i) {
+    int addItem(VisibleItem item) {
+        int idx = static_cast<int>(m_vg.items.size());
+        m_vg.itemOfId.emplace(item.id, idx);
+        m_vg.items.push_back(std::move(item));
+        return idx;
+    }
+
+    /// The names a graph input defines; a constant input's placeholder holds the value itself, its name
+    /// is the signature's.
+    std::vector<std::string> inputNames(size_t i) const {
         std::vector<std::string> names;
-        graph.inputs[i].collectValueNames(names);
-        // a constant input's placeholder holds the value itself; its name is the signature's
-        if (names.empty() && signature && i < signature->inputSpecs.size() &&
-            signature->inputSpecs[i].kind == InputKind::ConstantInput && !signature->inputSpecs[i].name.empty())
-            names.push_back(signature->inputSpecs[i].name);
-        for (const auto& name : names) {
-            if (producers.count(name)) continue;
-            auto it = specOf.find(name);
-            const InputSpec* spec = it == specOf.end() ? nullptr : it->second;
-            if (spec && spec->kind != InputKind::UserInput && spec->kind != InputKind::ConstantInput) {
-                producers[name] = {Source::State, -1, spec->kind, spec->target};
+        m_graph.inputs[i].collectValueNames(names);
+        if (names.empty() && m_signature && i < m_signature->inputSpecs.size() &&
+            m_signature->inputSpecs[i].kind == InputKind::ConstantInput && !m_signature->inputSpecs[i].name.empty())
+            names.push_back(m_signature->inputSpecs[i].name);
+        return names;
+    }
+
+    /// Graph inputs: state becomes chips, user inputs become pills.
+    void addInputs() {
+        std::unordered_map<std::string, const InputSpec*> specOf;
+        if (m_signature)
+            for (const auto& spec : m_signature->inputSpecs) {
+                std::vector<std::string> names;
+                spec.arg.collectValueNames(names);
+                if (spec.kind == InputKind::ConstantInput && !spec.name.empty()) names.push_back(spec.name);
+                for (auto& n : names) specOf.emplace(n, &spec);
+            }
+        for (size_t i = 0; i < m_graph.inputs.size(); ++i)
+            for (const auto& name : inputNames(i)) {
+                if (m_producers.count(name)) continue;
+                auto it = specOf.find(name);
+                const InputSpec* spec = it == specOf.end() ? nullptr : it->second;
+                if (spec && spec->kind != InputKind::UserInput && spec->kind != InputKind::ConstantInput) {
+                    m_producers[name] = {Source::State, -1, spec->kind, spec->target};
+                    continue;
+                }
+                VisibleItem item;
+                item.kind = VisibleItem::Kind::Input;
+                item.id = "in:" + name;
+                item.title = name;
+                item.subtitle = valueLabel(m_graph, name);
+                m_producers[name] = {Source::Input, addItem(std::move(item)), InputKind::UserInput, {}};
+            }
+    }
+
+    /// The box of collapsed module `owner`, made on its first node.
+    int moduleItem(int owner) {
+        auto it = m_moduleItem.find(owner);
+        if (it != m_moduleItem.end()) return it->second;
+        const ModuleInfo& mod = m_tree.module(owner);
+        VisibleItem item;
+        item.kind = VisibleItem::Kind::Module;
+        item.id = "mod:" + mod.label();
+        item.moduleIndex = owner;
+        item.cluster = mod.parent;
+        item.title = mod.call > 1 ? mod.shortName() + " #" + std::to_string(mod.call) : mod.shortName();
+        item.subtitle = mod.shortType() + " · " + std::to_string(mod.totalNodes) + " nodes";
+        item.hiddenNodes = mod.totalNodes;
+        return m_moduleItem.emplace(owner, addItem(std::move(item))).first->second;
+    }
+
+    int opItem(size_t n) {
+        const Node& node = m_graph.nodes[n];
+        VisibleItem item;
+        item.kind = VisibleItem::Kind::Op;
+        item.id = node.name;
+        item.nodeIndex = static_cast<int>(n);
+        item.cluster = m_tree.moduleOfNode(static_cast<int>(n));
+        item.title = opTitle(node);
+        item.isHop = node.target.kind == Target::Kind::HigherOrder;
+        auto outs = node.outputNames();
+        if (!outs.empty()) {
+            item.subtitle = valueLabel(m_graph, outs.front());
+            if (outs.size() > 1) item.subtitle += " +" + std::to_string(outs.size() - 1);
+        }
+        if (m_vg.itemOfId.count(item.id)) item.id += "#" + std::to_string(n); // duplicate names in hostile files
+        ++m_vg.visibleOpNodes;
+        return addItem(std::move(item));
+    }
+
+    /// One item per visible node or per outermost collapsed module.
+    void addNodes() {
+        for (size_t n = 0; n < m_graph.nodes.size(); ++n) {
+            int owner = -1;
+            for (int m : m_tree.chainOfNode(static_cast<int>(n)))
+                if (!m_collapse.isExpanded(m)) {
+                    owner = m;
+                    break;
+                }
+            m_vg.itemOfNode[static_cast<int>(n)] = owner >= 0 ? moduleItem(owner) : opItem(n);
+            for (const auto& out : m_graph.nodes[n].outputNames())
+                if (!m_producers.count(out)) m_producers[out] = {Source::Node, static_cast<int>(n), InputKind::UserInput, {}};
+        }
+    }
+
+    void addOutput() {
+        VisibleItem outItem;
+        outItem.kind = VisibleItem::Kind::Output;
+        outItem.id = "out";
+        outItem.title = "output";
+        outItem.subtitle = std::to_string(m_graph.outputs.size()) + (m_graph.outputs.size() == 1 ? " value" : " values");
+        m_outIndex = addItem(std::move(outItem));
+    }
+
+    /// Every read of a value as (consumer item, value), and the distinct consumer items per value.
+    void collectUses() {
+        auto add = [&](const std::vector<std::string>& names, int consumer) {
+            for (const auto& v : names) m_uses.push_back({consumer, v});
+        };
+        for (size_t n = 0; n < m_graph.nodes.size(); ++n) {
+            std::vector<std::string> names;
+            for (const auto& in : m_graph.nodes[n].inputs) in.arg.collectValueNames(names);
+            add(names, m_vg.itemOfNode[static_cast<int>(n)]);
+        }
+        std::vector<std::string> names;
+        for (const auto& o : m_graph.outputs) o.collectValueNames(names);
+        add(names, m_outIndex);
+        for (const auto& u : m_uses) m_consumers[u.value].insert(u.item);
+    }
+
+    int producerItem(const Producer& p) {
+        if (p.source == Source::Input) return p.index;
+        if (p.source == Source::Node) return m_vg.itemOfNode[p.index];
+        return -1;
+    }
+
+    Chip stateChip(const Producer& p, const std::string& value) const {
+        Chip chip;
+        chip.kind = chipKindFor(p.kind);
+        chip.value = value;
+        chip.label = tail(p.target.empty() ? value : p.target);
+        chip.tip = (p.target.empty() ? value : p.target) + "  " + valueLabel(m_graph, value);
+        return chip;
+    }
+
+    Chip fanOutChip(const std::string& value, size_t users) const {
+        Chip chip;
+        chip.kind = Chip::Kind::FanOut;
+        chip.value = value;
+        chip.label = "↳" + value;
+        chip.tip = value + " (" + std::to_string(users) + " users)  " + valueLabel(m_graph, value);
+        return chip;
+    }
+
+    /// An edge from `from` to the use's item, or one more value on the edge already there.
+    void addEdge(int from, const Use& u) {
+        auto [it, fresh] = m_edgeIndex.emplace(std::make_pair(from, u.item), static_cast<int>(m_vg.edges.size()));
+        if (!fresh) {
+            ++m_vg.edges[static_cast<size_t>(it->second)].values;
+            return;
+        }
+        VisibleEdge e;
+        e.from = from;
+        e.to = u.item;
+        e.value = u.value;
+        e.label = valueLabel(m_graph, u.value);
+        m_vg.edges.push_back(std::move(e));
+    }
+
+    /// Each use becomes a state chip, a fan-out chip (a value read by many keeps one real edge, to
+    /// its first consumer) or an edge.
+    void connectUses() {
+        std::set<std::pair<int, std::string>> seenUse;
+        for (const auto& u : m_uses) {
+            if (!seenUse.insert({u.item, u.value}).second) continue;
+            auto pit = m_producers.find(u.value);
+            if (pit == m_producers.end()) continue; // unknown value: the verifier reports it
+            const Producer& p = pit->second;
+            if (p.source == Source::State) {
+                addChip(m_vg.items[static_cast<size_t>(u.item)], stateChip(p, u.value));
                 continue;
             }
-            VisibleItem item;
-            item.kind = VisibleItem::Kind::Input;
-            item.id = "in:" + name;
-            item.title = name;
-            item.subtitle = valueLabel(graph, name);
-            producers[name] = {Source::Input, addItem(std::move(item)), InputKind::UserInput, {}};
-        }
-    }
-
-    // one item per visible node or per outermost collapsed module
-    std::unordered_map<int, int> moduleItem;
-    for (size_t n = 0; n < graph.nodes.size(); ++n) {
-        const Node& node = graph.nodes[n];
-        int owner = -1;
-        for (int m : tree.chainOfNode(static_cast<int>(n)))
-            if (!collapse.isExpanded(m)) { owner = m; break; }
-        int itemIndex;
-        if (owner >= 0) {
-            auto it = moduleItem.find(owner);
-            if (it == moduleItem.end()) {
-                const ModuleInfo& mod = tree.module(owner);
-                VisibleItem item;
-                item.kind = VisibleItem::Kind::Module;
-                item.id = "mod:" + mod.label();
-                item.moduleIndex = owner;
-                item.cluster = mod.parent;
-                item.title = mod.call > 1 ? mod.shortName() + " #" + std::to_string(mod.call) : mod.shortName();
-                item.subtitle = mod.shortType() + " · " + std::to_string(mod.totalNodes) + " nodes";
-                item.hiddenNodes = mod.totalNodes;
-                it = moduleItem.emplace(owner, addItem(std::move(item))).first;
+            int from = producerItem(p);
+            if (from < 0 || from == u.item) continue;
+            const auto& cons = m_consumers[u.value];
+            if (m_options.fanOutChipThreshold > 0 && static_cast<int>(cons.size()) > m_options.fanOutChipThreshold &&
+                u.item != *cons.begin() && u.item != m_outIndex) {
+                addChip(m_vg.items[static_cast<size_t>(u.item)], fanOutChip(u.value, cons.size()));
+                continue;
             }
-            itemIndex = it->second;
-        } else {
-            VisibleItem item;
-            item.kind = VisibleItem::Kind::Op;
-            item.id = node.name;
-            item.nodeIndex = static_cast<int>(n);
-            item.cluster = tree.moduleOfNode(static_cast<int>(n));
-            item.title = opTitle(node);
-            item.isHop = node.target.kind == Target::Kind::HigherOrder;
-            auto outs = node.outputNames();
-            if (!outs.empty()) {
-                item.subtitle = valueLabel(graph, outs.front());
-                if (outs.size() > 1) item.subtitle += " +" + std::to_string(outs.size() - 1);
-            }
-            if (vg.itemOfId.count(item.id)) item.id += "#" + std::to_string(n); // duplicate names in hostile files
-            itemIndex = addItem(std::move(item));
-            ++vg.visibleOpNodes;
+            addEdge(from, u);
         }
-        vg.itemOfNode[static_cast<int>(n)] = itemIndex;
-        for (const auto& out : node.outputNames())
-            if (!producers.count(out)) producers[out] = {Source::Node, static_cast<int>(n), InputKind::UserInput, {}};
+        for (auto& e : m_vg.edges)
+            if (e.values > 1) e.label += " +" + std::to_string(e.values - 1);
     }
 
-    VisibleItem outItem;
-    outItem.kind = VisibleItem::Kind::Output;
-    outItem.id = "out";
-    outItem.title = "output";
-    outItem.subtitle = std::to_string(graph.outputs.size()) + (graph.outputs.size() == 1 ? " value" : " values");
-    int outIndex = addItem(std::move(outItem));
-
-    // consumers of every value, as (consumer item, value)
-    struct Use { int item; std::string value; };
-    std::vector<Use> uses;
-    auto collectUses = [&](const std::vector<std::string>& names, int consumer) {
-        for (const auto& v : names) uses.push_back({consumer, v});
-    };
-    for (size_t n = 0; n < graph.nodes.size(); ++n) {
-        std::vector<std::string> names;
-        for (const auto& in : graph.nodes[n].inputs) in.arg.collectValueNames(names);
-        collectUses(names, vg.itemOfNode[static_cast<int>(n)]);
-    }
-    {
-        std::vector<std::string> names;
-        for (const auto& o : graph.outputs) o.collectValueNames(names);
-        collectUses(names, outIndex);
+    /// The module groups that hold something, and every item's size.
+    void finish() {
+        std::set<int> clusters;
+        for (const auto& item : m_vg.items)
+            for (int m = item.cluster; m > 0; m = m_tree.module(m).parent) clusters.insert(m);
+        m_vg.clusters.assign(clusters.begin(), clusters.end());
+        for (auto& item : m_vg.items) sizeItem(item);
     }
 
-    auto producerItem = [&](const Producer& p) {
-        if (p.source == Source::Input) return p.index;
-        if (p.source == Source::Node) return vg.itemOfNode[p.index];
-        return -1;
-    };
+    const Graph& m_graph;
+    const GraphSignature* m_signature;
+    const ModuleTree& m_tree;
+    const CollapseState& m_collapse;
+    const VisibleGraphOptions& m_options;
+    VisibleGraph m_vg;
+    std::unordered_map<std::string, Producer> m_producers;
+    std::unordered_map<int, int> m_moduleItem;
+    int m_outIndex = -1;
+    std::vector<Use> m_uses;
+    std::unordered_map<std::string, std::set<int>> m_consumers;
+    std::map<std::pair<int, int>, int> m_edgeIndex;
+};
 
-    // fan-out: distinct consumer items per value
-    std::unordered_map<std::string, std::set<int>> consumers;
-    for (const auto& u : uses) consumers[u.value].insert(u.item);
+} // namespace
 
-    std::map<std::pair<int, int>, int> edgeIndex;
-    std::set<std::pair<int, std::string>> seenUse;
-    for (const auto& u : uses) {
-        if (!seenUse.insert({u.item, u.value}).second) continue;
-        auto pit = producers.find(u.value);
-        if (pit == producers.end()) continue; // unknown value: the verifier reports it
-        const Producer& p = pit->second;
-        if (p.source == Source::State) {
-            Chip chip;
-            chip.kind = chipKindFor(p.kind);
-            chip.value = u.value;
-            chip.label = tail(p.target.empty() ? u.value : p.target);
-            chip.tip = (p.target.empty() ? u.value : p.target) + "  " + valueLabel(graph, u.value);
-            addChip(vg.items[static_cast<size_t>(u.item)], std::move(chip));
-            continue;
-        }
-        int from = producerItem(p);
-        if (from < 0 || from == u.item) continue;
-        const auto& cons = consumers[u.value];
-        if (options.fanOutChipThreshold > 0 && static_cast<int>(cons.size()) > options.fanOutChipThreshold &&
-            u.item != *cons.begin() && u.item != outIndex) {
-            // keep one real edge (to the first consumer); the rest read the value from a chip
-            Chip chip;
-            chip.kind = Chip::Kind::FanOut;
-            chip.value = u.value;
-            chip.label = "↳" + u.value;
-            chip.tip = u.value + " (" + std::to_string(cons.size()) + " users)  " + valueLabel(graph, u.value);
-            addChip(vg.items[static_cast<size_t>(u.item)], std::move(chip));
-            continue;
-        }
-        auto [it, fresh] = edgeIndex.emplace(std::make_pair(from, u.item), static_cast<int>(vg.edges.size()));
-        if (fresh) {
-            VisibleEdge e;
-            e.from = from;
-            e.to = u.item;
-            e.value = u.value;
-            e.label = valueLabel(graph, u.value);
-            vg.edges.push_back(std::move(e));
-        } else {
-            auto& e = vg.edges[static_cast<size_t>(it->second)];
-            ++e.values;
-        }
-    }
-    for (auto& e : vg.edges)
-        if (e.values > 1) e.label += " +" + std::to_string(e.values - 1);
-
-    // open module groups that hold something
-    std::set<int> clusters;
-    for (const auto& item : vg.items)
-        for (int m = item.cluster; m > 0; m = tree.module(m).parent) clusters.insert(m);
-    vg.clusters.assign(clusters.begin(), clusters.end());
-
-    for (auto& item : vg.items) sizeItem(item);
-    return vg;
+VisibleGraph buildVisibleGraph(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree,
+                               const CollapseState& collapse, const VisibleGraphOptions& options) {
+    return VisibleGraphBuilder(graph, signature, tree, collapse, options).build();
 }
 
 } // namespace irlens::core
