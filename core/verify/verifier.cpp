@@ -237,145 +237,168 @@ void checkCond(VerifyContext& ctx, const Node& node, const std::string& path) {
                    "both branches must return the same number of values with the same metas");
 }
 
-} // namespace
-
 // ---------------------------------------------------------------- structure
 
-void verifyGraph(VerifyContext& ctx, const Graph& g, const std::string& path, bool topLevel) {
+/// Who defines each value of one graph: its placeholders, and the first node defining each other value.
+struct Definitions {
     std::set<std::string> placeholders;
+    std::map<std::string, size_t> producer;
+};
+
+Definitions collectDefinitions(VerifyContext& ctx, const Graph& g, const std::string& path) {
+    Definitions defs;
     for (const auto& in : g.inputs) {
         std::vector<std::string> names;
         in.collectValueNames(names);
         for (const auto& name : names)
-            if (!placeholders.insert(name).second)
+            if (!defs.placeholders.insert(name).second)
                 ctx.report("EIR-S007", path, name, "placeholder '" + name + "' is defined twice",
                            "give every graph input its own name");
     }
-    std::map<std::string, size_t> producer; // value -> first node defining it
     for (size_t k = 0; k < g.nodes.size(); ++k) {
         const Node& node = g.nodes[k];
         for (const auto& v : node.outputNames()) {
-            if (placeholders.count(v)) {
+            if (defs.placeholders.count(v)) {
                 ctx.report("EIR-S003", path, node.name,
                            "node '" + node.name + "' defines '" + v + "', a name already taken by a placeholder "
                            "(a placeholder after a non-placeholder node)",
                            "rename the node's output; placeholders are the graph inputs and come first");
-            } else if (auto it = producer.find(v); it != producer.end()) {
+            } else if (auto it = defs.producer.find(v); it != defs.producer.end()) {
                 ctx.report("EIR-S007", path, node.name,
                            "node '" + node.name + "' defines '" + v + "', which node '" + g.nodes[it->second].name +
                                "' already defines",
                            "give each value a unique name");
             } else {
-                producer[v] = k;
+                defs.producer[v] = k;
             }
         }
     }
+    return defs;
+}
 
-    std::vector<std::vector<size_t>> forwardDeps(g.nodes.size()); // node -> later producers it reads
-    for (size_t k = 0; k < g.nodes.size(); ++k) {
-        const Node& node = g.nodes[k];
-        checkTarget(ctx, node, path);
-        if (node.target.kind == Target::Kind::HigherOrder && node.target.op == "cond") checkCond(ctx, node, path);
-        auto own = node.outputNames();
-        std::set<std::string> reported;
-        for (const auto& in : node.inputs) {
-            if (in.arg.kind == ArgKind::Graph) {
-                if (node.target.kind != Target::Kind::HigherOrder)
-                    ctx.report("EIR-S010", path, node.name,
-                               "node '" + node.name + "' (" + node.target.shortName() + ") takes the submodule '" + in.arg.s +
-                                   "'; only higher-order ops take subgraphs",
-                               "pass tensors to ordinary ops; wrap control flow in a higher-order op (cond, map, ...)");
-                if (!in.arg.graph)
-                    ctx.report("EIR-S010", path, node.name,
-                               "node '" + node.name + "' refers to submodule '" + in.arg.s + "' but no graph is attached",
-                               "serialize the subgraph inline (as_graph {name, graph})");
-                else
-                    verifyGraph(ctx, *in.arg.graph, (path.empty() ? "" : path + ".") + node.name + "." + in.arg.s, false);
+/// A subgraph argument: only higher-order ops take one, and it must be attached (then it is verified too).
+void checkSubgraphInput(VerifyContext& ctx, const Node& node, const Argument& arg, const std::string& path) {
+    if (node.target.kind != Target::Kind::HigherOrder)
+        ctx.report("EIR-S010", path, node.name,
+                   "node '" + node.name + "' (" + node.target.shortName() + ") takes the submodule '" + arg.s +
+                       "'; only higher-order ops take subgraphs",
+                   "pass tensors to ordinary ops; wrap control flow in a higher-order op (cond, map, ...)");
+    if (!arg.graph)
+        ctx.report("EIR-S010", path, node.name,
+                   "node '" + node.name + "' refers to submodule '" + arg.s + "' but no graph is attached",
+                   "serialize the subgraph inline (as_graph {name, graph})");
+    else
+        verifyGraph(ctx, *arg.graph, (path.empty() ? "" : path + ".") + node.name + "." + arg.s, false);
+}
+
+/// Every value node `k` reads is defined before it (a placeholder or an earlier node); returns the later
+/// producers it reads (forward reads, which can make a cycle).
+std::vector<size_t> checkReads(VerifyContext& ctx, const Graph& g, size_t k, const Definitions& defs,
+                               const std::string& path) {
+    const Node& node = g.nodes[k];
+    const auto own = node.outputNames();
+    std::vector<size_t> forward;
+    std::set<std::string> reported;
+    for (const auto& in : node.inputs) {
+        if (in.arg.kind == ArgKind::Graph) checkSubgraphInput(ctx, node, in.arg, path);
+        std::vector<std::string> names;
+        in.arg.collectValueNames(names);
+        for (const auto& v : names) {
+            if (defs.placeholders.count(v) || !reported.insert(v).second) continue;
+            if (std::find(own.begin(), own.end(), v) != own.end()) {
+                ctx.report("EIR-S008", path, node.name, "node '" + node.name + "' uses its own output '" + v + "'",
+                           "read the value from the node that produced it before this one");
+                continue;
             }
+            auto it = defs.producer.find(v);
+            if (it == defs.producer.end()) {
+                ctx.report("EIR-S006", path, node.name,
+                           "node '" + node.name + "' reads '" + v + "', which no placeholder or node defines",
+                           "define '" + v + "' as a graph input or an earlier node's output, or fix the name");
+            } else if (it->second > k) {
+                ctx.report("EIR-S005", path, node.name,
+                           "node '" + node.name + "' reads '" + v + "' before node '" + g.nodes[it->second].name +
+                               "' defines it",
+                           "order the nodes topologically (producers before consumers)");
+                forward.push_back(it->second);
+            }
+        }
+    }
+    return forward;
+}
+
+/// Cycles, only possible through forward reads: follows every dependency (backward ones too) with an
+/// iterative DFS (a hostile file can hold a very long chain) and reports each cycle once.
+void checkCycles(VerifyContext& ctx, const Graph& g, const Definitions& defs, const std::string& path) {
+    std::vector<std::vector<size_t>> deps(g.nodes.size());
+    for (size_t k = 0; k < g.nodes.size(); ++k)
+        for (const auto& in : g.nodes[k].inputs) {
             std::vector<std::string> names;
             in.arg.collectValueNames(names);
-            for (const auto& v : names) {
-                if (placeholders.count(v) || !reported.insert(v).second) continue;
-                if (std::find(own.begin(), own.end(), v) != own.end()) {
-                    ctx.report("EIR-S008", path, node.name, "node '" + node.name + "' uses its own output '" + v + "'",
-                               "read the value from the node that produced it before this one");
-                    continue;
-                }
-                auto it = producer.find(v);
-                if (it == producer.end()) {
-                    ctx.report("EIR-S006", path, node.name,
-                               "node '" + node.name + "' reads '" + v + "', which no placeholder or node defines",
-                               "define '" + v + "' as a graph input or an earlier node's output, or fix the name");
-                } else if (it->second > k) {
-                    ctx.report("EIR-S005", path, node.name,
-                               "node '" + node.name + "' reads '" + v + "' before node '" + g.nodes[it->second].name +
-                                   "' defines it",
-                               "order the nodes topologically (producers before consumers)");
-                    forwardDeps[k].push_back(it->second);
-                }
-            }
+            for (const auto& v : names)
+                if (auto it = defs.producer.find(v); it != defs.producer.end() && it->second != k) deps[k].push_back(it->second);
         }
-        checkVal(ctx, g, node, path);
-        if (topLevel && ctx.options.checkMetaPresence) checkMetaPresence(ctx, node, path);
-    }
-
-    // Cycles: only possible through forward reads. Follow every dependency (backward ones too).
-    bool anyForward = false;
-    for (const auto& d : forwardDeps) anyForward = anyForward || !d.empty();
-    if (anyForward) {
-        std::vector<std::vector<size_t>> deps(g.nodes.size());
-        for (size_t k = 0; k < g.nodes.size(); ++k)
-            for (const auto& in : g.nodes[k].inputs) {
+    std::vector<int> state(g.nodes.size(), 0); // 0 new, 1 on stack, 2 done
+    std::vector<std::pair<size_t, size_t>> frames; // (node, next dependency)
+    std::set<size_t> inReportedCycle;
+    for (size_t root = 0; root < g.nodes.size(); ++root) {
+        if (state[root] != 0) continue;
+        frames.push_back({root, 0});
+        state[root] = 1;
+        while (!frames.empty()) {
+            auto& [k, next] = frames.back();
+            if (next >= deps[k].size()) {
+                state[k] = 2;
+                frames.pop_back();
+                continue;
+            }
+            size_t d = deps[k][next++];
+            if (state[d] == 1 && !inReportedCycle.count(d)) {
                 std::vector<std::string> names;
-                in.arg.collectValueNames(names);
-                for (const auto& v : names)
-                    if (auto it = producer.find(v); it != producer.end() && it->second != k) deps[k].push_back(it->second);
-            }
-        // Iterative DFS (a hostile file can hold a very long chain): frames of (node, next dependency).
-        std::vector<int> state(g.nodes.size(), 0); // 0 new, 1 on stack, 2 done
-        std::vector<std::pair<size_t, size_t>> frames;
-        std::set<size_t> inReportedCycle;
-        for (size_t root = 0; root < g.nodes.size(); ++root) {
-            if (state[root] != 0) continue;
-            frames.push_back({root, 0});
-            state[root] = 1;
-            while (!frames.empty()) {
-                auto& [k, next] = frames.back();
-                if (next >= deps[k].size()) {
-                    state[k] = 2;
-                    frames.pop_back();
-                    continue;
+                size_t from = 0;
+                while (from < frames.size() && frames[from].first != d) ++from;
+                for (size_t f = from; f < frames.size(); ++f) {
+                    names.push_back(g.nodes[frames[f].first].name);
+                    inReportedCycle.insert(frames[f].first);
                 }
-                size_t d = deps[k][next++];
-                if (state[d] == 1 && !inReportedCycle.count(d)) {
-                    std::vector<std::string> names;
-                    size_t from = 0;
-                    while (from < frames.size() && frames[from].first != d) ++from;
-                    for (size_t f = from; f < frames.size(); ++f) {
-                        names.push_back(g.nodes[frames[f].first].name);
-                        inReportedCycle.insert(frames[f].first);
-                    }
-                    names.push_back(g.nodes[d].name);
-                    ctx.report("EIR-S009", path, g.nodes[d].name,
-                               "nodes form a cycle: " + join(names, " -> ") + " (each reads the next one's output)",
-                               "break the cycle; an exported graph is a DAG");
-                } else if (state[d] == 0) {
-                    state[d] = 1;
-                    frames.push_back({d, 0});
-                }
+                names.push_back(g.nodes[d].name);
+                ctx.report("EIR-S009", path, g.nodes[d].name,
+                           "nodes form a cycle: " + join(names, " -> ") + " (each reads the next one's output)",
+                           "break the cycle; an exported graph is a DAG");
+            } else if (state[d] == 0) {
+                state[d] = 1;
+                frames.push_back({d, 0});
             }
         }
     }
+}
 
+void checkOutputs(VerifyContext& ctx, const Graph& g, const Definitions& defs, const std::string& path) {
     for (const auto& o : g.outputs) {
         std::vector<std::string> names;
         o.collectValueNames(names);
         for (const auto& v : names)
-            if (!placeholders.count(v) && !producer.count(v))
-                ctx.report("EIR-S004", path, "output",
-                           "the graph returns '" + v + "', which no placeholder or node defines",
+            if (!defs.placeholders.count(v) && !defs.producer.count(v))
+                ctx.report("EIR-S004", path, "output", "the graph returns '" + v + "', which no placeholder or node defines",
                            "return a value the graph computes, or fix the name");
     }
+}
+
+} // namespace
+
+void verifyGraph(VerifyContext& ctx, const Graph& g, const std::string& path, bool topLevel) {
+    const Definitions defs = collectDefinitions(ctx, g, path);
+    bool anyForward = false;
+    for (size_t k = 0; k < g.nodes.size(); ++k) {
+        const Node& node = g.nodes[k];
+        checkTarget(ctx, node, path);
+        if (node.target.kind == Target::Kind::HigherOrder && node.target.op == "cond") checkCond(ctx, node, path);
+        anyForward = !checkReads(ctx, g, k, defs, path).empty() || anyForward;
+        checkVal(ctx, g, node, path);
+        if (topLevel && ctx.options.checkMetaPresence) checkMetaPresence(ctx, node, path);
+    }
+    if (anyForward) checkCycles(ctx, g, defs, path);
+    checkOutputs(ctx, g, defs, path);
 }
 
 } // namespace detail
