@@ -5,6 +5,7 @@
 #include "core/io/json_encode_writer.h"
 #include "core/io/pickle_writer.h"
 #include "core/io/zip_writer.h"
+#include "core/ir/builder.h"
 
 #include <bit>
 #include <cerrno>
@@ -28,22 +29,6 @@ struct ConfigEntry {
     bool isParam = false;
     TensorMeta meta;
 };
-
-TensorMeta metaOf(const TensorData& t) {
-    TensorMeta m;
-    m.dtype = t.dtype;
-    for (auto s : t.sizes) m.sizes.push_back(SymInt::literal(s));
-    for (auto s : t.strides) m.strides.push_back(SymInt::literal(s));
-    m.storageOffset = SymInt::literal(t.storageOffset);
-    m.requiresGrad = t.requiresGrad;
-    // "cuda:0" -> {type: cuda, index: 0}: the bytes are a CPU copy, the device is informational.
-    const std::string& d = t.device.empty() ? std::string("cpu") : t.device;
-    auto colon = d.find(':');
-    m.device.type = d.substr(0, colon);
-    if (colon != std::string::npos) m.device.index = std::atoi(d.c_str() + colon + 1);
-    m.layout = 7;
-    return m;
-}
 
 std::string configJson(const std::map<std::string, ConfigEntry>& config) {
     json::Writer w;

@@ -1,5 +1,6 @@
 #include "core/ir/builder.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -39,6 +40,11 @@ TensorMeta metaOf(const TensorData& t) {
     for (auto s : t.strides) m.strides.push_back(SymInt::literal(s));
     m.storageOffset = SymInt::literal(t.storageOffset);
     m.requiresGrad = t.requiresGrad;
+    // "cuda:0" -> {type: cuda, index: 0}: the bytes are a CPU copy, the device is informational.
+    const std::string& d = t.device.empty() ? std::string("cpu") : t.device;
+    auto colon = d.find(':');
+    m.device.type = d.substr(0, colon);
+    if (colon != std::string::npos) m.device.index = std::atoi(d.c_str() + colon + 1);
     return m;
 }
 

@@ -18,7 +18,7 @@ namespace irlens::core {
 /// A contiguous TensorMeta ("f32[2, 3]"); symbolic sizes get symbolic contiguous strides.
 TensorMeta makeTensorMeta(ScalarType dtype, const std::vector<int64_t>& sizes);
 TensorMeta makeTensorMeta(ScalarType dtype, const std::vector<SymInt>& sizes);
-/// The meta of a real tensor (dtype, sizes, strides, offset).
+/// The meta of a real tensor (dtype, sizes, strides, offset, requires_grad, device).
 TensorMeta metaOf(const TensorData& t);
 
 /// A contiguous float32 tensor holding `values` (size must match the shape; missing values are 0).
