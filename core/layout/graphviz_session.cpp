@@ -81,31 +81,30 @@ struct Builder {
 
     void build() {
         g = agopen(cs("irlens"), Agdirected, nullptr);
-        agattr(g, AGRAPH, cs("rankdir"), cs("TB"));
-        agattr(g, AGRAPH, cs("nodesep"), cs("0.25"));
-        agattr(g, AGRAPH, cs("ranksep"), cs("0.4"));
-        agattr(g, AGRAPH, cs("fontsize"), cs("9"));
-        agattr(g, AGRAPH, cs("labeljust"), cs("l"));
-        agattr(g, AGRAPH, cs("label"), cs(""));
+        struct Default {
+            int kind;
+            const char* name;
+            const char* value;
+        };
+        static constexpr Default kLayout[] = {
+            {AGRAPH, "rankdir", "TB"}, {AGRAPH, "nodesep", "0.25"}, {AGRAPH, "ranksep", "0.4"},
+            {AGRAPH, "fontsize", "9"}, {AGRAPH, "labeljust", "l"},  {AGRAPH, "label", ""},
+            {AGNODE, "shape", "box"},  {AGNODE, "fixedsize", "true"}, {AGNODE, "label", ""},
+        };
+        // what the SVG/DOT export draws on top of the geometry
+        static constexpr Default kDecorated[] = {
+            {AGNODE, "style", "rounded,filled"}, {AGNODE, "fillcolor", "#f0f0f0"}, {AGNODE, "fontsize", "9"},
+            {AGNODE, "fontname", "Helvetica"},   {AGNODE, "peripheries", "1"},     {AGEDGE, "fontsize", "7"},
+            {AGEDGE, "fontname", "Helvetica"},   {AGEDGE, "xlabel", ""},           {AGRAPH, "fontname", "Helvetica"},
+            {AGRAPH, "style", "rounded"},
+        };
+        for (const auto& d : kLayout) agattr(g, d.kind, cs(d.name), cs(d.value));
         // crossing minimisation dominates on big graphs; fewer passes keep the layout interactive
         if (r.graph.items.size() > 600) agattr(g, AGRAPH, cs("mclimit"), cs("0.3"));
-        agattr(g, AGNODE, cs("shape"), cs("box"));
-        agattr(g, AGNODE, cs("fixedsize"), cs("true"));
-        agattr(g, AGNODE, cs("label"), cs(""));
         Agsym_t* wSym = agattr(g, AGNODE, cs("width"), cs("1"));
         Agsym_t* hSym = agattr(g, AGNODE, cs("height"), cs("0.5"));
-        if (decorated) {
-            agattr(g, AGNODE, cs("style"), cs("rounded,filled"));
-            agattr(g, AGNODE, cs("fillcolor"), cs("#f0f0f0"));
-            agattr(g, AGNODE, cs("fontsize"), cs("9"));
-            agattr(g, AGNODE, cs("fontname"), cs("Helvetica"));
-            agattr(g, AGNODE, cs("peripheries"), cs("1"));
-            agattr(g, AGEDGE, cs("fontsize"), cs("7"));
-            agattr(g, AGEDGE, cs("fontname"), cs("Helvetica"));
-            agattr(g, AGEDGE, cs("xlabel"), cs(""));
-            agattr(g, AGRAPH, cs("fontname"), cs("Helvetica"));
-            agattr(g, AGRAPH, cs("style"), cs("rounded"));
-        }
+        if (decorated)
+            for (const auto& d : kDecorated) agattr(g, d.kind, cs(d.name), cs(d.value));
         nodes.resize(r.graph.items.size());
         for (size_t k = 0; k < r.graph.items.size(); ++k) {
             const auto& item = r.graph.items[k];
