@@ -40,6 +40,14 @@ public:
     /// The member `key` of object `idx`; kNoNode when absent or null.
     uint32_t opt(uint32_t idx, std::string_view key) const;
     Status req(uint32_t idx, const Path& p, std::string_view key, uint32_t& out) const;
+    /// The required member `key` of object `idx` decoded by `decode` (a Decoder method taking the
+    /// member, its path and `out`).
+    template <class Method, class T>
+    Status field(uint32_t idx, const Path& p, std::string_view key, Method decode, T& out) {
+        uint32_t v;
+        IRLENS_TRY(req(idx, p, key, v));
+        return (this->*decode)(v, p.child(key), out);
+    }
     /// The active member of a union: the only key, or the only non-null key (all-keys-with-nulls form).
     Status unionMember(uint32_t idx, const Path& p, const char* what, uint32_t& member) const;
     Status readString(uint32_t idx, const Path& p, std::string& out) const;

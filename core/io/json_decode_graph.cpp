@@ -74,6 +74,113 @@ static Status symArgument(const Decoder& d, uint32_t idx, const Path& p, ArgKind
     return d.fail(p, std::string("unknown member \"") + std::string(k) + "\" of " + what);
 }
 
+// The list members of Argument (as_tensors, as_ints, as_sym_floats ...); false when `m` is none.
+static bool listMember(const Decoder& d, Member m, uint32_t v, const Path& mp, Argument& out, Status& status) {
+    // one element reader per list kind: sets the element's kind and reads it
+    auto tensor = [&](uint32_t c, const Path& cp, Argument& e) { e.kind = ArgKind::Tensor; return tensorName(d, c, cp, e.s); };
+    auto integer = [&](uint32_t c, const Path& cp, Argument& e) { e.kind = ArgKind::Int; return d.readInt(c, cp, e.i); };
+    auto floating = [&](uint32_t c, const Path& cp, Argument& e) { e.kind = ArgKind::Float; return d.readFloat(c, cp, e.f); };
+    auto sym = [&](ArgKind k) { return [&d, k](uint32_t c, const Path& cp, Argument& e) { return symArgument(d, c, cp, k, e); }; };
+    switch (m) {
+    case Member::Tensors: status = forList(d, v, mp, out, ArgKind::Tensors, tensor); return true;
+    case Member::OptionalTensors:
+        status = forList(d, v, mp, out, ArgKind::OptionalTensors, [&](uint32_t c, const Path& cp, Argument& e) {
+            uint32_t u;
+            IRLENS_TRY(d.unionMember(c, cp, "an OptionalTensorArgument", u));
+            std::string_view k = d.doc().at(u).key;
+            if (k == "as_none") { e.kind = ArgKind::None; return Status::ok(); }
+            if (k != "as_tensor") return d.fail(cp, "unknown OptionalTensorArgument member \"" + std::string(k) + "\"");
+            e.kind = ArgKind::Tensor;
+            return tensorName(d, u, cp.child(k), e.s);
+        });
+        return true;
+    case Member::NestedTensors:
+        status = forList(d, v, mp, out, ArgKind::NestedTensors, [&](uint32_t c, const Path& cp, Argument& e) {
+            return forList(d, c, cp, e, ArgKind::Tensors, tensor);
+        });
+        return true;
+    case Member::Ints: status = forList(d, v, mp, out, ArgKind::Ints, integer); return true;
+    case Member::IntLists:
+        status = forList(d, v, mp, out, ArgKind::IntLists, [&](uint32_t c, const Path& cp, Argument& e) {
+            return forList(d, c, cp, e, ArgKind::Ints, integer);
+        });
+        return true;
+    case Member::Floats: status = forList(d, v, mp, out, ArgKind::Floats, floating); return true;
+    case Member::FloatLists:
+        status = forList(d, v, mp, out, ArgKind::FloatLists, [&](uint32_t c, const Path& cp, Argument& e) {
+            return forList(d, c, cp, e, ArgKind::Floats, floating);
+        });
+        return true;
+    case Member::Bools:
+        status = forList(d, v, mp, out, ArgKind::Bools, [&](uint32_t c, const Path& cp, Argument& e) {
+            e.kind = ArgKind::Bool;
+            return d.readBool(c, cp, e.b);
+        });
+        return true;
+    case Member::Strings:
+        status = forList(d, v, mp, out, ArgKind::Strings, [&](uint32_t c, const Path& cp, Argument& e) {
+            e.kind = ArgKind::String;
+            return d.readString(c, cp, e.s);
+        });
+        return true;
+    case Member::SymInts: status = forList(d, v, mp, out, ArgKind::SymInts, sym(ArgKind::SymInt)); return true;
+    case Member::SymBools: status = forList(d, v, mp, out, ArgKind::SymBools, sym(ArgKind::SymBool)); return true;
+    case Member::SymFloats: status = forList(d, v, mp, out, ArgKind::SymFloats, sym(ArgKind::SymFloat)); return true;
+    default: return false;
+    }
+}
+
+// Members with fields of their own: as_optional_tensor, as_complex, as_graph, as_custom_obj,
+// as_string_to_argument.
+static Status structMember(Decoder& d, Member m, uint32_t v, const Path& mp, Argument& out) {
+    switch (m) {
+    case Member::OptionalTensor: {
+        out.kind = ArgKind::OptionalTensor;
+        uint32_t u;
+        IRLENS_TRY(d.unionMember(v, mp, "an OptionalTensorArgument", u));
+        std::string_view k = d.doc().at(u).key;
+        if (k == "as_tensor") return tensorName(d, u, mp.child(k), out.s);
+        if (k == "as_none") return Status::ok();
+        return d.fail(mp, "unknown OptionalTensorArgument member \"" + std::string(k) + "\"");
+    }
+    case Member::Complex: {
+        out.kind = ArgKind::Complex;
+        IRLENS_TRY(d.expect(v, mp, JType::Object));
+        uint32_t r, i;
+        IRLENS_TRY(d.req(v, mp, "real", r));
+        IRLENS_TRY(d.req(v, mp, "imag", i));
+        IRLENS_TRY(d.readFloat(r, mp.child("real"), out.f));
+        return d.readFloat(i, mp.child("imag"), out.imag);
+    }
+    case Member::Graph: {
+        out.kind = ArgKind::Graph;
+        IRLENS_TRY(d.expect(v, mp, JType::Object));
+        IRLENS_TRY(d.field(v, mp, "name", &Decoder::readString, out.s));
+        auto sub = std::make_shared<Graph>();
+        IRLENS_TRY(d.field(v, mp, "graph", &Decoder::graph, *sub));
+        out.graph = std::move(sub);
+        return Status::ok();
+    }
+    case Member::CustomObj:
+        out.kind = ArgKind::CustomObj;
+        IRLENS_TRY(d.expect(v, mp, JType::Object));
+        IRLENS_TRY(d.field(v, mp, "name", &Decoder::readString, out.s));
+        return d.field(v, mp, "class_fqn", &Decoder::readString, out.s2);
+    case Member::StringToArgument: {
+        out.kind = ArgKind::StringToArgument;
+        IRLENS_TRY(d.expect(v, mp, JType::Object));
+        out.list.resize(d.doc().at(v).count);
+        size_t k = 0;
+        for (uint32_t c = d.doc().firstChild(v); c != kNoNode; c = d.doc().nextSibling(v, c), ++k) {
+            IRLENS_TRY(d.argument(c, mp.child(d.doc().at(c).key), out.list[k]));
+            out.list[k].key.assign(d.doc().at(c).key);
+        }
+        return Status::ok();
+    }
+    default: return Status::ok();
+    }
+}
+
 Status Decoder::argumentMember(std::string_view member, uint32_t v, const Path& mp, Argument& out) {
     const auto& table = memberTable();
     auto it = table.find(member);
@@ -88,138 +195,22 @@ Status Decoder::argumentMember(std::string_view member, uint32_t v, const Path& 
     switch (it->second) {
     case Member::None: out.kind = ArgKind::None; return Status::ok(); // true, or [] in old files
     case Member::Tensor: out.kind = ArgKind::Tensor; return tensorName(*this, v, mp, out.s);
-    case Member::Tensors:
-        return forList(*this, v, mp, out, ArgKind::Tensors, [&](uint32_t c, const Path& cp, Argument& e) {
-            e.kind = ArgKind::Tensor;
-            return tensorName(*this, c, cp, e.s);
-        });
-    case Member::OptionalTensor: {
-        out.kind = ArgKind::OptionalTensor;
-        uint32_t m;
-        IRLENS_TRY(unionMember(v, mp, "an OptionalTensorArgument", m));
-        std::string_view k = m_doc.at(m).key;
-        if (k == "as_tensor") return tensorName(*this, m, mp.child(k), out.s);
-        if (k == "as_none") return Status::ok();
-        return fail(mp, "unknown OptionalTensorArgument member \"" + std::string(k) + "\"");
-    }
-    case Member::OptionalTensors:
-        return forList(*this, v, mp, out, ArgKind::OptionalTensors, [&](uint32_t c, const Path& cp, Argument& e) {
-            uint32_t m;
-            IRLENS_TRY(unionMember(c, cp, "an OptionalTensorArgument", m));
-            std::string_view k = m_doc.at(m).key;
-            if (k == "as_none") { e.kind = ArgKind::None; return Status::ok(); }
-            if (k != "as_tensor") return fail(cp, "unknown OptionalTensorArgument member \"" + std::string(k) + "\"");
-            e.kind = ArgKind::Tensor;
-            return tensorName(*this, m, cp.child(k), e.s);
-        });
-    case Member::NestedTensors:
-        return forList(*this, v, mp, out, ArgKind::NestedTensors, [&](uint32_t c, const Path& cp, Argument& e) {
-            return forList(*this, c, cp, e, ArgKind::Tensors, [&](uint32_t c2, const Path& cp2, Argument& t) {
-                t.kind = ArgKind::Tensor;
-                return tensorName(*this, c2, cp2, t.s);
-            });
-        });
     case Member::Int: out.kind = ArgKind::Int; return readInt(v, mp, out.i);
-    case Member::Ints:
-        return forList(*this, v, mp, out, ArgKind::Ints, [&](uint32_t c, const Path& cp, Argument& e) {
-            e.kind = ArgKind::Int;
-            return readInt(c, cp, e.i);
-        });
-    case Member::IntLists:
-        return forList(*this, v, mp, out, ArgKind::IntLists, [&](uint32_t c, const Path& cp, Argument& e) {
-            return forList(*this, c, cp, e, ArgKind::Ints, [&](uint32_t c2, const Path& cp2, Argument& t) {
-                t.kind = ArgKind::Int;
-                return readInt(c2, cp2, t.i);
-            });
-        });
     case Member::Float: out.kind = ArgKind::Float; return readFloat(v, mp, out.f);
-    case Member::Floats:
-        return forList(*this, v, mp, out, ArgKind::Floats, [&](uint32_t c, const Path& cp, Argument& e) {
-            e.kind = ArgKind::Float;
-            return readFloat(c, cp, e.f);
-        });
-    case Member::FloatLists:
-        return forList(*this, v, mp, out, ArgKind::FloatLists, [&](uint32_t c, const Path& cp, Argument& e) {
-            return forList(*this, c, cp, e, ArgKind::Floats, [&](uint32_t c2, const Path& cp2, Argument& t) {
-                t.kind = ArgKind::Float;
-                return readFloat(c2, cp2, t.f);
-            });
-        });
     case Member::Bool: out.kind = ArgKind::Bool; return readBool(v, mp, out.b);
-    case Member::Bools:
-        return forList(*this, v, mp, out, ArgKind::Bools, [&](uint32_t c, const Path& cp, Argument& e) {
-            e.kind = ArgKind::Bool;
-            return readBool(c, cp, e.b);
-        });
     case Member::String: out.kind = ArgKind::String; return readString(v, mp, out.s);
-    case Member::Strings:
-        return forList(*this, v, mp, out, ArgKind::Strings, [&](uint32_t c, const Path& cp, Argument& e) {
-            e.kind = ArgKind::String;
-            return readString(c, cp, e.s);
-        });
-    case Member::Complex: {
-        out.kind = ArgKind::Complex;
-        IRLENS_TRY(expect(v, mp, JType::Object));
-        uint32_t r, i;
-        IRLENS_TRY(req(v, mp, "real", r));
-        IRLENS_TRY(req(v, mp, "imag", i));
-        IRLENS_TRY(readFloat(r, mp.child("real"), out.f));
-        return readFloat(i, mp.child("imag"), out.imag);
-    }
     case Member::SymInt: return symArgument(*this, v, mp, ArgKind::SymInt, out);
     case Member::SymBool: return symArgument(*this, v, mp, ArgKind::SymBool, out);
     case Member::SymFloat: return symArgument(*this, v, mp, ArgKind::SymFloat, out);
-    case Member::SymInts:
-        return forList(*this, v, mp, out, ArgKind::SymInts, [&](uint32_t c, const Path& cp, Argument& e) {
-            return symArgument(*this, c, cp, ArgKind::SymInt, e);
-        });
-    case Member::SymBools:
-        return forList(*this, v, mp, out, ArgKind::SymBools, [&](uint32_t c, const Path& cp, Argument& e) {
-            return symArgument(*this, c, cp, ArgKind::SymBool, e);
-        });
-    case Member::SymFloats:
-        return forList(*this, v, mp, out, ArgKind::SymFloats, [&](uint32_t c, const Path& cp, Argument& e) {
-            return symArgument(*this, c, cp, ArgKind::SymFloat, e);
-        });
     case Member::ScalarType: out.kind = ArgKind::ScalarType; return readEnum(v, mp, EnumKind::ScalarType, out.i);
     case Member::MemoryFormat: out.kind = ArgKind::MemoryFormat; return readEnum(v, mp, EnumKind::MemoryFormat, out.i);
     case Member::Layout: out.kind = ArgKind::Layout; return readEnum(v, mp, EnumKind::Layout, out.i);
     case Member::Device: out.kind = ArgKind::Device; return device(v, mp, out.device);
-    case Member::Graph: {
-        out.kind = ArgKind::Graph;
-        IRLENS_TRY(expect(v, mp, JType::Object));
-        uint32_t n, g;
-        IRLENS_TRY(req(v, mp, "name", n));
-        IRLENS_TRY(readString(n, mp.child("name"), out.s));
-        IRLENS_TRY(req(v, mp, "graph", g));
-        auto sub = std::make_shared<Graph>();
-        IRLENS_TRY(graph(g, mp.child("graph"), *sub));
-        out.graph = std::move(sub);
-        return Status::ok();
-    }
-    case Member::CustomObj: {
-        out.kind = ArgKind::CustomObj;
-        IRLENS_TRY(expect(v, mp, JType::Object));
-        uint32_t n, c;
-        IRLENS_TRY(req(v, mp, "name", n));
-        IRLENS_TRY(readString(n, mp.child("name"), out.s));
-        IRLENS_TRY(req(v, mp, "class_fqn", c));
-        return readString(c, mp.child("class_fqn"), out.s2);
-    }
     case Member::Operator: out.kind = ArgKind::Operator; return readString(v, mp, out.s);
-    case Member::StringToArgument: {
-        out.kind = ArgKind::StringToArgument;
-        IRLENS_TRY(expect(v, mp, JType::Object));
-        out.list.resize(m_doc.at(v).count);
-        size_t k = 0;
-        for (uint32_t c = m_doc.firstChild(v); c != kNoNode; c = m_doc.nextSibling(v, c), ++k) {
-            IRLENS_TRY(argument(c, mp.child(m_doc.at(c).key), out.list[k]));
-            out.list[k].key.assign(m_doc.at(c).key);
-        }
-        return Status::ok();
+    default: break;
     }
-    }
-    return Status::ok();
+    if (Status status; listMember(*this, it->second, v, mp, out, status)) return status;
+    return structMember(*this, it->second, v, mp, out);
 }
 
 Status Decoder::argument(uint32_t idx, const Path& p, Argument& out) {
@@ -240,10 +231,8 @@ Status Decoder::argumentList(uint32_t idx, const Path& p, std::vector<Argument>&
 
 Status Decoder::namedArgument(uint32_t idx, const Path& p, NamedArgument& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
-    uint32_t v;
     if (uint32_t n = opt(idx, "name"); n != kNoNode) IRLENS_TRY(readString(n, p.child("name"), out.name));
-    IRLENS_TRY(req(idx, p, "arg", v));
-    IRLENS_TRY(argument(v, p.child("arg"), out.arg));
+    IRLENS_TRY(field(idx, p, "arg", &Decoder::argument, out.arg));
     if (uint32_t k = opt(idx, "kind"); k != kNoNode) {
         int64_t kind;
         IRLENS_TRY(readEnum(k, p.child("kind"), EnumKind::ArgumentKind, kind));
@@ -265,8 +254,7 @@ Status Decoder::node(uint32_t idx, const Path& p, Node& out, size_t index) {
     IRLENS_TRY(forEachItem(v, p.child("inputs"), [&](uint32_t c, const Path& cp, size_t k) {
         return namedArgument(c, cp, out.inputs[k]);
     }));
-    IRLENS_TRY(req(idx, p, "outputs", v));
-    IRLENS_TRY(argumentList(v, p.child("outputs"), out.outputs));
+    IRLENS_TRY(field(idx, p, "outputs", &Decoder::argumentList, out.outputs));
     if (uint32_t m = opt(idx, "metadata"); m != kNoNode) {
         IRLENS_TRY(stringMap(m, p.child("metadata"), out.meta.raw));
         out.meta.parseFromRaw();
@@ -291,10 +279,8 @@ Status Decoder::node(uint32_t idx, const Path& p, Node& out, size_t index) {
 Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
     uint32_t v;
-    IRLENS_TRY(req(idx, p, "inputs", v));
-    IRLENS_TRY(argumentList(v, p.child("inputs"), out.inputs));
-    IRLENS_TRY(req(idx, p, "outputs", v));
-    IRLENS_TRY(argumentList(v, p.child("outputs"), out.outputs));
+    IRLENS_TRY(field(idx, p, "inputs", &Decoder::argumentList, out.inputs));
+    IRLENS_TRY(field(idx, p, "outputs", &Decoder::argumentList, out.outputs));
     IRLENS_TRY(req(idx, p, "nodes", v));
     IRLENS_TRY(expect(v, p.child("nodes"), JType::Array));
     out.nodes.resize(m_doc.at(v).count);
@@ -327,11 +313,8 @@ Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
     IRLENS_TRY(table("custom_obj_values", [&](uint32_t c, const Path& cp, std::string name) {
         IRLENS_TRY(expect(c, cp, JType::Object));
         CustomObjMeta& meta = out.customObjValues[std::move(name)];
-        uint32_t n, f;
-        IRLENS_TRY(req(c, cp, "name", n));
-        IRLENS_TRY(readString(n, cp.child("name"), meta.name));
-        IRLENS_TRY(req(c, cp, "class_fqn", f));
-        return readString(f, cp.child("class_fqn"), meta.classFqn);
+        IRLENS_TRY(field(c, cp, "name", &Decoder::readString, meta.name));
+        return field(c, cp, "class_fqn", &Decoder::readString, meta.classFqn);
     }));
     if (uint32_t s = opt(idx, "is_single_tensor_return"); s != kNoNode)
         IRLENS_TRY(readBool(s, p.child("is_single_tensor_return"), out.isSingleTensorReturn));

@@ -37,9 +37,7 @@ Status Decoder::inputSpec(uint32_t idx, const Path& p, InputSpec& out) {
     IRLENS_TRY(expect(m, mp, JType::Object));
     if (k == "user_input") {
         out.kind = InputKind::UserInput;
-        uint32_t a;
-        IRLENS_TRY(req(m, mp, "arg", a));
-        return argument(a, mp.child("arg"), out.arg);
+        return field(m, mp, "arg", &Decoder::argument, out.arg);
     }
     if (k == "parameter") {
         out.kind = InputKind::Parameter;
@@ -113,9 +111,7 @@ Status Decoder::outputSpec(uint32_t idx, const Path& p, OutputSpec& out) {
         if (k != kd.name) continue;
         out.kind = kd.kind;
         if (kd.kind == OutputKind::UserOutput) {
-            uint32_t a;
-            IRLENS_TRY(req(m, mp, "arg", a));
-            IRLENS_TRY(argument(a, mp.child("arg"), out.arg));
+            IRLENS_TRY(field(m, mp, "arg", &Decoder::argument, out.arg));
         } else {
             IRLENS_TRY(namedArg(*this, m, mp, out.arg));
         }
@@ -197,11 +193,8 @@ Status Decoder::moduleCallGraph(uint32_t idx, const Path& p, std::vector<ModuleC
         Path sp = ep.child("signature");
         IRLENS_TRY(expect(s, sp, JType::Object));
         ModuleCallSignature sig;
-        uint32_t v;
-        IRLENS_TRY(req(s, sp, "inputs", v));
-        IRLENS_TRY(argumentList(v, sp.child("inputs"), sig.inputs));
-        IRLENS_TRY(req(s, sp, "outputs", v));
-        IRLENS_TRY(argumentList(v, sp.child("outputs"), sig.outputs));
+        IRLENS_TRY(field(s, sp, "inputs", &Decoder::argumentList, sig.inputs));
+        IRLENS_TRY(field(s, sp, "outputs", &Decoder::argumentList, sig.outputs));
         IRLENS_TRY(stringField(*this, s, sp, "in_spec", sig.inSpec));
         IRLENS_TRY(stringField(*this, s, sp, "out_spec", sig.outSpec));
         if (uint32_t f = opt(s, "forward_arg_names"); f != kNoNode) {
@@ -222,9 +215,7 @@ Status Decoder::schemaVersion(uint32_t idx, const Path& p, SchemaVersion& out) {
         out.bareInteger = true;
     } else {
         IRLENS_TRY(expect(idx, p, JType::Object));
-        uint32_t v;
-        IRLENS_TRY(req(idx, p, "major", v));
-        IRLENS_TRY(readInt(v, p.child("major"), major));
+        IRLENS_TRY(field(idx, p, "major", &Decoder::readInt, major));
         if (uint32_t m = opt(idx, "minor"); m != kNoNode) IRLENS_TRY(readInt(m, p.child("minor"), minor));
         out.bareInteger = false;
     }
@@ -250,11 +241,8 @@ Status Decoder::program(uint32_t root, Program& out) {
     IRLENS_TRY(req(root, p, "graph_module", gm));
     Path gp = p.child("graph_module");
     IRLENS_TRY(expect(gm, gp, JType::Object));
-    uint32_t v;
-    IRLENS_TRY(req(gm, gp, "graph", v));
-    IRLENS_TRY(graph(v, gp.child("graph"), out.graph));
-    IRLENS_TRY(req(gm, gp, "signature", v));
-    IRLENS_TRY(signature(v, gp.child("signature"), out.signature));
+    IRLENS_TRY(field(gm, gp, "graph", &Decoder::graph, out.graph));
+    IRLENS_TRY(field(gm, gp, "signature", &Decoder::signature, out.signature));
     if (m_legacySignature) finishLegacySignature(out.graph, out.signature);
     if (uint32_t m = opt(gm, "module_call_graph"); m != kNoNode)
         IRLENS_TRY(moduleCallGraph(m, gp.child("module_call_graph"), out.moduleCallGraph));
