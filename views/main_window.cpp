@@ -216,7 +216,7 @@ void MainWindow::buildMenus() {
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open the &example"), this, &MainWindow::openExample);
     file->addSeparator();
-    new CompareLauncher(m_doc, file, this); // Compare with… (views/compare)
+    m_compare = new CompareLauncher(m_doc, file, this); // Compare with… (views/compare)
     file->addSeparator();
     file->addAction(tr("Export view as &SVG…"), this, [this] {
         const QString p = QFileDialog::getSaveFileName(this, tr("Export view"), "graph.svg", tr("SVG (*.svg)"));

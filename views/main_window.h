@@ -22,6 +22,7 @@ class SignatureModel;
 class DiagnosticsModel;
 class RangeConstraintsModel;
 class WeightsPane;
+class CompareLauncher;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -38,6 +39,8 @@ public:
     RangeConstraintsModel* rangeModel() const { return m_ranges; }
     WeightsPane* weightsPane() const { return m_weights; }
     FxTextPane* fxPane() const { return m_fx; }
+    /// File › Compare with… (views/compare): opens the Compare window.
+    CompareLauncher* compareLauncher() const { return m_compare; }
 
     void openFile(const QString& path);
     /// The bundled example (what a start without a file shows).
@@ -71,6 +74,7 @@ private:
     RangeConstraintsModel* m_ranges = nullptr;
     WeightsPane* m_weights = nullptr;
     FxTextPane* m_fx = nullptr;
+    CompareLauncher* m_compare = nullptr;
     QTreeView* m_moduleView = nullptr;
     QTreeView* m_inspectorView = nullptr;
     QMenu* m_viewMenu = nullptr;

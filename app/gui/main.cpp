@@ -6,6 +6,7 @@
 #include <QIcon>
 #include <QLineEdit>
 
+#include "views/compare/compare_launcher.h"
 #include "views/decomp/decomp_pane.h"
 #include "views/document.h"
 #include "views/graph/graph_pane.h"
@@ -37,13 +38,15 @@ int main(int argc, char** argv) {
     QCommandLineOption run("run", "run the program once the graph is shown and turn the heatmap on");
     parser.addOption(run);
     parser.addOption(decompose);
+    QCommandLineOption compare("compare", "once shown, open the Compare window against the program in FILE", "FILE");
+    parser.addOption(compare);
     parser.process(app);
     irlens::views::MainWindow window;
     window.show();
     // --select / --search apply once, when the first layout arrives
     auto* doc = window.document();
     auto once = std::make_shared<QMetaObject::Connection>();
-    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose, run] {
+    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose, run, compare] {
         QObject::disconnect(*once);
         if (parser.isSet(run))
             if (auto* rc = window.findChild<irlens::views::RunController*>()) {
@@ -53,6 +56,7 @@ int main(int argc, char** argv) {
         if (parser.isSet(decompose))
             if (auto* pane = window.findChild<irlens::views::DecompPane*>())
                 pane->stepToLevel(parser.value(decompose) == "prims" ? irlens::core::IrLevel::Prims : irlens::core::IrLevel::CoreAten);
+        if (parser.isSet(compare)) window.compareLauncher()->compareWithFile(parser.value(compare));
         if (parser.isSet(search)) {
             window.graphPane()->searchField()->setText(parser.value(search));
             window.graphPane()->nextHit();

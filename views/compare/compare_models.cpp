@@ -7,9 +7,9 @@ namespace irlens::views {
 using core::MatchKind;
 
 QColor matchKindColor(MatchKind kind) {
-    // Okabe-Ito colours: told apart by colour-blind eyes, and none is the search-hit amber.
+    // Okabe-Ito green and vermillion with a violet: none is the search-hit amber or the selection blue.
     switch (kind) {
-    case MatchKind::Changed: return QColor(0x00, 0x72, 0xB2);
+    case MatchKind::Changed: return QColor(0x7E, 0x3F, 0xC8); // violet: apart from the selection blue
     case MatchKind::Added: return QColor(0x00, 0x9E, 0x73);
     case MatchKind::Removed: return QColor(0xD5, 0x5E, 0x00);
     case MatchKind::Same: break;
@@ -17,7 +17,7 @@ QColor matchKindColor(MatchKind kind) {
     return {};
 }
 
-QColor divergenceColor() { return QColor(0xCC, 0x33, 0x99); }
+QColor divergenceColor() { return QColor(0xE0, 0x1E, 0x6E); }
 
 namespace {
 

@@ -10,6 +10,7 @@
 #include "core/decomp/decomp_session.h"
 #include "core/io/pt2_reader.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
@@ -42,7 +43,10 @@ QString sideTitle(const core::ProgramPtr& p, const QString& label) {
 
 QString labelOf(const core::ProgramPtr& p) {
     if (!p) return {};
-    return p->sourcePath.empty() ? QString::fromStdString(p->modelName) : QFileInfo(QString::fromStdString(p->sourcePath)).fileName();
+    if (p->sourcePath.empty()) return QString::fromStdString(p->modelName);
+    // "tiny_gpt/model.pt2": exported files are often all called model.pt2
+    const QFileInfo file(QString::fromStdString(p->sourcePath));
+    return file.dir().dirName() + "/" + file.fileName();
 }
 
 /// The inputs of the numeric comparison: the model.expected/ folder beside the left file, if any.
@@ -100,8 +104,10 @@ void CompareWindow::buildUi() {
     auto* sides = new QSplitter(Qt::Horizontal);
     sides->addWidget(buildSide(m_left, m_leftScene, m_leftView, m_leftTitle));
     sides->addWidget(buildSide(m_right, m_rightScene, m_rightView, m_rightTitle));
+    sides->setSizes({1, 1}); // two equal halves
     m_leftOverlay = new DiffOverlay(m_left, m_leftScene, this);
     m_rightOverlay = new DiffOverlay(m_right, m_rightScene, this);
+    for (GraphScene* scene : {m_leftScene, m_rightScene}) connect(scene, &GraphScene::rebuilt, this, &CompareWindow::focusWhenReady);
 
     m_diffModel = new DifferenceModel(this);
     m_moduleModel = new ModuleDiffModel(this);
@@ -140,6 +146,7 @@ void CompareWindow::start(std::function<CompareResult(quint64)> job, core::Progr
     m_leftPath = leftPath;
     m_match.reset();
     m_divergence.reset();
+    m_focusPair = -1;
     m_diffModel->setMatch(nullptr, nullptr);
     m_moduleModel->setMatch(nullptr);
     m_numeric->clear();
@@ -210,13 +217,18 @@ void CompareWindow::onMatched() {
     m_right->setProgram(r.right, labelOf(r.right));
     const QString method = m_match->method == core::ProgramMatch::Method::Structural ? tr("matched by structure")
                                                                                       : tr("matched through the decomposition");
-    m_rightTitle->setText(sideTitle(r.right, m_match->method == core::ProgramMatch::Method::Structural
-                                                 ? labelOf(r.right) : labelOf(m_leftProgram) + tr(" (decomposed)")));
+    const QString rightLabel = m_match->method == core::ProgramMatch::Method::Structural
+                                   ? labelOf(r.right) : labelOf(m_leftProgram) + tr(" (decomposed)");
+    m_rightTitle->setText(sideTitle(r.right, rightLabel));
     m_diffModel->setMatch(m_match, nullptr);
     m_moduleModel->setMatch(m_match);
     m_diffView->resizeColumnsToContents();
-    setBusy(true, QString::fromStdString(m_match->summary()) + " · " + method);
+    m_headText = labelOf(m_leftProgram) + " vs " + rightLabel + " · " + QString::fromStdString(m_match->summary());
+    setBusy(true, m_headText + " · " + method);
     applyMarks();
+    // both sides open on the first difference (the first divergence once known), when laid out
+    m_focusPair = m_diffModel->rowCount() > 0 ? m_diffModel->pairAt(0) : -1;
+    focusWhenReady();
     emit matchReady();
     startDivergence();
 }
@@ -245,14 +257,26 @@ void CompareWindow::onDivergence() {
     if (divergence) {
         m_divergence = divergence;
         note = QString::fromStdString(divergence->summary(*m_match)) + tr(" · inputs: %1").arg(QString::fromStdString(divergence->inputs));
+        const int shown = m_diffModel->pairAt(m_diffView->currentIndex().row());
         m_diffModel->setMatch(m_match, m_divergence);
         applyMarks();
+        if (m_focusPair >= 0 && divergence->firstDivergent()) m_focusPair = divergence->firstDivergent()->pair;
+        if (m_focusPair < 0 && shown >= 0) m_diffView->selectRow(m_diffModel->rowOfPair(shown));
+        focusWhenReady();
     } else {
         note = tr("Values not compared: %1").arg(r.error);
     }
     m_numeric->setText(note);
-    setBusy(false, QString::fromStdString(m_match->summary()));
+    setBusy(false, m_headText);
     emit divergenceReady(note);
+}
+
+void CompareWindow::focusWhenReady() {
+    if (m_focusPair < 0 || !m_left->layout() || !m_right->layout() || m_leftScene->isBuilding() || m_rightScene->isBuilding())
+        return; // the scenes' `rebuilt` calls again
+    const int row = m_diffModel->rowOfPair(m_focusPair);
+    m_focusPair = -1;
+    if (row >= 0) m_diffView->selectRow(row);
 }
 
 void CompareWindow::setBusy(bool busy, const QString& text) {

@@ -95,6 +95,8 @@ private:
     void startDivergence();
     void onDivergence();
     void applyMarks();
+    /// Selects m_focusPair on both sides once both are laid out (the first difference on arrival).
+    void focusWhenReady();
     void connectSync(Document* from, Document* to, bool fromLeft);
     void mirrorSelection(int node, bool fromLeft);
     void mirrorCollapse(Document* from, Document* to);
@@ -120,6 +122,8 @@ private:
 
     core::ProgramPtr m_leftProgram;
     QString m_leftPath;
+    QString m_headText;
+    int m_focusPair = -1;
     MatchPtr m_match;
     DivergencePtr m_divergence;
     quint64 m_generation = 0;
