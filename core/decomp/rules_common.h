@@ -4,11 +4,6 @@
 #include "core/decomp/rules.h"
 #include "core/ops/meta_common.h"
 
-#define IRLENS_DECOMP_ASSIGN(var, expr)    \
-    auto var##_r = (expr);                 \
-    if (!var##_r) return var##_r.status(); \
-    auto var = std::move(*var##_r)
-
 namespace irlens::core::rules {
 
 /// The value of a Result, or `fallback` when it holds an error.

@@ -31,7 +31,7 @@ Result<std::string> convertTensor(RewriteBuilder& b, const std::string& v, Scala
 
 Result<PrimOperand> convertTo(RewriteBuilder& b, const PrimOperand& op, ScalarType dtype) {
     if (op.isTensor()) {
-        IRLENS_DECOMP_ASSIGN(v, convertTensor(b, op.tensor, dtype));
+        IRLENS_ASSIGN_OR_RETURN(v, convertTensor(b, op.tensor, dtype));
         return t(v);
     }
     // A Python number takes the Python type of the computation dtype (int -> float, ...).
@@ -71,7 +71,7 @@ Result<std::string> reducePrim(RewriteBuilder& b, const std::string& name, const
     const TensorMeta* m = b.meta(x);
     std::vector<NamedArgument> args{arg::tensor("inp", x), arg::ints("dims", dims)};
     args.insert(args.end(), extra.begin(), extra.end());
-    IRLENS_DECOMP_ASSIGN(r, prim(b, name, std::move(args)));
+    IRLENS_ASSIGN_OR_RETURN(r, prim(b, name, std::move(args)));
     if (!keepdim) return r;
     std::vector<SymInt> kept = m->sizes;
     std::vector<int64_t> bdims;
@@ -96,15 +96,15 @@ Status elementwise(RewriteBuilder& b) {
     std::vector<PrimOperand> ops;
     std::vector<PromotionOperand> promo;
     for (const auto& name : info->promoting) {
-        IRLENS_DECOMP_ASSIGN(op, operandOf(b, name));
-        IRLENS_DECOMP_ASSIGN(p, b.args().operand(name));
+        IRLENS_ASSIGN_OR_RETURN(op, operandOf(b, name));
+        IRLENS_ASSIGN_OR_RETURN(p, b.args().operand(name));
         ops.push_back(op);
         promo.push_back(p);
     }
     auto types = elementwiseDtypes(promo, info->kind);
     if (!types) return b.args().error("", types.error());
     for (auto& op : ops) {
-        IRLENS_DECOMP_ASSIGN(c, convertTo(b, op, types->computation));
+        IRLENS_ASSIGN_OR_RETURN(c, convertTo(b, op, types->computation));
         op = c;
     }
     // where: the condition takes part in broadcasting, not in promotion.
@@ -113,38 +113,38 @@ Status elementwise(RewriteBuilder& b) {
     for (const auto& op : ops)
         if (op.isTensor()) shapes.push_back(b.meta(op.tensor)->sizes);
     if (!condition.empty()) shapes.push_back(b.meta(condition)->sizes);
-    IRLENS_DECOMP_ASSIGN(shape, broadcastShapes(shapes));
+    IRLENS_ASSIGN_OR_RETURN(shape, broadcastShapes(shapes));
     for (auto& op : ops)
         if (op.isTensor()) {
-            IRLENS_DECOMP_ASSIGN(v, broadcastTo(b, op.tensor, shape));
+            IRLENS_ASSIGN_OR_RETURN(v, broadcastTo(b, op.tensor, shape));
             op.tensor = v;
         }
     if (!condition.empty()) {
-        IRLENS_DECOMP_ASSIGN(c, broadcastTo(b, condition, shape));
+        IRLENS_ASSIGN_OR_RETURN(c, broadcastTo(b, condition, shape));
         condition = c;
     }
     // alpha scales `other` before add/sub (refs.add: b = prims.mul(b, alpha)).
     if ((n.target.op == "add" || n.target.op == "sub") && !b.args().isNone("alpha")) {
-        IRLENS_DECOMP_ASSIGN(alpha, b.args().number("alpha"));
+        IRLENS_ASSIGN_OR_RETURN(alpha, b.args().number("alpha"));
         if (alpha != 1) {
-            IRLENS_DECOMP_ASSIGN(scaled, convertTo(b, PrimOperand{"", Argument::floating(alpha)}, types->computation));
-            IRLENS_DECOMP_ASSIGN(m, prim2(b, "mul", ops[1], scaled));
+            IRLENS_ASSIGN_OR_RETURN(scaled, convertTo(b, PrimOperand{"", Argument::floating(alpha)}, types->computation));
+            IRLENS_ASSIGN_OR_RETURN(m, prim2(b, "mul", ops[1], scaled));
             ops[1] = t(m);
         }
     }
     std::string out;
     if (n.target.op == "rsub") std::swap(ops[0], ops[1]);
     if (!condition.empty()) {
-        IRLENS_DECOMP_ASSIGN(r, prim(b, "where", {arg::tensor("pred", condition), primArg("a", ops[0]), primArg("b", ops[1])}));
+        IRLENS_ASSIGN_OR_RETURN(r, prim(b, "where", {arg::tensor("pred", condition), primArg("a", ops[0]), primArg("b", ops[1])}));
         out = r;
     } else if (ops.size() == 1) {
-        IRLENS_DECOMP_ASSIGN(r, prim(b, info->prim, {primArg("self", ops[0])}));
+        IRLENS_ASSIGN_OR_RETURN(r, prim(b, info->prim, {primArg("self", ops[0])}));
         out = r;
     } else {
-        IRLENS_DECOMP_ASSIGN(r, prim2(b, info->prim, ops[0], ops[1]));
+        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, info->prim, ops[0], ops[1]));
         out = r;
     }
-    IRLENS_DECOMP_ASSIGN(result, convertTensor(b, out, types->result));
+    IRLENS_ASSIGN_OR_RETURN(result, convertTensor(b, out, types->result));
     b.replaceOutput(0, result);
     return Status::ok();
 }
@@ -153,30 +153,30 @@ Status elementwise(RewriteBuilder& b) {
 // dtype, convert the result.
 template <class Body>
 Status composite(RewriteBuilder& b, PromotionKind kind, Body body) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
     const TensorMeta* m = b.meta(x);
-    IRLENS_DECOMP_ASSIGN(types, elementwiseDtypes({PromotionOperand::tensor(m->dtype, static_cast<int>(m->sizes.size()))}, kind));
-    IRLENS_DECOMP_ASSIGN(xc, convertTensor(b, x, types.computation));
+    IRLENS_ASSIGN_OR_RETURN(types, elementwiseDtypes({PromotionOperand::tensor(m->dtype, static_cast<int>(m->sizes.size()))}, kind));
+    IRLENS_ASSIGN_OR_RETURN(xc, convertTensor(b, x, types.computation));
     auto r = body(xc, types.computation);
     if (!r) return r.status();
-    IRLENS_DECOMP_ASSIGN(out, convertTensor(b, *r, types.result));
+    IRLENS_ASSIGN_OR_RETURN(out, convertTensor(b, *r, types.result));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status sigmoid(RewriteBuilder& b) {
     return composite(b, PromotionKind::IntToFloat, [&](const std::string& x, ScalarType) -> Result<std::string> {
-        IRLENS_DECOMP_ASSIGN(neg, prim(b, "neg", {arg::tensor("self", x)}));
-        IRLENS_DECOMP_ASSIGN(e, prim(b, "exp", {arg::tensor("self", neg)}));
-        IRLENS_DECOMP_ASSIGN(d, prim2(b, "add", num(1.0), t(e)));
+        IRLENS_ASSIGN_OR_RETURN(neg, prim(b, "neg", {arg::tensor("self", x)}));
+        IRLENS_ASSIGN_OR_RETURN(e, prim(b, "exp", {arg::tensor("self", neg)}));
+        IRLENS_ASSIGN_OR_RETURN(d, prim2(b, "add", num(1.0), t(e)));
         return prim2(b, "div", num(1.0), t(d));
     });
 }
 
 Status relu(RewriteBuilder& b) {
     return composite(b, PromotionKind::Default, [&](const std::string& x, ScalarType dt) -> Result<std::string> {
-        IRLENS_DECOMP_ASSIGN(zero, convertTo(b, PrimOperand{"", Argument::integer(0)}, dt));
-        IRLENS_DECOMP_ASSIGN(le, prim2(b, "le", t(x), zero));
+        IRLENS_ASSIGN_OR_RETURN(zero, convertTo(b, PrimOperand{"", Argument::integer(0)}, dt));
+        IRLENS_ASSIGN_OR_RETURN(le, prim2(b, "le", t(x), zero));
         return prim(b, "where", {arg::tensor("pred", le), primArg("a", zero), arg::tensor("b", x)});
     });
 }
@@ -187,21 +187,21 @@ Status gelu(RewriteBuilder& b) {
         if (approximate == "tanh") {
             // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
             const double kBeta = std::sqrt(2.0) * (2.0 / std::sqrt(M_PI)) * 0.5;
-            IRLENS_DECOMP_ASSIGN(x2, prim2(b, "mul", t(x), t(x)));
-            IRLENS_DECOMP_ASSIGN(x3, prim2(b, "mul", t(x2), t(x)));
-            IRLENS_DECOMP_ASSIGN(k, prim2(b, "mul", t(x3), num(0.044715)));
-            IRLENS_DECOMP_ASSIGN(inner0, prim2(b, "add", t(x), t(k)));
-            IRLENS_DECOMP_ASSIGN(inner, prim2(b, "mul", t(inner0), num(kBeta)));
-            IRLENS_DECOMP_ASSIGN(th, prim(b, "tanh", {arg::tensor("self", inner)}));
-            IRLENS_DECOMP_ASSIGN(one, prim2(b, "add", num(1.0), t(th)));
-            IRLENS_DECOMP_ASSIGN(half, prim2(b, "mul", t(x), num(0.5)));
+            IRLENS_ASSIGN_OR_RETURN(x2, prim2(b, "mul", t(x), t(x)));
+            IRLENS_ASSIGN_OR_RETURN(x3, prim2(b, "mul", t(x2), t(x)));
+            IRLENS_ASSIGN_OR_RETURN(k, prim2(b, "mul", t(x3), num(0.044715)));
+            IRLENS_ASSIGN_OR_RETURN(inner0, prim2(b, "add", t(x), t(k)));
+            IRLENS_ASSIGN_OR_RETURN(inner, prim2(b, "mul", t(inner0), num(kBeta)));
+            IRLENS_ASSIGN_OR_RETURN(th, prim(b, "tanh", {arg::tensor("self", inner)}));
+            IRLENS_ASSIGN_OR_RETURN(one, prim2(b, "add", num(1.0), t(th)));
+            IRLENS_ASSIGN_OR_RETURN(half, prim2(b, "mul", t(x), num(0.5)));
             return prim2(b, "mul", t(half), t(one));
         }
         // x * 0.5 * (1 + erf(x * M_SQRT1_2))
-        IRLENS_DECOMP_ASSIGN(half, prim2(b, "mul", t(x), num(0.5)));
-        IRLENS_DECOMP_ASSIGN(scaled, prim2(b, "mul", t(x), num(M_SQRT1_2)));
-        IRLENS_DECOMP_ASSIGN(e, prim(b, "erf", {arg::tensor("self", scaled)}));
-        IRLENS_DECOMP_ASSIGN(one, prim2(b, "add", num(1.0), t(e)));
+        IRLENS_ASSIGN_OR_RETURN(half, prim2(b, "mul", t(x), num(0.5)));
+        IRLENS_ASSIGN_OR_RETURN(scaled, prim2(b, "mul", t(x), num(M_SQRT1_2)));
+        IRLENS_ASSIGN_OR_RETURN(e, prim(b, "erf", {arg::tensor("self", scaled)}));
+        IRLENS_ASSIGN_OR_RETURN(one, prim2(b, "add", num(1.0), t(e)));
         return prim2(b, "mul", t(half), t(one));
     });
 }
@@ -209,16 +209,16 @@ Status gelu(RewriteBuilder& b) {
 // clamp/hardtanh: for each bound, where(ge(a, min) | isnan(a), a, min) (refs.clamp).
 Status clampLike(RewriteBuilder& b, const std::string& minArg, const std::string& maxArg) {
     return composite(b, PromotionKind::Default, [&](const std::string& x, ScalarType dt) -> Result<std::string> {
-        IRLENS_DECOMP_ASSIGN(isnan, prim2(b, "ne", t(x), t(x)));
+        IRLENS_ASSIGN_OR_RETURN(isnan, prim2(b, "ne", t(x), t(x)));
         std::string a = x;
         for (const auto& [name, cmp] : {std::pair<std::string, std::string>{minArg, "ge"}, {maxArg, "le"}}) {
             if (name.empty() || b.args().isNone(name)) continue;
-            IRLENS_DECOMP_ASSIGN(bound0, operandOf(b, name));
+            IRLENS_ASSIGN_OR_RETURN(bound0, operandOf(b, name));
             if (bound0.isTensor()) return b.args().error(name, "tensor bounds are not decomposed by irlens yet");
-            IRLENS_DECOMP_ASSIGN(bound, convertTo(b, bound0, dt));
-            IRLENS_DECOMP_ASSIGN(c, prim2(b, cmp, t(a), bound));
-            IRLENS_DECOMP_ASSIGN(keep, prim2(b, "bitwise_or", t(c), t(isnan)));
-            IRLENS_DECOMP_ASSIGN(w, prim(b, "where", {arg::tensor("pred", keep), arg::tensor("a", a), primArg("b", bound)}));
+            IRLENS_ASSIGN_OR_RETURN(bound, convertTo(b, bound0, dt));
+            IRLENS_ASSIGN_OR_RETURN(c, prim2(b, cmp, t(a), bound));
+            IRLENS_ASSIGN_OR_RETURN(keep, prim2(b, "bitwise_or", t(c), t(isnan)));
+            IRLENS_ASSIGN_OR_RETURN(w, prim(b, "where", {arg::tensor("pred", keep), arg::tensor("a", a), primArg("b", bound)}));
             a = w;
         }
         return a;
@@ -228,23 +228,23 @@ Status clampLike(RewriteBuilder& b, const std::string& minArg, const std::string
 Status leakyRelu(RewriteBuilder& b) {
     return composite(b, PromotionKind::Default, [&](const std::string& x, ScalarType dt) -> Result<std::string> {
         double slope = valueOr(b.args().number("negative_slope"), 0.01);
-        IRLENS_DECOMP_ASSIGN(zero, convertTo(b, PrimOperand{"", Argument::integer(0)}, dt));
-        IRLENS_DECOMP_ASSIGN(gt, prim2(b, "gt", t(x), zero));
-        IRLENS_DECOMP_ASSIGN(m, prim2(b, "mul", t(x), num(slope)));
+        IRLENS_ASSIGN_OR_RETURN(zero, convertTo(b, PrimOperand{"", Argument::integer(0)}, dt));
+        IRLENS_ASSIGN_OR_RETURN(gt, prim2(b, "gt", t(x), zero));
+        IRLENS_ASSIGN_OR_RETURN(m, prim2(b, "mul", t(x), num(slope)));
         return prim(b, "where", {arg::tensor("pred", gt), arg::tensor("a", x), arg::tensor("b", m)});
     });
 }
 
 Status logicalNot(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
     const TensorMeta* m = b.meta(x);
     std::string out;
     if (m->dtype == ScalarType::Bool) {
-        IRLENS_DECOMP_ASSIGN(r, prim(b, "bitwise_not", {arg::tensor("self", x)}));
+        IRLENS_ASSIGN_OR_RETURN(r, prim(b, "bitwise_not", {arg::tensor("self", x)}));
         out = r;
     } else {
-        IRLENS_DECOMP_ASSIGN(zero, convertTo(b, PrimOperand{"", Argument::integer(0)}, m->dtype));
-        IRLENS_DECOMP_ASSIGN(r, prim2(b, "eq", t(x), zero));
+        IRLENS_ASSIGN_OR_RETURN(zero, convertTo(b, PrimOperand{"", Argument::integer(0)}, m->dtype));
+        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, "eq", t(x), zero));
         out = r;
     }
     b.replaceOutput(0, out);

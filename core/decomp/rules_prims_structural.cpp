@@ -28,67 +28,67 @@ int64_t countOf(const RewriteBuilder& b, const std::string& x, const std::vector
 
 // softmax: m = amax(x, keepdim); e = exp(x - m); e / sum(e, keepdim)   (refs.softmax)
 Status softmax(RewriteBuilder& b, bool log) {
-    IRLENS_DECOMP_ASSIGN(x0, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(dim0, b.args().integer("dim"));
+    IRLENS_ASSIGN_OR_RETURN(x0, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(dim0, b.args().integer("dim"));
     bool halfToFloat = valueOr(b.args().boolean("half_to_float"), false);
     const TensorMeta* m = b.meta(x0);
     ScalarType computation = opmathType(m->dtype);
     ScalarType result = halfToFloat ? ScalarType::Float32 : m->dtype;
     int64_t dim = dim0 < 0 ? dim0 + static_cast<int64_t>(m->sizes.size()) : dim0;
-    IRLENS_DECOMP_ASSIGN(x, convertTensor(b, x0, computation));
-    IRLENS_DECOMP_ASSIGN(mx, reducePrim(b, "amax", x, {dim}, true));
-    IRLENS_DECOMP_ASSIGN(mxb, broadcastTo(b, mx, m->sizes));
-    IRLENS_DECOMP_ASSIGN(shifted, prim2(b, "sub", t(x), t(mxb)));
-    IRLENS_DECOMP_ASSIGN(e, prim(b, "exp", {arg::tensor("self", shifted)}));
-    IRLENS_DECOMP_ASSIGN(s, reducePrim(b, "sum", e, {dim}, true));
+    IRLENS_ASSIGN_OR_RETURN(x, convertTensor(b, x0, computation));
+    IRLENS_ASSIGN_OR_RETURN(mx, reducePrim(b, "amax", x, {dim}, true));
+    IRLENS_ASSIGN_OR_RETURN(mxb, broadcastTo(b, mx, m->sizes));
+    IRLENS_ASSIGN_OR_RETURN(shifted, prim2(b, "sub", t(x), t(mxb)));
+    IRLENS_ASSIGN_OR_RETURN(e, prim(b, "exp", {arg::tensor("self", shifted)}));
+    IRLENS_ASSIGN_OR_RETURN(s, reducePrim(b, "sum", e, {dim}, true));
     std::string out;
     if (log) {
-        IRLENS_DECOMP_ASSIGN(ls, prim(b, "log", {arg::tensor("self", s)}));
-        IRLENS_DECOMP_ASSIGN(lsb, broadcastTo(b, ls, m->sizes));
-        IRLENS_DECOMP_ASSIGN(r, prim2(b, "sub", t(shifted), t(lsb)));
+        IRLENS_ASSIGN_OR_RETURN(ls, prim(b, "log", {arg::tensor("self", s)}));
+        IRLENS_ASSIGN_OR_RETURN(lsb, broadcastTo(b, ls, m->sizes));
+        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, "sub", t(shifted), t(lsb)));
         out = r;
     } else {
-        IRLENS_DECOMP_ASSIGN(sb, broadcastTo(b, s, m->sizes));
-        IRLENS_DECOMP_ASSIGN(r, prim2(b, "div", t(e), t(sb)));
+        IRLENS_ASSIGN_OR_RETURN(sb, broadcastTo(b, s, m->sizes));
+        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, "div", t(e), t(sb)));
         out = r;
     }
-    IRLENS_DECOMP_ASSIGN(res, convertTensor(b, out, result));
+    IRLENS_ASSIGN_OR_RETURN(res, convertTensor(b, out, result));
     b.replaceOutput(0, res);
     return Status::ok();
 }
 
 // native_layer_norm: var_mean(correction=0, keepdim) over the trailing dims, rstd = rsqrt(var + eps).
 Status layerNorm(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x0, input(b, "input"));
-    IRLENS_DECOMP_ASSIGN(shape, b.args().symInts("normalized_shape"));
-    IRLENS_DECOMP_ASSIGN(eps, b.args().number("eps"));
+    IRLENS_ASSIGN_OR_RETURN(x0, input(b, "input"));
+    IRLENS_ASSIGN_OR_RETURN(shape, b.args().symInts("normalized_shape"));
+    IRLENS_ASSIGN_OR_RETURN(eps, b.args().number("eps"));
     const TensorMeta* m = b.meta(x0);
     ScalarType computation = opmathType(m->dtype);
     int64_t rank = static_cast<int64_t>(m->sizes.size());
     std::vector<int64_t> dims;
     for (int64_t i = rank - static_cast<int64_t>(shape.size()); i < rank; ++i) dims.push_back(i);
-    IRLENS_DECOMP_ASSIGN(x, convertTensor(b, x0, computation));
-    IRLENS_DECOMP_ASSIGN(var, reducePrim(b, "var", x, dims, true, {arg::floating("correction", 0)}));
-    IRLENS_DECOMP_ASSIGN(sum, reducePrim(b, "sum", x, dims, true));
-    IRLENS_DECOMP_ASSIGN(mean, prim2(b, "div", t(sum), num(static_cast<double>(countOf(b, x, dims)))));
-    IRLENS_DECOMP_ASSIGN(ve, prim2(b, "add", t(var), num(eps)));
-    IRLENS_DECOMP_ASSIGN(rstd, prim(b, "rsqrt", {arg::tensor("self", ve)}));
-    IRLENS_DECOMP_ASSIGN(meanB, broadcastTo(b, mean, m->sizes));
-    IRLENS_DECOMP_ASSIGN(centered, prim2(b, "sub", t(x), t(meanB)));
-    IRLENS_DECOMP_ASSIGN(rstdB, broadcastTo(b, rstd, m->sizes));
-    IRLENS_DECOMP_ASSIGN(out0, prim2(b, "mul", t(centered), t(rstdB)));
+    IRLENS_ASSIGN_OR_RETURN(x, convertTensor(b, x0, computation));
+    IRLENS_ASSIGN_OR_RETURN(var, reducePrim(b, "var", x, dims, true, {arg::floating("correction", 0)}));
+    IRLENS_ASSIGN_OR_RETURN(sum, reducePrim(b, "sum", x, dims, true));
+    IRLENS_ASSIGN_OR_RETURN(mean, prim2(b, "div", t(sum), num(static_cast<double>(countOf(b, x, dims)))));
+    IRLENS_ASSIGN_OR_RETURN(ve, prim2(b, "add", t(var), num(eps)));
+    IRLENS_ASSIGN_OR_RETURN(rstd, prim(b, "rsqrt", {arg::tensor("self", ve)}));
+    IRLENS_ASSIGN_OR_RETURN(meanB, broadcastTo(b, mean, m->sizes));
+    IRLENS_ASSIGN_OR_RETURN(centered, prim2(b, "sub", t(x), t(meanB)));
+    IRLENS_ASSIGN_OR_RETURN(rstdB, broadcastTo(b, rstd, m->sizes));
+    IRLENS_ASSIGN_OR_RETURN(out0, prim2(b, "mul", t(centered), t(rstdB)));
     std::string out = out0;
     for (const char* name : {"weight", "bias"}) {
         std::string v = b.args().tensorName(name);
         if (v.empty()) continue;
-        IRLENS_DECOMP_ASSIGN(vc, convertTensor(b, v, computation));
-        IRLENS_DECOMP_ASSIGN(vb, broadcastTo(b, vc, m->sizes));
-        IRLENS_DECOMP_ASSIGN(r, prim2(b, std::string(name) == "weight" ? "mul" : "add", t(out), t(vb)));
+        IRLENS_ASSIGN_OR_RETURN(vc, convertTensor(b, v, computation));
+        IRLENS_ASSIGN_OR_RETURN(vb, broadcastTo(b, vc, m->sizes));
+        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, std::string(name) == "weight" ? "mul" : "add", t(out), t(vb)));
         out = r;
     }
-    IRLENS_DECOMP_ASSIGN(o, convertTensor(b, out, m->dtype));
-    IRLENS_DECOMP_ASSIGN(mo, convertTensor(b, mean, m->dtype));
-    IRLENS_DECOMP_ASSIGN(ro, convertTensor(b, rstd, m->dtype));
+    IRLENS_ASSIGN_OR_RETURN(o, convertTensor(b, out, m->dtype));
+    IRLENS_ASSIGN_OR_RETURN(mo, convertTensor(b, mean, m->dtype));
+    IRLENS_ASSIGN_OR_RETURN(ro, convertTensor(b, rstd, m->dtype));
     b.replaceOutput(0, o);
     b.replaceOutput(1, mo);
     b.replaceOutput(2, ro);
@@ -97,66 +97,66 @@ Status layerNorm(RewriteBuilder& b) {
 
 // (x - running_mean) * rsqrt(running_var + eps) * weight + bias, per channel (dim 1).
 Status batchNormEval(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x0, input(b, "input"));
-    IRLENS_DECOMP_ASSIGN(rm, input(b, "running_mean"));
-    IRLENS_DECOMP_ASSIGN(rv, input(b, "running_var"));
-    IRLENS_DECOMP_ASSIGN(eps, b.args().number("eps"));
+    IRLENS_ASSIGN_OR_RETURN(x0, input(b, "input"));
+    IRLENS_ASSIGN_OR_RETURN(rm, input(b, "running_mean"));
+    IRLENS_ASSIGN_OR_RETURN(rv, input(b, "running_var"));
+    IRLENS_ASSIGN_OR_RETURN(eps, b.args().number("eps"));
     const TensorMeta* m = b.meta(x0);
     if (m->sizes.size() < 2) return b.args().error("input", "expected (N, C, ...) input");
     ScalarType computation = opmathType(m->dtype);
     auto perChannel = [&](const std::string& v) -> Result<std::string> {
-        IRLENS_DECOMP_ASSIGN(c, convertTensor(b, v, computation));
+        IRLENS_ASSIGN_OR_RETURN(c, convertTensor(b, v, computation));
         return prim(b, "broadcast_in_dim", {arg::tensor("a", c), b.sizes("shape", m->sizes), arg::ints("broadcast_dimensions", {1})});
     };
-    IRLENS_DECOMP_ASSIGN(x, convertTensor(b, x0, computation));
-    IRLENS_DECOMP_ASSIGN(rvc, convertTensor(b, rv, computation));
-    IRLENS_DECOMP_ASSIGN(ve, prim2(b, "add", t(rvc), num(eps)));
-    IRLENS_DECOMP_ASSIGN(invstd, prim(b, "rsqrt", {arg::tensor("self", ve)}));
-    IRLENS_DECOMP_ASSIGN(meanB, perChannel(rm));
-    IRLENS_DECOMP_ASSIGN(centered, prim2(b, "sub", t(x), t(meanB)));
-    IRLENS_DECOMP_ASSIGN(invB, perChannel(invstd));
-    IRLENS_DECOMP_ASSIGN(out0, prim2(b, "mul", t(centered), t(invB)));
+    IRLENS_ASSIGN_OR_RETURN(x, convertTensor(b, x0, computation));
+    IRLENS_ASSIGN_OR_RETURN(rvc, convertTensor(b, rv, computation));
+    IRLENS_ASSIGN_OR_RETURN(ve, prim2(b, "add", t(rvc), num(eps)));
+    IRLENS_ASSIGN_OR_RETURN(invstd, prim(b, "rsqrt", {arg::tensor("self", ve)}));
+    IRLENS_ASSIGN_OR_RETURN(meanB, perChannel(rm));
+    IRLENS_ASSIGN_OR_RETURN(centered, prim2(b, "sub", t(x), t(meanB)));
+    IRLENS_ASSIGN_OR_RETURN(invB, perChannel(invstd));
+    IRLENS_ASSIGN_OR_RETURN(out0, prim2(b, "mul", t(centered), t(invB)));
     std::string out = out0;
     for (const char* name : {"weight", "bias"}) {
         std::string v = b.args().tensorName(name);
         if (v.empty()) continue;
-        IRLENS_DECOMP_ASSIGN(vb, perChannel(v));
-        IRLENS_DECOMP_ASSIGN(r, prim2(b, std::string(name) == "weight" ? "mul" : "add", t(out), t(vb)));
+        IRLENS_ASSIGN_OR_RETURN(vb, perChannel(v));
+        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, std::string(name) == "weight" ? "mul" : "add", t(out), t(vb)));
         out = r;
     }
-    IRLENS_DECOMP_ASSIGN(o, convertTensor(b, out, m->dtype));
+    IRLENS_ASSIGN_OR_RETURN(o, convertTensor(b, out, m->dtype));
     b.replaceOutput(0, o);
     return Status::ok();
 }
 
 // sum / amax / amin / mean / var over dims with keepdim.
 Status reduction(RewriteBuilder& b, const std::string& kind) {
-    IRLENS_DECOMP_ASSIGN(x0, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(x0, input(b, "self"));
     const TensorMeta* m = b.meta(x0);
     auto dims = wrapDims(b, x0, b.args().optInts("dim"));
     bool keepdim = b.args().optInteger("keepdim").value_or(0) != 0;
     auto requested = b.args().scalarType("dtype");
-    IRLENS_DECOMP_ASSIGN(outMeta, inferSingleMeta(b.original(), b.graph()));
+    IRLENS_ASSIGN_OR_RETURN(outMeta, inferSingleMeta(b.original(), b.graph()));
     ScalarType computation = opmathType(requested.value_or(m->dtype));
     if (kind == "sum" && categoryOf(outMeta.dtype) <= TypeCategory::Integer) computation = outMeta.dtype;
     if (kind == "amax" || kind == "amin") computation = m->dtype;
-    IRLENS_DECOMP_ASSIGN(x, convertTensor(b, x0, computation));
+    IRLENS_ASSIGN_OR_RETURN(x, convertTensor(b, x0, computation));
     std::string out;
     if (kind == "mean") {
-        IRLENS_DECOMP_ASSIGN(s, reducePrim(b, "sum", x, dims, keepdim));
-        IRLENS_DECOMP_ASSIGN(d, prim2(b, "div", t(s), num(static_cast<double>(countOf(b, x, dims)))));
+        IRLENS_ASSIGN_OR_RETURN(s, reducePrim(b, "sum", x, dims, keepdim));
+        IRLENS_ASSIGN_OR_RETURN(d, prim2(b, "div", t(s), num(static_cast<double>(countOf(b, x, dims)))));
         out = d;
     } else if (kind == "var") {
         double correction = 1;
         if (!b.args().isNone("correction")) correction = valueOr(b.args().number("correction"), 1);
         if (b.original().target.overload == "dim") correction = b.args().optInteger("unbiased").value_or(1) ? 1 : 0;
-        IRLENS_DECOMP_ASSIGN(v, reducePrim(b, "var", x, dims, keepdim, {arg::floating("correction", correction)}));
+        IRLENS_ASSIGN_OR_RETURN(v, reducePrim(b, "var", x, dims, keepdim, {arg::floating("correction", correction)}));
         out = v;
     } else {
-        IRLENS_DECOMP_ASSIGN(r, reducePrim(b, kind, x, dims, keepdim));
+        IRLENS_ASSIGN_OR_RETURN(r, reducePrim(b, kind, x, dims, keepdim));
         out = r;
     }
-    IRLENS_DECOMP_ASSIGN(res, convertTensor(b, out, outMeta.dtype));
+    IRLENS_ASSIGN_OR_RETURN(res, convertTensor(b, out, outMeta.dtype));
     b.replaceOutput(0, res);
     return Status::ok();
 }
@@ -229,17 +229,17 @@ std::optional<std::vector<ViewOp>> viewPlan(const TensorMeta& in, const std::vec
 
 // Views and copies.
 Status viewRule(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
     const TensorMeta* m = b.meta(x);
     // The target sizes only: the reshape prim copies, so the input's strides do not matter.
-    IRLENS_DECOMP_ASSIGN(requested, b.args().symInts("size"));
-    IRLENS_DECOMP_ASSIGN(sizes, meta::inferViewShape(b.args(), m->sizes, requested));
+    IRLENS_ASSIGN_OR_RETURN(requested, b.args().symInts("size"));
+    IRLENS_ASSIGN_OR_RETURN(sizes, meta::inferViewShape(b.args(), m->sizes, requested));
     TensorMeta outMeta;
     outMeta.sizes = sizes;
     bool same = m->sizes.size() == outMeta.sizes.size();
     for (size_t i = 0; same && i < m->sizes.size(); ++i) same = sameSize(m->sizes[i], outMeta.sizes[i]);
     if (same) {
-        IRLENS_DECOMP_ASSIGN(out, prim(b, "view_of", {arg::tensor("a", x)}));
+        IRLENS_ASSIGN_OR_RETURN(out, prim(b, "view_of", {arg::tensor("a", x)}));
         b.replaceOutput(0, out);
         return Status::ok();
     }
@@ -257,28 +257,28 @@ Status viewRule(RewriteBuilder& b) {
         b.replaceOutput(0, cur);
         return Status::ok();
     }
-    IRLENS_DECOMP_ASSIGN(out, prim(b, "reshape", {arg::tensor("a", x), b.sizes("shape", outMeta.sizes)}));
+    IRLENS_ASSIGN_OR_RETURN(out, prim(b, "reshape", {arg::tensor("a", x), b.sizes("shape", outMeta.sizes)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status permuteRule(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(dims, b.args().ints("dims"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(dims, b.args().ints("dims"));
     int64_t rank = rankOf(b, x);
     for (auto& d : dims) d = d < 0 ? d + rank : d;
-    IRLENS_DECOMP_ASSIGN(out, prim(b, "transpose", {arg::tensor("a", x), arg::ints("permutation", dims)}));
+    IRLENS_ASSIGN_OR_RETURN(out, prim(b, "transpose", {arg::tensor("a", x), arg::ints("permutation", dims)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status expandLike(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(outMeta, inferSingleMeta(b.original(), b.graph()));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(outMeta, inferSingleMeta(b.original(), b.graph()));
     const TensorMeta* m = b.meta(x);
     std::vector<int64_t> dims;
     if (b.original().target.op == "unsqueeze") {
-        IRLENS_DECOMP_ASSIGN(d0, b.args().integer("dim"));
+        IRLENS_ASSIGN_OR_RETURN(d0, b.args().integer("dim"));
         int64_t d = d0 < 0 ? d0 + static_cast<int64_t>(outMeta.sizes.size()) : d0;
         for (int64_t i = 0; i < static_cast<int64_t>(outMeta.sizes.size()); ++i)
             if (i != d) dims.push_back(i);
@@ -286,45 +286,45 @@ Status expandLike(RewriteBuilder& b) {
         int64_t offset = static_cast<int64_t>(outMeta.sizes.size() - m->sizes.size());
         for (size_t i = 0; i < m->sizes.size(); ++i) dims.push_back(offset + static_cast<int64_t>(i));
     }
-    IRLENS_DECOMP_ASSIGN(out, prim(b, "broadcast_in_dim", {arg::tensor("a", x), b.sizes("shape", outMeta.sizes), arg::ints("broadcast_dimensions", dims)}));
+    IRLENS_ASSIGN_OR_RETURN(out, prim(b, "broadcast_in_dim", {arg::tensor("a", x), b.sizes("shape", outMeta.sizes), arg::ints("broadcast_dimensions", dims)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status squeezeRule(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(dims0, b.args().ints("dim"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(dims0, b.args().ints("dim"));
     const TensorMeta* m = b.meta(x);
     std::vector<int64_t> dims;
     for (int64_t d : wrapDims(b, x, dims0))
         if (meta::isStaticOne(m->sizes[d])) dims.push_back(d);
-    IRLENS_DECOMP_ASSIGN(out, dims.empty() ? prim(b, "view_of", {arg::tensor("a", x)})
+    IRLENS_ASSIGN_OR_RETURN(out, dims.empty() ? prim(b, "view_of", {arg::tensor("a", x)})
                                            : prim(b, "squeeze", {arg::tensor("a", x), arg::ints("dimensions", dims)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status cloneRule(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
     std::vector<NamedArgument> in{arg::tensor("self", x)};
     if (const Argument* f = b.args().get("memory_format"); f && f->kind == ArgKind::MemoryFormat) in.push_back(arg::kw(arg::copy("memory_format", *f)));
-    IRLENS_DECOMP_ASSIGN(out, prim(b, "clone", std::move(in)));
+    IRLENS_ASSIGN_OR_RETURN(out, prim(b, "clone", std::move(in)));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status toCopy(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
     auto dtype = b.args().scalarType("dtype");
     const TensorMeta* m = b.meta(x);
-    IRLENS_DECOMP_ASSIGN(out, dtype && *dtype != m->dtype ? prim(b, "convert_element_type", {arg::tensor("a", x), arg::dtype("dtype", *dtype)})
+    IRLENS_ASSIGN_OR_RETURN(out, dtype && *dtype != m->dtype ? prim(b, "convert_element_type", {arg::tensor("a", x), arg::dtype("dtype", *dtype)})
                                                           : prim(b, "clone", {arg::tensor("self", x)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status catRule(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(outMeta, inferSingleMeta(b.original(), b.graph()));
+    IRLENS_ASSIGN_OR_RETURN(outMeta, inferSingleMeta(b.original(), b.graph()));
     const Argument* list = b.args().get("tensors");
     if (!list || !list->isList()) return b.args().error("tensors", "expected a list");
     std::vector<std::string> converted;
@@ -332,21 +332,21 @@ Status catRule(RewriteBuilder& b) {
         const TensorMeta* m = b.meta(e.s);
         if (!m) return b.args().error("tensors", "no meta for '" + e.s + "'");
         if (m->sizes.size() == 1 && m->sizes[0].isStatic() && m->sizes[0].value == 0) continue;
-        IRLENS_DECOMP_ASSIGN(c, convertTensor(b, e.s, outMeta.dtype));
+        IRLENS_ASSIGN_OR_RETURN(c, convertTensor(b, e.s, outMeta.dtype));
         converted.push_back(c);
     }
     int64_t dim = b.args().optInteger("dim").value_or(0);
     if (dim < 0) dim += static_cast<int64_t>(outMeta.sizes.size());
-    IRLENS_DECOMP_ASSIGN(out, prim(b, "cat", {NamedArgument{"tensors", Argument::tensors(converted), 1}, arg::integer("dim", dim)}));
+    IRLENS_ASSIGN_OR_RETURN(out, prim(b, "cat", {NamedArgument{"tensors", Argument::tensors(converted), 1}, arg::integer("dim", dim)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status fullRule(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(outMeta, inferSingleMeta(b.original(), b.graph()));
+    IRLENS_ASSIGN_OR_RETURN(outMeta, inferSingleMeta(b.original(), b.graph()));
     const Argument* v = b.args().get("fill_value");
     if (!v) return b.args().error("fill_value", "missing");
-    IRLENS_DECOMP_ASSIGN(out, prim(b, "full", {b.sizes("shape", outMeta.sizes), arg::copy("fill_value", *v), arg::kw(arg::dtype("dtype", outMeta.dtype)),
+    IRLENS_ASSIGN_OR_RETURN(out, prim(b, "full", {b.sizes("shape", outMeta.sizes), arg::copy("fill_value", *v), arg::kw(arg::dtype("dtype", outMeta.dtype)),
                                                arg::kw(NamedArgument{"device", [&] { Argument d; d.kind = ArgKind::Device; d.device = outMeta.device; return d; }(), 1}),
                                                arg::kw(arg::boolean("requires_grad", false))}));
     b.replaceOutput(0, out);
@@ -355,14 +355,14 @@ Status fullRule(RewriteBuilder& b) {
 
 // addmm(bias, m1, m2, beta, alpha) = beta * bias + alpha * mm(m1, m2); mm has no prim and stays.
 Status addmm(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(bias, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(m1, input(b, "mat1"));
-    IRLENS_DECOMP_ASSIGN(m2, input(b, "mat2"));
+    IRLENS_ASSIGN_OR_RETURN(bias, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(m1, input(b, "mat1"));
+    IRLENS_ASSIGN_OR_RETURN(m2, input(b, "mat2"));
     double beta = valueOr(b.args().number("beta"), 1), alpha = valueOr(b.args().number("alpha"), 1);
-    IRLENS_DECOMP_ASSIGN(mm, b.call(atenTarget("mm"), {arg::tensor("self", m1), arg::tensor("mat2", m2)}));
+    IRLENS_ASSIGN_OR_RETURN(mm, b.call(atenTarget("mm"), {arg::tensor("self", m1), arg::tensor("mat2", m2)}));
     std::string prod = mm;
     if (alpha != 1) {
-        IRLENS_DECOMP_ASSIGN(s, prim2(b, "mul", t(mm), num(alpha)));
+        IRLENS_ASSIGN_OR_RETURN(s, prim2(b, "mul", t(mm), num(alpha)));
         prod = s;
     }
     if (beta == 0) {
@@ -370,20 +370,20 @@ Status addmm(RewriteBuilder& b) {
         return Status::ok();
     }
     const TensorMeta* pm = b.meta(prod);
-    IRLENS_DECOMP_ASSIGN(bb, broadcastTo(b, bias, pm->sizes, true));
+    IRLENS_ASSIGN_OR_RETURN(bb, broadcastTo(b, bias, pm->sizes, true));
     std::string biasTerm = bb;
     if (beta != 1) {
-        IRLENS_DECOMP_ASSIGN(s, prim2(b, "mul", t(bb), num(beta)));
+        IRLENS_ASSIGN_OR_RETURN(s, prim2(b, "mul", t(bb), num(beta)));
         biasTerm = s;
     }
-    IRLENS_DECOMP_ASSIGN(out, prim2(b, "add", t(biasTerm), t(prod)));
+    IRLENS_ASSIGN_OR_RETURN(out, prim2(b, "add", t(biasTerm), t(prod)));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 // Integer arange -> prims.iota(length, start, step).
 Status arangeIota(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(outMeta, inferSingleMeta(b.original(), b.graph()));
+    IRLENS_ASSIGN_OR_RETURN(outMeta, inferSingleMeta(b.original(), b.graph()));
     if (categoryOf(outMeta.dtype) != TypeCategory::Integer) return b.args().error("dtype", "prims.iota only makes integer ranges; a floating arange stays ATen");
     auto start = b.args().optInteger("start"), step = b.args().optInteger("step");
     const Argument* startArg = b.args().get("start");
@@ -393,7 +393,7 @@ Status arangeIota(RewriteBuilder& b) {
     Argument device;
     device.kind = ArgKind::Device;
     device.device = outMeta.device;
-    IRLENS_DECOMP_ASSIGN(out, prim(b, "iota", {outMeta.sizes[0].isStatic() ? arg::integer("length", outMeta.sizes[0].value) : b.sizes("length", {outMeta.sizes[0]}), arg::kw(arg::integer("start", *start)),
+    IRLENS_ASSIGN_OR_RETURN(out, prim(b, "iota", {outMeta.sizes[0].isStatic() ? arg::integer("length", outMeta.sizes[0].value) : b.sizes("length", {outMeta.sizes[0]}), arg::kw(arg::integer("start", *start)),
                                                arg::kw(arg::integer("step", *step)), arg::kw(arg::dtype("dtype", outMeta.dtype)),
                                                arg::kw(NamedArgument{"device", device, 2}), arg::kw(arg::boolean("requires_grad", false))}));
     b.replaceOutput(0, out);
@@ -439,8 +439,8 @@ void registerPrimsStructural(std::vector<DecompRule>& out) {
                    "A dtype change is convert_element_type; a same-dtype copy is a clone.", toCopy});
     out.push_back({"aten::alias.default", S, "alias -> prims.view_of", "torch._refs.alias", "An alias is a view of the whole tensor.",
                    [](RewriteBuilder& b) -> Status {
-                       IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-                       IRLENS_DECOMP_ASSIGN(out, prim(b, "view_of", {arg::tensor("a", x)}));
+                       IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+                       IRLENS_ASSIGN_OR_RETURN(out, prim(b, "view_of", {arg::tensor("a", x)}));
                        b.replaceOutput(0, out);
                        return Status::ok();
                    }});

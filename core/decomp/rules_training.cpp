@@ -12,7 +12,7 @@ Result<std::string> reshapeTo(RewriteBuilder& b, const std::string& x, const std
     const TensorMeta* m = b.meta(x);
     if (!m) return b.args().error("", "no meta for '" + x + "'");
     if (meta::viewStrides(*m, sizes)) return b.call(atenTarget("view"), {arg::tensor("self", x), b.sizes("size", sizes)});
-    IRLENS_DECOMP_ASSIGN(c, b.call(atenTarget("clone"), {arg::tensor("self", x), arg::kw(arg::memoryFormat("memory_format", MemoryFormat::Contiguous))}));
+    IRLENS_ASSIGN_OR_RETURN(c, b.call(atenTarget("clone"), {arg::tensor("self", x), arg::kw(arg::memoryFormat("memory_format", MemoryFormat::Contiguous))}));
     return b.call(atenTarget("view"), {arg::tensor("self", c), b.sizes("size", sizes)});
 }
 
@@ -24,15 +24,15 @@ std::vector<SymInt> sizesOf(const RewriteBuilder& b, const std::string& v) {
 }
 
 Status linear(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "input"));
-    IRLENS_DECOMP_ASSIGN(w, input(b, "weight"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "input"));
+    IRLENS_ASSIGN_OR_RETURN(w, input(b, "weight"));
     std::string bias = b.args().tensorName("bias");
     const TensorMeta* xm = b.meta(x);
     const TensorMeta* bm = bias.empty() ? nullptr : b.meta(bias);
     int64_t rank = rankOf(b, x);
     if (rank == 2 && bm) {
-        IRLENS_DECOMP_ASSIGN(wt, b.call(atenTarget("t"), {arg::tensor("self", w)}));
-        IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("addmm"), {arg::tensor("self", bias), arg::tensor("mat1", x), arg::tensor("mat2", wt)}));
+        IRLENS_ASSIGN_OR_RETURN(wt, b.call(atenTarget("t"), {arg::tensor("self", w)}));
+        IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("addmm"), {arg::tensor("self", bias), arg::tensor("mat1", x), arg::tensor("mat2", wt)}));
         b.replaceOutput(0, out);
         return Status::ok();
     }
@@ -40,30 +40,30 @@ Status linear(RewriteBuilder& b) {
         // _flatten_nd_linear: fold the leading dims, addmm, view back.
         SymInt lead = SymInt::literal(1);
         for (int64_t i = 0; i + 1 < rank; ++i) lead = meta::mulSym(lead, xm->sizes[i]);
-        IRLENS_DECOMP_ASSIGN(flat, reshapeTo(b, x, {lead, xm->sizes.back()}));
-        IRLENS_DECOMP_ASSIGN(wt, b.call(atenTarget("t"), {arg::tensor("self", w)}));
-        IRLENS_DECOMP_ASSIGN(mm, b.call(atenTarget("addmm"), {arg::tensor("self", bias), arg::tensor("mat1", flat), arg::tensor("mat2", wt)}));
+        IRLENS_ASSIGN_OR_RETURN(flat, reshapeTo(b, x, {lead, xm->sizes.back()}));
+        IRLENS_ASSIGN_OR_RETURN(wt, b.call(atenTarget("t"), {arg::tensor("self", w)}));
+        IRLENS_ASSIGN_OR_RETURN(mm, b.call(atenTarget("addmm"), {arg::tensor("self", bias), arg::tensor("mat1", flat), arg::tensor("mat2", wt)}));
         std::vector<SymInt> shape(xm->sizes.begin(), xm->sizes.end() - 1);
         shape.push_back(sizesOf(b, mm)[1]);
-        IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("view"), {arg::tensor("self", mm), b.sizes("size", shape)}));
+        IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("view"), {arg::tensor("self", mm), b.sizes("size", shape)}));
         b.replaceOutput(0, out);
         return Status::ok();
     }
-    IRLENS_DECOMP_ASSIGN(wt, b.call(atenTarget("t"), {arg::tensor("self", w)}));
-    IRLENS_DECOMP_ASSIGN(mm, b.call(atenTarget("matmul"), {arg::tensor("self", x), arg::tensor("other", wt)}));
+    IRLENS_ASSIGN_OR_RETURN(wt, b.call(atenTarget("t"), {arg::tensor("self", w)}));
+    IRLENS_ASSIGN_OR_RETURN(mm, b.call(atenTarget("matmul"), {arg::tensor("self", x), arg::tensor("other", wt)}));
     if (!bm) {
         b.replaceOutput(0, mm);
         return Status::ok();
     }
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("add", "Tensor"), {arg::tensor("self", mm), arg::tensor("other", bias)}));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("add", "Tensor"), {arg::tensor("self", mm), arg::tensor("other", bias)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status conv(RewriteBuilder& b) {
     const NodeArgs& a = b.args();
-    IRLENS_DECOMP_ASSIGN(x, input(b, "input"));
-    IRLENS_DECOMP_ASSIGN(w, input(b, "weight"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "input"));
+    IRLENS_ASSIGN_OR_RETURN(w, input(b, "weight"));
     size_t spatial = static_cast<size_t>(std::max<int64_t>(rankOf(b, w) - 2, 1));
     auto list = [&](const char* name, int64_t fallback) {
         auto v = a.optInts(name).value_or(std::vector<int64_t>{fallback});
@@ -79,22 +79,22 @@ Status conv(RewriteBuilder& b) {
     in.push_back(arg::boolean("transposed", false));
     in.push_back(arg::ints("output_padding", std::vector<int64_t>(spatial, 0)));
     in.push_back(arg::integer("groups", a.optInteger("groups").value_or(1)));
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("convolution"), std::move(in)));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("convolution"), std::move(in)));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status batchNorm(RewriteBuilder& b) {
     const NodeArgs& a = b.args();
-    IRLENS_DECOMP_ASSIGN(training, a.boolean("training"));
+    IRLENS_ASSIGN_OR_RETURN(training, a.boolean("training"));
     if (training) return a.error("training", "batch_norm in training mode (running-stat updates) is not decomposed by irlens yet");
-    IRLENS_DECOMP_ASSIGN(x, input(b, "input"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "input"));
     std::string rm = a.tensorName("running_mean"), rv = a.tensorName("running_var");
     if (rm.empty() || rv.empty()) return a.error("running_mean", "eval-mode batch_norm needs running statistics");
     auto opt = [&](const char* n) { std::string v = a.tensorName(n); return v.empty() ? arg::none(n) : arg::tensor(n, v); };
-    IRLENS_DECOMP_ASSIGN(momentum, a.number("momentum"));
-    IRLENS_DECOMP_ASSIGN(eps, a.number("eps"));
-    IRLENS_DECOMP_ASSIGN(outs, b.callMulti(atenTarget("_native_batch_norm_legit_no_training"),
+    IRLENS_ASSIGN_OR_RETURN(momentum, a.number("momentum"));
+    IRLENS_ASSIGN_OR_RETURN(eps, a.number("eps"));
+    IRLENS_ASSIGN_OR_RETURN(outs, b.callMulti(atenTarget("_native_batch_norm_legit_no_training"),
                                            {arg::tensor("input", x), opt("weight"), opt("bias"), arg::tensor("running_mean", rm),
                                             arg::tensor("running_var", rv), arg::floating("momentum", momentum), arg::floating("eps", eps)}));
     b.replaceOutput(0, outs[0]);
@@ -105,18 +105,18 @@ Status batchNorm(RewriteBuilder& b) {
 // batch statistics in training, running statistics returned updated rather than mutated.
 Status batchNormFunctional(RewriteBuilder& b) {
     const NodeArgs& a = b.args();
-    IRLENS_DECOMP_ASSIGN(x, input(b, "input"));
-    IRLENS_DECOMP_ASSIGN(rm, input(b, "running_mean"));
-    IRLENS_DECOMP_ASSIGN(rv, input(b, "running_var"));
-    IRLENS_DECOMP_ASSIGN(training, a.boolean("training"));
-    IRLENS_DECOMP_ASSIGN(momentum, a.number("momentum"));
-    IRLENS_DECOMP_ASSIGN(eps, a.number("eps"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "input"));
+    IRLENS_ASSIGN_OR_RETURN(rm, input(b, "running_mean"));
+    IRLENS_ASSIGN_OR_RETURN(rv, input(b, "running_var"));
+    IRLENS_ASSIGN_OR_RETURN(training, a.boolean("training"));
+    IRLENS_ASSIGN_OR_RETURN(momentum, a.number("momentum"));
+    IRLENS_ASSIGN_OR_RETURN(eps, a.number("eps"));
     const TensorMeta* xm = b.meta(x);
     int64_t rank = static_cast<int64_t>(xm->sizes.size());
     if (rank < 2 || xm->dtype != opmathType(xm->dtype)) return a.error("input", "expected an (N, C, ...) float32/float64 input");
     auto opt = [&](const char* n) { std::string v = a.tensorName(n); return v.empty() ? arg::none(n) : arg::tensor(n, v); };
     if (!training) {
-        IRLENS_DECOMP_ASSIGN(outs, b.callMulti(atenTarget("_native_batch_norm_legit_no_training"),
+        IRLENS_ASSIGN_OR_RETURN(outs, b.callMulti(atenTarget("_native_batch_norm_legit_no_training"),
                                                {arg::tensor("input", x), opt("weight"), opt("bias"), arg::tensor("running_mean", rm),
                                                 arg::tensor("running_var", rv), arg::floating("momentum", momentum), arg::floating("eps", eps)}));
         b.replaceOutput(0, outs[0]);
@@ -130,13 +130,13 @@ Status batchNormFunctional(RewriteBuilder& b) {
     auto bin = [&](const char* op, const std::string& u, const std::string& v) {
         return b.call(atenTarget(op, "Tensor"), {arg::tensor("self", u), arg::tensor("other", v)});
     };
-    IRLENS_DECOMP_ASSIGN(var, b.call(atenTarget("var", "correction"), {arg::tensor("self", x), arg::ints("dim", dims),
+    IRLENS_ASSIGN_OR_RETURN(var, b.call(atenTarget("var", "correction"), {arg::tensor("self", x), arg::ints("dim", dims),
                                                                        arg::kw(arg::integer("correction", 0)), arg::kw(arg::boolean("keepdim", true))}));
-    IRLENS_DECOMP_ASSIGN(mean, b.call(atenTarget("mean", "dim"), {arg::tensor("self", x), arg::ints("dim", dims), arg::boolean("keepdim", true)}));
-    IRLENS_DECOMP_ASSIGN(ve, b.call(atenTarget("add", "Tensor"), {arg::tensor("self", var), arg::floating("other", eps)}));
-    IRLENS_DECOMP_ASSIGN(rstd, b.call(atenTarget("rsqrt"), {arg::tensor("self", ve)}));
-    IRLENS_DECOMP_ASSIGN(centered, bin("sub", x, mean));
-    IRLENS_DECOMP_ASSIGN(out0, bin("mul", centered, rstd));
+    IRLENS_ASSIGN_OR_RETURN(mean, b.call(atenTarget("mean", "dim"), {arg::tensor("self", x), arg::ints("dim", dims), arg::boolean("keepdim", true)}));
+    IRLENS_ASSIGN_OR_RETURN(ve, b.call(atenTarget("add", "Tensor"), {arg::tensor("self", var), arg::floating("other", eps)}));
+    IRLENS_ASSIGN_OR_RETURN(rstd, b.call(atenTarget("rsqrt"), {arg::tensor("self", ve)}));
+    IRLENS_ASSIGN_OR_RETURN(centered, bin("sub", x, mean));
+    IRLENS_ASSIGN_OR_RETURN(out0, bin("mul", centered, rstd));
     std::string out = out0;
     std::vector<SymInt> perChannel{xm->sizes[1]};
     for (int64_t i = 2; i < rank; ++i) perChannel.push_back(SymInt::literal(1));
@@ -145,24 +145,24 @@ Status batchNormFunctional(RewriteBuilder& b) {
         if (v.empty()) continue;
         std::string vb = v;
         if (rank > 2) {
-            IRLENS_DECOMP_ASSIGN(viewed, b.call(atenTarget("view"), {arg::tensor("self", v), b.sizes("size", perChannel)}));
+            IRLENS_ASSIGN_OR_RETURN(viewed, b.call(atenTarget("view"), {arg::tensor("self", v), b.sizes("size", perChannel)}));
             vb = viewed;
         }
-        IRLENS_DECOMP_ASSIGN(r, bin(std::string(name) == "weight" ? "mul" : "add", out, vb));
+        IRLENS_ASSIGN_OR_RETURN(r, bin(std::string(name) == "weight" ? "mul" : "add", out, vb));
         out = r;
     }
-    IRLENS_DECOMP_ASSIGN(saveMean, b.call(atenTarget("squeeze", "dims"), {arg::tensor("self", mean), arg::ints("dim", dims)}));
-    IRLENS_DECOMP_ASSIGN(saveRstd, b.call(atenTarget("squeeze", "dims"), {arg::tensor("self", rstd), arg::ints("dim", dims)}));
+    IRLENS_ASSIGN_OR_RETURN(saveMean, b.call(atenTarget("squeeze", "dims"), {arg::tensor("self", mean), arg::ints("dim", dims)}));
+    IRLENS_ASSIGN_OR_RETURN(saveRstd, b.call(atenTarget("squeeze", "dims"), {arg::tensor("self", rstd), arg::ints("dim", dims)}));
     int64_t n = 1;
     for (int64_t d : dims) n *= xm->sizes[d].isStatic() ? xm->sizes[d].value : 1;
-    IRLENS_DECOMP_ASSIGN(m1, mul(saveMean, momentum));
-    IRLENS_DECOMP_ASSIGN(m2, mul(rm, 1 - momentum));
-    IRLENS_DECOMP_ASSIGN(newMean, bin("add", m1, m2));
-    IRLENS_DECOMP_ASSIGN(sqVar, b.call(atenTarget("squeeze", "dims"), {arg::tensor("self", var), arg::ints("dim", dims)}));
-    IRLENS_DECOMP_ASSIGN(unbiased, mul(sqVar, n > 1 ? double(n) / double(n - 1) : 1.0));
-    IRLENS_DECOMP_ASSIGN(v1, mul(unbiased, momentum));
-    IRLENS_DECOMP_ASSIGN(v2, mul(rv, 1 - momentum));
-    IRLENS_DECOMP_ASSIGN(newVar, bin("add", v1, v2));
+    IRLENS_ASSIGN_OR_RETURN(m1, mul(saveMean, momentum));
+    IRLENS_ASSIGN_OR_RETURN(m2, mul(rm, 1 - momentum));
+    IRLENS_ASSIGN_OR_RETURN(newMean, bin("add", m1, m2));
+    IRLENS_ASSIGN_OR_RETURN(sqVar, b.call(atenTarget("squeeze", "dims"), {arg::tensor("self", var), arg::ints("dim", dims)}));
+    IRLENS_ASSIGN_OR_RETURN(unbiased, mul(sqVar, n > 1 ? double(n) / double(n - 1) : 1.0));
+    IRLENS_ASSIGN_OR_RETURN(v1, mul(unbiased, momentum));
+    IRLENS_ASSIGN_OR_RETURN(v2, mul(rv, 1 - momentum));
+    IRLENS_ASSIGN_OR_RETURN(newVar, bin("add", v1, v2));
     b.replaceOutput(0, out);
     b.replaceOutput(1, saveMean);
     b.replaceOutput(2, saveRstd);
@@ -173,11 +173,11 @@ Status batchNormFunctional(RewriteBuilder& b) {
 
 Status layerNorm(RewriteBuilder& b) {
     const NodeArgs& a = b.args();
-    IRLENS_DECOMP_ASSIGN(x, input(b, "input"));
-    IRLENS_DECOMP_ASSIGN(shape, a.symInts("normalized_shape"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "input"));
+    IRLENS_ASSIGN_OR_RETURN(shape, a.symInts("normalized_shape"));
     auto opt = [&](const char* n) { std::string v = a.tensorName(n); return v.empty() ? arg::none(n) : arg::tensor(n, v); };
-    IRLENS_DECOMP_ASSIGN(eps, a.number("eps"));
-    IRLENS_DECOMP_ASSIGN(outs, b.callMulti(atenTarget("native_layer_norm"), {arg::tensor("input", x), b.sizes("normalized_shape", shape),
+    IRLENS_ASSIGN_OR_RETURN(eps, a.number("eps"));
+    IRLENS_ASSIGN_OR_RETURN(outs, b.callMulti(atenTarget("native_layer_norm"), {arg::tensor("input", x), b.sizes("normalized_shape", shape),
                                                                             opt("weight"), opt("bias"), arg::floating("eps", eps)}));
     b.replaceOutput(0, outs[0]);
     return Status::ok();
@@ -185,55 +185,55 @@ Status layerNorm(RewriteBuilder& b) {
 
 Status dropout(RewriteBuilder& b) {
     const NodeArgs& a = b.args();
-    IRLENS_DECOMP_ASSIGN(x, input(b, "input"));
-    IRLENS_DECOMP_ASSIGN(p, a.number("p"));
-    IRLENS_DECOMP_ASSIGN(train, a.boolean("train"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "input"));
+    IRLENS_ASSIGN_OR_RETURN(p, a.number("p"));
+    IRLENS_ASSIGN_OR_RETURN(train, a.boolean("train"));
     if (train && p != 0) {
-        IRLENS_DECOMP_ASSIGN(outs, b.callMulti(atenTarget("native_dropout"), {arg::tensor("input", x), arg::floating("p", p), arg::boolean("train", true)}));
+        IRLENS_ASSIGN_OR_RETURN(outs, b.callMulti(atenTarget("native_dropout"), {arg::tensor("input", x), arg::floating("p", p), arg::boolean("train", true)}));
         b.replaceOutput(0, outs[0]);
         return Status::ok();
     }
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("clone"), {arg::tensor("self", x)}));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("clone"), {arg::tensor("self", x)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status contiguous(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
     if (meta::isContiguous(*b.meta(x))) {
         b.replaceOutput(0, x); // already contiguous: returns self, the node vanishes
         return Status::ok();
     }
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("clone"), {arg::tensor("self", x), arg::kw(arg::memoryFormat("memory_format", MemoryFormat::Contiguous))}));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("clone"), {arg::tensor("self", x), arg::kw(arg::memoryFormat("memory_format", MemoryFormat::Contiguous))}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status reshapeRule(RewriteBuilder& b, const std::string& sizeArg) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(shape, b.args().symInts(sizeArg));
-    IRLENS_DECOMP_ASSIGN(resolved, meta::inferViewShape(b.args(), sizesOf(b, x), shape));
-    IRLENS_DECOMP_ASSIGN(out, reshapeTo(b, x, resolved));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(shape, b.args().symInts(sizeArg));
+    IRLENS_ASSIGN_OR_RETURN(resolved, meta::inferViewShape(b.args(), sizesOf(b, x), shape));
+    IRLENS_ASSIGN_OR_RETURN(out, reshapeTo(b, x, resolved));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 // flatten / unflatten / _unsafe_view: the output meta already says the target shape.
 Status toRecordedShape(RewriteBuilder& b, bool allowCopy) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(outMeta, inferSingleMeta(b.original(), b.graph()));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(outMeta, inferSingleMeta(b.original(), b.graph()));
     if (!allowCopy || meta::viewStrides(*b.meta(x), outMeta.sizes)) {
-        IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("view"), {arg::tensor("self", x), b.sizes("size", outMeta.sizes)}));
+        IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("view"), {arg::tensor("self", x), b.sizes("size", outMeta.sizes)}));
         b.replaceOutput(0, out);
         return Status::ok();
     }
-    IRLENS_DECOMP_ASSIGN(out, reshapeTo(b, x, outMeta.sizes));
+    IRLENS_ASSIGN_OR_RETURN(out, reshapeTo(b, x, outMeta.sizes));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status transposeRule(RewriteBuilder& b, int64_t d0, int64_t d1) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
     int64_t rank = rankOf(b, x);
     if (rank < 2) {
         b.replaceOutput(0, x);
@@ -245,101 +245,101 @@ Status transposeRule(RewriteBuilder& b, int64_t d0, int64_t d1) {
     std::vector<int64_t> perm(rank);
     for (int64_t i = 0; i < rank; ++i) perm[i] = i;
     std::swap(perm[*w0], perm[*w1]);
-    IRLENS_DECOMP_ASSIGN(out, permute(b, x, perm));
+    IRLENS_ASSIGN_OR_RETURN(out, permute(b, x, perm));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status split(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(metas, inferMeta(b.original(), b.graph()));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(metas, inferMeta(b.original(), b.graph()));
     int64_t dim = b.args().optInteger("dim").value_or(0);
     auto d = meta::wrapDim(b.args(), "dim", dim, rankOf(b, x));
     if (!d) return d.status();
     std::vector<int64_t> sizes;
     for (const auto& m : metas) sizes.push_back(m.meta.sizes[*d].value);
-    IRLENS_DECOMP_ASSIGN(outs, b.callMulti(atenTarget("split_with_sizes"), {arg::tensor("self", x), arg::ints("split_sizes", sizes), arg::integer("dim", *d)}));
+    IRLENS_ASSIGN_OR_RETURN(outs, b.callMulti(atenTarget("split_with_sizes"), {arg::tensor("self", x), arg::ints("split_sizes", sizes), arg::integer("dim", *d)}));
     for (size_t i = 0; i < outs.size(); ++i) b.replaceOutput(i, outs[i]);
     return Status::ok();
 }
 
 Status squeeze(RewriteBuilder& b, bool all) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
     std::vector<int64_t> dims;
     if (all) {
         for (int64_t i = 0; i < rankOf(b, x); ++i) dims.push_back(i);
     } else {
-        IRLENS_DECOMP_ASSIGN(dim, b.args().integer("dim"));
+        IRLENS_ASSIGN_OR_RETURN(dim, b.args().integer("dim"));
         dims.push_back(dim);
     }
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("squeeze", "dims"), {arg::tensor("self", x), arg::ints("dim", dims)}));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("squeeze", "dims"), {arg::tensor("self", x), arg::ints("dim", dims)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status maxPool(RewriteBuilder& b) {
     const NodeArgs& a = b.args();
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(kernel, a.ints("kernel_size"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(kernel, a.ints("kernel_size"));
     std::vector<NamedArgument> in{arg::tensor("self", x), arg::ints("kernel_size", kernel),
                                   arg::ints("stride", a.optInts("stride").value_or(std::vector<int64_t>{})),
                                   arg::ints("padding", a.optInts("padding").value_or(std::vector<int64_t>{0, 0})),
                                   arg::ints("dilation", a.optInts("dilation").value_or(std::vector<int64_t>{1, 1})),
                                   arg::boolean("ceil_mode", a.optInteger("ceil_mode").value_or(0) != 0)};
-    IRLENS_DECOMP_ASSIGN(outs, b.callMulti(atenTarget("max_pool2d_with_indices"), std::move(in)));
+    IRLENS_ASSIGN_OR_RETURN(outs, b.callMulti(atenTarget("max_pool2d_with_indices"), std::move(in)));
     b.replaceOutput(0, outs[0]);
     return Status::ok();
 }
 
 Status adaptiveAvgPool(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(size, b.args().ints("output_size"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(size, b.args().ints("output_size"));
     if (size.size() == 2 && size[0] == 1 && size[1] == 1) {
-        IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("mean", "dim"), {arg::tensor("self", x), arg::ints("dim", {-1, -2}), arg::boolean("keepdim", true)}));
+        IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("mean", "dim"), {arg::tensor("self", x), arg::ints("dim", {-1, -2}), arg::boolean("keepdim", true)}));
         b.replaceOutput(0, out);
         return Status::ok();
     }
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("_adaptive_avg_pool2d"), {arg::tensor("self", x), arg::ints("output_size", size)}));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("_adaptive_avg_pool2d"), {arg::tensor("self", x), arg::ints("output_size", size)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status softmax(RewriteBuilder& b, const std::string& core) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(dim, b.args().integer("dim"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(dim, b.args().integer("dim"));
     if (auto dt = b.args().scalarType("dtype")) {
-        IRLENS_DECOMP_ASSIGN(c, b.call(atenTarget("_to_copy"), {arg::tensor("self", x), arg::kw(arg::dtype("dtype", *dt))}));
+        IRLENS_ASSIGN_OR_RETURN(c, b.call(atenTarget("_to_copy"), {arg::tensor("self", x), arg::kw(arg::dtype("dtype", *dt))}));
         x = c;
     }
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget(core), {arg::tensor("self", x), arg::integer("dim", dim), arg::boolean("half_to_float", false)}));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget(core), {arg::tensor("self", x), arg::integer("dim", dim), arg::boolean("half_to_float", false)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status silu(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(s, b.call(atenTarget("sigmoid"), {arg::tensor("self", x)}));
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("mul", "Tensor"), {arg::tensor("self", x), arg::tensor("other", s)}));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(s, b.call(atenTarget("sigmoid"), {arg::tensor("self", x)}));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("mul", "Tensor"), {arg::tensor("self", x), arg::tensor("other", s)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status maskedFill(RewriteBuilder& b, bool scalar) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
-    IRLENS_DECOMP_ASSIGN(mask, input(b, "mask"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(mask, input(b, "mask"));
     const TensorMeta* xm = b.meta(x);
     std::string value;
     if (scalar) {
         const Argument* v = b.args().get("value");
         if (!v) return b.args().error("value", "missing");
-        IRLENS_DECOMP_ASSIGN(full, b.call(atenTarget("full"), {arg::ints("size", {}), arg::copy("fill_value", *v), arg::kw(arg::dtype("dtype", xm->dtype)),
+        IRLENS_ASSIGN_OR_RETURN(full, b.call(atenTarget("full"), {arg::ints("size", {}), arg::copy("fill_value", *v), arg::kw(arg::dtype("dtype", xm->dtype)),
                                                               arg::kw(arg::boolean("pin_memory", false))}));
         value = full;
     } else {
-        IRLENS_DECOMP_ASSIGN(v, input(b, "value"));
+        IRLENS_ASSIGN_OR_RETURN(v, input(b, "value"));
         value = v;
     }
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("where", "self"), {arg::tensor("condition", mask), arg::tensor("self", value), arg::tensor("other", x)}));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("where", "self"), {arg::tensor("condition", mask), arg::tensor("self", value), arg::tensor("other", x)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
@@ -351,25 +351,25 @@ Status arangeRule(RewriteBuilder& b, bool hasStart) {
     in.push_back(arg::integer("step", 1));
     for (const auto& kw : b.original().inputs)
         if (kw.name != "start" && kw.name != "end") in.push_back(kw);
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("arange", "start_step"), std::move(in)));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("arange", "start_step"), std::move(in)));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status unary(RewriteBuilder& b, const std::string& target, const std::vector<NamedArgument>& extra) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
     std::vector<NamedArgument> in{arg::tensor("self", x)};
     in.insert(in.end(), extra.begin(), extra.end());
-    IRLENS_DECOMP_ASSIGN(out, b.call(target, std::move(in)));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(target, std::move(in)));
     b.replaceOutput(0, out);
     return Status::ok();
 }
 
 Status sumAll(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(x, input(b, "self"));
+    IRLENS_ASSIGN_OR_RETURN(x, input(b, "self"));
     std::vector<NamedArgument> in{arg::tensor("self", x), arg::none("dim"), arg::boolean("keepdim", false)};
     if (auto dt = b.args().scalarType("dtype")) in.push_back(arg::kw(arg::dtype("dtype", *dt)));
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("sum", "dim_IntList"), std::move(in)));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("sum", "dim_IntList"), std::move(in)));
     b.replaceOutput(0, out);
     return Status::ok();
 }
@@ -438,8 +438,8 @@ void registerTraining(std::vector<DecompRule>& out) {
                    "t() is transpose(0, 1), and transpose is written as a full permutation in Core ATen.", [](RewriteBuilder& b) { return transposeRule(b, 0, 1); }});
     out.push_back({"aten::transpose.int", S, "transpose -> permute", py + ".transpose",
                    "transpose(d0, d1) swaps two dims: Core ATen has only permute, with the full permutation.", [](RewriteBuilder& b) -> Status {
-                       IRLENS_DECOMP_ASSIGN(d0, b.args().integer("dim0"));
-                       IRLENS_DECOMP_ASSIGN(d1, b.args().integer("dim1"));
+                       IRLENS_ASSIGN_OR_RETURN(d0, b.args().integer("dim0"));
+                       IRLENS_ASSIGN_OR_RETURN(d1, b.args().integer("dim1"));
                        return transposeRule(b, d0, d1);
                    }});
     out.push_back({"aten::split.Tensor", S, "split -> split_with_sizes", py + ".split",
@@ -500,7 +500,7 @@ const DecompRule& inplaceToFunctional() {
                                      for (const auto& in : b.graph().inputs)
                                          if (in.kind == ArgKind::Tensor && in.s == self)
                                              return b.args().error("self", "mutates the graph input '" + self + "'; functionalizing it needs an input-mutation output, which irlens does not add");
-                                     IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget(base, n.target.overload), n.inputs));
+                                     IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget(base, n.target.overload), n.inputs));
                                      b.replaceOutput(0, out);
                                      b.replaceAlias(self, out);
                                      return Status::ok();

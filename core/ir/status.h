@@ -61,3 +61,10 @@ private:
         ::irlens::core::Status _irlens_s = (expr);        \
         if (!_irlens_s.isOk()) return _irlens_s;          \
     } while (0)
+
+/// Declares `var` holding the value of `expr` (a Result<T>), or returns its error from a function returning
+/// Status or Result<U>.
+#define IRLENS_ASSIGN_OR_RETURN(var, expr)  \
+    auto var##_r = (expr);                 \
+    if (!var##_r) return var##_r.status(); \
+    auto var = std::move(*var##_r)

@@ -8,12 +8,6 @@
 #include <string>
 #include <vector>
 
-/// Binds `var` to the value of a Result-returning `expr`, or returns its error from the meta function.
-#define IRLENS_GET(var, expr)              \
-    auto var##_r = (expr);                 \
-    if (!var##_r) return var##_r.status(); \
-    const auto& var = *var##_r
-
 namespace irlens::core::meta {
 
 using MetaOutputs = std::vector<InferredValue>;

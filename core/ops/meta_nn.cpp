@@ -9,8 +9,8 @@ namespace irlens::core::meta {
 namespace {
 
 Result<MetaOutputs> linear(const NodeArgs& a) {
-    IRLENS_GET(in, a.tensor("input"));
-    IRLENS_GET(w, a.tensor("weight"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("input"));
+    IRLENS_ASSIGN_OR_RETURN(w, a.tensor("weight"));
     if (w->sizes.size() != 2 && w->sizes.size() != 1) return a.error("weight", "expected a 1-D or 2-D weight");
     if (in->sizes.empty()) return a.error("input", "expected at least one dimension");
     auto shape = in->sizes;
@@ -20,8 +20,8 @@ Result<MetaOutputs> linear(const NodeArgs& a) {
 }
 
 Result<MetaOutputs> mm(const NodeArgs& a, const std::string& lhs, const std::string& rhs) {
-    IRLENS_GET(x, a.tensor(lhs));
-    IRLENS_GET(y, a.tensor(rhs));
+    IRLENS_ASSIGN_OR_RETURN(x, a.tensor(lhs));
+    IRLENS_ASSIGN_OR_RETURN(y, a.tensor(rhs));
     if (x->sizes.size() != 2 || y->sizes.size() != 2) return a.error("", "expected 2-D matrices, got " + shapeString(x->sizes) + " and " + shapeString(y->sizes));
     if (!sameSize(x->sizes[1], y->sizes[0]) && x->sizes[1].isStatic() && y->sizes[0].isStatic())
         return a.error("", "cannot multiply " + shapeString(x->sizes) + " by " + shapeString(y->sizes));
@@ -30,8 +30,8 @@ Result<MetaOutputs> mm(const NodeArgs& a, const std::string& lhs, const std::str
 }
 
 Result<MetaOutputs> bmm(const NodeArgs& a) {
-    IRLENS_GET(x, a.tensor("self"));
-    IRLENS_GET(y, a.tensor("mat2"));
+    IRLENS_ASSIGN_OR_RETURN(x, a.tensor("self"));
+    IRLENS_ASSIGN_OR_RETURN(y, a.tensor("mat2"));
     if (x->sizes.size() != 3 || y->sizes.size() != 3) return a.error("", "expected 3-D batches, got " + shapeString(x->sizes) + " and " + shapeString(y->sizes));
     if (x->sizes[2].isStatic() && y->sizes[1].isStatic() && !sameSize(x->sizes[2], y->sizes[1]))
         return a.error("", "cannot multiply " + shapeString(x->sizes) + " by " + shapeString(y->sizes));
@@ -39,8 +39,8 @@ Result<MetaOutputs> bmm(const NodeArgs& a) {
 }
 
 Result<MetaOutputs> matmul(const NodeArgs& a) {
-    IRLENS_GET(x, a.tensor("self"));
-    IRLENS_GET(y, a.tensor("other"));
+    IRLENS_ASSIGN_OR_RETURN(x, a.tensor("self"));
+    IRLENS_ASSIGN_OR_RETURN(y, a.tensor("other"));
     auto xs = x->sizes, ys = y->sizes;
     if (xs.empty() || ys.empty()) return a.error("", "both arguments to matmul need at least 1 dimension");
     bool xVec = xs.size() == 1, yVec = ys.size() == 1;
@@ -58,8 +58,8 @@ Result<MetaOutputs> matmul(const NodeArgs& a) {
 }
 
 Result<MetaOutputs> convolutionShape(const NodeArgs& a, bool transposed) {
-    IRLENS_GET(in, a.tensor("input"));
-    IRLENS_GET(w, a.tensor("weight"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("input"));
+    IRLENS_ASSIGN_OR_RETURN(w, a.tensor("weight"));
     size_t spatial = w->sizes.size() >= 2 ? w->sizes.size() - 2 : 0;
     if (spatial == 0) return a.error("weight", "expected a weight of rank >= 3");
     bool batched = in->sizes.size() == spatial + 2;
@@ -104,8 +104,8 @@ Result<int64_t> poolOut(const NodeArgs& a, int64_t in, int64_t k, int64_t s, int
 }
 
 Result<MetaOutputs> pool2d(const NodeArgs& a, bool withIndices, bool hasDilation) {
-    IRLENS_GET(in, a.tensor("self"));
-    IRLENS_GET(kernel, a.ints("kernel_size"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("self"));
+    IRLENS_ASSIGN_OR_RETURN(kernel, a.ints("kernel_size"));
     auto stride = a.optInts("stride").value_or(std::vector<int64_t>{});
     if (stride.empty()) stride = kernel;
     auto padding = a.optInts("padding").value_or(std::vector<int64_t>{0});
@@ -129,8 +129,8 @@ Result<MetaOutputs> pool2d(const NodeArgs& a, bool withIndices, bool hasDilation
 }
 
 Result<MetaOutputs> adaptivePool(const NodeArgs& a) {
-    IRLENS_GET(in, a.tensor("self"));
-    IRLENS_GET(size, a.symInts("output_size"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("self"));
+    IRLENS_ASSIGN_OR_RETURN(size, a.symInts("output_size"));
     if (in->sizes.size() < size.size()) return a.error("self", "input rank below the output size rank");
     auto shape = in->sizes;
     std::copy(size.begin(), size.end(), shape.end() - static_cast<long>(size.size()));
@@ -161,7 +161,7 @@ Result<std::vector<SymInt>> reducedShape(const NodeArgs& a, const TensorMeta& in
 
 Result<MetaOutputs> reduction(const NodeArgs& a, const std::string& dimArg, int kind) {
     // kind: 0 sum (int -> int64), 1 mean (floating required), 2 same dtype (amax/amin), 3 var (real), 4 bool, 5 int64 (argmax)
-    IRLENS_GET(in, a.tensor("self"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("self"));
     bool keepdim = a.optInteger("keepdim").value_or(0) != 0;
     auto shape = reducedShape(a, *in, dimArg, keepdim);
     if (!shape) return shape.status();
@@ -183,8 +183,8 @@ Result<MetaOutputs> reduction(const NodeArgs& a, const std::string& dimArg, int 
 }
 
 Result<MetaOutputs> softmax(const NodeArgs& a, bool explicitHalfToFloat) {
-    IRLENS_GET(in, a.tensor("self"));
-    IRLENS_GET(dim, a.integer("dim"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("self"));
+    IRLENS_ASSIGN_OR_RETURN(dim, a.integer("dim"));
     auto d = wrapDim(a, "dim", dim, static_cast<int64_t>(in->sizes.size()));
     if (!d) return d.status();
     ScalarType dtype = in->dtype;
@@ -198,7 +198,7 @@ Result<MetaOutputs> softmax(const NodeArgs& a, bool explicitHalfToFloat) {
 }
 
 Result<MetaOutputs> batchNormLike(const NodeArgs& a, int extraOutputs) {
-    IRLENS_GET(in, a.tensor("input"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("input"));
     TensorMeta out = contiguousMeta(in->dtype, in->sizes, in->device);
     MetaOutputs outs{InferredValue::tensor(out)};
     if (extraOutputs == 0) return outs;
@@ -212,8 +212,8 @@ Result<MetaOutputs> batchNormLike(const NodeArgs& a, int extraOutputs) {
 }
 
 Result<MetaOutputs> nativeLayerNorm(const NodeArgs& a, bool onlyOutput) {
-    IRLENS_GET(in, a.tensor("input"));
-    IRLENS_GET(norm, a.symInts("normalized_shape"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("input"));
+    IRLENS_ASSIGN_OR_RETURN(norm, a.symInts("normalized_shape"));
     if (norm.size() > in->sizes.size()) return a.error("normalized_shape", "longer than the input's rank");
     size_t axis = in->sizes.size() - norm.size();
     for (size_t i = 0; i < norm.size(); ++i)
@@ -229,8 +229,8 @@ Result<MetaOutputs> nativeLayerNorm(const NodeArgs& a, bool onlyOutput) {
 }
 
 Result<MetaOutputs> sdpa(const NodeArgs& a) {
-    IRLENS_GET(q, a.tensor("query"));
-    IRLENS_GET(v, a.tensor("value"));
+    IRLENS_ASSIGN_OR_RETURN(q, a.tensor("query"));
+    IRLENS_ASSIGN_OR_RETURN(v, a.tensor("value"));
     if (q->sizes.size() < 2 || v->sizes.empty()) return a.error("query", "expected at least 2-D query and value");
     auto shape = q->sizes;
     shape.back() = v->sizes.back();

@@ -7,9 +7,9 @@ namespace irlens::core::meta {
 namespace {
 
 Result<MetaOutputs> broadcastInDim(const NodeArgs& a) {
-    IRLENS_GET(in, a.tensor("a"));
-    IRLENS_GET(shape, a.symInts("shape"));
-    IRLENS_GET(dims, a.ints("broadcast_dimensions"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
+    IRLENS_ASSIGN_OR_RETURN(shape, a.symInts("shape"));
+    IRLENS_ASSIGN_OR_RETURN(dims, a.ints("broadcast_dimensions"));
     if (dims.size() != in->sizes.size())
         return a.error("broadcast_dimensions", "expected " + std::to_string(in->sizes.size()) + " dimensions, got " + std::to_string(dims.size()));
     TensorMeta out = *in;
@@ -32,9 +32,9 @@ Result<MetaOutputs> broadcastInDim(const NodeArgs& a) {
 }
 
 Result<MetaOutputs> collapseView(const NodeArgs& a, bool view) {
-    IRLENS_GET(in, a.tensor("a"));
-    IRLENS_GET(start, a.integer("start"));
-    IRLENS_GET(end, a.integer("end"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
+    IRLENS_ASSIGN_OR_RETURN(start, a.integer("start"));
+    IRLENS_ASSIGN_OR_RETURN(end, a.integer("end"));
     int64_t rank = static_cast<int64_t>(in->sizes.size());
     if (start < 0 || end >= rank || start > end) return a.error("start", "invalid collapse range [" + std::to_string(start) + ", " + std::to_string(end) + "]");
     std::vector<SymInt> shape(in->sizes.begin(), in->sizes.begin() + start);
@@ -55,9 +55,9 @@ Result<MetaOutputs> collapseView(const NodeArgs& a, bool view) {
 }
 
 Result<MetaOutputs> splitDim(const NodeArgs& a) {
-    IRLENS_GET(in, a.tensor("a"));
-    IRLENS_GET(dim, a.integer("dim"));
-    IRLENS_GET(outer, a.symInt("outer_length"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
+    IRLENS_ASSIGN_OR_RETURN(dim, a.integer("dim"));
+    IRLENS_ASSIGN_OR_RETURN(outer, a.symInt("outer_length"));
     int64_t rank = static_cast<int64_t>(in->sizes.size());
     auto d = wrapDim(a, "dim", dim, rank);
     if (!d) return d.status();
@@ -76,7 +76,7 @@ Result<MetaOutputs> splitDim(const NodeArgs& a) {
 }
 
 Result<MetaOutputs> reducePrim(const NodeArgs& a, bool realOut) {
-    IRLENS_GET(in, a.tensor("inp"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("inp"));
     auto dims = a.optInts("dims");
     int64_t rank = static_cast<int64_t>(in->sizes.size());
     std::vector<bool> reduce(rank, !dims.has_value());
@@ -93,7 +93,7 @@ Result<MetaOutputs> reducePrim(const NodeArgs& a, bool realOut) {
 }
 
 Result<MetaOutputs> convertElementType(const NodeArgs& a) {
-    IRLENS_GET(in, a.tensor("a"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
     auto dtype = a.scalarType("dtype");
     if (!dtype) return a.error("dtype", "expected a dtype");
     TensorMeta out = *in;
@@ -105,7 +105,7 @@ Result<MetaOutputs> convertElementType(const NodeArgs& a) {
 }
 
 Result<MetaOutputs> factoryPrim(const NodeArgs& a, const std::string& shapeArg) {
-    IRLENS_GET(shape, a.symInts(shapeArg));
+    IRLENS_ASSIGN_OR_RETURN(shape, a.symInts(shapeArg));
     auto dtype = a.scalarType("dtype");
     if (!dtype) return a.error("dtype", "expected a dtype");
     const Argument* dev = a.get("device");
@@ -121,19 +121,19 @@ void registerPrims(std::vector<std::pair<std::string, MetaFn>>& t) {
     t.emplace_back("prims::collapse.default", [](const NodeArgs& a) { return collapseView(a, false); });
     t.emplace_back("prims::split_dim.default", splitDim);
     t.emplace_back("prims::view_of.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
-        IRLENS_GET(in, a.tensor("a"));
+        IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
         return one(*in);
     });
     t.emplace_back("prims::reshape.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
-        IRLENS_GET(in, a.tensor("a"));
-        IRLENS_GET(shape, a.symInts("shape"));
+        IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
+        IRLENS_ASSIGN_OR_RETURN(shape, a.symInts("shape"));
         auto resolved = inferViewShape(a, in->sizes, shape);
         if (!resolved) return resolved.status();
         return one(contiguousMeta(in->dtype, *resolved, in->device));
     });
     t.emplace_back("prims::transpose.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
-        IRLENS_GET(in, a.tensor("a"));
-        IRLENS_GET(perm, a.ints("permutation"));
+        IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
+        IRLENS_ASSIGN_OR_RETURN(perm, a.ints("permutation"));
         if (perm.size() != in->sizes.size()) return a.error("permutation", "expected a full permutation");
         TensorMeta out = *in;
         for (size_t i = 0; i < perm.size(); ++i) {
@@ -144,8 +144,8 @@ void registerPrims(std::vector<std::pair<std::string, MetaFn>>& t) {
         return one(std::move(out));
     });
     t.emplace_back("prims::squeeze.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
-        IRLENS_GET(in, a.tensor("a"));
-        IRLENS_GET(dims, a.ints("dimensions"));
+        IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
+        IRLENS_ASSIGN_OR_RETURN(dims, a.ints("dimensions"));
         TensorMeta out = *in;
         out.sizes.clear();
         out.strides.clear();
@@ -159,7 +159,7 @@ void registerPrims(std::vector<std::pair<std::string, MetaFn>>& t) {
         return one(std::move(out));
     });
     t.emplace_back("prims::clone.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
-        IRLENS_GET(in, a.tensor("self"));
+        IRLENS_ASSIGN_OR_RETURN(in, a.tensor("self"));
         TensorMeta out = *in;
         const Argument* f = a.get("memory_format");
         bool contiguous = f && f->kind == ArgKind::MemoryFormat && f->i == static_cast<int>(MemoryFormat::Contiguous);
@@ -168,7 +168,7 @@ void registerPrims(std::vector<std::pair<std::string, MetaFn>>& t) {
         return one(std::move(out));
     });
     t.emplace_back("prims::rev.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
-        IRLENS_GET(in, a.tensor("a"));
+        IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
         return one(contiguousMeta(in->dtype, in->sizes, in->device));
     });
     for (const char* p : {"sum", "prod", "amax", "amin", "xor_sum"})
@@ -178,7 +178,7 @@ void registerPrims(std::vector<std::pair<std::string, MetaFn>>& t) {
     t.emplace_back("prims::empty.default", [](const NodeArgs& a) { return factoryPrim(a, "shape"); });
     t.emplace_back("prims::empty_strided.default", [](const NodeArgs& a) { return factoryPrim(a, "shape"); });
     t.emplace_back("prims::iota.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
-        IRLENS_GET(length, a.symInt("length"));
+        IRLENS_ASSIGN_OR_RETURN(length, a.symInt("length"));
         auto dtype = a.scalarType("dtype");
         if (!dtype) return a.error("dtype", "expected a dtype");
         return one(contiguousMeta(*dtype, {length}));
