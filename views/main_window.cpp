@@ -1,7 +1,7 @@
 #include "views/main_window.h"
 
 #include "core/io/dot_export.h"
-#include "core/layout/op_family.h"
+#include "core/ops/op_family.h"
 #include "views/graph/graph_items.h"
 #include "core/ir/example_program.h"
 #include "views/compare/compare_launcher.h"

@@ -23,7 +23,7 @@ Coverage coverageOf(IrLevel level, const char* ns) {
     const auto& kernels = exec::KernelRegistry::instance();
     for (const auto& op : OpRegistry::instance().all()) {
         if (op.level != level || op.ns != ns) continue;
-        std::string key = op.ns + "::" + op.schema.name + "." + (op.schema.overload.empty() ? "default" : op.schema.overload);
+        std::string key = op.key();
         ++c.total;
         if (kernels.has(key)) ++c.covered;
         else c.missing.push_back(key);

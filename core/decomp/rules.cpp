@@ -33,8 +33,6 @@ const Table& table() {
     return t;
 }
 
-std::string keyOf(const Target& t) { return t.ns + "::" + t.op + "." + t.overload; }
-
 // Why core ops without a reference stay ATen at the prims level.
 const std::unordered_map<std::string, std::string>& noPrimReasons() {
     static const std::unordered_map<std::string, std::string> reasons = {
@@ -68,7 +66,7 @@ const DecompRule* findRule(const Node& node, DecompStage stage) {
     if (t.kind != Target::Kind::Op || t.ns != "aten") return nullptr;
     const Table& tab = table();
     const auto& index = stage == DecompStage::ToCore ? tab.core : tab.prims;
-    if (auto it = index.find(keyOf(t)); it != index.end()) return &tab.rules[it->second];
+    if (auto it = index.find(t.key()); it != index.end()) return &tab.rules[it->second];
     if (stage == DecompStage::ToCore) {
         if (!t.op.empty() && t.op.back() == '_' && t.op.size() > 1) {
             const OpInfo* base = OpRegistry::instance().find("aten", t.op.substr(0, t.op.size() - 1), t.overload);

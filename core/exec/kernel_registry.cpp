@@ -34,15 +34,7 @@ const KernelRegistry& KernelRegistry::instance() {
     return registry;
 }
 
-std::string KernelRegistry::keyFor(const Target& target) {
-    switch (target.kind) {
-    case Target::Kind::Op: return target.ns + "::" + target.op + "." + (target.overload.empty() ? "default" : target.overload);
-    case Target::Kind::HigherOrder: return "higher_order::" + target.op;
-    default: return target.full;
-    }
-}
-
-KernelFn KernelRegistry::find(const Target& target) const { return find(keyFor(target)); }
+KernelFn KernelRegistry::find(const Target& target) const { return find(target.key()); }
 
 KernelFn KernelRegistry::find(const std::string& key) const {
     auto it = m_kernels.find(key);

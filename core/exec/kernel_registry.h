@@ -1,5 +1,6 @@
 #pragma once
-// Kernels by target: "aten::add.Tensor", "prims::mul.default", "higher_order::cond", "_operator.add".
+// Kernels by target key (Target::key()): "aten::add.Tensor", "prims::mul.default", "higher_order::cond",
+// "_operator.add".
 // Every family file (kernels/op_<family>.cpp) contributes through a register function; the registry
 // calls them all once, so a static library cannot silently drop a family.
 
@@ -16,8 +17,6 @@ class KernelRegistry {
 public:
     static const KernelRegistry& instance();
 
-    /// Registry key of a node target (see file comment).
-    static std::string keyFor(const Target& target);
     KernelFn find(const Target& target) const;
     KernelFn find(const std::string& key) const;
     bool has(const std::string& key) const { return find(key) != nullptr; }

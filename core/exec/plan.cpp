@@ -154,7 +154,7 @@ struct GraphCompiler {
             PlanNode pn;
             pn.index = static_cast<int>(k);
             pn.node = &node;
-            pn.key = KernelRegistry::keyFor(node.target);
+            pn.key = node.target.key();
             pn.kernel = KernelRegistry::instance().find(pn.key);
             if (!pn.kernel) missing[pn.key].push_back(node.name);
             pn.flopClass = flopClassOf(node.target.op);

@@ -130,9 +130,16 @@ std::string Target::shortName() const {
     return full;
 }
 
-std::string Target::qualifiedOp() const {
-    if (kind == Kind::Op) return ns + "::" + op + (overload == "default" ? "" : "." + overload);
-    return full;
+std::string Target::opKey(const std::string& ns, const std::string& op, const std::string& overload) {
+    return ns + "::" + op + "." + (overload.empty() ? "default" : overload);
+}
+
+std::string Target::key() const {
+    switch (kind) {
+    case Kind::Op: return opKey(ns, op, overload);
+    case Kind::HigherOrder: return "higher_order::" + op;
+    default: return full;
+    }
 }
 
 } // namespace irlens::core

@@ -133,8 +133,12 @@ struct Target {
     static Target parse(const std::string& full);
     /// "aten.add.Tensor" for ops, the full string otherwise.
     std::string shortName() const;
-    /// "aten::add.Tensor" for ops (schema table key form is "add.Tensor").
-    std::string qualifiedOp() const;
+    /// The one canonical key of the target, used by every table that looks an op up (op registry, kernels,
+    /// meta functions, decomposition rules, CLI): "aten::add.Tensor", "aten::relu.default" (the overload is
+    /// always written) for ops, "higher_order::cond" for higher-order ops, the full string otherwise.
+    std::string key() const;
+    /// The key of an op overload: "ns::op.overload", "default" when `overload` is empty.
+    static std::string opKey(const std::string& ns, const std::string& op, const std::string& overload);
     bool operator==(const Target& o) const { return full == o.full; }
 };
 

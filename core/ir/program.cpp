@@ -40,7 +40,7 @@ const TensorData* Program::stateTensorFor(const InputSpec& spec) const {
 
 namespace {
 
-std::string compareTensors(const std::string& what, const TensorData& a, const TensorData& b) {
+std::string tensorDataDifference(const std::string& what, const TensorData& a, const TensorData& b) {
     if (a.dtype != b.dtype) return what + ": dtype " + dtypeName(a.dtype) + " vs " + dtypeName(b.dtype);
     if (a.sizes != b.sizes) return what + ": sizes differ";
     if (a.contiguousBytes() != b.contiguousBytes()) return what + ": bytes differ";
@@ -50,7 +50,7 @@ std::string compareTensors(const std::string& what, const TensorData& a, const T
 std::string compareValues(const std::string& what, const Value& a, const Value& b) {
     if (a.kind != b.kind) return what + ": kind differs";
     switch (a.kind) {
-    case Value::Kind::Tensor: return compareTensors(what, a.tensor, b.tensor);
+    case Value::Kind::Tensor: return tensorDataDifference(what, a.tensor, b.tensor);
     case Value::Kind::Int: return a.i == b.i ? "" : what + ": int differs";
     case Value::Kind::Float: return a.f == b.f ? "" : what + ": float differs";
     case Value::Kind::Bool: return a.b == b.b ? "" : what + ": bool differs";
@@ -76,7 +76,7 @@ std::string compareProgramsDetail(const Program& a, const Program& b) {
     for (const auto& [name, t] : a.weights) {
         auto it = b.weights.find(name);
         if (it == b.weights.end()) return "weight '" + name + "' missing";
-        if (auto d = compareTensors("weight '" + name + "'", t, it->second); !d.empty()) return d;
+        if (auto d = tensorDataDifference("weight '" + name + "'", t, it->second); !d.empty()) return d;
     }
     if (a.constants.size() != b.constants.size()) return "constant count differs";
     for (const auto& [name, v] : a.constants) {

@@ -1,6 +1,6 @@
 #include "core/layout/graphviz_session.h"
 
-#include "core/layout/op_family.h"
+#include "core/ops/op_family.h"
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>

@@ -7,6 +7,7 @@
 #include "core/ops/op_registry.h"
 #include "core/ops/op_semantics.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -29,8 +30,6 @@ const std::unordered_map<std::string, MetaFn>& table() {
     }();
     return t;
 }
-
-std::string keyOf(const Target& t) { return t.ns + "::" + t.op + "." + t.overload; }
 
 // Generic elementwise ATen op: promotion over the promoting args, broadcasting over every tensor arg.
 Result<MetaOutputs> elementwise(const NodeArgs& a, const ElementwiseInfo& info) {
@@ -73,7 +72,7 @@ Result<MetaOutputs> inplace(const NodeArgs& a) {
 
 bool hasMetaFunction(const Target& target) {
     if (target.kind != Target::Kind::Op) return false;
-    if (table().count(keyOf(target))) return true;
+    if (table().count(target.key())) return true;
     if (target.ns == "aten") {
         if (elementwiseInfo(target.op, target.overload)) return true;
         if (!target.op.empty() && target.op.back() == '_' &&
@@ -84,13 +83,20 @@ bool hasMetaFunction(const Target& target) {
     return false;
 }
 
+std::vector<std::string> metaFunctionKeys() {
+    std::vector<std::string> keys;
+    for (const auto& [key, fn] : table()) keys.push_back(key);
+    std::sort(keys.begin(), keys.end());
+    return keys;
+}
+
 Result<std::vector<InferredValue>> inferMeta(const Node& node, const Graph& graph) {
     const Target& t = node.target;
     if (t.kind != Target::Kind::Op)
         return Status::error("node '" + node.name + "': no meta function for " + t.full + " (not an operator overload)");
     const OpInfo* info = OpRegistry::instance().find(t);
     NodeArgs args(node, graph, info ? &info->schema : nullptr);
-    if (auto it = table().find(keyOf(t)); it != table().end()) return it->second(args);
+    if (auto it = table().find(t.key()); it != table().end()) return it->second(args);
     if (t.ns == "aten") {
         if (const auto* e = elementwiseInfo(t.op, t.overload)) return elementwise(args, *e);
         if (!t.op.empty() && t.op.back() == '_' && elementwiseInfo(t.op.substr(0, t.op.size() - 1), t.overload))

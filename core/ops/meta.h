@@ -24,6 +24,9 @@ struct InferredValue {
 
 /// Whether irlens has a meta function for the target.
 bool hasMetaFunction(const Target& target);
+/// The keys (Target::key()) of the ops with a meta function of their own, sorted; generic elementwise
+/// ops are found by their semantics instead (see hasMetaFunction).
+std::vector<std::string> metaFunctionKeys();
 
 /// Infers the outputs of one call_function node. Errors name the node, the argument and what was
 /// expected (e.g. a shape that does not broadcast).

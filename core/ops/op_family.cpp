@@ -1,54 +1,48 @@
-#include "core/layout/op_family.h"
+#include "core/ops/op_family.h"
 
-#include <array>
-#include <string_view>
+#include "core/ops/op_registry.h"
+#include "core/ops/op_semantics.h"
+
+#include <string>
 
 namespace irlens::core {
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-bool anyOf(std::string_view op, std::initializer_list<std::string_view> names) {
-    for (auto n : names)
-        if (op == n) return true;
+// The schema returns a value aliasing an input without writing it ("Tensor(a)", "Tensor(a)[]"): a view.
+bool returnsView(const OpSchema& s) {
+    for (const auto& r : s.returns)
+        if (r.type.rfind("Tensor(", 0) == 0 && !r.mutates) return true;
     return false;
+}
+
+std::string functionalName(const OpSchema& s) {
+    const std::string& n = s.name;
+    return n.size() > 1 && n.back() == '_' ? n.substr(0, n.size() - 1) : n;
 }
 
 } // namespace
 
+OpFamily opFamilyOf(const OpInfo& op) {
+    if (op.level == IrLevel::Prims) return OpFamily::Prims;
+    if (op.hasTag("linear")) return OpFamily::Linear;
+    if (op.hasTag("normalization")) return OpFamily::Normalization;
+    if (op.hasTag("activation")) return OpFamily::Activation;
+    if (op.hasTag("reduction") || op.hasTag("pooling")) return OpFamily::Reduction;
+    if (op.hasTag("view") || returnsView(op.schema)) return OpFamily::View;
+    if (op.hasTag("pointwise") || elementwiseInfo(functionalName(op.schema), op.schema.overload)) return OpFamily::Elementwise;
+    return OpFamily::DataMovement;
+}
+
 OpFamily opFamilyOf(const Target& target) {
-    if (target.kind == Target::Kind::HigherOrder) return OpFamily::HigherOrder;
-    if (target.kind == Target::Kind::Symbolic) return OpFamily::Symbolic;
-    if (target.ns == "prims") return OpFamily::Prims;
-    std::string_view op = target.op;
-    if (!op.empty() && op.back() == '_') op.remove_suffix(1); // in-place forms share the family
-    if (startsWith(op, "sym_")) return OpFamily::Symbolic;
-    if (op.find("conv") != std::string_view::npos ||
-        anyOf(op, {"mm", "bmm", "addmm", "matmul", "linear", "baddbmm", "addbmm", "einsum", "scaled_dot_product_attention",
-                   "_scaled_dot_product_flash_attention", "_scaled_dot_product_efficient_attention"}))
-        return OpFamily::Linear;
-    if (op.find("norm") != std::string_view::npos) return OpFamily::Normalization;
-    if (anyOf(op, {"relu", "relu6", "gelu", "silu", "sigmoid", "tanh", "hardtanh", "hardswish", "hardsigmoid", "elu",
-                   "leaky_relu", "softmax", "_softmax", "log_softmax", "_log_softmax", "mish", "softplus", "_safe_softmax",
-                   "dropout", "native_dropout"}))
-        return OpFamily::Activation;
-    if (anyOf(op, {"sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "prod", "var", "std", "var_mean",
-                   "logsumexp", "any", "all", "norm", "cumsum", "avg_pool2d", "max_pool2d", "adaptive_avg_pool2d",
-                   "_adaptive_avg_pool2d", "max_pool2d_with_indices", "adaptive_max_pool2d", "avg_pool1d", "max_pool1d"}))
-        return OpFamily::Reduction;
-    if (anyOf(op, {"view", "_unsafe_view", "reshape", "permute", "transpose", "t", "expand", "squeeze", "unsqueeze",
-                   "flatten", "unflatten", "view_as", "expand_as", "alias", "as_strided", "contiguous", "clone",
-                   "detach", "lift_fresh_copy", "_to_copy", "to", "unfold", "split", "split_with_sizes", "chunk",
-                   "unbind", "movedim", "view_as_real", "view_as_complex", "_reshape_alias", "numpy_T"}))
-        return OpFamily::View;
-    if (anyOf(op, {"cat", "stack", "slice", "select", "index", "index_select", "gather", "scatter", "scatter_add",
-                   "index_put", "embedding", "copy", "narrow", "pad", "constant_pad_nd", "repeat", "roll", "flip",
-                   "full", "zeros", "ones", "empty", "arange", "full_like", "zeros_like", "ones_like", "empty_like",
-                   "scalar_tensor", "masked_fill", "tril", "triu", "slice_scatter", "select_scatter", "_unsafe_index",
-                   "upsample_nearest2d", "upsample_bilinear2d", "new_zeros", "new_ones", "new_full", "new_empty",
-                   "empty_strided", "getitem"}))
-        return OpFamily::DataMovement;
-    if (target.kind == Target::Kind::Op) return OpFamily::Elementwise;
+    const OpRegistry& registry = OpRegistry::instance();
+    switch (registry.levelOf(target)) {
+    case IrLevel::HigherOrder: return OpFamily::HigherOrder;
+    case IrLevel::Symbolic: return OpFamily::Symbolic;
+    case IrLevel::Prims: return OpFamily::Prims;
+    default: break;
+    }
+    if (target.kind != Target::Kind::Op) return OpFamily::Other;
+    if (const OpInfo* op = registry.find(target)) return opFamilyOf(*op);
     return OpFamily::Other;
 }
 

@@ -3,6 +3,7 @@
 // `hardtanh_`, `add_.Tensor`, ...), which training-IR programs keep as the module called them.
 
 #include "core/ops/op_registry.h"
+#include "core/ops/op_tags.h"
 
 #include "core/ops/training_ops.h"
 #include "ops_tables_generated.h"
@@ -43,15 +44,9 @@ bool OpInfo::hasTag(const std::string& tag) const {
     return false;
 }
 
-std::string OpInfo::qualifiedName() const {
-    return ns + "::" + schema.name + (schema.overload == "default" ? "" : "." + schema.overload);
-}
+std::string OpInfo::key() const { return Target::opKey(ns, schema.name, schema.overload); }
 
 namespace {
-
-std::string key(const std::string& ns, const std::string& op, const std::string& overload) {
-    return ns + "::" + op + "." + (overload.empty() ? "default" : overload);
-}
 
 std::vector<std::string> splitChar(const std::string& s, char sep) {
     std::vector<std::string> out;
@@ -167,7 +162,10 @@ OpRegistry::OpRegistry() {
 }
 
 void OpRegistry::add(OpInfo info) {
-    auto k = key(info.ns, info.schema.name, info.schema.overload);
+    if (info.ns == "aten")
+        for (const auto& tag : layerTags(info.schema.name))
+            if (!info.hasTag(tag)) info.tags.push_back(tag);
+    auto k = info.key();
     if (m_index.count(k)) return; // first table wins (core beats the hand table)
     m_index.emplace(std::move(k), m_ops.size());
     m_ops.push_back(std::move(info));
@@ -179,13 +177,14 @@ const OpRegistry& OpRegistry::instance() {
 }
 
 const OpInfo* OpRegistry::find(const std::string& ns, const std::string& op, const std::string& overload) const {
-    auto it = m_index.find(key(ns, op, overload));
+    auto it = m_index.find(Target::opKey(ns, op, overload));
     return it == m_index.end() ? nullptr : &m_ops[it->second];
 }
 
 const OpInfo* OpRegistry::find(const Target& target) const {
     if (target.kind != Target::Kind::Op) return nullptr;
-    return find(target.ns, target.op, target.overload);
+    auto it = m_index.find(target.key());
+    return it == m_index.end() ? nullptr : &m_ops[it->second];
 }
 
 IrLevel OpRegistry::levelOf(const Target& target) const {

@@ -40,7 +40,8 @@ struct OpInfo {
     std::string ns;           // "aten", "prims"
     OpSchema schema;
     IrLevel level = IrLevel::Unknown;
-    std::vector<std::string> tags; // "core", "pointwise", "reduction", ...
+    std::vector<std::string> tags; // PyTorch's: "core", "pointwise", "reduction", ...; irlens's layer tags
+                                   // (core/ops/op_tags.h): "linear", "normalization", "activation", "pooling", "view"
     // Prims only (prims_ops.tsv): "elementwise_unary", "view", "reduction", ...; the prim's
     // ELEMENTWISE_PRIM_TYPE_PROMOTION_KIND as written ("DEFAULT", "ALWAYS_BOOL", "-"); "NEW"/"VIEW"/...
     std::string primKind;
@@ -50,8 +51,9 @@ struct OpInfo {
     std::string source;       // "core_aten_ops.tsv", "prims_ops.tsv", "training table", "in-place variant"
 
     bool hasTag(const std::string& tag) const;
-    /// "aten::add.Tensor", "prims::convert_element_type".
-    std::string qualifiedName() const;
+    /// The canonical key, the same as the Target::key() of a node calling it: "aten::add.Tensor",
+    /// "prims::convert_element_type.default".
+    std::string key() const;
 };
 
 /// Parses "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor".
@@ -76,7 +78,7 @@ private:
     OpRegistry();
     void add(OpInfo info);
     std::vector<OpInfo> m_ops;
-    std::unordered_map<std::string, size_t> m_index; // "ns::op.overload" -> m_ops index
+    std::unordered_map<std::string, size_t> m_index; // OpInfo::key() -> m_ops index
 };
 
 } // namespace irlens::core

@@ -3,7 +3,7 @@
 #include "core/layout/collapse_state.h"
 #include "core/layout/graph_layout.h"
 #include "core/layout/module_tree.h"
-#include "core/layout/op_family.h"
+#include "core/ops/op_family.h"
 #include "core/ops/op_registry.h"
 #include "views/graph/graph_items.h"
 

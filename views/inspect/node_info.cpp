@@ -1,7 +1,7 @@
 #include "views/inspect/node_info.h"
 
 #include "core/ops/op_registry.h"
-#include "core/layout/op_family.h"
+#include "core/ops/op_family.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #include "views/run/flame_graph_model.h"
 
 #include "core/ir/program.h"
-#include "core/layout/op_family.h"
+#include "core/ops/op_family.h"
 
 #include <map>
 #include <utility>

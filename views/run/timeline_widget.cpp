@@ -1,6 +1,6 @@
 #include "views/run/timeline_widget.h"
 
-#include "core/layout/op_family.h"
+#include "core/ops/op_family.h"
 #include "views/document.h"
 #include "views/graph/graph_items.h"
 

@@ -2,7 +2,7 @@
 // HOP subgraphs, symbols, search and keyboard navigation.
 #include "core/decomp/decomp_session.h"
 #include "core/ir/example_program.h"
-#include "core/layout/op_family.h"
+#include "core/ops/op_family.h"
 #include "core/layout/visible_graph.h"
 #include "support/gui_test_util.h"
 #include "views/graph/graph_items.h"
