@@ -3,8 +3,8 @@
 # irlens_core_library(NAME folder DEPS ...): a static library from every .cpp in the folder.
 function(irlens_core_library name dir)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
-  file(GLOB srcs CONFIGURE_DEPENDS "${dir}/*.cpp" "${dir}/*/*.cpp")
-  file(GLOB hdrs CONFIGURE_DEPENDS "${dir}/*.h" "${dir}/*/*.h")
+  file(GLOB srcs CONFIGURE_DEPENDS "${dir}/*.cpp" "${dir}/*/*.cpp" "${dir}/*/*/*.cpp")
+  file(GLOB hdrs CONFIGURE_DEPENDS "${dir}/*.h" "${dir}/*/*.h" "${dir}/*/*/*.h")
   if(NOT srcs)
     # a folder still empty: keep the target so dependents link
     set(stub "${CMAKE_CURRENT_BINARY_DIR}/${name}_empty.cpp")

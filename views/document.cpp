@@ -348,7 +348,7 @@ void Document::setSearchHits(const std::vector<int>& nodes) {
     emit searchHitsChanged();
 }
 
-void Document::setDiagnostics(std::vector<Diagnostic> diagnostics) {
+void Document::setDiagnostics(std::vector<DiagnosticRow> diagnostics) {
     m_diagnostics = std::move(diagnostics);
     emit diagnosticsChanged();
 }

@@ -29,8 +29,8 @@ namespace irlens::views {
 
 struct RunSnapshot; // views/run_snapshot.h: one finished run (outputs + per-node profile)
 
-/// One verifier finding as the panes show it.
-struct Diagnostic {
+/// One verifier finding as the panes show it (a Qt copy of core::Diagnostic).
+struct DiagnosticRow {
     enum class Severity { Error, Warning, Info };
     Severity severity = Severity::Error;
     QString rule;    // rule id ("EIR-S006")
@@ -104,8 +104,8 @@ public:
     const std::vector<int>& searchHits() const { return m_searchHits; }
 
     // ------------------------------------------------------------------ diagnostics
-    const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
-    void setDiagnostics(std::vector<Diagnostic> diagnostics);
+    const std::vector<DiagnosticRow>& diagnostics() const { return m_diagnostics; }
+    void setDiagnostics(std::vector<DiagnosticRow> diagnostics);
     /// "verifier: 0 errors, 2 warnings", or "verifying…" while it runs.
     QString verifierSummary() const;
 
@@ -154,7 +154,7 @@ private:
     int m_selected = -1;
     QString m_symbol;
     std::vector<int> m_searchHits;
-    std::vector<Diagnostic> m_diagnostics;
+    std::vector<DiagnosticRow> m_diagnostics;
     quint64 m_loadGeneration = 0;
     quint64 m_layoutGeneration = 0;
     quint64 m_programGeneration = 0;

@@ -21,11 +21,11 @@ void Document::startVerify() {
         watcher->deleteLater();
         if (generation != m_programGeneration) return; // another program since
         m_verifying = false;
-        std::vector<Diagnostic> out;
+        std::vector<DiagnosticRow> out;
         for (const auto& d : watcher->result()) {
-            Diagnostic v;
-            v.severity = d.severity == Severity::Error ? Diagnostic::Severity::Error
-                       : d.severity == Severity::Warning ? Diagnostic::Severity::Warning : Diagnostic::Severity::Info;
+            DiagnosticRow v;
+            v.severity = d.severity == Severity::Error ? DiagnosticRow::Severity::Error
+                       : d.severity == Severity::Warning ? DiagnosticRow::Severity::Warning : DiagnosticRow::Severity::Info;
             v.rule = QString::fromStdString(d.ruleId);
             v.node = QString::fromStdString(d.node);
             v.graph = QString::fromStdString(d.graph);
@@ -43,8 +43,8 @@ QString Document::verifierSummary() const {
     if (m_verifying) return tr("verifying…");
     int errors = 0, warnings = 0;
     for (const auto& d : m_diagnostics) {
-        errors += d.severity == Diagnostic::Severity::Error;
-        warnings += d.severity == Diagnostic::Severity::Warning;
+        errors += d.severity == DiagnosticRow::Severity::Error;
+        warnings += d.severity == DiagnosticRow::Severity::Warning;
     }
     return tr("verifier: %1 errors, %2 warnings").arg(errors).arg(warnings);
 }

@@ -83,10 +83,10 @@ Result<NumericComparison> compareOutputs(ProgramPtr before, ProgramPtr after, do
         xs.push_back(x.tensor);
         ys.push_back(y.tensor);
     }
-    return compareTensors(xs, ys, tolerance);
+    return compareTensorLists(xs, ys, tolerance);
 }
 
-Result<NumericComparison> compareTensors(const std::vector<exec::Tensor>& before, const std::vector<exec::Tensor>& after, double tolerance) {
+Result<NumericComparison> compareTensorLists(const std::vector<exec::Tensor>& before, const std::vector<exec::Tensor>& after, double tolerance) {
     if (before.size() != after.size()) return Status::error("the number of outputs differs");
     NumericComparison c;
     c.tolerance = tolerance;

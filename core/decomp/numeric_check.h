@@ -22,8 +22,8 @@ struct NumericComparison {
 namespace exec { class Tensor; }
 
 /// Compares output tensors pairwise (same shapes required): the measure compareOutputs reports.
-Result<NumericComparison> compareTensors(const std::vector<exec::Tensor>& before, const std::vector<exec::Tensor>& after,
-                                         double tolerance = 1e-5);
+Result<NumericComparison> compareTensorLists(const std::vector<exec::Tensor>& before, const std::vector<exec::Tensor>& after,
+                                           double tolerance = 1e-5);
 
 /// Runs both programs on `before`'s sample inputs (the archive's example inputs) and compares the
 /// user outputs. Errors when a program has no sample inputs, lacks a kernel, or shapes differ.

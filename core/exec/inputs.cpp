@@ -185,7 +185,7 @@ Result<std::vector<EValue>> generateInputs(const ExecutionPlan& plan, uint64_t s
     return out;
 }
 
-Comparison compareTensors(const Tensor& actual, const Tensor& expected, double rtol, double atol) {
+Comparison compareWithReference(const Tensor& actual, const Tensor& expected, double rtol, double atol) {
     Comparison c;
     if (actual.dtype() != expected.dtype()) {
         c.ok = false;

@@ -50,7 +50,7 @@ struct Comparison {
 
 /// Compares element by element: floats pass when |a - e| <= atol or |a - e| <= rtol * |e|
 /// (NaN matches NaN); integers and bools must be equal.
-Comparison compareTensors(const Tensor& actual, const Tensor& expected, double rtol = 1e-4, double atol = 1e-5);
+Comparison compareWithReference(const Tensor& actual, const Tensor& expected, double rtol = 1e-4, double atol = 1e-5);
 
 /// Name of the symbol a SymInt stands for ("s0" from "s0" or from srepr "Symbol('s0', ...)"), "" if compound.
 std::string symbolName(const SymInt& s);

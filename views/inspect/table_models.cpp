@@ -130,12 +130,12 @@ int DiagnosticsModel::columnCount(const QModelIndex& parent) const { return pare
 
 QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
-    const Diagnostic& d = m_doc->diagnostics()[static_cast<size_t>(index.row())];
+    const DiagnosticRow& d = m_doc->diagnostics()[static_cast<size_t>(index.row())];
     if (role == NodeNameRole) return d.node;
     if (role == Qt::ToolTipRole) return d.message;
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-    case 0: return d.severity == Diagnostic::Severity::Error ? tr("error") : d.severity == Diagnostic::Severity::Warning ? tr("warning") : tr("info");
+    case 0: return d.severity == DiagnosticRow::Severity::Error ? tr("error") : d.severity == DiagnosticRow::Severity::Warning ? tr("warning") : tr("info");
     case 1: return d.rule;
     case 2: return d.node;
     default: return d.message;

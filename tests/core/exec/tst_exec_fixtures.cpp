@@ -48,7 +48,7 @@ std::string checkCase(const RunResult& r, const ExpectedCase& c) {
     for (size_t k = 0; k < c.outputs.size(); ++k) {
         const EValue& v = r.outputs[static_cast<size_t>(r.userOutputs[k])];
         if (!v.isTensor()) { problems += "output " + std::to_string(k) + " is not a tensor; "; continue; }
-        Comparison cmp = compareTensors(v.tensor, c.outputs[k].tensor);
+        Comparison cmp = compareWithReference(v.tensor, c.outputs[k].tensor);
         if (!cmp.ok) problems += c.name + " output " + std::to_string(k) + ": " + cmp.message + "; ";
         else problems += checkDiscriminates(v.tensor, c.outputs[k].tensor, c.name + " output " + std::to_string(k));
     }
@@ -57,7 +57,7 @@ std::string checkCase(const RunResult& r, const ExpectedCase& c) {
         for (size_t k = 0; k < r.specs.size(); ++k)
             if (r.specs[k].kind == OutputKind::BufferMutation && r.specs[k].target == b.name) {
                 found = true;
-                Comparison cmp = compareTensors(r.outputs[k].tensor, b.tensor);
+                Comparison cmp = compareWithReference(r.outputs[k].tensor, b.tensor);
                 if (!cmp.ok) problems += "buffer " + b.name + ": " + cmp.message + "; ";
             }
         if (!found) problems += "no mutation of buffer " + b.name + "; ";
@@ -104,7 +104,7 @@ private slots:
         auto s = engine.run(l->expected.main.inputs, serial);
         QVERIFY2(s.isOk(), s.error().c_str());
         for (int k : r->userOutputs) {
-            Comparison cmp = compareTensors(r->outputs[static_cast<size_t>(k)].tensor, s->outputs[static_cast<size_t>(k)].tensor);
+            Comparison cmp = compareWithReference(r->outputs[static_cast<size_t>(k)].tensor, s->outputs[static_cast<size_t>(k)].tensor);
             QVERIFY2(cmp.ok, cmp.message.c_str());
         }
     }
@@ -117,7 +117,7 @@ private slots:
         auto s = sampleInputs(*l->plan);
         QVERIFY2(s.isOk(), s.error().c_str());
         QCOMPARE(s->size(), l->expected.main.inputs.size());
-        Comparison cmp = compareTensors((*s)[0].tensor, l->expected.main.inputs[0].tensor, 0, 0);
+        Comparison cmp = compareWithReference((*s)[0].tensor, l->expected.main.inputs[0].tensor, 0, 0);
         QVERIFY2(cmp.ok, cmp.message.c_str());
     }
 
