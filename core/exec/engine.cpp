@@ -106,8 +106,8 @@ WorkerClock startClock(const RunShared& shared) {
 
 Status runGraphSerial(GraphRun& run, RunShared& shared, bool topLevel, WorkerClock& clock);
 
-// Executes one node; returns false when the run must stop.
-bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLevel, WorkerClock& clock) {
+// Whether the node may start: the run has not failed or been cancelled, and the node has a kernel.
+bool mayStart(const PlanNode& pn, RunShared& shared) {
     if (shared.failed.load(std::memory_order_relaxed)) return false;
     if (shared.cancelled()) {
         shared.fail(Status::error("cancelled before " + nodeLabel(pn)));
@@ -117,93 +117,106 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
         shared.fail(Status::error(nodeLabel(pn) + ": no kernel for " + pn.key));
         return false;
     }
-    // Bind arguments: literals and slots by pointer, lists assembled here.
+    return true;
+}
+
+// A node's arguments as the kernel sees them: literals and slots by pointer, lists assembled here
+// (`assembled` is reserved up front, so pointers into it stay valid).
+struct BoundArgs {
     std::vector<EValue> assembled;
-    assembled.reserve(pn.args.size());
     std::vector<BoundValue> bound;
-    bound.reserve(pn.args.size());
+};
+
+EValue assembleList(const GraphRun& run, const PlanArg& a) {
+    EValue v;
+    v.kind = a.listKind;
+    for (const auto& [slot, lit] : a.elements) {
+        const EValue& e = slot >= 0 ? run.slots[static_cast<size_t>(slot)] : lit;
+        if (a.listKind == EValue::Kind::TensorList) v.tensors.push_back(e.isTensor() ? e.tensor : Tensor());
+        else v.ints.push_back(e.isTensor() && e.tensor.numel() == 1 ? static_cast<int64_t>(e.tensor.at(0)) : e.toInt());
+    }
+    return v;
+}
+
+void bindArguments(const GraphRun& run, const PlanNode& pn, BoundArgs& out) {
+    out.assembled.reserve(pn.args.size());
+    out.bound.reserve(pn.args.size());
     for (const auto& a : pn.args) {
         BoundValue b;
         b.name = &a.name;
         switch (a.source) {
         case PlanArg::Source::Literal: b.value = &a.literal; break;
         case PlanArg::Source::Slot: b.value = &run.slots[static_cast<size_t>(a.slot)]; break;
-        case PlanArg::Source::List: {
-            EValue v;
-            v.kind = a.listKind;
-            for (const auto& [slot, lit] : a.elements) {
-                const EValue& e = slot >= 0 ? run.slots[static_cast<size_t>(slot)] : lit;
-                if (a.listKind == EValue::Kind::TensorList) v.tensors.push_back(e.isTensor() ? e.tensor : Tensor());
-                else v.ints.push_back(e.isTensor() && e.tensor.numel() == 1 ? static_cast<int64_t>(e.tensor.at(0)) : e.toInt());
-            }
-            assembled.push_back(std::move(v));
-            b.value = &assembled.back();
+        case PlanArg::Source::List:
+            out.assembled.push_back(assembleList(run, a));
+            b.value = &out.assembled.back();
             break;
         }
-        }
-        bound.push_back(b);
+        out.bound.push_back(b);
     }
-    std::vector<EValue> outs;
-    const int active = shared.running.fetch_add(1, std::memory_order_relaxed) + 1;
-    const int intra = std::max(1, shared.threads / std::max(1, active));
-    KernelContext ctx(*pn.node, bound, outs, intra, shared.tracker, pn.cache.get());
-    if (topLevel) ctx.setNeededOutputs(&pn.outputNeeded); // subgraph outputs feed the HOP: all needed
-    if (!pn.subgraphs.empty()) {
-        ctx.runSubgraph = [&](int64_t index, const std::vector<EValue>& inputs) -> std::vector<EValue> {
-            if (index < 0 || static_cast<size_t>(index) >= pn.subgraphs.size()) kernelFail("no subgraph " + std::to_string(index));
-            const PlanGraph& sg = *pn.subgraphs[static_cast<size_t>(index)];
-            GraphRun sub{sg, {}, nullptr, nullptr};
-            initRun(sub);
-            if (inputs.size() != sg.inputSlots.size())
-                kernelFail("subgraph expects " + std::to_string(sg.inputSlots.size()) + " inputs, got " + std::to_string(inputs.size()));
-            for (size_t k = 0; k < inputs.size(); ++k)
-                if (sg.inputSlots[k] >= 0) sub.slots[static_cast<size_t>(sg.inputSlots[k])] = inputs[k];
-            WorkerClock unused;
-            Status s = runGraphSerial(sub, shared, false, unused);
-            if (!s) kernelFail(s.message());
-            std::vector<EValue> result;
-            for (size_t k = 0; k < sg.outputSlots.size(); ++k)
-                result.push_back(sg.outputSlots[k] >= 0 ? sub.slots[static_cast<size_t>(sg.outputSlots[k])] : sg.outputLiterals[k]);
-            return result;
-        };
-    }
-    ExecObserver* obs = topLevel ? shared.observer : nullptr;
-    bool ok = true;
+}
+
+// Runs subgraph `index` of a higher-order node serially on the calling worker (kernels call it).
+std::vector<EValue> runSubgraph(const PlanNode& pn, RunShared& shared, int64_t index, const std::vector<EValue>& inputs) {
+    if (index < 0 || static_cast<size_t>(index) >= pn.subgraphs.size()) kernelFail("no subgraph " + std::to_string(index));
+    const PlanGraph& sg = *pn.subgraphs[static_cast<size_t>(index)];
+    GraphRun sub{sg, {}, nullptr, nullptr};
+    initRun(sub);
+    if (inputs.size() != sg.inputSlots.size())
+        kernelFail("subgraph expects " + std::to_string(sg.inputSlots.size()) + " inputs, got " + std::to_string(inputs.size()));
+    for (size_t k = 0; k < inputs.size(); ++k)
+        if (sg.inputSlots[k] >= 0) sub.slots[static_cast<size_t>(sg.inputSlots[k])] = inputs[k];
+    WorkerClock unused;
+    Status s = runGraphSerial(sub, shared, false, unused);
+    if (!s) kernelFail(s.message());
+    std::vector<EValue> result;
+    for (size_t k = 0; k < sg.outputSlots.size(); ++k)
+        result.push_back(sg.outputSlots[k] >= 0 ? sub.slots[static_cast<size_t>(sg.outputSlots[k])] : sg.outputLiterals[k]);
+    return result;
+}
+
+// Calls the kernel; what it throws becomes the run's error, naming the node.
+bool callKernel(const PlanNode& pn, KernelContext& ctx, RunShared& shared) {
     try {
         pn.kernel(ctx);
+        return true;
     } catch (const KernelError& e) {
         shared.fail(Status::error(nodeLabel(pn) + ": " + e.what()));
-        ok = false;
     } catch (const std::bad_alloc&) {
         shared.fail(Status::error(nodeLabel(pn) + ": out of memory"));
-        ok = false;
     } catch (const std::exception& e) {
         shared.fail(Status::error(nodeLabel(pn) + ": " + e.what()));
-        ok = false;
     } catch (...) {
         shared.fail(Status::error(nodeLabel(pn) + ": unknown error in kernel"));
-        ok = false;
     }
-    shared.running.fetch_sub(1, std::memory_order_relaxed);
-    if (!ok) return false;
-    double flops = 0;
-    if (obs) {
-        // shapes repeat run after run: estimate once per output size, not on every profiled run
-        const int64_t key = !outs.empty() && outs[0].isTensor() ? outs[0].tensor.numel() : -2;
-        if (pn.cache->flopsForNumel.load(std::memory_order_relaxed) == key) {
-            flops = pn.cache->flops.load(std::memory_order_relaxed);
-        } else {
-            flops = estimateFlops(pn, bound, outs);
-            pn.cache->flops.store(flops, std::memory_order_relaxed);
-            pn.cache->flopsForNumel.store(key, std::memory_order_relaxed);
-        }
-    }
-    // Map kernel outputs onto slots. A node whose single serialized output is a list receives either
-    // one list value or one value per element (HOPs).
+    return false;
+}
+
+// Shapes repeat run after run: the FLOP estimate is made once per output size, not on every profiled run.
+double cachedFlops(const PlanNode& pn, const std::vector<BoundValue>& bound, const std::vector<EValue>& outs) {
+    const int64_t key = !outs.empty() && outs[0].isTensor() ? outs[0].tensor.numel() : -2;
+    if (pn.cache->flopsForNumel.load(std::memory_order_relaxed) == key) return pn.cache->flops.load(std::memory_order_relaxed);
+    const double flops = estimateFlops(pn, bound, outs);
+    pn.cache->flops.store(flops, std::memory_order_relaxed);
+    pn.cache->flopsForNumel.store(key, std::memory_order_relaxed);
+    return flops;
+}
+
+// Element `e` of a list-valued output `k`, or None when the kernel did not produce it.
+EValue listElement(std::vector<EValue>& outs, size_t k, size_t e, bool perElement) {
+    if (perElement) return e < outs.size() ? outs[e] : EValue();
+    if (k < outs.size() && outs[k].kind == EValue::Kind::TensorList && e < outs[k].tensors.size()) return EValue::fromTensor(outs[k].tensors[e]);
+    if (k < outs.size() && outs[k].kind == EValue::Kind::IntList && e < outs[k].ints.size()) return EValue::fromInt(outs[k].ints[e]);
+    return EValue();
+}
+
+// Maps kernel outputs onto slots. A node whose single serialized output is a list receives either
+// one list value or one value per element (HOPs).
+bool mapOutputs(GraphRun& run, const PlanNode& pn, std::vector<EValue>& outs, RunShared& shared) {
     for (size_t k = 0; k < pn.outputSlots.size(); ++k) {
         const auto& slots = pn.outputSlots[k];
-        if (slots.size() == 1 && pn.node->outputs[k].kind != ArgKind::Tensors &&
-            pn.node->outputs[k].kind != ArgKind::OptionalTensors && pn.node->outputs[k].kind != ArgKind::SymInts) {
+        const ArgKind kind = pn.node->outputs[k].kind;
+        if (slots.size() == 1 && kind != ArgKind::Tensors && kind != ArgKind::OptionalTensors && kind != ArgKind::SymInts) {
             if (slots[0] < 0) continue;
             if (k >= outs.size() || outs[k].isNone()) {
                 shared.fail(Status::error(nodeLabel(pn) + ": kernel produced no output " + std::to_string(k)));
@@ -212,18 +225,11 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
             run.slots[static_cast<size_t>(slots[0])] = std::move(outs[k]);
             continue;
         }
-        bool perElement = pn.outputSlots.size() == 1 && (outs.size() > 1 || (outs.size() == 1 && outs[0].kind != EValue::Kind::TensorList &&
-                                                                             outs[0].kind != EValue::Kind::IntList));
+        const bool perElement = pn.outputSlots.size() == 1 &&
+                                (outs.size() > 1 || (outs.size() == 1 && outs[0].kind != EValue::Kind::TensorList && outs[0].kind != EValue::Kind::IntList));
         for (size_t e = 0; e < slots.size(); ++e) {
             if (slots[e] < 0) continue;
-            EValue v;
-            if (perElement) {
-                if (e < outs.size()) v = outs[e];
-            } else if (k < outs.size() && outs[k].kind == EValue::Kind::TensorList && e < outs[k].tensors.size()) {
-                v = EValue::fromTensor(outs[k].tensors[e]);
-            } else if (k < outs.size() && outs[k].kind == EValue::Kind::IntList && e < outs[k].ints.size()) {
-                v = EValue::fromInt(outs[k].ints[e]);
-            }
+            EValue v = listElement(outs, k, e, perElement);
             if (v.isNone()) {
                 shared.fail(Status::error(nodeLabel(pn) + ": kernel produced no element " + std::to_string(e) + " of output " + std::to_string(k)));
                 return false;
@@ -231,18 +237,47 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
             run.slots[static_cast<size_t>(slots[e])] = std::move(v);
         }
     }
+    return true;
+}
+
+// Drops every input value this node was the last user of.
+void releaseInputs(GraphRun& run, const PlanNode& pn) {
     for (int s : pn.inputSlots)
         if (run.remaining[static_cast<size_t>(s)].fetch_sub(1, std::memory_order_acq_rel) == 1) run.slots[static_cast<size_t>(s)] = EValue();
+}
+
+// One clock read per node: this node's end is where the next node on this worker starts.
+void recordTiming(const PlanNode& pn, RunShared& shared, WorkerClock& clock, int64_t bytes, double flops) {
+    const int64_t end = ticksSince(shared.tick0, shared.start, shared.tsc);
+    shared.timings[pn.index] = NodeTiming{pn.index, clock.boundary, end, clock.thread, bytes, flops};
+    clock.boundary = end;
+}
+
+// Executes one node: binds its arguments, calls its kernel (which may run subgraphs), maps the
+// outputs onto slots, releases inputs and records progress and timing. False when the run must stop.
+bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLevel, WorkerClock& clock) {
+    if (!mayStart(pn, shared)) return false;
+    BoundArgs args;
+    bindArguments(run, pn, args);
+    std::vector<EValue> outs;
+    const int active = shared.running.fetch_add(1, std::memory_order_relaxed) + 1;
+    const int intra = std::max(1, shared.threads / std::max(1, active));
+    KernelContext ctx(*pn.node, args.bound, outs, intra, shared.tracker, pn.cache.get());
+    if (topLevel) ctx.setNeededOutputs(&pn.outputNeeded); // subgraph outputs feed the HOP: all needed
+    if (!pn.subgraphs.empty())
+        ctx.runSubgraph = [&pn, &shared](int64_t index, const std::vector<EValue>& inputs) { return runSubgraph(pn, shared, index, inputs); };
+    const bool ok = callKernel(pn, ctx, shared);
+    shared.running.fetch_sub(1, std::memory_order_relaxed);
+    if (!ok) return false;
+    ExecObserver* obs = topLevel ? shared.observer : nullptr;
+    const double flops = obs ? cachedFlops(pn, args.bound, outs) : 0.0;
+    if (!mapOutputs(run, pn, outs, shared)) return false;
+    releaseInputs(run, pn);
     if (topLevel) {
         int d = shared.done.fetch_add(1, std::memory_order_relaxed) + 1;
         if (shared.options.progress) shared.options.progress(d, shared.total);
     }
-    if (obs) {
-        // one clock read per node: this node's end is where the next node on this worker starts
-        const int64_t end = ticksSince(shared.tick0, shared.start, shared.tsc);
-        shared.timings[pn.index] = NodeTiming{pn.index, clock.boundary, end, clock.thread, ctx.bytesAllocated(), flops};
-        clock.boundary = end;
-    }
+    if (obs) recordTiming(pn, shared, clock, ctx.bytesAllocated(), flops);
     return true;
 }
 
@@ -315,17 +350,27 @@ Engine::Engine(std::shared_ptr<const ExecutionPlan> plan) : m_plan(std::move(pla
 
 Engine::~Engine() = default;
 
-Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOptions& options) {
-    const ExecutionPlan& plan = *m_plan;
-    RunShared shared{options, 1, nullptr, {}, {0}, {0}, {false}, nullptr, nullptr, false, 0, {}, {}, 0};
-    shared.threads = options.threads > 0 ? options.threads : hardwareThreads();
-    shared.tracker = m_tracker;
-    m_tracker->peak.store(m_tracker->live.load());
-    const int64_t liveBefore = m_tracker->live.load();
-    shared.total = static_cast<int>(plan.graph().nodes.size());
+namespace {
 
-    GraphRun run{plan.graph(), {}, nullptr, nullptr};
-    initRun(run);
+// A user input must match the recorded meta: a tensor of that dtype, rank and static sizes.
+Status checkUserInput(const ExecutionPlan& plan, const PlanInput& in, const EValue& v) {
+    const TensorMeta* meta = plan.program().graph.tensorMeta(in.name);
+    if (!meta) return Status::ok();
+    if (!v.isTensor()) return Status::error("user input '" + in.name + "' should be a tensor " + meta->shortString() + ", got " + v.describe());
+    if (v.tensor.dtype() != meta->dtype)
+        return Status::error("user input '" + in.name + "' should be " + dtypeName(meta->dtype) + ", got " + v.tensor.shapeString());
+    if (v.tensor.dim() != static_cast<int64_t>(meta->sizes.size()))
+        return Status::error("user input '" + in.name + "' should have rank " + std::to_string(meta->sizes.size()) + " (" +
+                             meta->shortString() + "), got " + v.tensor.shapeString());
+    for (size_t d = 0; d < meta->sizes.size(); ++d)
+        if (meta->sizes[d].isStatic() && meta->sizes[d].value != v.tensor.size(static_cast<int64_t>(d)))
+            return Status::error("user input '" + in.name + "' should be " + meta->shortString() + ", got " + v.tensor.shapeString());
+    return Status::ok();
+}
+
+// Fills the input slots: user inputs in order, parameters and buffers from `state` (else the archive's).
+Status bindInputs(const ExecutionPlan& plan, const std::map<std::string, Tensor>& state, const std::vector<EValue>& userInputs,
+                  GraphRun& run) {
     if (userInputs.size() != plan.userInputs().size())
         return Status::error("the program takes " + std::to_string(plan.userInputs().size()) + " user inputs, " +
                              std::to_string(userInputs.size()) + " given");
@@ -339,30 +384,78 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
         switch (in.kind) {
         case InputKind::UserInput: v = userInputs[nextUser++]; break;
         case InputKind::Parameter: case InputKind::Buffer: case InputKind::TensorConstant: {
-            auto it = m_state.find(in.target);
-            v = EValue::fromTensor(it != m_state.end() ? it->second : in.state);
+            auto it = state.find(in.target);
+            v = EValue::fromTensor(it != state.end() ? it->second : in.state);
             break;
         }
-        case InputKind::ConstantInput: v = in.constant; break;
         default: v = in.constant; break;
         }
-        if (in.kind == InputKind::UserInput) {
-            const TensorMeta* meta = plan.program().graph.tensorMeta(in.name);
-            if (meta && !v.isTensor())
-                return Status::error("user input '" + in.name + "' should be a tensor " + meta->shortString() + ", got " + v.describe());
-            if (meta && v.isTensor()) {
-                if (v.tensor.dtype() != meta->dtype)
-                    return Status::error("user input '" + in.name + "' should be " + dtypeName(meta->dtype) + ", got " + v.tensor.shapeString());
-                if (v.tensor.dim() != static_cast<int64_t>(meta->sizes.size()))
-                    return Status::error("user input '" + in.name + "' should have rank " + std::to_string(meta->sizes.size()) +
-                                         " (" + meta->shortString() + "), got " + v.tensor.shapeString());
-                for (size_t d = 0; d < meta->sizes.size(); ++d)
-                    if (meta->sizes[d].isStatic() && meta->sizes[d].value != v.tensor.size(static_cast<int64_t>(d)))
-                        return Status::error("user input '" + in.name + "' should be " + meta->shortString() + ", got " + v.tensor.shapeString());
-            }
-        }
+        if (in.kind == InputKind::UserInput) IRLENS_TRY(checkUserInput(plan, in, v));
         run.slots[static_cast<size_t>(in.slot)] = std::move(v);
     }
+    return Status::ok();
+}
+
+// Runs every node on `shared.threads` workers of `arena` (made or remade for that count).
+Status runParallel(GraphRun& run, RunShared& shared, std::unique_ptr<tbb::task_arena>& arena, int& arenaThreads) {
+    if (!arena || arenaThreads != shared.threads) {
+        arena = std::make_unique<tbb::task_arena>(shared.threads);
+        arenaThreads = shared.threads;
+    }
+    arena->execute([&] {
+        tbb::task_group tg;
+        for (size_t k = 1; k < run.g.roots.size(); ++k) spawnNode(tg, run, run.g.roots[k], shared);
+        if (!run.g.roots.empty()) runFrom(tg, run, run.g.roots[0], shared);
+        tg.wait();
+    });
+    if (shared.failed.load()) return shared.error;
+    if (shared.done.load() != shared.total)
+        return Status::error("the graph has a dependency cycle: " + std::to_string(shared.total - shared.done.load()) + " nodes never became ready");
+    return Status::ok();
+}
+
+// Hands the node timings to the observer in ns: ticks scaled by the run's wall time (a no-op when
+// ticks are ns already).
+void deliverTimings(ExecObserver& observer, std::vector<NodeTiming>& timings, const RunShared& shared, int64_t endTicks, int64_t wallNs) {
+    const double scale = shared.tsc && endTicks > 0 ? static_cast<double>(wallNs) / static_cast<double>(endTicks) : 1.0;
+    NodeTiming* slots = observer.timingSlots();
+    for (NodeTiming& t : timings) {
+        if (t.node < 0) continue;
+        t.startNs = std::llround(static_cast<double>(t.startNs) * scale);
+        t.endNs = std::llround(static_cast<double>(t.endNs) * scale);
+        if (slots) slots[t.node] = t;
+        else observer.onNode(t);
+    }
+}
+
+// The graph outputs in order; with `state`, buffer and parameter mutations are written back into it.
+void collectOutputs(const ExecutionPlan& plan, const GraphRun& run, RunResult& result, std::map<std::string, Tensor>* state) {
+    const PlanGraph& g = plan.graph();
+    for (size_t k = 0; k < g.outputSlots.size(); ++k) {
+        EValue v = g.outputSlots[k] >= 0 ? run.slots[static_cast<size_t>(g.outputSlots[k])] : g.outputLiterals[k];
+        result.outputs.push_back(v);
+        const PlanOutput& spec = plan.outputs()[k];
+        result.specs.push_back(spec);
+        if (spec.kind == OutputKind::UserOutput || spec.kind == OutputKind::LossOutput) result.userOutputs.push_back(static_cast<int>(k));
+        if (state && (spec.kind == OutputKind::BufferMutation || spec.kind == OutputKind::ParameterMutation) && v.isTensor())
+            (*state)[spec.target] = v.tensor;
+    }
+}
+
+} // namespace
+
+Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOptions& options) {
+    const ExecutionPlan& plan = *m_plan;
+    RunShared shared{options, 1, nullptr, {}, {0}, {0}, {false}, nullptr, nullptr, false, 0, {}, {}, 0};
+    shared.threads = options.threads > 0 ? options.threads : hardwareThreads();
+    shared.tracker = m_tracker;
+    m_tracker->peak.store(m_tracker->live.load());
+    const int64_t liveBefore = m_tracker->live.load();
+    shared.total = static_cast<int>(plan.graph().nodes.size());
+
+    GraphRun run{plan.graph(), {}, nullptr, nullptr};
+    initRun(run);
+    IRLENS_TRY(bindInputs(plan, m_state, userInputs, run));
 
     if (options.observer) {
         options.observer->onRunStart(plan, shared.threads);
@@ -381,50 +474,17 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
         WorkerClock clock; // the run's start, on the calling thread
         status = runGraphSerial(run, shared, true, clock);
     } else {
-        if (!m_arena || m_arenaThreads != shared.threads) {
-            m_arena = std::make_unique<tbb::task_arena>(shared.threads);
-            m_arenaThreads = shared.threads;
-        }
-        m_arena->execute([&] {
-            tbb::task_group tg;
-            for (size_t k = 1; k < run.g.roots.size(); ++k) spawnNode(tg, run, run.g.roots[k], shared);
-            if (!run.g.roots.empty()) runFrom(tg, run, run.g.roots[0], shared);
-            tg.wait();
-        });
-        if (shared.failed.load()) status = shared.error;
-        else if (shared.done.load() != shared.total)
-            status = Status::error("the graph has a dependency cycle: " + std::to_string(shared.total - shared.done.load()) + " nodes never became ready");
+        status = runParallel(run, shared, m_arena, m_arenaThreads);
     }
     RunResult result;
     const int64_t endTicks = shared.observer ? ticksSince(shared.tick0, shared.start, shared.tsc) : 0;
     result.wallNs = nowNs(shared.start);
-    if (options.observer) {
-        // node times in ns: ticks scaled by the run's wall time (a no-op when ticks are ns already)
-        const double scale = shared.tsc && endTicks > 0 ? static_cast<double>(result.wallNs) / static_cast<double>(endTicks) : 1.0;
-        NodeTiming* slots = options.observer->timingSlots();
-        for (NodeTiming& t : m_timings) {
-            if (t.node < 0) continue;
-            t.startNs = std::llround(static_cast<double>(t.startNs) * scale);
-            t.endNs = std::llround(static_cast<double>(t.endNs) * scale);
-            if (slots) slots[t.node] = t;
-            else options.observer->onNode(t);
-        }
-    }
+    if (options.observer) deliverTimings(*options.observer, m_timings, shared, endTicks, result.wallNs);
     result.peakBytes = shared.tracker->peak.load() - liveBefore; // outputs of earlier runs still held are not this run's
     result.threads = shared.threads;
     if (options.observer) options.observer->onRunEnd(result.wallNs, result.peakBytes);
     if (!status) return status;
-
-    const PlanGraph& g = plan.graph();
-    for (size_t k = 0; k < g.outputSlots.size(); ++k) {
-        EValue v = g.outputSlots[k] >= 0 ? run.slots[static_cast<size_t>(g.outputSlots[k])] : g.outputLiterals[k];
-        result.outputs.push_back(v);
-        const PlanOutput& spec = plan.outputs()[k];
-        result.specs.push_back(spec);
-        if (spec.kind == OutputKind::UserOutput || spec.kind == OutputKind::LossOutput) result.userOutputs.push_back(static_cast<int>(k));
-        if (options.stateful && (spec.kind == OutputKind::BufferMutation || spec.kind == OutputKind::ParameterMutation) && v.isTensor())
-            m_state[spec.target] = v.tensor;
-    }
+    collectOutputs(plan, run, result, options.stateful ? &m_state : nullptr);
     return result;
 }
 

@@ -1,8 +1,9 @@
 // oneTBB (through core/exec) first: Qt's `emit` macro breaks its headers when they come later
 #include "core/exec/engine.h"
-#include "core/exec/inputs.h"
+#include "core/exec/output_summary.h"
 #include "core/exec/plan.h"
 #include "core/exec/profile.h"
+#include "core/exec/run_compare.h"
 
 #include "views/run/run_controller.h"
 #include "views/document.h"
@@ -37,8 +38,6 @@
 #include <QtConcurrent>
 
 #include <algorithm>
-#include <cmath>
-#include <optional>
 
 namespace irlens::views {
 
@@ -62,17 +61,45 @@ RunOutput summarise(const PlanOutput& spec, const EValue& value) {
     QStringList dims;
     for (int64_t s : t.sizes()) dims << QString::number(s);
     o.shape = "[" + dims.join(", ") + "]";
-    const int64_t n = std::min(t.numel(), kMaxStatElements);
-    double sum = 0;
-    for (int64_t i = 0; i < n; ++i) {
-        const double v = t.at(i);
-        if (i == 0 || v < o.min) o.min = (i == 0 ? v : std::min(o.min, v));
-        if (i == 0 || v > o.max) o.max = (i == 0 ? v : std::max(o.max, v));
-        sum += v;
-    }
-    o.count = n;
-    o.mean = n > 0 ? sum / static_cast<double>(n) : 0.0;
+    const OutputSummary sum = summarizeOutput(t, kMaxStatElements);
+    o.count = sum.count;
+    o.min = sum.min;
+    o.max = sum.max;
+    o.mean = sum.mean;
     return o;
+}
+
+QString checkText(const OutputCheck& c) {
+    return c.cmp.ok ? QObject::tr("ok (max abs %1, max rel %2)").arg(c.cmp.maxAbs, 0, 'g', 3).arg(c.cmp.maxRel, 0, 'g', 3)
+                    : QString::fromStdString(c.cmp.message);
+}
+
+// The profile, the outputs and the comparison of a finished run, as the snapshot the Document publishes.
+std::shared_ptr<RunSnapshot> snapshotOf(const RunComparison& rc, const Profile& profile, quint64 generation) {
+    auto snap = std::make_shared<RunSnapshot>();
+    snap->generation = generation;
+    const RunResult& result = rc.last;
+    snap->inputSource = rc.compared ? QObject::tr("model.expected/ (compared)") : QString::fromStdString(rc.inputsFrom);
+    snap->wallNs = result.wallNs;
+    snap->peakBytes = result.peakBytes;
+    snap->threads = result.threads;
+    for (const auto& n : profile.nodes())
+        snap->nodes.push_back({n.node, n.name, n.op, n.modulePath, n.medianNs, n.bytes, n.flops, n.calls});
+    for (const auto& t : profile.lastRun())
+        if (t.node >= 0) snap->timings.push_back({t.node, t.startNs, t.endNs, t.thread});
+    for (size_t i = 0; i < result.outputs.size() && i < result.specs.size(); ++i)
+        snap->outputs.push_back(summarise(result.specs[i], result.outputs[i]));
+    snap->compared = rc.compared;
+    snap->matches = rc.ok();
+    snap->verdict = QString::fromStdString(rc.verdict());
+    for (size_t k = 0; k < rc.checks.size(); ++k) {
+        const OutputCheck& c = rc.checks[k];
+        const bool main = k < rc.mainChecks; // the rows show the main case; extra cases only count in the verdict
+        if (main && c.outputIndex >= 0 && static_cast<size_t>(c.outputIndex) < snap->outputs.size())
+            snap->outputs[static_cast<size_t>(c.outputIndex)].check = checkText(c);
+        snap->checks.push_back({c.caseName, c.what, main ? c.outputIndex : -1, c.cmp.ok, c.cmp.maxAbs, c.cmp.maxRel, c.cmp.message});
+    }
+    return snap;
 }
 } // namespace
 
@@ -88,6 +115,15 @@ struct RunController::Job {
 RunController::RunController(QMainWindow* window, Document* document, GraphPane* graph)
     : QObject(window), m_window(window), m_doc(document), m_graph(graph) {
     setObjectName("runController");
+    createActions();
+    const Docks docks = createPanes();
+    createMenus(docks);
+    createThreadsBox();
+    createStatusWidgets();
+    connectDocument(docks[0]);
+}
+
+void RunController::createActions() {
     m_run = new QAction(tr("&Run"), this);
     m_run->setObjectName("runAction");
     m_run->setShortcut(QKeySequence(Qt::Key_F5));
@@ -101,8 +137,10 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
     m_heatmapAction->setCheckable(true);
     m_heatmapAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
     m_heatmapAction->setToolTip(tr("Colour nodes by their share of the run time (after a run)"));
+}
 
-    // panes
+RunController::Docks RunController::createPanes() {
+    QMainWindow* window = m_window;
     auto dock = [window](const QString& title, const QString& name, QWidget* w) {
         auto* d = new QDockWidget(title, window);
         d->setObjectName(name);
@@ -148,16 +186,19 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
     window->tabifyDockWidget(timelineDock, flameDock);
     window->tabifyDockWidget(flameDock, outputsDock);
 
-    m_heatmap = new HeatmapOverlay(m_doc, graph, this);
+    m_heatmap = new HeatmapOverlay(m_doc, m_graph, this);
     connect(m_heatmapAction, &QAction::toggled, m_heatmap, &HeatmapOverlay::setEnabled);
+    return {profileDock, timelineDock, flameDock, outputsDock};
+}
 
-    // menus and toolbar
+void RunController::createMenus(const Docks& docks) {
+    QMainWindow* window = m_window;
     QMenu* runMenu = new QMenu(tr("&Run"), window);
     runMenu->addAction(m_run);
     runMenu->addAction(m_cancelAction);
     runMenu->addSeparator();
     runMenu->addAction(m_heatmapAction);
-    for (auto* d : {profileDock, timelineDock, flameDock, outputsDock}) runMenu->addAction(d->toggleViewAction());
+    for (auto* d : docks) runMenu->addAction(d->toggleViewAction());
     QAction* before = nullptr;
     for (QAction* a : window->menuBar()->actions()) {
         if (a->text() == tr("&Help")) before = a;
@@ -167,6 +208,10 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
         }
     }
     window->menuBar()->insertMenu(before, runMenu);
+}
+
+void RunController::createThreadsBox() {
+    QMainWindow* window = m_window;
     // worker threads of the next run: 1 .. the hardware's, remembered; the engine's default is every core
     m_threads = new QSpinBox(window);
     m_threads->setObjectName("runThreads");
@@ -181,8 +226,11 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
         tb->addWidget(m_threads);
         tb->addAction(m_heatmapAction);
     }
+}
 
-    // status bar: node progress and a cancel button while a run is going
+// Status bar: node progress and a cancel button while a run is going.
+void RunController::createStatusWidgets() {
+    QMainWindow* window = m_window;
     m_progress = new QProgressBar(window);
     m_progress->setMaximumWidth(160);
     m_progress->setFormat(tr("%v / %m nodes"));
@@ -203,7 +251,9 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
         m_progress->setRange(0, std::max(1, m_job->total.load()));
         m_progress->setValue(m_job->done.load());
     });
+}
 
+void RunController::connectDocument(QDockWidget* profileDock) {
     // a new program makes the last run stale
     connect(m_doc, &Document::programChanged, this, [this] {
         if (m_running) cancel();
@@ -215,12 +265,14 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
         if (!r) return;
         profileDock->raise(); // the table is what a user reads first after a run
         for (int c = 0; c < 2; ++c) m_profilePane->view()->resizeColumnToContents(c);
-        m_summary->setText(tr("%1 ms wall · %2 nodes · %3 threads · peak %4 MiB · inputs: %5")
-                               .arg(static_cast<double>(r->wallNs) / 1e6, 0, 'f', 2)
-                               .arg(r->nodes.size())
-                               .arg(r->threads)
-                               .arg(static_cast<double>(r->peakBytes) / (1024.0 * 1024.0), 0, 'f', 1)
-                               .arg(r->inputSource));
+        QString summary = tr("%1 ms wall · %2 nodes · %3 threads · peak %4 MiB · inputs: %5")
+                              .arg(static_cast<double>(r->wallNs) / 1e6, 0, 'f', 2)
+                              .arg(r->nodes.size())
+                              .arg(r->threads)
+                              .arg(static_cast<double>(r->peakBytes) / (1024.0 * 1024.0), 0, 'f', 1)
+                              .arg(r->inputSource);
+        if (r->compared) summary += " · " + r->verdict; // outputs and mutated buffers against model.expected/
+        m_summary->setText(summary);
     });
 }
 
@@ -262,57 +314,22 @@ void RunController::run() {
             job->error = QString::fromStdString(plan.status().message());
             return;
         }
-        std::shared_ptr<const ExecutionPlan> p = *plan;
-        auto snap = std::make_shared<RunSnapshot>();
-        snap->generation = generation;
-        std::optional<ExpectedSet> expected;
-        if (!expectedDir.isEmpty() && QFileInfo(expectedDir + "/manifest.json").exists())
-            if (auto e = loadExpected(expectedDir.toStdString())) expected = std::move(*e);
-        Result<std::vector<EValue>> inputs = expected ? Result<std::vector<EValue>>(expected->main.inputs) : sampleInputs(*p);
-        snap->inputSource = expected ? QObject::tr("model.expected/ (compared)") : QObject::tr("the archive's sample inputs");
-        if (!inputs) {
-            inputs = generateInputs(*p, 0);
-            snap->inputSource = QObject::tr("generated (seed 0)");
-        }
-        if (!inputs) {
-            job->error = QString::fromStdString(inputs.status().message());
-            return;
-        }
-        Engine engine(p);
         Profile profile;
-        RunOptions options;
-        options.threads = threads;
-        options.observer = &profile;
-        options.cancel = &job->cancel;
-        options.progress = [job](int done, int total) {
+        RunCompareOptions options;
+        if (!expectedDir.isEmpty() && QFileInfo(expectedDir + "/manifest.json").exists()) options.inputs.expectDir = expectedDir.toStdString();
+        options.run.threads = threads;
+        options.run.observer = &profile;
+        options.run.cancel = &job->cancel;
+        options.run.progress = [job](int done, int total) {
             job->done = done;
             job->total = total;
         };
-        auto result = engine.run(*inputs, options);
+        auto result = runAndCompare(*plan, options);
         if (!result) {
             job->error = QString::fromStdString(result.status().message());
             return;
         }
-        snap->wallNs = result->wallNs;
-        snap->peakBytes = result->peakBytes;
-        snap->threads = result->threads;
-        for (const auto& n : profile.nodes())
-            snap->nodes.push_back({n.node, n.name, n.op, n.modulePath, n.medianNs, n.bytes, n.flops, n.calls});
-        for (const auto& t : profile.lastRun())
-            if (t.node >= 0) snap->timings.push_back({t.node, t.startNs, t.endNs, t.thread});
-        for (size_t i = 0; i < result->outputs.size() && i < result->specs.size(); ++i)
-        {
-            RunOutput o = summarise(result->specs[i], result->outputs[i]);
-            if (expected && result->outputs[i].isTensor())
-                for (const auto& e : expected->main.outputs)
-                    if (e.name == result->specs[i].name) {
-                        const Comparison c = compareTensors(result->outputs[i].tensor, e.tensor);
-                        o.check = c.ok ? QObject::tr("ok (max abs %1, max rel %2)").arg(c.maxAbs, 0, 'g', 3).arg(c.maxRel, 0, 'g', 3)
-                                       : QString::fromStdString(c.message);
-                    }
-            snap->outputs.push_back(std::move(o));
-        }
-        job->snapshot = std::move(snap);
+        job->snapshot = snapshotOf(*result, profile, generation);
     }));
 }
 

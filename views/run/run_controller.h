@@ -10,11 +10,13 @@
 
 #include <QObject>
 
+#include <array>
 #include <atomic>
 #include <memory>
 
 class QAction;
 class QComboBox;
+class QDockWidget;
 class QLabel;
 class QMainWindow;
 class QProgressBar;
@@ -64,6 +66,13 @@ signals:
 
 private:
     struct Job;
+    using Docks = std::array<QDockWidget*, 4>; // profile, timeline, flame graph, outputs
+    void createActions();
+    Docks createPanes();
+    void createMenus(const Docks& docks);
+    void createThreadsBox();
+    void createStatusWidgets();
+    void connectDocument(QDockWidget* profileDock);
     void finish(quint64 generation, std::shared_ptr<Job> job);
     void setRunning(bool running);
 

@@ -47,9 +47,23 @@ struct RunOutput {
     QString check;     // against model.expected/ when it exists: "ok (max abs …)" or what differs
 };
 
+/// One value compared with the reference (model.expected/): a plain copy of core's OutputCheck.
+struct RunCheck {
+    std::string caseName;   // "main", "alt", ...
+    std::string what;       // the reference's output name, or "buffer NAME"
+    int output = -1;        // index into RunSnapshot::outputs, -1 when the program has no such value
+    bool ok = true;
+    double maxAbs = 0, maxRel = 0;
+    std::string message;    // what differs
+};
+
 struct RunSnapshot {
     quint64 generation = 0;
     QString inputSource;                               // "sample inputs" / "generated (seed 0)"
+    bool compared = false;             // the run was checked against model.expected/
+    bool matches = true;               // every check passed
+    QString verdict;                   // "3 of 3 values match the reference", "" when not compared
+    std::vector<RunCheck> checks;      // user outputs by position and mutated buffers by name, every case
     int64_t wallNs = 0;
     int64_t peakBytes = 0;
     int threads = 1;
