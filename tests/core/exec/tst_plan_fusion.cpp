@@ -176,9 +176,9 @@ private slots:
             QVERIFY2(ra.isOk(), ra.error().c_str());
             QVERIFY2(rb.isOk(), rb.error().c_str());
             const Tensor& out = ra->outputs[static_cast<size_t>(ra->userOutputs[0])].tensor;
-            Comparison vsTorch = compareTensors(out, expected->main.outputs[0].tensor);
+            Comparison vsTorch = compareWithReference(out, expected->main.outputs[0].tensor);
             QVERIFY2(vsTorch.ok, vsTorch.message.c_str());
-            Comparison vsPlain = compareTensors(out, rb->outputs[static_cast<size_t>(rb->userOutputs[0])].tensor);
+            Comparison vsPlain = compareWithReference(out, rb->outputs[static_cast<size_t>(rb->userOutputs[0])].tensor);
             QVERIFY2(vsPlain.ok, vsPlain.message.c_str());
         }
     }
