@@ -86,8 +86,9 @@ void readCustomOpCalls(const nlohmann::json& doc, AotiModel& m) {
 
 void readMetadata(const nlohmann::json& doc, AotiModel& m, AotiFile& f) {
     if (!doc.is_object()) { f.detail = "unreadable JSON"; return; }
-    for (const auto& [key, value] : doc.items()) {
-        const std::string v = scalarText(value);
+    for (const auto& item : doc.items()) {
+        const std::string& key = item.key();
+        const std::string v = scalarText(item.value());
         f.detail += (f.detail.empty() ? "" : ", ") + key + ": " + v;
         if (std::none_of(m.metadata.begin(), m.metadata.end(), [&](const auto& kv) { return kv.first == key && kv.second == v; }))
             m.metadata.emplace_back(key, v);
