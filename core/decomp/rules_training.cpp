@@ -377,7 +377,7 @@ Status sumAll(RewriteBuilder& b) {
 // repeat_interleave.Tensor(repeats) -> out[j] = #{k : cumsum(repeats)[k] <= j} for j < output size.
 // The output size is data-dependent: output_size when given, else the recorded output's static size.
 Status repeatInterleaveTensor(RewriteBuilder& b) {
-    IRLENS_DECOMP_ASSIGN(repeats, input(b, "repeats"));
+    IRLENS_ASSIGN_OR_RETURN(repeats, input(b, "repeats"));
     const TensorMeta* rm = b.meta(repeats);
     if (!rm || rm->sizes.size() != 1) return b.args().error("repeats", "expected a 1-D tensor of repeats");
     std::optional<int64_t> n = b.args().optInteger("output_size");
@@ -388,13 +388,13 @@ Status repeatInterleaveTensor(RewriteBuilder& b) {
     }
     if (!n) return b.args().error("output_size", "the output size is data-dependent: give output_size or record a static output size");
     const ScalarType it = rm->dtype;
-    IRLENS_DECOMP_ASSIGN(ends, b.call(atenTarget("cumsum"), {arg::tensor("self", repeats), arg::integer("dim", 0)}));
-    IRLENS_DECOMP_ASSIGN(pos, b.call(atenTarget("arange", "start_step"), {arg::integer("start", 0), arg::integer("end", *n), arg::integer("step", 1),
+    IRLENS_ASSIGN_OR_RETURN(ends, b.call(atenTarget("cumsum"), {arg::tensor("self", repeats), arg::integer("dim", 0)}));
+    IRLENS_ASSIGN_OR_RETURN(pos, b.call(atenTarget("arange", "start_step"), {arg::integer("start", 0), arg::integer("end", *n), arg::integer("step", 1),
                                                                        arg::kw(arg::dtype("dtype", it)), arg::kw(arg::boolean("pin_memory", false))}));
-    IRLENS_DECOMP_ASSIGN(row, b.call(atenTarget("unsqueeze"), {arg::tensor("self", ends), arg::integer("dim", 0)}));
-    IRLENS_DECOMP_ASSIGN(col, b.call(atenTarget("unsqueeze"), {arg::tensor("self", pos), arg::integer("dim", 1)}));
-    IRLENS_DECOMP_ASSIGN(done, b.call(atenTarget("le", "Tensor"), {arg::tensor("self", row), arg::tensor("other", col)}));
-    IRLENS_DECOMP_ASSIGN(out, b.call(atenTarget("sum", "dim_IntList"), {arg::tensor("self", done), arg::ints("dim", {1}), arg::boolean("keepdim", false),
+    IRLENS_ASSIGN_OR_RETURN(row, b.call(atenTarget("unsqueeze"), {arg::tensor("self", ends), arg::integer("dim", 0)}));
+    IRLENS_ASSIGN_OR_RETURN(col, b.call(atenTarget("unsqueeze"), {arg::tensor("self", pos), arg::integer("dim", 1)}));
+    IRLENS_ASSIGN_OR_RETURN(done, b.call(atenTarget("le", "Tensor"), {arg::tensor("self", row), arg::tensor("other", col)}));
+    IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget("sum", "dim_IntList"), {arg::tensor("self", done), arg::ints("dim", {1}), arg::boolean("keepdim", false),
                                                                       arg::kw(arg::dtype("dtype", it))}));
     b.replaceOutput(0, out);
     return Status::ok();

@@ -10,7 +10,7 @@ namespace {
 
 // The input's sizes and (dense-preserving) strides with another dtype.
 Result<MetaOutputs> convertTo(const NodeArgs& a, std::optional<ScalarType> dtype, const char* what) {
-    IRLENS_GET(in, a.tensor("input"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("input"));
     if (!dtype) return a.error(what, "missing or not a dtype");
     TensorMeta out = *in;
     out.dtype = *dtype;
@@ -28,7 +28,7 @@ Result<MetaOutputs> dequantize(const NodeArgs& a) {
 }
 
 Result<MetaOutputs> chooseQParams(const NodeArgs& a) {
-    IRLENS_GET(in, a.tensor("input"));
+    IRLENS_ASSIGN_OR_RETURN(in, a.tensor("input"));
     return MetaOutputs{InferredValue::tensor(contiguousMeta(ScalarType::Float64, {SymInt::literal(1)}, in->device)),
                        InferredValue::tensor(contiguousMeta(ScalarType::Int64, {SymInt::literal(1)}, in->device))};
 }

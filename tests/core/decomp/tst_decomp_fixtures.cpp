@@ -51,7 +51,7 @@ QString mismatchWithReference(ProgramPtr program, const exec::ExpectedSet& ref) 
     for (size_t k = 0; k < ref.main.outputs.size(); ++k) {
         const auto& v = r->outputs[static_cast<size_t>(r->userOutputs[k])];
         if (!v.isTensor()) { problems += QString("output %1 is not a tensor; ").arg(k); continue; }
-        auto cmp = exec::compareTensors(v.tensor, ref.main.outputs[k].tensor);
+        auto cmp = exec::compareWithReference(v.tensor, ref.main.outputs[k].tensor);
         if (!cmp.ok) problems += QString("output %1: %2; ").arg(k).arg(QString::fromStdString(cmp.message));
     }
     return problems;
