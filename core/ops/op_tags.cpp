@@ -21,6 +21,8 @@ const std::vector<std::string>& layerTags(const std::string& opName) {
                          "max_pool3d_with_indices", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "_adaptive_avg_pool2d",
                          "_adaptive_avg_pool3d", "adaptive_max_pool2d"}},
             {"view", {"_unsafe_view", "_reshape_alias", "lift_fresh_copy", "lift_fresh"}},
+            // PyTorch's own `pointwise` tag, for training-IR ops whose table rows carry no tags
+            {"pointwise", {"masked_fill"}},
         };
         std::unordered_map<std::string, std::vector<std::string>> t;
         for (const auto& [tag, names] : groups)
