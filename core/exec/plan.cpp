@@ -129,8 +129,17 @@ struct GraphCompiler {
         }
     }
 
-    Status run(const Graph& graph) {
-        g.graph = &graph;
+    // Order of writes and reads per slot, so that an in-place op runs after the other readers of its input.
+    std::vector<int> producer;                   // slot -> node that last wrote it (-1: graph input)
+    std::vector<std::vector<int>> readersSinceWrite;
+    std::vector<std::vector<int>> preds;          // node -> nodes it must wait for
+
+    void growSlots() {
+        producer.resize(g.slotNames.size(), -1);
+        readersSinceWrite.resize(g.slotNames.size());
+    }
+
+    void defineInputs(const Graph& graph) {
         for (const auto& in : graph.inputs) {
             if ((in.kind == ArgKind::Tensor || in.kind == ArgKind::SymInt || in.kind == ArgKind::SymFloat ||
                  in.kind == ArgKind::SymBool || in.kind == ArgKind::CustomObj) && !in.s.empty() &&
@@ -139,79 +148,99 @@ struct GraphCompiler {
             else
                 g.inputSlots.push_back(-1);
         }
-        // writer/readers per slot, to order in-place ops against the other users of their input
-        std::vector<int> producer; // slot -> node that last wrote it (-1: graph input)
-        std::vector<std::vector<int>> readersSinceWrite;
-        auto grow = [&] {
-            producer.resize(g.slotNames.size(), -1);
-            readersSinceWrite.resize(g.slotNames.size());
-        };
-        grow();
-        g.nodes.reserve(graph.nodes.size());
-        std::vector<std::vector<int>> preds;
-        for (size_t k = 0; k < graph.nodes.size(); ++k) {
-            const Node& node = graph.nodes[k];
-            PlanNode pn;
-            pn.index = static_cast<int>(k);
-            pn.node = &node;
-            pn.key = node.target.key();
-            pn.kernel = KernelRegistry::instance().find(pn.key);
-            if (!pn.kernel) missing[pn.key].push_back(node.name);
-            pn.flopClass = flopClassOf(node.target.op);
-            pn.work = estimateWork(graph, node, pn.flopClass);
-            if (node.meta.moduleStack && !node.meta.moduleStack->empty()) pn.modulePath = node.meta.moduleStack->back().path;
-            for (const auto& na : node.inputs) {
-                PlanArg pa;
-                pa.name = na.name;
-                IRLENS_TRY(bind(na.arg, node, pn, pa));
-                if (pa.source == PlanArg::Source::Slot) pn.inputSlots.push_back(pa.slot);
-                for (const auto& [s, lit] : pa.elements)
-                    if (s >= 0) pn.inputSlots.push_back(s);
-                pn.args.push_back(std::move(pa));
-            }
-            std::sort(pn.inputSlots.begin(), pn.inputSlots.end());
-            pn.inputSlots.erase(std::unique(pn.inputSlots.begin(), pn.inputSlots.end()), pn.inputSlots.end());
+        growSlots();
+    }
 
-            std::vector<int> p;
-            for (int s : pn.inputSlots) {
-                if (producer[static_cast<size_t>(s)] >= 0) p.push_back(producer[static_cast<size_t>(s)]);
-                readersSinceWrite[static_cast<size_t>(s)].push_back(static_cast<int>(k));
+    // The kernel, cost estimates and argument bindings of one node; its input slots sorted and unique.
+    Status bindNode(const Graph& graph, size_t k, PlanNode& pn) {
+        const Node& node = graph.nodes[k];
+        pn.index = static_cast<int>(k);
+        pn.node = &node;
+        pn.key = node.target.key();
+        pn.kernel = KernelRegistry::instance().find(pn.key);
+        if (!pn.kernel) missing[pn.key].push_back(node.name);
+        pn.flopClass = flopClassOf(node.target.op);
+        pn.work = estimateWork(graph, node, pn.flopClass);
+        if (node.meta.moduleStack && !node.meta.moduleStack->empty()) pn.modulePath = node.meta.moduleStack->back().path;
+        for (const auto& na : node.inputs) {
+            PlanArg pa;
+            pa.name = na.name;
+            IRLENS_TRY(bind(na.arg, node, pn, pa));
+            if (pa.source == PlanArg::Source::Slot) pn.inputSlots.push_back(pa.slot);
+            for (const auto& [s, lit] : pa.elements)
+                if (s >= 0) pn.inputSlots.push_back(s);
+            pn.args.push_back(std::move(pa));
+        }
+        std::sort(pn.inputSlots.begin(), pn.inputSlots.end());
+        pn.inputSlots.erase(std::unique(pn.inputSlots.begin(), pn.inputSlots.end()), pn.inputSlots.end());
+        return Status::ok();
+    }
+
+    // The nodes node k waits for: the producers of its inputs and, for an in-place op (relu_, hardtanh_),
+    // which rewrites its first argument, every other reader of that argument since its last write.
+    std::vector<int> predecessorsOf(const PlanNode& pn, int k) {
+        std::vector<int> p;
+        for (int s : pn.inputSlots) {
+            if (producer[static_cast<size_t>(s)] >= 0) p.push_back(producer[static_cast<size_t>(s)]);
+            readersSinceWrite[static_cast<size_t>(s)].push_back(k);
+        }
+        const Target& t = pn.node->target;
+        bool inplace = t.kind == Target::Kind::Op && !t.op.empty() && t.op.back() == '_' && !pn.args.empty() &&
+                       pn.args[0].source == PlanArg::Source::Slot;
+        if (inplace) {
+            int s = pn.args[0].slot;
+            for (int r : readersSinceWrite[static_cast<size_t>(s)])
+                if (r != k) p.push_back(r);
+            readersSinceWrite[static_cast<size_t>(s)].clear();
+            producer[static_cast<size_t>(s)] = k;
+        }
+        return p;
+    }
+
+    void defineOutputs(PlanNode& pn, int k) {
+        for (const auto& o : pn.node->outputs) {
+            std::vector<int> slots;
+            if ((o.kind == ArgKind::Tensor || o.kind == ArgKind::SymInt || o.kind == ArgKind::SymBool ||
+                 o.kind == ArgKind::SymFloat || o.kind == ArgKind::OptionalTensor) && !o.s.empty()) {
+                slots.push_back(define(o.s));
+            } else if (o.kind == ArgKind::Tensors || o.kind == ArgKind::OptionalTensors || o.kind == ArgKind::SymInts) {
+                for (const auto& e : o.list) slots.push_back(e.s.empty() ? -1 : define(e.s));
+            } else {
+                slots.push_back(-1);
             }
-            // An in-place op (relu_, hardtanh_) rewrites its first argument: it waits for every other reader.
-            bool inplace = node.target.kind == Target::Kind::Op && !node.target.op.empty() && node.target.op.back() == '_' &&
-                           !pn.args.empty() && pn.args[0].source == PlanArg::Source::Slot;
-            if (inplace) {
-                int s = pn.args[0].slot;
-                for (int r : readersSinceWrite[static_cast<size_t>(s)])
-                    if (r != static_cast<int>(k)) p.push_back(r);
-                readersSinceWrite[static_cast<size_t>(s)].clear();
-                producer[static_cast<size_t>(s)] = static_cast<int>(k);
-            }
-            for (const auto& o : node.outputs) {
-                std::vector<int> slots;
-                if ((o.kind == ArgKind::Tensor || o.kind == ArgKind::SymInt || o.kind == ArgKind::SymBool ||
-                     o.kind == ArgKind::SymFloat || o.kind == ArgKind::OptionalTensor) && !o.s.empty()) {
-                    slots.push_back(define(o.s));
-                } else if (o.kind == ArgKind::Tensors || o.kind == ArgKind::OptionalTensors || o.kind == ArgKind::SymInts) {
-                    for (const auto& e : o.list) slots.push_back(e.s.empty() ? -1 : define(e.s));
-                } else {
-                    slots.push_back(-1);
-                }
-                grow();
-                for (int s : slots)
-                    if (s >= 0) { producer[static_cast<size_t>(s)] = static_cast<int>(k); readersSinceWrite[static_cast<size_t>(s)].clear(); }
-                pn.outputSlots.push_back(std::move(slots));
-            }
+            growSlots();
+            for (int s : slots)
+                if (s >= 0) { producer[static_cast<size_t>(s)] = k; readersSinceWrite[static_cast<size_t>(s)].clear(); }
+            pn.outputSlots.push_back(std::move(slots));
+        }
+    }
+
+    Status compileNodes(const Graph& graph) {
+        g.nodes.reserve(graph.nodes.size());
+        for (size_t k = 0; k < graph.nodes.size(); ++k) {
+            PlanNode pn;
+            IRLENS_TRY(bindNode(graph, k, pn));
+            std::vector<int> p = predecessorsOf(pn, static_cast<int>(k));
+            defineOutputs(pn, static_cast<int>(k));
             std::sort(p.begin(), p.end());
             p.erase(std::unique(p.begin(), p.end()), p.end());
             preds.push_back(std::move(p));
             g.nodes.push_back(std::move(pn));
         }
+        return Status::ok();
+    }
+
+    void linkNodes() {
         for (size_t k = 0; k < g.nodes.size(); ++k) {
             g.nodes[k].predecessorCount = static_cast<int>(preds[k].size());
             for (int q : preds[k]) g.nodes[static_cast<size_t>(q)].successors.push_back(static_cast<int>(k));
             if (preds[k].empty()) g.roots.push_back(static_cast<int>(k));
         }
+    }
+
+    // Readers per slot (a graph output counts once, so it is never released during the run), and which
+    // outputs of each node anyone reads.
+    void countUses(const Graph& graph) {
         g.useCounts.assign(g.slotNames.size(), 0);
         for (const auto& pn : g.nodes)
             for (int s : pn.inputSlots) ++g.useCounts[static_cast<size_t>(s)];
@@ -225,13 +254,16 @@ struct GraphCompiler {
                 pn.outputNeeded.push_back(needed);
             }
         }
+    }
+
+    Status bindGraphOutputs(const Graph& graph) {
         for (const auto& o : graph.outputs) {
             int slot = -1;
             EValue lit;
             if ((o.kind == ArgKind::Tensor || o.isName) && !o.s.empty()) {
                 auto it = slotOf.find(o.s);
                 if (it == slotOf.end()) return Status::error("graph output '" + o.s + "' is never defined");
-                slot = it->second; // counted once above: never released during the run
+                slot = it->second;
             } else if (o.kind == ArgKind::Int || o.kind == ArgKind::SymInt) {
                 lit = EValue::fromInt(o.i);
             } else if (o.kind == ArgKind::Float || o.kind == ArgKind::SymFloat) {
@@ -244,6 +276,15 @@ struct GraphCompiler {
         }
         return Status::ok();
     }
+
+    Status run(const Graph& graph) {
+        g.graph = &graph;
+        defineInputs(graph);
+        IRLENS_TRY(compileNodes(graph));
+        linkNodes();
+        countUses(graph);
+        return bindGraphOutputs(graph);
+    }
 };
 
 } // namespace
@@ -251,7 +292,7 @@ struct GraphCompiler {
 Result<std::shared_ptr<PlanGraph>> compileGraph(const Graph& graph, std::map<std::string, std::vector<std::string>>& missing,
                                                 int depth) {
     auto g = std::make_shared<PlanGraph>();
-    GraphCompiler c{*g, missing, depth, {}};
+    GraphCompiler c{*g, missing, depth, {}, {}, {}, {}};
     IRLENS_TRY(c.run(graph));
     return g;
 }

@@ -167,7 +167,7 @@ Result<std::shared_ptr<ZipArchive>> ZipArchive::open(std::shared_ptr<const void>
     return a;
 }
 
-Status ZipArchive::parseCentralDirectory(int fd) {
+Result<ZipArchive::EndRecord> ZipArchive::readEndRecord() const {
     const std::string& file = m_displayName;
     if (m_size < kEndSize)
         return Status::error(file + ": not a ZIP archive (only " + std::to_string(m_size) + " bytes; truncated?)");
@@ -186,86 +186,95 @@ Status ZipArchive::parseCentralDirectory(int fd) {
         return Status::error(file + ": no end-of-central-directory record (truncated file, or not a ZIP archive)");
 
     const std::byte* e = m_data + eocd;
-    uint64_t count = rd16(e + 10);
-    uint64_t cdSize = rd32(e + 12);
-    uint64_t cdOffset = rd32(e + 16);
+    EndRecord r;
+    r.endRecordAt = eocd;
+    r.count = rd16(e + 10);
+    r.size = rd32(e + 12);
+    r.offset = rd32(e + 16);
     if (rd16(e + 4) != 0 && rd16(e + 4) != 0xFFFF)
         return Status::error(file + ": multi-disk (split) ZIP archives are not supported");
 
     // ZIP64: a locator right before the classic record points to the 64-bit end record.
-    bool zip64 = false;
     if (eocd >= 20 && rd32(m_data + eocd - 20) == kZip64LocatorSig) {
         uint64_t z64 = rd64(m_data + eocd - 20 + 8);
         if (!inside(z64, 56, m_size) || rd32(m_data + z64) != kZip64EndSig)
             return Status::error(file + ": ZIP64 end record missing or damaged (truncated file?)");
-        zip64 = true;
-        count = rd64(m_data + z64 + 32);
-        cdSize = rd64(m_data + z64 + 40);
-        cdOffset = rd64(m_data + z64 + 48);
-    } else if (count == 0xFFFF || cdSize == 0xFFFFFFFF || cdOffset == 0xFFFFFFFF) {
+        r.zip64 = true;
+        r.count = rd64(m_data + z64 + 32);
+        r.size = rd64(m_data + z64 + 40);
+        r.offset = rd64(m_data + z64 + 48);
+    } else if (r.count == 0xFFFF || r.size == 0xFFFFFFFF || r.offset == 0xFFFFFFFF) {
         return Status::error(file + ": ZIP64 sizes announced but no ZIP64 end record found (truncated file?)");
     }
-    if (count > m_limits.maxRecords)
-        return Status::error(file + ": " + std::to_string(count) + " records, more than the limit of " +
+    if (r.count > m_limits.maxRecords)
+        return Status::error(file + ": " + std::to_string(r.count) + " records, more than the limit of " +
                              std::to_string(m_limits.maxRecords));
-    if (!inside(cdOffset, cdSize, m_size))
+    if (!inside(r.offset, r.size, m_size))
         return Status::error(file + ": central directory lies outside the file (truncated or damaged archive)");
     // The end record (and the ZIP64 one) follow the directory; a directory running into them is damaged.
-    if (cdOffset + cdSize > eocd)
+    if (r.offset + r.size > eocd)
         return Status::error(file + ": central directory overlaps the end-of-central-directory record (damaged archive)");
+    return r;
+}
 
+Result<ZipEntry> ZipArchive::readCentralEntry(uint64_t& p, uint64_t cdEnd, uint64_t i, uint64_t count) const {
+    const std::string& file = m_displayName;
+    if (!inside(p, kCentralSize, cdEnd) || rd32(m_data + p) != kCentralSig) {
+        if (i >= count)
+            return Status::error(file + ": central directory holds " + std::to_string(cdEnd - p) + " bytes after its " +
+                                 std::to_string(count) + " declared records that are not a record (damaged archive)");
+        return Status::error(file + ": central directory entry " + std::to_string(i) + " of " + std::to_string(count) +
+                             " is damaged (truncated archive?)");
+    }
+    const std::byte* c = m_data + p;
+    ZipEntry en;
+    en.flags = rd16(c + 8);
+    en.method = rd16(c + 10);
+    en.crc = rd32(c + 16);
+    en.compressedSize = rd32(c + 20);
+    en.size = rd32(c + 24);
+    const uint64_t nameLen = rd16(c + 28), extraLen = rd16(c + 30), commentLen = rd16(c + 32);
+    en.localHeaderOffset = rd32(c + 42);
+    if (!inside(p + kCentralSize, nameLen + extraLen + commentLen, cdEnd))
+        return Status::error(file + ": central directory entry " + std::to_string(i) + " runs past its end");
+    en.name.assign(reinterpret_cast<const char*>(c + kCentralSize), nameLen);
+    if (en.name.find('\\') != std::string::npos) std::replace(en.name.begin(), en.name.end(), '\\', '/');
+
+    // ZIP64 extra field: 64-bit values appear only for the fields saturated in the fixed part.
+    applyZip64Extra(c + kCentralSize + nameLen, extraLen, {&en.size, &en.compressedSize, &en.localHeaderOffset});
+    p += kCentralSize + nameLen + extraLen + commentLen;
+    if (!isSafeRecordName(en.name))
+        return recordError(en.name, std::string("unsafe name (") +
+                                        (en.name.find('\0') != std::string::npos ? "NUL byte" : "absolute path or '..' component") +
+                                        "); refusing the archive");
+    en.index = i;
+    return en;
+}
+
+Status ZipArchive::parseCentralDirectory(int fd) {
+    IRLENS_ASSIGN_OR_RETURN(cd, readEndRecord());
     // A hostile end record may claim up to the record limit; reserve no more than the directory can hold.
-    m_entries.reserve(std::min<uint64_t>(count, cdSize / kCentralSize));
+    m_entries.reserve(std::min<uint64_t>(cd.count, cd.size / kCentralSize));
     m_byName.reserve(m_entries.capacity());
-    uint64_t p = cdOffset;
-    const uint64_t cdEnd = cdOffset + cdSize;
+    uint64_t p = cd.offset;
+    const uint64_t cdEnd = cd.offset + cd.size;
     HeaderWindow scratch; // local header bytes read through `fd`
     // The classic end record counts records in 16 bits: 200,007 records written without ZIP64 read as
     // 3,399. The directory's size is the truth (as for libzip and Python's zipfile): read entries until
     // it ends, and refuse a count that disagrees with what it holds beyond that 16-bit wrap.
-    for (uint64_t i = 0; i < count || (!zip64 && p < cdEnd); ++i) {
+    for (uint64_t i = 0; i < cd.count || (!cd.zip64 && p < cdEnd); ++i) {
         if (i >= m_limits.maxRecords)
-            return Status::error(file + ": more than " + std::to_string(m_limits.maxRecords) +
+            return Status::error(m_displayName + ": more than " + std::to_string(m_limits.maxRecords) +
                                  " records in the central directory, more than the limit");
-        if (!inside(p, kCentralSize, cdEnd) || rd32(m_data + p) != kCentralSig) {
-            if (i >= count)
-                return Status::error(file + ": central directory holds " + std::to_string(cdEnd - p) +
-                                     " bytes after its " + std::to_string(count) +
-                                     " declared records that are not a record (damaged archive)");
-            return Status::error(file + ": central directory entry " + std::to_string(i) + " of " +
-                                 std::to_string(count) + " is damaged (truncated archive?)");
-        }
         const std::byte* c = m_data + p;
-        ZipEntry en;
-        en.flags = rd16(c + 8);
-        en.method = rd16(c + 10);
-        en.crc = rd32(c + 16);
-        en.compressedSize = rd32(c + 20);
-        en.size = rd32(c + 24);
-        const uint64_t nameLen = rd16(c + 28), extraLen = rd16(c + 30), commentLen = rd16(c + 32);
-        en.localHeaderOffset = rd32(c + 42);
-        if (!inside(p + kCentralSize, nameLen + extraLen + commentLen, cdEnd))
-            return Status::error(file + ": central directory entry " + std::to_string(i) + " runs past its end");
-        en.name.assign(reinterpret_cast<const char*>(c + kCentralSize), nameLen);
-        if (en.name.find('\\') != std::string::npos) std::replace(en.name.begin(), en.name.end(), '\\', '/');
-
-        // ZIP64 extra field: 64-bit values appear only for the fields saturated in the fixed part.
-        applyZip64Extra(c + kCentralSize + nameLen, extraLen, {&en.size, &en.compressedSize, &en.localHeaderOffset});
-        p += kCentralSize + nameLen + extraLen + commentLen;
-
-        if (!isSafeRecordName(en.name))
-            return recordError(en.name, std::string("unsafe name (") +
-                                            (en.name.find('\0') != std::string::npos ? "NUL byte" : "absolute path or '..' component") +
-                                            "); refusing the archive");
+        IRLENS_ASSIGN_OR_RETURN(en, readCentralEntry(p, cdEnd, i, cd.count));
         if (!m_byName.try_emplace(en.name, m_entries.size()).second)
             return recordError(en.name, "appears twice in the central directory; refusing the archive");
-
-        IRLENS_TRY(checkLocalHeader(en, c, cdOffset, fd, scratch));
-        en.index = i;
+        IRLENS_TRY(checkLocalHeader(en, c, cd.offset, fd, scratch));
         m_entries.push_back(std::move(en));
     }
-    if (!zip64 && (m_entries.size() & 0xFFFF) != count)
-        return Status::error(file + ": the end record declares " + std::to_string(count) +
+    if (!cd.zip64 && (m_entries.size() & 0xFFFF) != cd.count)
+        return Status::error(m_displayName + ": the end record declares " + std::to_string(cd.count) +
                              " records but the central directory holds " + std::to_string(m_entries.size()) +
                              " (damaged archive)");
     return Status::ok();

@@ -99,6 +99,13 @@ private:
                                                     uint64_t size, std::string displayName, const ZipLimits& limits,
                                                     int fd = -1);
     Status parseCentralDirectory(int fd);
+    struct EndRecord { // where the central directory is, from the (ZIP64) end record
+        uint64_t offset = 0, size = 0, count = 0, endRecordAt = 0;
+        bool zip64 = false;
+    };
+    Result<EndRecord> readEndRecord() const;
+    // The fixed part, name and ZIP64 extra of the central entry at `p` (advanced past it); entry `i`.
+    Result<ZipEntry> readCentralEntry(uint64_t& p, uint64_t cdEnd, uint64_t i, uint64_t count) const;
     struct HeaderWindow { // file bytes [start, start + bytes.size()) read while checking local headers
         uint64_t start = 0;
         std::vector<std::byte> bytes;

@@ -22,14 +22,11 @@ bool isMutationOutput(OutputKind k) {
     return k == OutputKind::BufferMutation || k == OutputKind::ParameterMutation || k == OutputKind::UserInputMutation;
 }
 
-} // namespace
-
-void verifySignature(VerifyContext& ctx) {
-    const Program& p = ctx.program;
-    const Graph& g = p.graph;
-    const auto& ins = p.signature.inputSpecs;
-    const auto& outs = p.signature.outputSpecs;
-
+// EIR-G001 / G002: one spec per graph input and output, naming the value at the same position.
+void checkSpecsMatchGraph(VerifyContext& ctx) {
+    const Graph& g = ctx.program.graph;
+    const auto& ins = ctx.program.signature.inputSpecs;
+    const auto& outs = ctx.program.signature.outputSpecs;
     if (ins.size() != g.inputs.size())
         ctx.report("EIR-G001", "", "",
                    "the signature has " + std::to_string(ins.size()) + " input specs but the graph has " +
@@ -57,10 +54,12 @@ void verifySignature(VerifyContext& ctx) {
                            "' but the graph returns '" + graphName + "' at position " + std::to_string(k),
                        "make output_specs[" + std::to_string(k) + "].arg name the value returned at the same position");
     }
+}
 
-    // Order: lifted state before user inputs; mutations before user outputs.
+// EIR-G003 / G004: lifted state before user inputs; mutations before user outputs.
+void checkSpecOrder(VerifyContext& ctx) {
     std::string firstUser;
-    for (const auto& spec : ins) {
+    for (const auto& spec : ctx.program.signature.inputSpecs) {
         std::string name = spec.kind == InputKind::ConstantInput ? spec.name : firstName(spec.arg);
         if (spec.kind == InputKind::UserInput || spec.kind == InputKind::ConstantInput) {
             if (firstUser.empty()) firstUser = name.empty() ? "?" : name;
@@ -72,7 +71,7 @@ void verifySignature(VerifyContext& ctx) {
         }
     }
     std::string firstUserOut;
-    for (const auto& spec : outs) {
+    for (const auto& spec : ctx.program.signature.outputSpecs) {
         std::string name = firstName(spec.arg);
         if (spec.kind == OutputKind::UserOutput || spec.kind == OutputKind::LossOutput) {
             if (firstUserOut.empty()) firstUserOut = name.empty() ? "?" : name;
@@ -83,41 +82,42 @@ void verifySignature(VerifyContext& ctx) {
                        "list mutation outputs before user outputs");
         }
     }
+}
 
-    // State: targets exist (only when the program holds state at all; a graph-only load has none).
+// EIR-G005: state targets exist (only when the program holds state at all; a graph-only load has none).
+void checkStateTargets(VerifyContext& ctx) {
+    const Program& p = ctx.program;
+    const auto& ins = p.signature.inputSpecs;
     bool needsState = false;
     for (const auto& spec : ins) needsState = needsState || (isStateInput(spec.kind) && spec.kind != InputKind::CustomObj);
-    if (ctx.options.checkState && needsState) {
-        if (p.weights.empty() && p.constants.empty()) {
-            ctx.report("EIR-G005", Severity::Info, "", "",
-                       "the program was loaded without weights or constants; parameter/buffer targets are not checked",
-                       "load with weights to check them");
-        } else {
-            for (const auto& spec : ins) {
-                if (!isStateInput(spec.kind)) continue;
-                bool found = spec.kind == InputKind::CustomObj ? p.constants.count(spec.target) > 0
-                                                               : p.stateTensorFor(spec) != nullptr;
-                if (!found)
-                    ctx.report("EIR-G005", "", firstName(spec.arg),
-                               std::string(inputKindName(spec.kind)) + " input '" + firstName(spec.arg) + "' targets '" +
-                                   spec.target + "', which is not in the " +
-                                   (spec.kind == InputKind::Parameter ||
-                                            (spec.kind == InputKind::Buffer && spec.persistent.value_or(true))
-                                        ? "state dict"
-                                        : "constants"),
-                               "add '" + spec.target + "' to the state dict/constants, or fix the spec's target name");
-            }
-        }
+    if (!ctx.options.checkState || !needsState) return;
+    if (p.weights.empty() && p.constants.empty()) {
+        ctx.report("EIR-G005", Severity::Info, "", "",
+                   "the program was loaded without weights or constants; parameter/buffer targets are not checked",
+                   "load with weights to check them");
+        return;
     }
-
-    // Mutations name something that can be mutated.
-    std::set<std::string> buffers, parameters, userInputs;
     for (const auto& spec : ins) {
+        if (!isStateInput(spec.kind)) continue;
+        bool found = spec.kind == InputKind::CustomObj ? p.constants.count(spec.target) > 0 : p.stateTensorFor(spec) != nullptr;
+        if (found) continue;
+        bool inStateDict = spec.kind == InputKind::Parameter || (spec.kind == InputKind::Buffer && spec.persistent.value_or(true));
+        ctx.report("EIR-G005", "", firstName(spec.arg),
+                   std::string(inputKindName(spec.kind)) + " input '" + firstName(spec.arg) + "' targets '" + spec.target +
+                       "', which is not in the " + (inStateDict ? "state dict" : "constants"),
+                   "add '" + spec.target + "' to the state dict/constants, or fix the spec's target name");
+    }
+}
+
+// EIR-G006: mutations name something that can be mutated.
+void checkMutationTargets(VerifyContext& ctx) {
+    std::set<std::string> buffers, parameters, userInputs;
+    for (const auto& spec : ctx.program.signature.inputSpecs) {
         if (spec.kind == InputKind::Buffer) buffers.insert(spec.target);
         if (spec.kind == InputKind::Parameter) parameters.insert(spec.target);
         if (spec.kind == InputKind::UserInput) userInputs.insert(firstName(spec.arg));
     }
-    for (const auto& spec : outs) {
+    for (const auto& spec : ctx.program.signature.outputSpecs) {
         const std::set<std::string>* pool = spec.kind == OutputKind::BufferMutation      ? &buffers
                                           : spec.kind == OutputKind::ParameterMutation ? &parameters
                                           : spec.kind == OutputKind::UserInputMutation ? &userInputs
@@ -129,6 +129,15 @@ void verifySignature(VerifyContext& ctx) {
                            (pool == &buffers ? "buffer" : pool == &parameters ? "parameter" : "user") + " input names",
                        "name an input of the program in the mutation's target");
     }
+}
+
+} // namespace
+
+void verifySignature(VerifyContext& ctx) {
+    checkSpecsMatchGraph(ctx);
+    checkSpecOrder(ctx);
+    checkStateTargets(ctx);
+    checkMutationTargets(ctx);
 }
 
 namespace {

@@ -40,7 +40,18 @@ DecompPane::DecompPane(Document* document, QWidget* parent)
     setObjectName("decompPane");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    buildLevelRow(layout);
+    buildButtons(layout);
+    buildViews(layout);
+    buildProgressRow(layout);
+    buildLegend(layout);
+    connectSelection();
+    connect(&m_watcher, &QFutureWatcher<DecompOutcome>::finished, this, &DecompPane::onStepDone);
+    connect(m_doc, &Document::programChanged, this, &DecompPane::onProgramChanged);
+    onProgramChanged();
+}
 
+void DecompPane::buildLevelRow(QVBoxLayout* layout) {
     // the level control: three exclusive steps; clicking a lower one undoes back to it
     auto* levelRow = new QHBoxLayout;
     levelRow->addWidget(new QLabel(tr("IR level:"), this));
@@ -71,6 +82,9 @@ DecompPane::DecompPane(Document* document, QWidget* parent)
         }
     });
 
+}
+
+void DecompPane::buildButtons(QVBoxLayout* layout) {
     auto* buttons = new QHBoxLayout;
     auto button = [&](const QString& text, const QString& tip) {
         auto* b = new QPushButton(text, this);
@@ -94,6 +108,9 @@ DecompPane::DecompPane(Document* document, QWidget* parent)
     connect(m_redo, &QPushButton::clicked, this, [this] { redo(); });
     connect(m_compareButton, &QPushButton::clicked, this, [this] { compareSelection(); });
 
+}
+
+void DecompPane::buildViews(QVBoxLayout* layout) {
     auto* split = new QSplitter(Qt::Vertical, this);
     m_opsView = new QTreeView(split);
     m_opsView->setModel(m_ops);
@@ -114,6 +131,9 @@ DecompPane::DecompPane(Document* document, QWidget* parent)
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_status);
+}
+
+void DecompPane::buildProgressRow(QVBoxLayout* layout) {
     // a running step: nodes looked at / total, and Cancel (the program stays as before the step)
     auto* progressRow = new QHBoxLayout;
     m_progress = new QProgressBar(this);
@@ -130,6 +150,9 @@ DecompPane::DecompPane(Document* document, QWidget* parent)
     connect(m_cancel, &QPushButton::clicked, this, [this] { cancelStep(); });
     m_progressTimer.setInterval(50);
     connect(&m_progressTimer, &QTimer::timeout, this, &DecompPane::showProgress);
+}
+
+void DecompPane::buildLegend(QVBoxLayout* layout) {
     // legend of the graph marks this pane adds
     auto* legend = new QLabel(this);
     legend->setObjectName("decompLegend");
@@ -139,6 +162,9 @@ DecompPane::DecompPane(Document* document, QWidget* parent)
                         .arg(newNodeColor().name()));
     layout->addWidget(legend);
 
+}
+
+void DecompPane::connectSelection() {
     // a node row selects the node in the graph; any row shows its rule's text
     connect(m_opsView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& idx) {
         if (!idx.isValid()) return;
@@ -156,10 +182,6 @@ DecompPane::DecompPane(Document* document, QWidget* parent)
         if (!m_compareWindow || !m_compareWindow->isVisible() || m_busy || !g || k < 0 || k >= int(g->nodes.size())) return;
         if (!g->nodes[size_t(k)].derivedFrom.empty()) compareNode(qs(g->nodes[size_t(k)].name));
     });
-
-    connect(&m_watcher, &QFutureWatcher<DecompOutcome>::finished, this, &DecompPane::onStepDone);
-    connect(m_doc, &Document::programChanged, this, &DecompPane::onProgramChanged);
-    onProgramChanged();
 }
 
 DecompPane::~DecompPane() {

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 
+class QVBoxLayout;
 class QButtonGroup;
 class QLabel;
 class QProgressBar;
@@ -111,6 +112,14 @@ signals:
     void newNodesChanged();
 
 private:
+    // The constructor's parts, top to bottom.
+    void buildLevelRow(QVBoxLayout* layout);
+    void buildButtons(QVBoxLayout* layout);
+    void buildViews(QVBoxLayout* layout);
+    void buildProgressRow(QVBoxLayout* layout);
+    void buildLegend(QVBoxLayout* layout);
+    void connectSelection();
+
     void onProgramChanged();
     void refresh();
     bool runStep(std::function<core::Result<const core::DecompStep*>(core::DecompSession&)> work);

@@ -82,34 +82,25 @@ int NodeItem::chipAt(const QPointF& scenePos) const {
     return -1;
 }
 
-void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+QPen NodeItem::outlinePen(const QColor& border) const {
     const QPalette pal = palette();
-    const bool dark = darkTheme();
-    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-    QColor fill = m_fill;
-    QColor border = dark ? fill.lighter(170) : fill.darker(160);
-    double radius = 6;
-    switch (m_item.kind) {
-    case VisibleItem::Kind::Input:
-    case VisibleItem::Kind::Output:
-        radius = m_rect.height() / 2;
-        break;
-    case VisibleItem::Kind::Module:
-        radius = 3;
-        break;
-    case VisibleItem::Kind::Op:
-        break;
-    }
     QPen pen(border, 1.2);
     if (m_item.kind == VisibleItem::Kind::Module) pen.setStyle(Qt::DashLine);
     if (m_newStep > 0) pen = QPen(newNodeColor(), 2.6);
-    if (m_emphasis & int(Emphasis::Neighbour)) pen = QPen(pal.color(QPalette::Highlight).lighter(dark ? 100 : 130), 2.2);
+    if (m_emphasis & int(Emphasis::Neighbour)) pen = QPen(pal.color(QPalette::Highlight).lighter(darkTheme() ? 100 : 130), 2.2);
     if (m_emphasis & int(Emphasis::Symbol)) pen = QPen(QColor(0xd9, 0x5f, 0x02), 2.6);
     if (m_emphasis & int(Emphasis::SearchHit)) pen = QPen(QColor(0xe6, 0xab, 0x02), 3.0, Qt::DashLine);
     if (m_emphasis & int(Emphasis::Selected)) pen = QPen(pal.color(QPalette::Highlight), 3.2);
+    return pen;
+}
+
+void NodeItem::paintShape(QPainter* p, const QColor& border) const {
+    double radius = 6;
+    if (m_item.kind == VisibleItem::Kind::Input || m_item.kind == VisibleItem::Kind::Output) radius = m_rect.height() / 2;
+    else if (m_item.kind == VisibleItem::Kind::Module) radius = 3;
     p->setRenderHint(QPainter::Antialiasing, true);
-    p->setPen(pen);
-    p->setBrush(fill);
+    p->setPen(outlinePen(border));
+    p->setBrush(m_fill);
     p->drawRoundedRect(m_rect, radius, radius);
     if (m_item.isHop) {
         // higher-order ops are double-bordered
@@ -117,65 +108,63 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         p->setPen(QPen(border, 1.0));
         p->drawRoundedRect(m_rect.adjusted(3, 3, -3, -3), radius - 2, radius - 2);
     }
-    if (m_newStep > 0) {
-        // "new" tag on the top-left corner, drawn over the border so that it survives the
-        // selection / search outlines and stays visible when zoomed out
-        const QColor c = newNodeColor();
-        if (lod < 0.35) {
-            p->setPen(Qt::NoPen);
-            p->setBrush(c);
-            p->drawEllipse(QRectF(m_rect.left() - 4, m_rect.top() - 4, 10, 10));
-        } else {
-            QFont tf = QApplication::font();
-            tf.setPointSizeF(6.0);
-            tf.setBold(true);
-            const QRectF tag(m_rect.left() - 3, m_rect.top() - 6, QFontMetricsF(tf).horizontalAdvance("new") + 6, 10);
-            p->setPen(Qt::NoPen);
-            p->setBrush(c);
-            p->drawRoundedRect(tag, 3, 3);
-            p->setPen(readableTextOn(c));
-            p->setFont(tf);
-            p->drawText(tag, Qt::AlignCenter, QStringLiteral("new"));
-        }
-    }
-    if (lod < 0.35) return; // too small to read: shapes only
+}
 
-    const QColor text = readableTextOn(fill);
-    QFont titleFont = QApplication::font();
+// "new" tag on the top-left corner, drawn over the border so that it survives the selection / search
+// outlines and stays visible when zoomed out (a dot below 0.35 zoom).
+void NodeItem::paintNewTag(QPainter* p, double lod) const {
+    const QColor c = newNodeColor();
+    p->setPen(Qt::NoPen);
+    p->setBrush(c);
+    if (lod < 0.35) {
+        p->drawEllipse(QRectF(m_rect.left() - 4, m_rect.top() - 4, 10, 10));
+        return;
+    }
+    QFont tf = QApplication::font();
+    tf.setPointSizeF(6.0);
+    tf.setBold(true);
+    const QRectF tag(m_rect.left() - 3, m_rect.top() - 6, QFontMetricsF(tf).horizontalAdvance("new") + 6, 10);
+    p->drawRoundedRect(tag, 3, 3);
+    p->setPen(readableTextOn(c));
+    p->setFont(tf);
+    p->drawText(tag, Qt::AlignCenter, QStringLiteral("new"));
+}
+
+void NodeItem::paintText(QPainter* p, const QFont& smallFont) const {
+    const QColor text = readableTextOn(m_fill);
+    QFont titleFont = smallFont;
     titleFont.setPointSizeF(9);
     titleFont.setBold(m_item.kind != VisibleItem::Kind::Op || m_item.isHop);
-    QFont smallFont = titleFont;
-    smallFont.setBold(false);
-    smallFont.setPointSizeF(7.5);
     const double textTop = m_rect.top() + 3;
     const double textWidth = m_rect.width() - 22;
     p->setPen(text);
     p->setFont(titleFont);
-    QFontMetricsF fmTitle(titleFont);
     p->drawText(QRectF(m_rect.left() + 11, textTop, textWidth, 16), Qt::AlignCenter,
-                elide(fmTitle, QString::fromStdString(m_item.title), textWidth));
+                elide(QFontMetricsF(titleFont), QString::fromStdString(m_item.title), textWidth));
     p->setFont(smallFont);
-    QFontMetricsF fmSmall(smallFont);
     p->drawText(QRectF(m_rect.left() + 8, textTop + 15, m_rect.width() - 16, 14), Qt::AlignCenter,
-                elide(fmSmall, QString::fromStdString(m_item.subtitle), m_rect.width() - 16));
-    if (m_badge) {
-        // IR level badge in the top-right corner
-        QRectF b(m_rect.right() - 15, m_rect.top() + 3, 12, 12);
-        p->setPen(Qt::NoPen);
-        p->setBrush(text);
-        p->drawEllipse(b);
-        p->setPen(fill);
-        QFont bf = smallFont;
-        bf.setBold(true);
-        bf.setPointSizeF(6.5);
-        p->setFont(bf);
-        p->drawText(b, Qt::AlignCenter, QString(QChar(m_badge)));
-    }
-    // chips: parameters, buffers, constants and far-away values read by this node
+                elide(QFontMetricsF(smallFont), QString::fromStdString(m_item.subtitle), m_rect.width() - 16));
+    if (!m_badge) return;
+    // IR level badge in the top-right corner
+    QRectF b(m_rect.right() - 15, m_rect.top() + 3, 12, 12);
+    p->setPen(Qt::NoPen);
+    p->setBrush(text);
+    p->drawEllipse(b);
+    p->setPen(m_fill);
+    QFont bf = smallFont;
+    bf.setBold(true);
+    bf.setPointSizeF(6.5);
+    p->setFont(bf);
+    p->drawText(b, Qt::AlignCenter, QString(QChar(m_badge)));
+}
+
+// Chips: parameters, buffers, constants and far-away values read by this node.
+void NodeItem::paintChips(QPainter* p, const QFont& smallFont) const {
     QFont chipFont = smallFont;
     chipFont.setPointSizeF(6.5);
     p->setFont(chipFont);
     QFontMetricsF fmChip(chipFont);
+    const bool dark = darkTheme();
     for (const auto& cb : m_chips) {
         const Chip& c = m_item.chips[static_cast<size_t>(cb.chip)];
         QColor chipFill;
@@ -194,6 +183,19 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         p->setPen(readableTextOn(chipFill));
         p->drawText(r.adjusted(3, 0, -3, 0), Qt::AlignCenter, elide(fmChip, QString::fromStdString(c.label), r.width() - 6));
     }
+}
+
+void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+    const QColor border = darkTheme() ? m_fill.lighter(170) : m_fill.darker(160);
+    paintShape(p, border);
+    if (m_newStep > 0) paintNewTag(p, lod);
+    if (lod < 0.35) return; // too small to read: shapes only
+    QFont smallFont = QApplication::font();
+    smallFont.setBold(false);
+    smallFont.setPointSizeF(7.5);
+    paintText(p, smallFont);
+    paintChips(p, smallFont);
 }
 
 // ---------------------------------------------------------------------------- EdgeItem

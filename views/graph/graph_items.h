@@ -35,6 +35,13 @@ public:
     QColor fill() const { return m_fill; }
 
 private:
+    // The phases of paint(): outline and fill, the "new" tag, title / subtitle / badge, chips.
+    void paintShape(QPainter* p, const QColor& border) const;
+    void paintNewTag(QPainter* p, double lod) const;
+    void paintText(QPainter* p, const QFont& smallFont) const;
+    void paintChips(QPainter* p, const QFont& smallFont) const;
+    QPen outlinePen(const QColor& border) const;
+
     core::VisibleItem m_item;
     std::vector<core::ChipBox> m_chips;
     QRectF m_rect;

@@ -105,17 +105,10 @@ QString sourceAround(const QString& file, int line, int context) {
     return out.join('\n');
 }
 
-std::unique_ptr<InfoRow> buildNodeInfo(const Graph& graph, int nodeIndex) {
-    auto root = std::make_unique<InfoRow>();
-    if (nodeIndex < 0 || nodeIndex >= static_cast<int>(graph.nodes.size())) return root;
-    const Node& node = graph.nodes[static_cast<size_t>(nodeIndex)];
+namespace {
+
+void addNodeSection(InfoRow* root, const Node& node) {
     const auto& registry = OpRegistry::instance();
-
-    // producers of values, for links
-    std::map<std::string, std::string> producer;
-    for (const auto& n : graph.nodes)
-        for (const auto& out : n.outputNames()) producer.emplace(out, n.name);
-
     auto* sec = root->add(QObject::tr("Node"), q(node.name));
     sec->add(QObject::tr("name"), q(node.name));
     sec->add(QObject::tr("target"), q(node.target.full))->monospace = true;
@@ -137,7 +130,11 @@ std::unique_ptr<InfoRow> buildNodeInfo(const Graph& graph, int nodeIndex) {
         sec->add(QObject::tr("schema"), QObject::tr("(not in the op tables)"));
     }
     if (!node.derivedFrom.empty()) sec->add(QObject::tr("derived from"), q(node.derivedFrom), "node:" + q(node.derivedFrom));
+}
 
+// One row per argument, linked to the node that produced its value (`producer`: value name -> node name).
+void addArgumentsSection(InfoRow* root, const Graph& graph, const Node& node,
+                         const std::map<std::string, std::string>& producer) {
     auto* args = root->add(QObject::tr("Arguments"), QString::number(node.inputs.size()));
     int subgraphOrdinal = 0;
     for (size_t k = 0; k < node.inputs.size(); ++k) {
@@ -161,7 +158,9 @@ std::unique_ptr<InfoRow> buildNodeInfo(const Graph& graph, int nodeIndex) {
         }
         if (in.arg.kind == ArgKind::Graph) row->link = QString("subgraph:%1").arg(subgraphOrdinal++);
     }
+}
 
+void addOutputsSection(InfoRow* root, const Graph& graph, const Node& node) {
     auto* outs = root->add(QObject::tr("Outputs"), QString::number(node.outputNames().size()));
     for (const auto& name : node.outputNames()) {
         auto* row = outs->add(q(name));
@@ -173,24 +172,28 @@ std::unique_ptr<InfoRow> buildNodeInfo(const Graph& graph, int nodeIndex) {
             row->value = "SymInt " + q(it->second.toString());
         }
     }
+}
 
-    const NodeMeta& meta = node.meta;
-    if (!meta.frames.empty() || meta.stackTrace) {
-        auto* st = root->add(QObject::tr("Stack trace"), QString::number(meta.frames.size()) + QObject::tr(" frames"));
-        for (const auto& f : meta.frames) {
-            auto* row = st->add(QString("%1:%2").arg(q(f.file)).arg(f.line), q(f.function));
-            row->tip = q(f.code);
-            row->link = QString("file:%1:%2").arg(q(f.file)).arg(f.line);
-            if (!f.code.empty()) row->add(QObject::tr("code"), q(f.code))->monospace = true;
-            const QString src = sourceAround(q(f.file), f.line);
-            if (!src.isEmpty()) {
-                auto* s = row->add(QObject::tr("source"), src.section('\n', 0, 0));
-                s->tip = src;
-                for (const auto& l : src.split('\n')) s->add(QString(), l)->monospace = true;
-            }
+void addStackTrace(InfoRow* root, const NodeMeta& meta) {
+    if (meta.frames.empty() && !meta.stackTrace) return;
+    auto* st = root->add(QObject::tr("Stack trace"), QString::number(meta.frames.size()) + QObject::tr(" frames"));
+    for (const auto& f : meta.frames) {
+        auto* row = st->add(QString("%1:%2").arg(q(f.file)).arg(f.line), q(f.function));
+        row->tip = q(f.code);
+        row->link = QString("file:%1:%2").arg(q(f.file)).arg(f.line);
+        if (!f.code.empty()) row->add(QObject::tr("code"), q(f.code))->monospace = true;
+        const QString src = sourceAround(q(f.file), f.line);
+        if (!src.isEmpty()) {
+            auto* s = row->add(QObject::tr("source"), src.section('\n', 0, 0));
+            s->tip = src;
+            for (const auto& l : src.split('\n')) s->add(QString(), l)->monospace = true;
         }
-        if (meta.frames.empty() && meta.stackTrace) st->add(QObject::tr("text"), q(*meta.stackTrace))->monospace = true;
     }
+    if (meta.frames.empty() && meta.stackTrace) st->add(QObject::tr("text"), q(*meta.stackTrace))->monospace = true;
+}
+
+// nn_module_stack, source_fn_stack, torch_fn, custom and the keys irlens does not interpret.
+void addModuleMeta(InfoRow* root, const NodeMeta& meta) {
     if (meta.moduleStack) {
         QStringList crumbs;
         for (const auto& e : *meta.moduleStack)
@@ -212,6 +215,23 @@ std::unique_ptr<InfoRow> buildNodeInfo(const Graph& graph, int nodeIndex) {
             r->monospace = true;
         }
     }
+}
+
+} // namespace
+
+std::unique_ptr<InfoRow> buildNodeInfo(const Graph& graph, int nodeIndex) {
+    auto root = std::make_unique<InfoRow>();
+    if (nodeIndex < 0 || nodeIndex >= static_cast<int>(graph.nodes.size())) return root;
+    const Node& node = graph.nodes[static_cast<size_t>(nodeIndex)];
+    // producers of values, for links
+    std::map<std::string, std::string> producer;
+    for (const auto& n : graph.nodes)
+        for (const auto& out : n.outputNames()) producer.emplace(out, n.name);
+    addNodeSection(root.get(), node);
+    addArgumentsSection(root.get(), graph, node, producer);
+    addOutputsSection(root.get(), graph, node);
+    addStackTrace(root.get(), node.meta);
+    addModuleMeta(root.get(), node.meta);
     return root;
 }
 
