@@ -2,6 +2,7 @@
 
 #include "core/exec/engine.h"
 #include "core/exec/inputs.h"
+#include "core/exec/run_compare.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,13 +41,8 @@ ProgramPtr withEveryValueAnOutput(const Program& p, std::vector<std::string>& ad
 Result<ValueMap> runKeepingValues(const Program& program, const std::vector<EValue>& inputs, int threads, const char* side) {
     std::vector<std::string> added;
     ProgramPtr probe = withEveryValueAnOutput(program, added);
-    auto plan = exec::ExecutionPlan::compile(probe);
-    if (!plan) return plan.status().withContext(std::string("the ") + side + " program cannot run");
-    exec::Engine engine(*plan);
-    exec::RunOptions options;
-    options.threads = threads;
-    auto run = engine.run(inputs, options);
-    if (!run) return run.status().withContext(std::string("running the ") + side + " program");
+    auto run = exec::compileAndRun(probe, inputs, threads);
+    if (!run) return run.status().withContext(std::string("the ") + side + " program");
     ValueMap values;
     const Graph& g = probe->graph;
     for (size_t k = 0; k < g.outputs.size() && k < run->outputs.size(); ++k)
@@ -54,21 +50,16 @@ Result<ValueMap> runKeepingValues(const Program& program, const std::vector<EVal
     return values;
 }
 
+// The inputs both programs run on: the main case of `options.expectedDir`, else the left program's
+// sample inputs, else inputs generated from its meta (the same choice as `irlens-cli run`).
 Result<std::vector<EValue>> pickInputs(const ProgramPtr& left, const DivergenceOptions& options, std::string& source) {
-    if (!options.expectedDir.empty()) {
-        auto set = exec::loadExpected(options.expectedDir);
-        if (!set) return set.status();
-        source = "model.expected/ main case (" + options.expectedDir + ")";
-        return set->main.inputs;
-    }
     auto plan = exec::ExecutionPlan::compile(left, true);
     if (!plan) return plan.status().withContext("the left program cannot run");
-    if (left->hasSampleInputs) {
-        source = "the left program's sample inputs";
-        return exec::sampleInputs(**plan);
-    }
-    source = "inputs generated from the left program's meta (seed 0)";
-    return exec::generateInputs(**plan, 0);
+    exec::InputRequest request;
+    request.inputsDir = options.expectedDir;
+    IRLENS_ASSIGN_OR_RETURN(picked, exec::pickInputs(**plan, request));
+    source = options.expectedDir.empty() ? picked.from + " of the left program" : "model.expected/ main case (" + picked.from + ")";
+    return std::move(picked.values);
 }
 
 /// The error between two values of one shape (numel for views of another shape).

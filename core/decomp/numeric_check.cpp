@@ -54,26 +54,15 @@ Result<std::vector<exec::EValue>> sampleInputs(const Program& p) {
     return out;
 }
 
-Result<exec::RunResult> runOnce(ProgramPtr program, const std::vector<exec::EValue>& inputs, int threads, const char* which) {
-    auto plan = exec::ExecutionPlan::compile(program);
-    if (!plan) return plan.status().withContext(std::string("compiling the program ") + which + " the step");
-    exec::Engine engine(*plan);
-    exec::RunOptions options;
-    options.threads = threads;
-    auto r = engine.run(inputs, options);
-    if (!r) return r.status().withContext(std::string("running the program ") + which + " the step");
-    return r;
-}
-
 } // namespace
 
 Result<NumericComparison> compareOutputs(ProgramPtr before, ProgramPtr after, double tolerance, int threads) {
     auto inputs = sampleInputs(*before);
     if (!inputs) return inputs.status();
-    auto a = runOnce(before, *inputs, threads, "before");
-    if (!a) return a.status();
-    auto b = runOnce(after, *inputs, threads, "after");
-    if (!b) return b.status();
+    auto a = exec::compileAndRun(before, *inputs, threads);
+    if (!a) return a.status().withContext("the program before the step");
+    auto b = exec::compileAndRun(after, *inputs, threads);
+    if (!b) return b.status().withContext("the program after the step");
     if (a->userOutputs.size() != b->userOutputs.size()) return Status::error("the number of user outputs changed");
     std::vector<exec::Tensor> xs, ys;
     for (size_t k = 0; k < a->userOutputs.size(); ++k) {

@@ -444,6 +444,17 @@ void collectOutputs(const ExecutionPlan& plan, const GraphRun& run, RunResult& r
 
 } // namespace
 
+Result<RunResult> compileAndRun(ProgramPtr program, const std::vector<EValue>& inputs, int threads) {
+    auto plan = ExecutionPlan::compile(std::move(program));
+    if (!plan) return plan.status().withContext("compiling");
+    Engine engine(*plan);
+    RunOptions options;
+    options.threads = threads;
+    auto run = engine.run(inputs, options);
+    if (!run) return run.status().withContext("running");
+    return run;
+}
+
 Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOptions& options) {
     const ExecutionPlan& plan = *m_plan;
     RunShared shared{options, 1, nullptr, {}, {0}, {0}, {false}, nullptr, nullptr, false, 0, {}, {}, 0};

@@ -91,6 +91,10 @@ private:
     std::vector<NodeTiming> m_timings; // the observed run's node timings, reused run after run
 };
 
+/// Compiles `program` and runs it once on `threads` threads: for one-off runs (the decomposition's
+/// numeric check, the comparison of two programs). Errors say whether compiling or running failed.
+Result<RunResult> compileAndRun(ProgramPtr program, const std::vector<EValue>& inputs, int threads);
+
 /// FLOP estimate of one node from its bound arguments and outputs (matrix products, convolutions,
 /// pointwise ops); used by the profiler.
 double estimateFlops(const PlanNode& node, const std::vector<BoundValue>& args, const std::vector<EValue>& outputs);
