@@ -4,7 +4,7 @@
 
 #include "core/exec/engine.h"
 #include "core/exec/kernel_registry.h"
-#include "core/exec/kernels/conv_transpose.h"
+#include "core/exec/kernels/conv.h"
 #include "core/exec/plan_fusion.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
@@ -242,18 +242,11 @@ int64_t pick(const std::vector<int64_t>& v, size_t k, int64_t fallback) {
 // conv over N-C-(H)-W; 1-D convolutions run as 2-D with H = 1.
 void convImpl(KernelContext& ctx, const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
               const std::vector<int64_t>& stride, const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation,
-              int64_t groups, bool transposed) {
-    if (transposed) kernelFail("transposed convolution is not supported yet");
-    const int64_t rank = input.dim();
-    if (rank != 3 && rank != 4) kernelFail("convolution supports 1-D and 2-D inputs (rank 3 or 4), got " + input.shapeString());
-    if (weight.dim() != rank) kernelFail("convolution: weight " + weight.shapeString() + " does not match input " + input.shapeString());
-    if (input.dtype() != weight.dtype()) kernelFail("convolution: input " + dtypeName(input.dtype()) + " and weight " + dtypeName(weight.dtype()) + " differ");
-    const bool oneD = rank == 3;
+              int64_t groups) {
+    checkConvOperands("convolution", input, weight);
+    const bool oneD = input.dim() == 3;
     Tensor x = contiguous(ctx, input), w = contiguous(ctx, weight);
-    if (oneD) {
-        x = x.asStrided({x.size(0), x.size(1), 1, x.size(2)}, contiguousStrides({x.size(0), x.size(1), 1, x.size(2)}), x.storageOffset());
-        w = w.asStrided({w.size(0), w.size(1), 1, w.size(2)}, contiguousStrides({w.size(0), w.size(1), 1, w.size(2)}), w.storageOffset());
-    }
+    if (oneD) { x = asConv2d(x); w = asConv2d(w); }
     ConvParams p;
     p.groups = groups;
     p.strideH = oneD ? 1 : pick(stride, 0, 1);
@@ -298,12 +291,12 @@ void convolutionKernel(KernelContext& ctx) {
         return;
     }
     convImpl(ctx, ctx.tensor("input", 0), ctx.tensor("weight", 1), ctx.optTensor("bias", 2), ctx.ints("stride", 3, {1}),
-             ctx.ints("padding", 4, {0}), ctx.ints("dilation", 5, {1}), ctx.intArg("groups", 8, 1), ctx.boolArg("transposed", 6, false));
+             ctx.ints("padding", 4, {0}), ctx.ints("dilation", 5, {1}), ctx.intArg("groups", 8, 1));
 }
 
 void convNdKernel(KernelContext& ctx) {
     convImpl(ctx, ctx.tensor("input", 0), ctx.tensor("weight", 1), ctx.optTensor("bias", 2), ctx.ints("stride", 3, {1}),
-             ctx.ints("padding", 4, {0}), ctx.ints("dilation", 5, {1}), ctx.intArg("groups", 6, 1), false);
+             ctx.ints("padding", 4, {0}), ctx.ints("dilation", 5, {1}), ctx.intArg("groups", 6, 1));
 }
 
 } // namespace
@@ -311,6 +304,20 @@ void convNdKernel(KernelContext& ctx) {
 void registerConvKernels(KernelRegistry& r) {
     r.add({"aten::convolution.default", "aten::_convolution.default"}, &convolutionKernel);
     r.add({"aten::conv2d.default", "aten::conv1d.default"}, &convNdKernel);
+}
+
+void checkConvOperands(const char* what, const Tensor& input, const Tensor& weight) {
+    const std::string op = what;
+    const int64_t rank = input.dim();
+    if (rank != 3 && rank != 4) kernelFail(op + " supports 1-D and 2-D inputs (rank 3 or 4), got " + input.shapeString());
+    if (weight.dim() != rank) kernelFail(op + ": weight " + weight.shapeString() + " does not match input " + input.shapeString());
+    if (input.dtype() != weight.dtype())
+        kernelFail(op + ": input " + dtypeName(input.dtype()) + " and weight " + dtypeName(weight.dtype()) + " differ");
+}
+
+Tensor asConv2d(const Tensor& t) {
+    Shape s{t.size(0), t.size(1), 1, t.size(2)};
+    return t.asStrided(s, contiguousStrides(s), t.storageOffset());
 }
 
 } // namespace irlens::core::exec

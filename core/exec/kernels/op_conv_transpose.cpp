@@ -2,7 +2,7 @@
 // strided, dilated kernel window covers it), so workers never write the same place.
 // 1-D runs as 2-D with H = 1. Also the conv_transpose1d/2d training-IR ops.
 
-#include "core/exec/kernels/conv_transpose.h"
+#include "core/exec/kernels/conv.h"
 
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
@@ -60,11 +60,6 @@ void gatherConvTranspose(int threads, const Tensor& x, const Tensor& w, const st
     });
 }
 
-Tensor as4d(const Tensor& t) {
-    Shape s{t.size(0), t.size(1), 1, t.size(2)};
-    return t.asStrided(s, contiguousStrides(s), t.storageOffset());
-}
-
 void convTransposeNdKernel(KernelContext& ctx) {
     // conv_transpose{1,2}d(input, weight, bias, stride, padding, output_padding, groups, dilation)
     convTranspose(ctx, ctx.tensor("input", 0), ctx.tensor("weight", 1), ctx.optTensor("bias", 2), ctx.ints("stride", 3, {1}),
@@ -76,13 +71,10 @@ void convTransposeNdKernel(KernelContext& ctx) {
 void convTranspose(KernelContext& ctx, const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                    const std::vector<int64_t>& stride, const std::vector<int64_t>& padding, const std::vector<int64_t>& outputPadding,
                    const std::vector<int64_t>& dilation, int64_t groups) {
-    const int64_t rank = input.dim();
-    if (rank != 3 && rank != 4) kernelFail("transposed convolution supports 1-D and 2-D inputs (rank 3 or 4), got " + input.shapeString());
-    if (weight.dim() != rank) kernelFail("transposed convolution: weight " + weight.shapeString() + " does not match input " + input.shapeString());
-    if (input.dtype() != weight.dtype()) kernelFail("transposed convolution: input " + dtypeName(input.dtype()) + " and weight " + dtypeName(weight.dtype()) + " differ");
-    const bool oneD = rank == 3;
+    checkConvOperands("transposed convolution", input, weight);
+    const bool oneD = input.dim() == 3;
     Tensor x = contiguous(ctx, input), w = contiguous(ctx, weight);
-    if (oneD) { x = as4d(x); w = as4d(w); }
+    if (oneD) { x = asConv2d(x); w = asConv2d(w); }
     const size_t h = 0, wd = oneD ? 0 : 1;
     Geometry g{x.size(0), x.size(1), x.size(2), x.size(3), 0, w.size(2), w.size(3), 0, 0, groups,
                oneD ? 1 : pick(stride, h, 1), pick(stride, wd, 1), oneD ? 0 : pick(padding, h, 0), pick(padding, wd, 0),

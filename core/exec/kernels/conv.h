@@ -1,5 +1,6 @@
 #pragma once
-// Transposed convolution (the gradient of convolution with respect to its input), 1-D and 2-D.
+// What the convolution kernels share (op_conv.cpp) and transposed convolution (op_conv_transpose.cpp),
+// the gradient of convolution with respect to its input; 1-D and 2-D.
 
 #include "core/exec/kernel_context.h"
 
@@ -7,6 +8,11 @@
 #include <vector>
 
 namespace irlens::core::exec {
+
+/// Refuses operands the kernels cannot take (rank 3 or 4, weight of the same rank and dtype); `what` names the op.
+void checkConvOperands(const char* what, const Tensor& input, const Tensor& weight);
+/// A contiguous rank-3 tensor [N, C, W] viewed as [N, C, 1, W]: 1-D convolutions run as 2-D with H = 1.
+Tensor asConv2d(const Tensor& t);
 
 /// input [N, C, (H,) W], weight [C, O / groups, (KH,) KW]; writes output 0 of ctx.
 void convTranspose(KernelContext& ctx, const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
