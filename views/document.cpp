@@ -72,9 +72,8 @@ void Document::openFile(const QString& path) {
         };
         auto loaded = loadPt2(path.toStdString(), options);
         if (!loaded.isOk())
-            if (auto info = inspectPt2(path.toStdString()); info && info->kind == ArchiveInfo::Kind::AotInductorPackage)
-                if (auto described = readAotiPackage(path.toStdString()))
-                    *package = std::make_shared<const AotiPackage>(std::move(*described));
+            if (auto described = readAotiPackage(path.toStdString())) // fails unless the file is a package
+                *package = std::make_shared<const AotiPackage>(std::move(*described));
         return loaded;
     });
     auto* watcher = new QFutureWatcher<Result<ProgramPtr>>(this);
