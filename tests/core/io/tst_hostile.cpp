@@ -63,6 +63,15 @@ struct Outcome {
     double growthMiB = 0; // peak resident growth during the call
 };
 
+// The refusal message is exactly `expected`, within the case's CPU time, wall time and peak memory.
+void checkOutcome(const Outcome& o, const QString& expected) {
+    qInfo("%s -> %s (%lld ms CPU, %lld ms, peak %+.1f MiB)", QTest::currentDataTag(), o.message.c_str(), o.ms, o.wallMs, o.growthMiB);
+    QCOMPARE(QString::fromStdString(o.message), expected);
+    QVERIFY2(o.ms < kCaseTimeLimitMs, qPrintable(QString("took %1 ms of CPU").arg(o.ms)));
+    QVERIFY2(o.wallMs < 10 * kCaseTimeLimitMs, qPrintable(QString("took %1 ms").arg(o.wallMs)));
+    QVERIFY2(o.growthMiB < kCaseMemoryLimitMiB, qPrintable(QString("peak resident memory grew by %1 MiB").arg(o.growthMiB)));
+}
+
 Outcome loadBytes(const std::string& bytes) {
     QTemporaryDir dir;
     const std::string path = dir.path().toStdString() + "/hostile.pt2";
@@ -423,11 +432,7 @@ void TestHostile::hostileFiles() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, expected);
     const Outcome o = loadBytes(bytes.toStdString());
-    qInfo("%s -> %s (%lld ms CPU, %lld ms, peak %+.1f MiB)", QTest::currentDataTag(), o.message.c_str(), o.ms, o.wallMs, o.growthMiB);
-    QCOMPARE(QString::fromStdString(o.message), expected);
-    QVERIFY2(o.ms < kCaseTimeLimitMs, qPrintable(QString("took %1 ms of CPU").arg(o.ms)));
-    QVERIFY2(o.wallMs < 10 * kCaseTimeLimitMs, qPrintable(QString("took %1 ms").arg(o.wallMs)));
-    QVERIFY2(o.growthMiB < kCaseMemoryLimitMiB, qPrintable(QString("peak resident memory grew by %1 MiB").arg(o.growthMiB)));
+    checkOutcome(o, expected);
 }
 
 void TestHostile::hostilePickles_data() {
@@ -455,11 +460,7 @@ void TestHostile::hostilePickles() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, expected);
     const Outcome o = unpickleBytes(bytes.toStdString());
-    qInfo("%s -> %s (%lld ms CPU, %lld ms, peak %+.1f MiB)", QTest::currentDataTag(), o.message.c_str(), o.ms, o.wallMs, o.growthMiB);
-    QCOMPARE(QString::fromStdString(o.message), expected);
-    QVERIFY2(o.ms < kCaseTimeLimitMs, qPrintable(QString("took %1 ms of CPU").arg(o.ms)));
-    QVERIFY2(o.wallMs < 10 * kCaseTimeLimitMs, qPrintable(QString("took %1 ms").arg(o.wallMs)));
-    QVERIFY2(o.growthMiB < kCaseMemoryLimitMiB, qPrintable(QString("peak resident memory grew by %1 MiB").arg(o.growthMiB)));
+    checkOutcome(o, expected);
 }
 
 void TestHostile::deepJson_data() {
