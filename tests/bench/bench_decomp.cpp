@@ -6,6 +6,7 @@
 
 #include "core/decomp/decomp_session.h"
 #include "core/io/pt2_reader.h"
+#include "bench_stats.h"
 #include "support/shared_fixtures.h"
 
 #include <algorithm>
@@ -54,11 +55,9 @@ int main(int argc, char** argv) {
             total.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
             rewriteOnly.push_back((*a)->millis + (*b)->millis);
         }
-        std::sort(total.begin(), total.end());
-        std::sort(rewriteOnly.begin(), rewriteOnly.end());
-        std::printf("%-40s nodes %5zu -> core %5zu -> prims %5zu   median %7.1f ms (rewrite+meta %6.1f ms, checks %6.1f ms)%s\n", rel, before, core,
-                    prims, total[total.size() / 2], rewriteOnly[rewriteOnly.size() / 2],
-                    total[total.size() / 2] - rewriteOnly[rewriteOnly.size() / 2], total[total.size() / 2] <= 100 ? "" : "  (above the 100 ms goal)");
+        const double totalMs = irlens::bench::median(total), rewriteMs = irlens::bench::median(rewriteOnly);
+        std::printf("%-40s nodes %5zu -> core %5zu -> prims %5zu   median %7.1f ms (rewrite+meta %6.1f ms, checks %6.1f ms)%s\n", rel, before,
+                    core, prims, totalMs, rewriteMs, totalMs - rewriteMs, totalMs <= 100 ? "" : "  (above the 100 ms goal)");
     }
     return 0;
 }

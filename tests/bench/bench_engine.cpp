@@ -15,6 +15,7 @@
 #include "core/io/pt2_reader.h"
 #include "bench_machine.h"
 #include "bench_models.h"
+#include "bench_stats.h"
 #include "support/shared_fixtures.h"
 
 #include <nlohmann/json.hpp>
@@ -30,17 +31,10 @@
 using namespace irlens::core;
 using namespace irlens::core::exec;
 using irlens::bench::Timing;
+using irlens::bench::splitList;
 using irlens::bench::summarize;
 
 namespace {
-
-std::vector<std::string> splitList(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    for (std::string item; std::getline(ss, item, ',');)
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
 
 struct TorchRun {
     double medianMs = -1;

@@ -1,6 +1,7 @@
 // bench_engine_kernels: single kernels on resnet-sized tensors through plan + engine (1 thread),
 // to see per-kernel cost without the rest of a model. Prints the median of N runs per kernel.
 #include "core/exec/engine.h"
+#include "bench_stats.h"
 
 #include <algorithm>
 #include <chrono>
@@ -38,16 +39,14 @@ double medianMs(const std::string& target, std::vector<std::pair<std::string, Ar
     Engine e(*plan);
     RunOptions ro;
     ro.threads = threads;
-    std::vector<double> ms;
-    for (int k = 0; k < repeat + 2; ++k) {
-        auto t0 = std::chrono::steady_clock::now();
+    std::string error;
+    auto ms = irlens::bench::timeRunsMs(repeat, [&] {
         auto r = e.run(inputs, ro);
-        auto t1 = std::chrono::steady_clock::now();
-        if (!r) { std::printf("%s: %s\n", target.c_str(), r.error().c_str()); return -1; }
-        if (k >= 2) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
+        if (!r) error = r.error();
+        return r.isOk();
+    }, 2);
+    if (!error.empty()) { std::printf("%s: %s\n", target.c_str(), error.c_str()); return -1; }
+    return irlens::bench::median(ms);
 }
 
 Tensor randomTensor(const Shape& s) {

@@ -2,6 +2,7 @@
 // the view painted once) for every generated fixture, median over RUNS runs (offscreen Qt platform).
 // For deep_stack, side by side with the FxGraphDrawer route: `irlens-cli dot FILE` (the flat graph as
 // DOT) then `dot -Tsvg` on it. Not a test: run by hand on an idle machine.
+#include "bench_stats.h"
 #include "support/shared_fixtures.h"
 #include "views/document.h"
 #include "views/graph/graph_scene.h"
@@ -23,11 +24,7 @@ using namespace irlens;
 
 namespace {
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    if (v.empty()) return -1;
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
+using bench::median;
 
 struct Frame {
     double ms = -1;
@@ -99,7 +96,7 @@ int main(int argc, char** argv) {
             if (last.ms < 0) break;
             ms.push_back(last.ms);
         }
-        const double m = median(ms);
+        const double m = ms.empty() ? -1 : median(ms);
         std::printf("%-20s %7d %7d %9.1f ms\n", name, last.nodes, last.boxes, m);
         std::fflush(stdout);
         if (std::string(name) == "deep_stack") deepMs = m;

@@ -5,7 +5,7 @@
 #include "core/io/json_codec.h"
 #include "core/io/pt2_reader.h"
 #include "core/io/zip_archive.h"
-#include "bench_machine.h"
+#include "bench_stats.h"
 #include "support/shared_fixtures.h"
 
 #include <algorithm>
@@ -19,27 +19,21 @@
 #include <vector>
 
 using namespace irlens::core;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
-using Stats = irlens::bench::Timing;
-Stats stats(std::vector<double> ms) { return irlens::bench::summarize(std::move(ms)); }
+using irlens::bench::Spread;
 
+// Median and spread of `runs` timed calls of f; all 0 when a call fails.
 template <class F>
-Stats timeRuns(int runs, F&& f) {
-    std::vector<double> ms;
-    for (int k = 0; k < runs; ++k) {
-        auto t0 = Clock::now();
-        if (!f()) return {};
-        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    }
-    return stats(ms);
+Spread timeRuns(int runs, F&& f) {
+    auto ms = irlens::bench::timeRunsMs(runs, f);
+    return static_cast<int>(ms.size()) == runs ? irlens::bench::spread(ms) : Spread{};
 }
 
 // Python's json.load of `file`, RUNS times inside one python3 process (the file opened and read each
 // time, as json.load(open(...)) does): median, min and max in ms; median < 0 on failure.
-Stats pythonJsonLoad(const std::string& file, int runs) {
+Spread pythonJsonLoad(const std::string& file, int runs) {
     std::string cmd = "python3 -c \"import json,time,statistics,sys\n"
                       "ts=[]\n"
                       "for _ in range(" + std::to_string(runs) + "):\n"
@@ -47,7 +41,7 @@ Stats pythonJsonLoad(const std::string& file, int runs) {
                       "    json.load(open(sys.argv[1]))\n"
                       "    ts.append((time.perf_counter()-t)*1000)\n"
                       "print(statistics.median(ts), min(ts), max(ts))\" " + file;
-    Stats s;
+    Spread s;
     s.median = -1;
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) return s;
@@ -69,7 +63,7 @@ int main(int argc, char** argv) {
     for (const char* name : irlens::testing::kGeneratedFixtures) {
         const std::string path = irlens::testing::fixture(std::string("generated/") + name + "/model.pt2").string();
         size_t nodes = 0;
-        Stats s = timeRuns(runs, [&] {
+        Spread s = timeRuns(runs, [&] {
             auto p = loadPt2(path);
             if (!p) { std::fprintf(stderr, "%s: %s\n", name, p.error().c_str()); return false; }
             nodes = (*p)->graph.nodes.size();
@@ -96,11 +90,11 @@ int main(int argc, char** argv) {
         if (fd < 0) return 2;
         if (write(fd, json->data(), json->size()) != ssize_t(json->size())) return 2;
         close(fd);
-        Stats decode = timeRuns(runs, [&] { return decodeProgramJson(*json, "model.json").isOk(); });
-        Stats load = timeRuns(runs, [&] { return loadPt2(path).isOk(); });
-        Stats py = pythonJsonLoad(std::string(tmpl), runs);
+        Spread decode = timeRuns(runs, [&] { return decodeProgramJson(*json, "model.json").isOk(); });
+        Spread load = timeRuns(runs, [&] { return loadPt2(path).isOk(); });
+        Spread py = pythonJsonLoad(std::string(tmpl), runs);
         unlink(tmpl);
-        auto cell = [](const Stats& st) {
+        auto cell = [](const Spread& st) {
             char buf[64];
             std::snprintf(buf, sizeof buf, "%.2f [%.2f-%.2f]", st.median, st.min, st.max);
             return std::string(buf);

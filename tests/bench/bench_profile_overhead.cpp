@@ -13,45 +13,24 @@
 #include "core/exec/profile.h"
 #include "core/io/pt2_reader.h"
 #include "bench_models.h"
+#include "bench_stats.h"
 #include "support/shared_fixtures.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <time.h>
 #include <vector>
 
 using namespace irlens::core;
 using namespace irlens::core::exec;
+using irlens::bench::loadAverage;
+using irlens::bench::median;
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::vector<std::string> splitList(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    for (std::string item; std::getline(ss, item, ',');)
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-std::string loadAverage() {
-    std::ifstream f("/proc/loadavg");
-    std::string a, b, c;
-    f >> a >> b >> c;
-    return a + " " + b + " " + c;
-}
 
 double cpuUs(clockid_t clock) {
     timespec ts{};
@@ -100,11 +79,9 @@ int main(int argc, char** argv) {
     double batchMs = 40;
     for (int k = 1; k < argc; ++k) {
         const std::string a = argv[k];
-        if (a == "--models" && k + 1 < argc) models = splitList(argv[++k]);
-        else if (a == "--threads" && k + 1 < argc) {
-            threadCounts.clear();
-            for (const auto& t : splitList(argv[++k])) threadCounts.push_back(std::max(1, std::atoi(t.c_str())));
-        } else if (a == "--reps" && k + 1 < argc) reps = std::max(2, std::atoi(argv[++k]));
+        if (a == "--models" && k + 1 < argc) models = irlens::bench::splitList(argv[++k]);
+        else if (a == "--threads" && k + 1 < argc) threadCounts = irlens::bench::threadList(argv[++k]);
+        else if (a == "--reps" && k + 1 < argc) reps = std::max(2, std::atoi(argv[++k]));
         else if (a == "--batch-ms" && k + 1 < argc) batchMs = std::max(1.0, std::atof(argv[++k]));
         else if (a == "--engine-only") engineOnly = true;
         else {
@@ -119,53 +96,46 @@ int main(int argc, char** argv) {
     std::printf("load average at start: %s\n", loadAverage().c_str());
     std::printf("%-18s %3s %6s  %12s %21s  %12s  %9s  %24s  %9s\n", "model", "thr", "batch", "off us/run", "(min-max)", "on us/run",
                 "overhead", "paired median (min-max)", "cpu ovh");
-    for (const auto& m : models) {
-        auto model = irlens::bench::loadBenchModel(m);
-        if (!model) continue;
-        const auto& plan = model->plan;
-        const auto& inputs = model->expected.main.inputs;
-        for (int threads : threadCounts) {
-            Engine engine(plan);
-            RunOptions off;
-            off.threads = threads;
-            std::string error;
-            // warm up (caches, pools, the arena) and size the batches from a measured run
-            double probe = 0;
-            if (!batch(engine, inputs, off, 5, probe, error) || !batch(engine, inputs, off, 5, probe, error)) {
-                std::printf("%-18s run failed: %s\n", m.c_str(), error.c_str());
-                break;
-            }
-            const int count = std::clamp(static_cast<int>(batchMs * 1000.0 / std::max(probe, 0.1)), 1, 100000);
-            std::vector<double> onUs, offUs, ratios, onCpu, offCpu;
-            bool ok = true;
-            for (int r = 0; r < reps && ok; ++r) {
-                Profile profile; // a fresh one per batch, as the GUI and the CLI use it
-                ReusedSlots reused;
-                RunOptions on = off;
-                on.observer = engineOnly ? static_cast<ExecObserver*>(&reused) : &profile;
-                double a = 0, b = 0, ca = 0, cb = 0;
-                if (r % 2 == 0) ok = batch(engine, inputs, off, count, b, error, &cb) && batch(engine, inputs, on, count, a, error, &ca);
-                else ok = batch(engine, inputs, on, count, a, error, &ca) && batch(engine, inputs, off, count, b, error, &cb);
-                onCpu.push_back(ca);
-                offCpu.push_back(cb);
-                if (ok && !engineOnly && profile.runs() != count) {
-                    error = "the profile recorded " + std::to_string(profile.runs()) + " runs of " + std::to_string(count);
-                    ok = false;
-                }
-                onUs.push_back(a);
-                offUs.push_back(b);
-                ratios.push_back(b > 0 ? a / b : 1.0);
-            }
-            if (!ok) { std::printf("%-18s %3d  failed: %s\n", m.c_str(), threads, error.c_str()); continue; }
-            const double offMed = median(offUs), onMed = median(onUs);
-            std::printf("%-18s %3d %6d  %12.1f  (%8.1f-%10.1f)  %12.1f  %+8.2f%%  %+8.2f%% (%+6.1f..%+6.1f)  %+8.2f%%\n", m.c_str(), threads, count, offMed,
-                        *std::min_element(offUs.begin(), offUs.end()), *std::max_element(offUs.begin(), offUs.end()), onMed,
-                        (onMed / offMed - 1.0) * 100.0, (median(ratios) - 1.0) * 100.0,
-                        (*std::min_element(ratios.begin(), ratios.end()) - 1.0) * 100.0,
-                        (*std::max_element(ratios.begin(), ratios.end()) - 1.0) * 100.0, (median(onCpu) / median(offCpu) - 1.0) * 100.0);
-            std::fflush(stdout);
+    irlens::bench::forEachModelEngine(models, threadCounts, [&](const std::string& m, const irlens::bench::BenchModel& model,
+                                                                Engine& engine, int threads) {
+        const auto& inputs = model.expected.main.inputs;
+        RunOptions off;
+        off.threads = threads;
+        std::string error;
+        // warm up (caches, pools, the arena) and size the batches from a measured run
+        double probe = 0;
+        if (!batch(engine, inputs, off, 5, probe, error) || !batch(engine, inputs, off, 5, probe, error)) {
+            std::printf("%-18s run failed: %s\n", m.c_str(), error.c_str());
+            return;
         }
-    }
+        const int count = std::clamp(static_cast<int>(batchMs * 1000.0 / std::max(probe, 0.1)), 1, 100000);
+        std::vector<double> onUs, offUs, ratios, onCpu, offCpu;
+        bool ok = true;
+        for (int r = 0; r < reps && ok; ++r) {
+            Profile profile; // a fresh one per batch, as the GUI and the CLI use it
+            ReusedSlots reused;
+            RunOptions on = off;
+            on.observer = engineOnly ? static_cast<ExecObserver*>(&reused) : &profile;
+            double a = 0, b = 0, ca = 0, cb = 0;
+            if (r % 2 == 0) ok = batch(engine, inputs, off, count, b, error, &cb) && batch(engine, inputs, on, count, a, error, &ca);
+            else ok = batch(engine, inputs, on, count, a, error, &ca) && batch(engine, inputs, off, count, b, error, &cb);
+            onCpu.push_back(ca);
+            offCpu.push_back(cb);
+            if (ok && !engineOnly && profile.runs() != count) {
+                error = "the profile recorded " + std::to_string(profile.runs()) + " runs of " + std::to_string(count);
+                ok = false;
+            }
+            onUs.push_back(a);
+            offUs.push_back(b);
+            ratios.push_back(b > 0 ? a / b : 1.0);
+        }
+        if (!ok) { std::printf("%-18s %3d  failed: %s\n", m.c_str(), threads, error.c_str()); return; }
+        const auto offT = irlens::bench::spread(offUs), ratio = irlens::bench::spread(ratios);
+        const double onMed = median(onUs);
+        std::printf("%-18s %3d %6d  %12.1f  (%8.1f-%10.1f)  %12.1f  %+8.2f%%  %+8.2f%% (%+6.1f..%+6.1f)  %+8.2f%%\n", m.c_str(), threads,
+                    count, offT.median, offT.min, offT.max, onMed, (onMed / offT.median - 1.0) * 100.0, (ratio.median - 1.0) * 100.0,
+                    (ratio.min - 1.0) * 100.0, (ratio.max - 1.0) * 100.0, (median(onCpu) / median(offCpu) - 1.0) * 100.0);
+    });
     std::printf("load average at end: %s\n", loadAverage().c_str());
     return 0;
 }
