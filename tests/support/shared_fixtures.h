@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,12 @@ inline bool haveShared() {
 }
 
 inline std::filesystem::path fixture(const std::string& relative) { return sharedDir() / "fixtures" / relative; }
+
+/// The bytes of a file ("" when it cannot be read).
+inline std::string readFile(const std::filesystem::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+}
 
 /// Names of the generated fixtures (each has model.pt2 and model.expected/).
 inline const char* const kGeneratedFixtures[] = {"tiny_mlp", "resnet18", "mobilenet_v2", "transformer_layer", "tiny_gpt",

@@ -1,4 +1,5 @@
 // The main window: starts on the bundled example, exports, FX text selection sync, status bar.
+#include "support/cli_runner.h"
 #include "support/gui_test_util.h"
 #include "views/inspect/fx_text_pane.h"
 #include "views/graph/graph_pane.h"
@@ -107,10 +108,7 @@ void TestMainWindow::openFileFromDisk() {
 void TestMainWindow::badFileReportsError() {
     QTemporaryDir dir;
     const QString path = dir.filePath("not_a_model.pt2");
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("this is not a zip archive");
-    f.close();
+    QVERIFY(testing::writeFile(path, "this is not a zip archive"));
     Document doc;
     QSignalSpy failed(&doc, &Document::loadFailed);
     doc.openFile(path);

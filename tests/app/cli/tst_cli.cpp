@@ -1,4 +1,5 @@
 // irlens-cli as scripts use it: exit codes, one-line errors, and what `info` reports on real files.
+#include "support/cli_runner.h"
 #include "support/shared_fixtures.h"
 
 #include <QDir>
@@ -14,26 +15,9 @@
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Run = irlens::testing::CliRun;
 
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(IRLENS_CLI, args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+Run cli(const QStringList& args) { return irlens::testing::runCli(args); }
 
 QString fx(const char* rel) { return QString::fromStdString(irlens::testing::fixture(rel).string()); }
 
@@ -68,10 +52,7 @@ private slots:
         if (!help.out.contains("  " + command + " ")) QSKIP("command not built in this configuration");
         QTemporaryDir dir;
         const QString junk = dir.filePath("junk.pt2");
-        QFile f(junk);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("this is not a zip archive at all");
-        f.close();
+        QVERIFY(irlens::testing::writeFile(junk, "this is not a zip archive at all"));
         const QString out = dir.filePath(command == "render" ? "out.svg" : command == "dot" ? "out.dot" : "out.pt2");
         for (const QString& path : {dir.filePath("missing.pt2"), junk}) {
             QStringList args{command, path};

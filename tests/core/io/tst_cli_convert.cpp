@@ -1,6 +1,7 @@
 // irlens-cli convert: legacy and archive fixtures convert to an equal program, warnings go to stderr,
 // bad usage and unreadable input exit with 2 and a one-line message.
 #include "core/io/pt2_reader.h"
+#include "support/cli_runner.h"
 #include "support/shared_fixtures.h"
 
 #include <QtTest>
@@ -10,21 +11,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
+using Run = irlens::testing::CliRun;
 
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(QString(IRLENS_BINARY_DIR) + "/app/irlens-cli", args);
-    Run r;
-    if (!p.waitForFinished(120000)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+Run cli(const QStringList& args) { return irlens::testing::runCli(args); }
 
 } // namespace
 

@@ -17,11 +17,6 @@ using namespace irlens::testing;
 
 namespace {
 
-std::string readFile(const std::filesystem::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 // Overwrites, deletes, duplicates or truncates a few bytes; half the edits land in the last
 // `tailBias` bytes (the central directory) when given.
 std::string mutate(std::string s, std::mt19937& rng, size_t tailBias) {

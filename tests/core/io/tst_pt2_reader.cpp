@@ -17,11 +17,6 @@ using namespace irlens::testing;
 
 namespace {
 
-std::string readFile(const std::filesystem::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 std::string bytesOf(const TensorData& t) {
     auto b = t.contiguousBytes();
     return std::string(reinterpret_cast<const char*>(b.data()), b.size());

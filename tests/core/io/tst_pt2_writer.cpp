@@ -19,14 +19,9 @@
 using namespace irlens::core;
 namespace fs = std::filesystem;
 
-namespace {
+using irlens::testing::readFile;
 
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+namespace {
 
 // Runs python3 with a script; returns stdout, or nullopt when python3 is missing or the script failed
 // (then `err` holds stderr).

@@ -23,11 +23,6 @@ namespace {
 
 const std::string kOld = "the previous archive, which must survive\n";
 
-std::string readFile(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 QStringList listDir(const fs::path& dir) {
     QStringList out;
     for (const auto& e : fs::directory_iterator(dir)) out << QString::fromStdString(e.path().filename().string());

@@ -1,4 +1,5 @@
 // irlens-cli render: the graph drawn headless, exit codes and messages for bad usage.
+#include "support/cli_runner.h"
 #include "support/shared_fixtures.h"
 
 #include <QProcess>
@@ -16,17 +17,9 @@ private slots:
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
+using Run = irlens::testing::CliRun;
 
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(QString(IRLENS_BINARY_DIR) + "/app/irlens-cli", args);
-    p.waitForFinished(120000);
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
+Run cli(const QStringList& args) { return irlens::testing::runCli(args); }
 
 } // namespace
 

@@ -5,6 +5,7 @@
 #include "core/layout/layout_cache.h"
 #include "support/synthetic_program.h"
 #include "sanitizers/sanitizer_build.h"
+#include "support/fixture_program.h"
 #include "support/shared_fixtures.h"
 
 #include <QtTest>
@@ -46,12 +47,7 @@ private slots:
 
 namespace {
 
-ProgramPtr loadFixture(const std::string& relative) {
-    LoadOptions options;
-    options.loadWeights = false;
-    auto r = loadPt2(irlens::testing::fixture(relative).string(), options);
-    return r.isOk() ? *r : nullptr;
-}
+ProgramPtr loadFixture(const std::string& relative) { return irlens::testing::loadFixtureGraph(relative); }
 
 double secondsOf(const std::function<void()>& fn) {
     auto t0 = std::chrono::steady_clock::now();

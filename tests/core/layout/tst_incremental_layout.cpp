@@ -6,6 +6,7 @@
 #include "core/io/pt2_reader.h"
 #include "core/layout/graph_layout.h"
 #include "core/layout/incremental_layout.h"
+#include "support/fixture_program.h"
 #include "support/shared_fixtures.h"
 
 #include <QtTest>
@@ -17,12 +18,7 @@ using namespace irlens::core;
 
 namespace {
 
-ProgramPtr loadFixture(const std::string& relative) {
-    LoadOptions options;
-    options.loadWeights = false;
-    auto r = loadPt2(irlens::testing::fixture(relative).string(), options);
-    return r.isOk() ? *r : nullptr;
-}
+ProgramPtr loadFixture(const std::string& relative) { return irlens::testing::loadFixtureGraph(relative); }
 
 double distanceToBorder(const LRect& r, LPoint p) {
     double dx = std::max({r.x - p.x, 0.0, p.x - (r.x + r.w)});
