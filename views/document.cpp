@@ -3,6 +3,7 @@
 #include "core/io/aoti_package.h"
 #include "core/io/pt2_reader.h"
 #include "core/layout/graph_layout.h"
+#include "views/decomp/decomposition.h"
 
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -44,10 +45,19 @@ QThreadPool* Document::workerPool() {
     return pool;
 }
 
-Document::Document(QObject* parent) : QObject(parent) { qRegisterMetaType<LayoutPtr>(); }
+Document::Document(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<LayoutPtr>();
+    m_decomp = new Decomposition(this);
+}
 
 Document::~Document() {
     if (m_cancel) m_cancel->store(true);
+    delete m_decomp; // waits for a running step, while the Document it reports to is whole
+}
+
+void Document::setNewNodes(NewNodes nodes) {
+    m_newNodes = std::move(nodes);
+    emit newNodesChanged();
 }
 
 // ---------------------------------------------------------------------------- program
@@ -181,12 +191,7 @@ bool Document::enterSubgraph(int nodeIndex, int subgraph) {
         s.tree = std::move(tree);
         s.key = scope().key + "/" + QString::fromStdString(node.name) + ":" + QString::number(subgraph);
         m_scopes.push_back(std::move(s));
-        m_selected = -1;
-        m_searchHits.clear();
-        emit scopeChanged();
-        emit selectionChanged(-1);
-        emit searchHitsChanged();
-        requestLayout();
+        onScopeChanged();
         return true;
     }
     return false;
@@ -197,6 +202,10 @@ void Document::leaveSubgraph(int depth) {
     size_t keep = depth < 0 ? m_scopes.size() - 1 : static_cast<size_t>(depth) + 1;
     if (keep >= m_scopes.size() || keep == 0) return;
     m_scopes.resize(keep);
+    onScopeChanged();
+}
+
+void Document::onScopeChanged() {
     m_selected = -1;
     m_searchHits.clear();
     emit scopeChanged();

@@ -1,8 +1,12 @@
 #pragma once
 // The Document: the one source of truth every pane observes. It owns the current Program snapshot,
 // the module tree and collapse state of the graph on screen (the top level or a HOP subgraph), the
-// laid-out geometry, the selection and the diagnostics. Loading and layout run on workers; every job
-// carries a generation id and results of superseded jobs are dropped.
+// laid-out geometry, the selection, the diagnostics, the decomposition session with the nodes its
+// last step made, and the last run. Loading and layout run on workers; every job carries a
+// generation id and results of superseded jobs are dropped.
+//
+// document.cpp: program, scope, layout and selection; document_verify.cpp: the verifier job and its
+// summary; views/decomp/decomposition.cpp: the decomposition it owns.
 
 #include "core/ir/program.h"
 #include "core/layout/collapse_state.h"
@@ -11,6 +15,7 @@
 #include "core/layout/layout_result.h"
 #include "core/layout/module_tree.h"
 
+#include <QHash>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -27,7 +32,16 @@ struct AotiPackage;
 
 namespace irlens::views {
 
-struct RunSnapshot; // views/run_snapshot.h: one finished run (outputs + per-node profile)
+struct RunSnapshot; // views/run/run_snapshot.h: one finished run (outputs + per-node profile)
+class Decomposition; // views/decomp/decomposition.h: the decomposition session of the program on screen
+
+/// The nodes the last decomposition step made, marked "new" in the graph.
+struct NewNodes {
+    int step = 0;                  // the history step (1-based) that made them, 0 when none
+    QStringList names;
+    QHash<QString, QString> rules; // node -> the rule that made it
+    QString ruleOf(const QString& node) const { return rules.value(node); }
+};
 
 /// One verifier finding as the panes show it (a Qt copy of core::Diagnostic).
 struct DiagnosticRow {
@@ -109,7 +123,14 @@ public:
     /// "verifier: 0 errors, 2 warnings", or "verifying…" while it runs.
     QString verifierSummary() const;
 
-    // ------------------------------------------------------------------ execution (views/run_*)
+    // ------------------------------------------------------------------ decomposition (views/decomp)
+    /// The decomposition session of the program on screen: steps, history, the running step.
+    Decomposition* decomposition() const { return m_decomp; }
+    /// The nodes the last applied step made (none after an undo or a new program).
+    const NewNodes& newNodes() const { return m_newNodes; }
+    void setNewNodes(NewNodes nodes);
+
+    // ------------------------------------------------------------------ execution (views/run/*)
     /// The last finished run of the program on screen (nullptr before a run or after a new program).
     std::shared_ptr<const RunSnapshot> runResult() const { return m_run; }
     void setRunResult(std::shared_ptr<const RunSnapshot> run) { m_run = std::move(run); emit runFinished(m_run); }
@@ -127,6 +148,7 @@ signals:
     void selectionChanged(int nodeIndex);
     void symbolHighlightChanged(const QString& symbol);
     void searchHitsChanged();
+    void newNodesChanged();
     void diagnosticsChanged();
     void loadFailed(const QString& message);
     /// The file opened is an AOTInductor package (compiled code, no program): what it holds. The
@@ -139,6 +161,8 @@ signals:
 
 private:
     void pushTopScope();
+    /// Another graph shown (a subgraph entered or left): selection and search hits start afresh.
+    void onScopeChanged();
     void startVerify();
     void startPendingVerify();
     void requestLayout(bool force = false);
@@ -163,6 +187,8 @@ private:
     bool m_verifying = false;
     bool m_verifyPending = false;
     std::shared_ptr<const RunSnapshot> m_run;
+    Decomposition* m_decomp = nullptr;
+    NewNodes m_newNodes;
     // A program that came from the one on screen by decomposition steps (or their undo, read from the
     // nodes' derivedFrom) keeps the collapse state and is placed on the current layout: set by
     // setProgram, used by the next layout request only.

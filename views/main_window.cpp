@@ -6,6 +6,7 @@
 #include "core/ir/example_program.h"
 #include "views/compare/compare_launcher.h"
 #include "views/decomp/decomp_pane.h"
+#include "views/decomp/decomposition.h"
 #include "views/document.h"
 #include "views/inspect/fx_text_pane.h"
 #include "views/graph/graph_pane.h"
@@ -40,6 +41,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
+#include <memory>
 
 namespace irlens::views {
 
@@ -76,7 +78,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     connect(esc, &QShortcut::activated, m_doc, [this] { if (m_doc->isBusy()) m_doc->cancel(); });
     // Run menu, profile / timeline / outputs docks and the heatmap (views/run_controller.h)
-    new RunController(this, m_doc, m_graph);
+    m_run = new RunController(this, m_doc, m_graph);
 
     connect(m_doc, &Document::busyChanged, this, [this](bool busy) {
         m_progress->setVisible(busy);
@@ -175,7 +177,7 @@ void MainWindow::buildDocks() {
     };
     connect(m_inspectorView, &QTreeView::activated, this, follow);
     connect(m_inspectorView, &QTreeView::clicked, this, follow);
-    dock(tr("Node"), "inspector", m_inspectorView, Qt::RightDockWidgetArea);
+    auto* inspectorDock = dock(tr("Node"), "inspector", m_inspectorView, Qt::RightDockWidgetArea);
 
     // bottom: FX text, diagnostics, weights
     m_fx = new FxTextPane(m_doc, this);
@@ -196,11 +198,9 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(diagDock, weightsDock);
     fxDock->raise();
     resizeDocks({fxDock}, {220}, Qt::Vertical);
-    resizeDocks({modulesDock, findChild<QDockWidget*>("inspector")}, {280, 400}, Qt::Horizontal);
+    resizeDocks({modulesDock, inspectorDock}, {280, 400}, Qt::Horizontal);
     // right, below the node inspector: stepping the decomposition
-    auto* decomp = new DecompPane(m_doc, this);
-    decomp->attachGraph(m_graph->scene()); // new nodes get their "new" mark in the graph
-    dock(tr("Decomposition"), "decomposition", decomp, Qt::RightDockWidgetArea);
+    dock(tr("Decomposition"), "decomposition", new DecompPane(m_doc, this), Qt::RightDockWidgetArea);
     connect(m_doc, &Document::diagnosticsChanged, this, [this, diagDock] {
         diagDock->setWindowTitle(tr("Diagnostics (%1)").arg(m_doc->diagnostics().size()));
     });
@@ -231,11 +231,11 @@ void MainWindow::buildMenus() {
         if (!p.isEmpty()) exportDot(p);
     });
     file->addAction(tr("Save decomposed program &As…"), QKeySequence::SaveAs, this, [this] {
-        auto* pane = findChild<DecompPane*>();
         const QString p = QFileDialog::getSaveFileName(this, tr("Save the program as .pt2"), "decomposed.pt2",
                                                        tr("Exported programs (*.pt2)"));
-        if (pane && !p.isEmpty())
-            if (const QString err = pane->saveAs(p); !err.isEmpty()) QMessageBox::warning(this, tr("Could not save"), err);
+        if (!p.isEmpty())
+            if (const QString err = m_doc->decomposition()->saveAs(p); !err.isEmpty())
+                QMessageBox::warning(this, tr("Could not save"), err);
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -252,7 +252,14 @@ void MainWindow::buildMenus() {
     view->addAction(tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), gv, [gv] { gv->zoomBy(0.8); });
     view->addSeparator();
     m_viewMenu = view->addMenu(tr("&Panes"));
-    for (auto* d : findChildren<QDockWidget*>()) m_viewMenu->addAction(d->toggleViewAction());
+    // every dock and toolbar of the window, the run docks included (QMainWindow lists them)
+    connect(m_viewMenu, &QMenu::aboutToShow, this, [this] {
+        m_viewMenu->clear();
+        const std::unique_ptr<QMenu> all(createPopupMenu());
+        if (all)
+            for (QAction* a : all->actions())
+                if (!a->isSeparator()) m_viewMenu->addAction(a);
+    });
 
     QMenu* graph = menuBar()->addMenu(tr("&Graph"));
     graph->addAction(tr("&Collapse all modules"), m_doc, &Document::collapseAll);
@@ -384,7 +391,7 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (auto* pane = findChild<DecompPane*>(); pane && !pane->confirmClose(this)) {
+    if (!DecompPane::confirmClose(m_doc->decomposition(), this)) {
         event->ignore();
         return;
     }

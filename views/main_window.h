@@ -23,6 +23,7 @@ class DiagnosticsModel;
 class RangeConstraintsModel;
 class WeightsPane;
 class CompareLauncher;
+class RunController;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -41,6 +42,8 @@ public:
     FxTextPane* fxPane() const { return m_fx; }
     /// File › Compare with… (views/compare): opens the Compare window.
     CompareLauncher* compareLauncher() const { return m_compare; }
+    /// The Run menu, the run docks and the heatmap (views/run/run_controller.h).
+    RunController* runController() const { return m_run; }
 
     void openFile(const QString& path);
     /// The bundled example (what a start without a file shows).
@@ -75,6 +78,7 @@ private:
     WeightsPane* m_weights = nullptr;
     FxTextPane* m_fx = nullptr;
     CompareLauncher* m_compare = nullptr;
+    RunController* m_run = nullptr;
     QTreeView* m_moduleView = nullptr;
     QTreeView* m_inspectorView = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -7,7 +7,7 @@
 #include <QLineEdit>
 
 #include "views/compare/compare_launcher.h"
-#include "views/decomp/decomp_pane.h"
+#include "views/decomp/decomposition.h"
 #include "views/document.h"
 #include "views/graph/graph_pane.h"
 #include "views/run/run_controller.h"
@@ -48,14 +48,13 @@ int main(int argc, char** argv) {
     auto once = std::make_shared<QMetaObject::Connection>();
     *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose, run, compare] {
         QObject::disconnect(*once);
-        if (parser.isSet(run))
-            if (auto* rc = window.findChild<irlens::views::RunController*>()) {
-                rc->heatmapAction()->setChecked(true);
-                rc->run();
-            }
+        if (parser.isSet(run)) {
+            window.runController()->heatmapAction()->setChecked(true);
+            window.runController()->run();
+        }
         if (parser.isSet(decompose))
-            if (auto* pane = window.findChild<irlens::views::DecompPane*>())
-                pane->stepToLevel(parser.value(decompose) == "prims" ? irlens::core::IrLevel::Prims : irlens::core::IrLevel::CoreAten);
+            doc->decomposition()->stepToLevel(parser.value(decompose) == "prims" ? irlens::core::IrLevel::Prims
+                                                                                  : irlens::core::IrLevel::CoreAten);
         if (parser.isSet(compare)) window.compareLauncher()->compareWithFile(parser.value(compare));
         if (parser.isSet(search)) {
             window.graphPane()->searchField()->setText(parser.value(search));

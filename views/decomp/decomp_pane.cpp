@@ -1,9 +1,7 @@
 #include "views/decomp/decomp_pane.h"
 
-#include "core/io/pt2_writer.h"
-#include "core/ops/op_registry.h"
 #include "views/decomp/decomp_models.h"
-#include "views/decomp/decomp_new_marker.h"
+#include "views/decomp/decomposition.h"
 #include "views/document.h"
 #include "views/graph/graph_items.h"
 
@@ -20,10 +18,8 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <set>
 
 namespace irlens::views {
 
@@ -36,23 +32,25 @@ int levelRank(IrLevel l) { return l == IrLevel::Training ? 0 : l == IrLevel::Cor
 } // namespace
 
 DecompPane::DecompPane(Document* document, QWidget* parent)
-    : QWidget(parent), m_doc(document), m_ops(new DecompOpsModel(this)), m_history(new DecompHistoryModel(this)) {
+    : QWidget(parent), m_doc(document), m_decomp(document->decomposition()), m_ops(new DecompOpsModel(this)),
+      m_history(new DecompHistoryModel(this)) {
     setObjectName("decompPane");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     buildLevelRow(layout);
     buildButtons(layout);
-    buildViews(layout);
+    buildLists(layout);
     buildProgressRow(layout);
-    buildLegend(layout);
-    connectSelection();
-    connect(&m_watcher, &QFutureWatcher<DecompOutcome>::finished, this, &DecompPane::onStepDone);
-    connect(m_doc, &Document::programChanged, this, &DecompPane::onProgramChanged);
-    onProgramChanged();
+    connectLists();
+    connect(m_decomp, &Decomposition::sessionReset, m_teaching, &QTextBrowser::clear);
+    connect(m_decomp, &Decomposition::changed, this, &DecompPane::refresh);
+    connect(m_decomp, &Decomposition::stepStarted, this, &DecompPane::onStepStarted);
+    connect(m_decomp, &Decomposition::stepReturned, this, &DecompPane::onStepReturned);
+    refresh();
 }
 
+// The level control: three exclusive steps; clicking a lower one undoes back to it.
 void DecompPane::buildLevelRow(QVBoxLayout* layout) {
-    // the level control: three exclusive steps; clicking a lower one undoes back to it
     auto* levelRow = new QHBoxLayout;
     levelRow->addWidget(new QLabel(tr("IR level:"), this));
     m_levels = new QButtonGroup(this);
@@ -71,17 +69,7 @@ void DecompPane::buildLevelRow(QVBoxLayout* layout) {
     }
     levelRow->addStretch(1);
     layout->addLayout(levelRow);
-    connect(m_levels, &QButtonGroup::idClicked, this, [this](int id) {
-        const IrLevel target = kLevels[id];
-        const IrLevel now = currentLevel();
-        if (levelRank(target) > levelRank(now)) {
-            stepToLevel(target);
-        } else {
-            while (!m_busy && m_session && m_session->canUndo() && levelRank(currentLevel()) > levelRank(target)) undo();
-            refresh();
-        }
-    });
-
+    connect(m_levels, &QButtonGroup::idClicked, this, [this](int id) { m_decomp->goToLevel(kLevels[id]); });
 }
 
 void DecompPane::buildButtons(QVBoxLayout* layout) {
@@ -107,10 +95,10 @@ void DecompPane::buildButtons(QVBoxLayout* layout) {
     connect(m_undo, &QPushButton::clicked, this, [this] { undo(); });
     connect(m_redo, &QPushButton::clicked, this, [this] { redo(); });
     connect(m_compareButton, &QPushButton::clicked, this, [this] { compareSelection(); });
-
 }
 
-void DecompPane::buildViews(QVBoxLayout* layout) {
+// The ops and history lists, the teaching text and the status line.
+void DecompPane::buildLists(QVBoxLayout* layout) {
     auto* split = new QSplitter(Qt::Vertical, this);
     m_opsView = new QTreeView(split);
     m_opsView->setModel(m_ops);
@@ -133,8 +121,9 @@ void DecompPane::buildViews(QVBoxLayout* layout) {
     layout->addWidget(m_status);
 }
 
+// A running step: nodes looked at / total, and Cancel (the program stays as before the step); under
+// it the legend of the graph's "new" mark.
 void DecompPane::buildProgressRow(QVBoxLayout* layout) {
-    // a running step: nodes looked at / total, and Cancel (the program stays as before the step)
     auto* progressRow = new QHBoxLayout;
     m_progress = new QProgressBar(this);
     m_progress->setObjectName("decompProgress");
@@ -150,10 +139,6 @@ void DecompPane::buildProgressRow(QVBoxLayout* layout) {
     connect(m_cancel, &QPushButton::clicked, this, [this] { cancelStep(); });
     m_progressTimer.setInterval(50);
     connect(&m_progressTimer, &QTimer::timeout, this, &DecompPane::showProgress);
-}
-
-void DecompPane::buildLegend(QVBoxLayout* layout) {
-    // legend of the graph marks this pane adds
     auto* legend = new QLabel(this);
     legend->setObjectName("decompLegend");
     legend->setTextFormat(Qt::RichText);
@@ -161,11 +146,11 @@ void DecompPane::buildLegend(QVBoxLayout* layout) {
                        "(hover a node for its step and rule)")
                         .arg(newNodeColor().name()));
     layout->addWidget(legend);
-
 }
 
-void DecompPane::connectSelection() {
-    // a node row selects the node in the graph; any row shows its rule's text
+// A node row selects the node in the graph; any row shows its rule's text. With the before / after
+// window open, selecting a new node in the graph shows where it came from.
+void DecompPane::connectLists() {
     connect(m_opsView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& idx) {
         if (!idx.isValid()) return;
         m_teaching->setPlainText(idx.data(Qt::ToolTipRole).toString());
@@ -176,71 +161,28 @@ void DecompPane::connectSelection() {
         if (idx.isValid()) m_teaching->setPlainText(idx.data(DecompHistoryModel::TeachingRole).toString());
     });
     connect(m_historyView, &QTreeView::doubleClicked, this, [this](const QModelIndex& idx) { compareStep(idx.row()); });
-    // with the before / after window open, selecting a new node in the graph shows where it came from
     connect(m_doc, &Document::selectionChanged, this, [this](int k) {
         const Graph* g = m_doc->graph();
-        if (!m_compareWindow || !m_compareWindow->isVisible() || m_busy || !g || k < 0 || k >= int(g->nodes.size())) return;
+        if (!m_compareWindow || !m_compareWindow->isVisible() || isBusy() || !g || k < 0 || k >= int(g->nodes.size())) return;
         if (!g->nodes[size_t(k)].derivedFrom.empty()) compareNode(qs(g->nodes[size_t(k)].name));
     });
 }
 
-DecompPane::~DecompPane() {
-    // the worker uses the session: let it finish before the session goes
-    m_watcher.waitForFinished();
-}
+IrLevel DecompPane::currentLevel() const { return m_decomp->currentLevel(); }
 
-IrLevel DecompPane::currentLevel() const {
-    if (!m_session) return IrLevel::Training;
-    if (m_watcher.isRunning()) return m_level; // the worker owns the session until it finishes
-    const ProgramPtr p = m_session->current();
-    if (p == m_levelOf) return m_level;
-    auto any = [&](DecompStage st) {
-        for (const auto& n : p->graph.nodes)
-            if (findRule(n, st)) return true;
-        return false;
-    };
-    // a program still in the training dialect with no training op left is core ATen already
-    m_level = any(DecompStage::ToCore) ? IrLevel::Training : any(DecompStage::ToPrims) ? IrLevel::CoreAten : IrLevel::Prims;
-    m_levelOf = p;
-    return m_level;
-}
-
-DecompStage DecompPane::stage() const {
-    return currentLevel() == IrLevel::Training ? DecompStage::ToCore : DecompStage::ToPrims;
-}
-
-void DecompPane::onProgramChanged() {
-    ProgramPtr p = m_doc->program();
-    if (p == m_shown) return; // our own step put it there
-    if (m_watcher.isRunning()) { // the worker uses the session: swap it once the step is back
-        m_stale = true;
-        return;
-    }
-    m_shown = p;
-    m_session.reset();
-    m_newNodes.clear();
-    m_modified = false;
-    m_lastMessage.clear();
-    m_baseTitle = m_doc->title();
-    if (p) {
-        DecompSessionOptions o;
-        o.numericCheck = true; // runs only when the archive has sample inputs; otherwise the note says why
-        m_session = std::make_unique<DecompSession>(p, o);
-    }
-    m_teaching->clear();
-    refresh();
-}
+bool DecompPane::isBusy() const { return m_decomp->isBusy(); }
 
 void DecompPane::refresh() {
-    const bool have = m_session != nullptr;
+    DecompSession* session = m_decomp->session();
+    const bool busy = m_decomp->isBusy();
     const IrLevel level = currentLevel();
-    const DecompStage st = stage();
-    if (have && m_watcher.isRunning()) {
+    if (session && busy) {
         // the worker owns the session: keep the lists as they are until it finishes
-    } else if (have) {
-        m_ops->setEntries(level == IrLevel::Prims ? std::vector<DecompCandidate>{} : m_session->candidates(st),
-                          m_session->blocked(st));
-        m_history->setSteps(m_session->history());
+    } else if (session) {
+        const DecompStage st = m_decomp->stage();
+        m_ops->setEntries(level == IrLevel::Prims ? std::vector<DecompCandidate>{} : session->candidates(st),
+                          session->blocked(st));
+        m_history->setSteps(session->history());
     } else {
         m_ops->setEntries({}, {});
         m_history->setSteps({});
@@ -253,52 +195,59 @@ void DecompPane::refresh() {
         m_historyView->setCurrentIndex(last);
         m_historyView->scrollTo(last);
     }
+    const bool idle = session && !busy;
     if (auto* b = m_levels->button(levelRank(level))) b->setChecked(true);
-    for (auto* b : m_levels->buttons()) b->setEnabled(have && !m_busy);
-    const bool canStep = have && !m_busy && m_ops->candidateCount() > 0;
+    for (auto* b : m_levels->buttons()) b->setEnabled(idle);
+    const bool canStep = idle && m_ops->candidateCount() > 0;
     m_step->setEnabled(canStep);
     m_stepOp->setEnabled(canStep);
     m_stepAll->setEnabled(canStep);
     m_stepAll->setText(level == IrLevel::Training ? tr("Step all → Core ATen") : tr("Step all → Prims"));
-    m_undo->setEnabled(have && !m_busy && m_session->canUndo());
-    m_redo->setEnabled(have && !m_busy && m_session->canRedo());
-    m_compareButton->setEnabled(have && !m_busy && m_session->position() > 0);
+    m_undo->setEnabled(idle && session->canUndo());
+    m_redo->setEnabled(idle && session->canRedo());
+    m_compareButton->setEnabled(idle && session->position() > 0);
     m_status->setText(statusText());
 }
 
 QString DecompPane::statusText() const {
-    if (!m_session) return tr("No program");
-    if (m_busy) return tr("Decomposing…");
+    if (!m_decomp->session()) return tr("No program");
+    if (m_decomp->isBusy()) return tr("Decomposing…");
     QString s = tr("%1 · %2 nodes can be stepped (%3)")
                     .arg(QString::fromUtf8(irLevelName(currentLevel())))
                     .arg(m_ops->candidateCount())
-                    .arg(QString::fromUtf8(decompStageName(stage())));
+                    .arg(QString::fromUtf8(decompStageName(m_decomp->stage())));
     if (currentLevel() == IrLevel::Prims) s = tr("prims · nothing left to decompose");
-    if (!m_lastMessage.isEmpty()) s += QStringLiteral("\n") + m_lastMessage;
+    if (!m_decomp->message().isEmpty()) s += QStringLiteral("\n") + m_decomp->message();
     return s;
 }
 
-void DecompPane::setBusy(bool busy) {
-    m_busy = busy;
-    refresh();
+void DecompPane::onStepStarted() {
+    m_progress->setRange(0, 0);
+    m_progress->setFormat(tr("starting…"));
+    m_progress->setVisible(true);
+    m_cancel->setEnabled(true);
+    m_cancel->setVisible(true);
+    m_progressTimer.start();
 }
 
-void DecompPane::attachGraph(GraphScene* scene) {
-    if (scene) new DecompNewNodeMarker(this, scene, this);
+void DecompPane::onStepReturned() {
+    m_progressTimer.stop();
+    m_progress->setVisible(false);
+    m_cancel->setVisible(false);
 }
 
 bool DecompPane::cancelStep() {
-    if (!m_busy || !m_progressState) return false;
-    m_progressState->cancel = true;
+    if (!m_decomp->cancelStep()) return false;
     m_cancel->setEnabled(false);
     m_progress->setFormat(tr("cancelling…"));
     return true;
 }
 
 void DecompPane::showProgress() {
-    if (!m_progressState || m_progressState->cancel) return;
-    const auto phase = static_cast<DecompProgress::Phase>(m_progressState->phase.load());
-    const size_t total = m_progressState->total, done = m_progressState->done;
+    const DecompProgressState* state = m_decomp->progress();
+    if (!state || state->cancel) return;
+    const auto phase = static_cast<DecompProgress::Phase>(state->phase.load());
+    const size_t total = state->total, done = state->done;
     if (phase == DecompProgress::Phase::Rewrite && total > 0) {
         m_progress->setRange(0, static_cast<int>(std::min<size_t>(total, 1u << 30)));
         m_progress->setValue(static_cast<int>(std::min(done, total)));
@@ -306,248 +255,58 @@ void DecompPane::showProgress() {
     } else {
         // re-checks report no steps of their own: a full bar that says which one runs (a busy
         // indicator would hide the text)
-        const int n = static_cast<int>(std::min<size_t>(m_progressState->rewriteTotal, 1u << 30));
+        const int n = static_cast<int>(std::min<size_t>(state->rewriteTotal, 1u << 30));
         m_progress->setRange(0, std::max(n, 1));
         m_progress->setValue(std::max(n, 1));
         m_progress->setFormat(tr("%m nodes rewritten · %1…").arg(QString::fromUtf8(decompPhaseName(phase))));
     }
 }
 
-bool DecompPane::runStep(std::function<Result<const DecompStep*>(DecompSession&)> work) {
-    if (!m_session || m_busy) return false;
-    auto state = std::make_shared<DecompProgressState>();
-    m_progressState = state;
-    m_session->setProgress([state](const DecompProgress& p) {
-        state->phase = static_cast<int>(p.phase);
-        if (p.phase == DecompProgress::Phase::Rewrite) state->rewriteTotal = p.total;
-        state->total = p.total;
-        state->done = p.done;
-        return !state->cancel.load();
-    });
-    m_progress->setRange(0, 0);
-    m_progress->setFormat(tr("starting…"));
-    m_progress->setVisible(true);
-    m_cancel->setEnabled(true);
-    m_cancel->setVisible(true);
-    m_progressTimer.start();
-    m_startPosition = m_session->position();
-    m_pendingSelection.clear();
-    if (const Graph* g = m_doc->graph(); g && m_doc->selectedNode() >= 0 &&
-                                         m_doc->selectedNode() < static_cast<int>(g->nodes.size()))
-        m_pendingSelection = qs(g->nodes[static_cast<size_t>(m_doc->selectedNode())].name);
-    setBusy(true);
-    DecompSession* session = m_session.get();
-    m_watcher.setFuture(QtConcurrent::run(Document::workerPool(), [session, work] {
-        DecompOutcome out;
-        auto r = work(*session);
-        if (r) out.step = *r;
-        else out.error = QString::fromStdString(r.error());
-        return out;
-    }));
-    return true;
-}
-
-void DecompPane::onStepDone() {
-    const DecompOutcome out = m_watcher.result();
-    m_progressTimer.stop();
-    m_progress->setVisible(false);
-    m_cancel->setVisible(false);
-    m_session->setProgress({});
-    if (!out.step || !out.error.isEmpty() || m_stale) m_busy = false; // else: after the deferred refresh
-    if (m_stale) {
-        // another program arrived meanwhile: this result belongs to the old one
-        m_stale = false;
-        m_shown.reset();
-        onProgramChanged();
-        emit stepFinished(false);
-        return;
-    }
-    if (DecompSession::isCancelled(out.error.toStdString())) {
-        // "to prims" is two steps: a cancel in the second drops the first as well
-        while (m_session->position() > m_startPosition && m_session->canUndo()) (void)m_session->undo();
-        m_lastMessage = tr("Cancelled: the program is as it was before the step");
-        refresh();
-        emit stepFinished(false);
-        return;
-    }
-    if (!out.error.isEmpty()) {
-        m_lastMessage = tr("Step failed: %1").arg(out.error);
-        refresh();
-        emit stepFinished(false);
-        return;
-    }
-    m_lastMessage = out.step ? tr("Last step: %1 nodes replaced, %2 → %3 nodes, %4 ms")
-                                   .arg(out.step->applied.size())
-                                   .arg(out.step->nodesBefore)
-                                   .arg(out.step->nodesAfter)
-                                   .arg(out.step->millis, 0, 'f', 1)
-                             : QString();
-    if (out.step && out.step->flagged()) m_lastMessage += tr(" · numeric check ABOVE tolerance");
-    applyCurrent(m_startPosition, true);
-}
-
-void DecompPane::applyCurrent(size_t fromPosition, bool deferRefresh) {
-    const size_t to = m_session->position();
-    const auto steps = m_session->history(); // up to the current position
-    QString selected = m_pendingSelection;
-    m_newNodes.clear();
-    m_newNodeRules.clear();
-    m_newNodesStep = 0;
-    if (to > fromPosition) {
-        // forward: follow each step's old -> new map; the last node of a replacement carries its value
-        for (size_t i = fromPosition; i < to && i < steps.size(); ++i) {
-            const auto map = steps[i]->oldToNew();
-            if (auto it = map.find(selected.toStdString()); it != map.end() && !it->second.empty())
-                selected = qs(it->second.back());
-        }
-        if (to > 0 && to - 1 < steps.size()) {
-            m_newNodesStep = static_cast<int>(to);
-            for (const auto& a : steps[to - 1]->applied)
-                for (const auto& n : a.newNodes) {
-                    m_newNodes << qs(n);
-                    m_newNodeRules.insert(qs(n), a.rule ? qs(a.rule->title + " [" + a.rule->reference + "]") : QString());
-                }
-        }
-    } else if (to < fromPosition) {
-        // backward (undo): a node made by an undone step selects the node it replaced
-        // (only when the node is not in the program before that step: older steps' nodes stay)
-        auto has = [](const Program& p, const std::string& name) {
-            for (const auto& n : p.graph.nodes)
-                if (n.name == name) return true;
-            return false;
-        };
-        for (size_t i = fromPosition; i > to; --i) {
-            const std::string name = selected.toStdString();
-            if (has(*m_session->snapshot(i - 1), name)) continue;
-            for (const auto& n : m_session->snapshot(i)->graph.nodes)
-                if (n.name == name && !n.derivedFrom.empty()) selected = qs(n.derivedFrom);
-        }
-    }
-    m_shown = m_session->current();
-    m_modified = m_session->position() > 0;
-    const QString title = m_session->position() == 0
-                              ? m_baseTitle
-                              : tr("%1 (%2)").arg(m_baseTitle, QString::fromUtf8(irLevelName(currentLevel())));
-    m_doc->setProgram(m_shown, title);
-    if (!selected.isEmpty()) m_doc->selectNodeByName(selected);
-    // new nodes get their own mark (DecompNewNodeMarker), not the search-hit outline
-    emit newNodesChanged();
-    if (deferRefresh) {
-        // after a worker step on a big graph, the Document's swap and the lists' rebuild each take
-        // tens of milliseconds: give the event loop a turn between them
-        QTimer::singleShot(0, this, [this] {
-            m_busy = false;
-            refresh();
-            emit stepFinished(true);
-        });
-        return;
-    }
-    refresh();
-}
-
 bool DecompPane::stepSelectedNode() {
     QString node = m_opsView->currentIndex().data(DecompOpsModel::NodeNameRole).toString();
+    const Graph* g = m_doc->graph();
+    const int k = m_doc->selectedNode();
+    if (node.isEmpty() && g && k >= 0 && k < static_cast<int>(g->nodes.size())) node = qs(g->nodes[size_t(k)].name);
     if (node.isEmpty()) {
-        const Graph* g = m_doc->graph();
-        const int k = m_doc->selectedNode();
-        if (g && k >= 0 && k < static_cast<int>(g->nodes.size())) node = qs(g->nodes[static_cast<size_t>(k)].name);
-    }
-    if (node.isEmpty()) {
-        m_lastMessage = tr("Select a node (in the graph or the list) to step it");
-        refresh();
+        m_decomp->setMessage(tr("Select a node (in the graph or the list) to step it"));
         return false;
     }
-    const DecompStage st = stage();
-    return runStep([n = node.toStdString(), st](DecompSession& s) { return s.stepNode(n, st); });
-}
-
-bool DecompPane::stepOp(const QString& target) {
-    if (target.isEmpty()) return false;
-    const DecompStage st = stage();
-    return runStep([t = target.toStdString(), st](DecompSession& s) { return s.stepOp(t, st); });
+    return m_decomp->stepNode(node);
 }
 
 bool DecompPane::stepSelectedOp() {
     QString target = m_opsView->currentIndex().data(DecompOpsModel::TargetRole).toString();
+    const Graph* g = m_doc->graph();
+    const int k = m_doc->selectedNode();
+    if (target.isEmpty() && g && k >= 0 && k < static_cast<int>(g->nodes.size()))
+        target = qs(g->nodes[size_t(k)].target.shortName());
     if (target.isEmpty()) {
-        const Graph* g = m_doc->graph();
-        const int k = m_doc->selectedNode();
-        if (g && k >= 0 && k < static_cast<int>(g->nodes.size()))
-            target = qs(g->nodes[static_cast<size_t>(k)].target.shortName());
-    }
-    if (target.isEmpty()) {
-        m_lastMessage = tr("Select an op in the list (or a node of it in the graph) to step every node of it");
-        refresh();
+        m_decomp->setMessage(tr("Select an op in the list (or a node of it in the graph) to step every node of it"));
         return false;
     }
-    return stepOp(target);
+    return m_decomp->stepOp(target);
 }
 
-bool DecompPane::stepAll() {
-    if (!m_session || currentLevel() == IrLevel::Prims) return false;
-    const DecompStage st = stage();
-    return runStep([st](DecompSession& s) { return s.stepAll(st); });
-}
+bool DecompPane::stepAll() { return m_decomp->stepAll(); }
 
-bool DecompPane::stepToLevel(IrLevel level) {
-    if (!m_session || levelRank(level) <= levelRank(currentLevel())) return false;
-    return runStep([level](DecompSession& s) { return s.stepToLevel(level); });
-}
+bool DecompPane::stepToLevel(IrLevel level) { return m_decomp->stepToLevel(level); }
 
-bool DecompPane::undo() {
-    if (!m_session || m_busy || !m_session->canUndo()) return false;
-    const size_t from = m_session->position();
-    m_pendingSelection = m_doc->selectedNode() >= 0 && m_doc->graph()
-                             ? qs(m_doc->graph()->nodes[static_cast<size_t>(m_doc->selectedNode())].name)
-                             : QString();
-    if (auto s = m_session->undo(); !s) {
-        m_lastMessage = tr("Undo failed: %1").arg(qs(s.message()));
-        refresh();
-        return false;
-    }
-    m_lastMessage = tr("Undone");
-    applyCurrent(from);
-    return true;
-}
+bool DecompPane::undo() { return m_decomp->undo(); }
 
-bool DecompPane::redo() {
-    if (!m_session || m_busy || !m_session->canRedo()) return false;
-    const size_t from = m_session->position();
-    m_pendingSelection = m_doc->selectedNode() >= 0 && m_doc->graph()
-                             ? qs(m_doc->graph()->nodes[static_cast<size_t>(m_doc->selectedNode())].name)
-                             : QString();
-    if (auto s = m_session->redo(); !s) {
-        m_lastMessage = tr("Redo failed: %1").arg(qs(s.message()));
-        refresh();
-        return false;
-    }
-    m_lastMessage = tr("Redone");
-    applyCurrent(from);
-    return true;
-}
+bool DecompPane::redo() { return m_decomp->redo(); }
 
-QString DecompPane::saveAs(const QString& path) {
-    const ProgramPtr p = m_doc->program();
-    if (!p) return tr("There is no program to save");
-    if (auto s = savePt2(*p, path.toStdString()); !s) return qs(s.message());
-    m_modified = false;
-    m_lastMessage = tr("Saved %1").arg(path);
-    refresh();
-    return {};
-}
-
-bool DecompPane::confirmClose(QWidget* parent) {
-    if (!m_modified) return true;
+bool DecompPane::confirmClose(Decomposition* decomposition, QWidget* parent) {
+    if (!decomposition || !decomposition->isModified()) return true;
     const auto answer = QMessageBox::question(parent, tr("Unsaved decomposition"),
                                               tr("The program on screen was decomposed and not saved. Save it?"),
                                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
                                               QMessageBox::Save);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Discard) return true;
-    const QString path = QFileDialog::getSaveFileName(parent, tr("Save the decomposed program"), m_baseTitle,
+    const QString path = QFileDialog::getSaveFileName(parent, tr("Save the decomposed program"), decomposition->baseTitle(),
                                                       tr("Exported programs (*.pt2)"));
     if (path.isEmpty()) return false;
-    if (const QString err = saveAs(path); !err.isEmpty()) {
+    if (const QString err = decomposition->saveAs(path); !err.isEmpty()) {
         QMessageBox::warning(parent, tr("Could not save"), err);
         return false;
     }

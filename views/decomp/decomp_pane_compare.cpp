@@ -4,6 +4,7 @@
 
 #include "views/decomp/decomp_compare.h"
 #include "views/decomp/decomp_compare_view.h"
+#include "views/decomp/decomposition.h"
 #include "views/document.h"
 
 #include <QDialog>
@@ -34,11 +35,11 @@ DecompCompareView* DecompPane::ensureCompare() {
 }
 
 bool DecompPane::compareStep(int row, int rewrite) {
-    if (!m_session || m_busy || row < 0 || size_t(row) >= m_session->history().size() || rewrite < 0) return false;
+    const DecompSession* session = m_decomp->session();
+    if (!session || isBusy() || row < 0 || size_t(row) >= session->history().size() || rewrite < 0) return false;
     DecompCompareView* view = ensureCompare();
-    if (!view->showStep(*m_session, size_t(row), size_t(rewrite))) {
-        m_lastMessage = tr("That step replaced no node: nothing to compare");
-        refresh();
+    if (!view->showStep(*session, size_t(row), size_t(rewrite))) {
+        m_decomp->setMessage(tr("That step replaced no node: nothing to compare"));
         return false;
     }
     m_compareWindow->show();
@@ -47,26 +48,26 @@ bool DecompPane::compareStep(int row, int rewrite) {
 }
 
 bool DecompPane::compareNode(const QString& node) {
-    if (!m_session || m_busy) return false;
-    const auto ref = findRewriteOf(*m_session, node.toStdString());
+    const DecompSession* session = m_decomp->session();
+    if (!session || isBusy()) return false;
+    const auto ref = findRewriteOf(*session, node.toStdString());
     if (!ref) {
-        m_lastMessage = tr("%1 was not made by a decomposition step: nothing to compare").arg(node);
-        refresh();
+        m_decomp->setMessage(tr("%1 was not made by a decomposition step: nothing to compare").arg(node));
         return false;
     }
     return compareStep(int(ref->step), int(ref->rewrite));
 }
 
 bool DecompPane::compareSelection() {
-    if (!m_session || m_busy) return false;
+    const DecompSession* session = m_decomp->session();
+    if (!session || isBusy()) return false;
     const Graph* g = m_doc->graph();
     const int k = m_doc->selectedNode();
-    if (g && k >= 0 && k < int(g->nodes.size()) && findRewriteOf(*m_session, g->nodes[size_t(k)].name))
+    if (g && k >= 0 && k < int(g->nodes.size()) && findRewriteOf(*session, g->nodes[size_t(k)].name))
         return compareNode(qs(g->nodes[size_t(k)].name));
     const QModelIndex row = m_historyView->currentIndex();
     if (row.isValid()) return compareStep(row.row());
-    m_lastMessage = tr("Select a node a step made (or a step in the history) to compare");
-    refresh();
+    m_decomp->setMessage(tr("Select a node a step made (or a step in the history) to compare"));
     return false;
 }
 

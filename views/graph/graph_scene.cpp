@@ -4,6 +4,7 @@
 #include "core/ops/op_registry.h"
 #include "views/document.h"
 #include "views/graph/graph_items.h"
+#include "views/graph/new_node_marker.h"
 
 #include <QApplication>
 #include <QPalette>
@@ -36,6 +37,7 @@ GraphScene::GraphScene(Document* document, QObject* parent) : QGraphicsScene(par
     connect(m_doc, &Document::selectionChanged, this, &GraphScene::refreshEmphasis);
     connect(m_doc, &Document::searchHitsChanged, this, &GraphScene::refreshEmphasis);
     connect(m_doc, &Document::symbolHighlightChanged, this, &GraphScene::refreshEmphasis);
+    new NewNodeMarker(this); // the nodes the last decomposition step made
 }
 
 int GraphScene::opItemCount() const {

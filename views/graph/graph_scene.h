@@ -1,6 +1,7 @@
 #pragma once
 // The QGraphicsScene of the graph on screen: rebuilt from each LayoutResult the Document delivers,
-// re-emphasised (selection, neighbours, search hits, symbol matches) without relayout.
+// re-emphasised (selection, neighbours, search hits, symbol matches) without relayout; the nodes the
+// last decomposition step made carry a "new" mark (NewNodeMarker).
 // A big layout (thousands of boxes and edges) is turned into items in time slices of a few
 // milliseconds, so the event loop keeps running; `rebuilt` is emitted once every item exists.
 

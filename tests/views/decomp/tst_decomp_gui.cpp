@@ -11,6 +11,7 @@
 #include "views/decomp/decomp_compare_view.h"
 #include "views/decomp/decomp_models.h"
 #include "views/decomp/decomp_pane.h"
+#include "views/decomp/decomposition.h"
 #include "views/document.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_scene.h"
@@ -108,7 +109,6 @@ void TestDecompGui::stepAllThenUndoRedo() {
     Document doc;
     DecompPane pane(&doc);
     GraphScene scene(&doc);
-    pane.attachGraph(&scene);
     QAbstractItemModelTester opsTester(pane.opsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester historyTester(pane.historyModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(load(doc, which));
@@ -121,7 +121,7 @@ void TestDecompGui::stepAllThenUndoRedo() {
     QVERIFY(pane.stepAll());
     QVERIFY(waitStep(pane));
     QVERIFY2(doc.program() != original, qPrintable(pane.statusText()));
-    QCOMPARE(doc.program(), pane.session()->current());
+    QCOMPARE(doc.program(), pane.decomposition()->session()->current());
     QCOMPARE(int(pane.currentLevel()), endLevel);
     if (startLevel == int(core::IrLevel::Training)) QCOMPARE(countAtLevel(*doc.program(), core::IrLevel::Training), 0);
     const size_t after = doc.program()->graph.nodes.size();
@@ -131,13 +131,13 @@ void TestDecompGui::stepAllThenUndoRedo() {
     QCOMPARE(pane.historyModel()->index(0, DecompHistoryModel::ColNodes).data().toString(),
              QString("%1 → %2").arg(before).arg(after));
     const QString teaching = pane.historyModel()->index(0, 0).data(DecompHistoryModel::TeachingRole).toString();
-    const auto* step = pane.session()->history().front();
+    const auto* step = pane.decomposition()->session()->history().front();
     QVERIFY(!step->applied.empty());
     QVERIFY2(teaching.contains(QString::fromStdString(step->applied.front().rule->reference)), qPrintable(teaching));
     // nodes made by the step carry the "new" mark of step 1 (not the search-hit outline), and the
     // marked boxes are exactly the step's new nodes
-    QVERIFY(!pane.newNodes().isEmpty());
-    QCOMPARE(pane.newNodesStep(), 1);
+    QVERIFY(!doc.newNodes().names.isEmpty());
+    QCOMPARE(doc.newNodes().step, 1);
     QVERIFY(doc.searchHits().empty());
     QVERIFY(testing::waitForLayout(doc));
     QTRY_VERIFY(scene.nodeItemCount() > 0);
@@ -150,14 +150,14 @@ void TestDecompGui::stepAllThenUndoRedo() {
     QCOMPARE(marked, expected);
     for (const QString& n : marked)
         QVERIFY2(!doc.graph()->nodes[size_t(doc.nodeIndexOf(n))].derivedFrom.empty(), qPrintable(n));
-    QVERIFY(pane.isModified());
+    QVERIFY(pane.decomposition()->isModified());
 
     QVERIFY(pane.undo());
     QCOMPARE(doc.program(), original);
     QCOMPARE(doc.program()->graph.nodes.size(), before);
     QCOMPARE(int(pane.currentLevel()), startLevel);
     QCOMPARE(pane.historyModel()->rowCount(), 0);
-    QVERIFY(!pane.isModified());
+    QVERIFY(!pane.decomposition()->isModified());
     QVERIFY(testing::waitForLayout(doc));
     QTRY_VERIFY(scene.nodeItemCount() > 0);
     QCOMPARE(markedNodes(doc, scene, 0), QStringList()); // nothing is new after the undo
@@ -181,7 +181,7 @@ void TestDecompGui::selectionFollowsMap() {
     QVERIFY(doc.selectNodeByName("linear_1"));
     QVERIFY(pane.stepAll());
     QVERIFY(waitStep(pane));
-    const auto map = pane.session()->history().back()->oldToNew();
+    const auto map = pane.decomposition()->session()->history().back()->oldToNew();
     const auto it = map.find("linear_1");
     QVERIFY(it != map.end() && !it->second.empty());
     QVERIFY(doc.selectedNode() >= 0);
@@ -236,9 +236,9 @@ void TestDecompGui::stepOneNodeAndOneOp() {
     QVERIFY(doc.selectNodeByName("linear"));
     QVERIFY(pane.stepSelectedNode());
     QVERIFY(waitStep(pane));
-    QCOMPARE(pane.session()->history().size(), size_t(1));
-    QCOMPARE(pane.session()->history().back()->applied.size(), size_t(1));
-    QCOMPARE(pane.session()->history().back()->applied.front().oldNode, std::string("linear"));
+    QCOMPARE(pane.decomposition()->session()->history().size(), size_t(1));
+    QCOMPARE(pane.decomposition()->session()->history().back()->applied.size(), size_t(1));
+    QCOMPARE(pane.decomposition()->session()->history().back()->applied.front().oldNode, std::string("linear"));
     // linear_1 and linear_2 are left under their op (the step's own t node may follow it to core)
     auto opRow = [&](const QString& target) -> QModelIndex {
         for (int r = 0; r < pane.opsModel()->rowCount(); ++r) {
@@ -258,7 +258,7 @@ void TestDecompGui::stepOneNodeAndOneOp() {
     QVERIFY(pane.stepSelectedOp());
     QVERIFY(waitStep(pane));
     QCOMPARE(pane.historyModel()->rowCount(), 2);
-    QCOMPARE(pane.session()->history().back()->applied.size(), size_t(2));
+    QCOMPARE(pane.decomposition()->session()->history().back()->applied.size(), size_t(2));
     QVERIFY(!opRow("aten.linear.default").isValid());
     // and the rest to core ATen
     if (pane.currentLevel() == core::IrLevel::Training) {
@@ -277,17 +277,17 @@ void TestDecompGui::saveAsWritesLoadableProgram() {
     QVERIFY(load(doc, "generated/tiny_mlp/model.training.pt2"));
     QVERIFY(pane.stepToLevel(core::IrLevel::CoreAten));
     QVERIFY(waitStep(pane));
-    QVERIFY(pane.isModified());
+    QVERIFY(pane.decomposition()->isModified());
     QTemporaryDir dir;
     const QString path = dir.filePath("core.pt2");
-    QCOMPARE(pane.saveAs(path), QString());
-    QVERIFY(!pane.isModified());
+    QCOMPARE(pane.decomposition()->saveAs(path), QString());
+    QVERIFY(!pane.decomposition()->isModified());
     auto back = core::loadPt2(path.toStdString());
     QVERIFY2(back.isOk(), back.error().c_str());
     QCOMPARE((*back)->graph.nodes.size(), doc.program()->graph.nodes.size());
     QCOMPARE(countAtLevel(**back, core::IrLevel::Training), 0);
     // an unwritable place reports the writer's error
-    QVERIFY(!pane.saveAs(dir.filePath("no/such/dir/x.pt2")).isEmpty());
+    QVERIFY(!pane.decomposition()->saveAs(dir.filePath("no/such/dir/x.pt2")).isEmpty());
 }
 
 void TestDecompGui::mainWindowHasDock() {
@@ -412,9 +412,9 @@ void TestDecompGui::compareFromSelectedNewNode() {
     QVERIFY(load(doc, "generated/tiny_mlp/model.training.pt2"));
     QVERIFY(pane.stepAll());
     QVERIFY(waitStep(pane));
-    const auto* step = pane.session()->history().back();
+    const auto* step = pane.decomposition()->session()->history().back();
     // the node that now carries linear_1's value came from it
-    const auto now = pane.session()->currentNodesFor("linear_1");
+    const auto now = pane.decomposition()->session()->currentNodesFor("linear_1");
     QVERIFY(now.size() >= 2);
     QVERIFY(doc.selectNodeByName(QString::fromStdString(now.back())));
     QVERIFY(pane.compareSelection());
@@ -428,7 +428,7 @@ void TestDecompGui::compareFromSelectedNewNode() {
     QVERIFY(pane.compareView()->showRewrite(other));
     QCOMPARE(pane.compareView()->comparison()->oldNode, QString::fromStdString(step->applied[size_t(other)].oldNode));
     // with the window open, selecting another new node follows it
-    const auto first = pane.session()->currentNodesFor("linear");
+    const auto first = pane.decomposition()->session()->currentNodesFor("linear");
     QVERIFY(doc.selectNodeByName(QString::fromStdString(first.back())));
     QCOMPARE(pane.compareView()->comparison()->oldNode, QString("linear"));
     // a node no step made has nothing to compare

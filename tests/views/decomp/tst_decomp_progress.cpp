@@ -11,6 +11,7 @@
 #include "core/ir/example_program.h"
 #include "views/decomp/decomp_models.h"
 #include "views/decomp/decomp_pane.h"
+#include "views/decomp/decomposition.h"
 #include "views/document.h"
 #include "views/graph/graph_scene.h"
 
@@ -194,7 +195,6 @@ void TestDecompProgress::paneCancelRestores() {
     Document doc;
     DecompPane pane(&doc);
     GraphScene scene(&doc);
-    pane.attachGraph(&scene);
     QCOMPARE(testing::openAndWait(doc, testing::fixture("generated/deep_stack/model.pt2")), QString());
     QTRY_VERIFY_WITH_TIMEOUT(!doc.verifierSummary().contains("verifying"), 60000);
     const core::ProgramPtr original = doc.program();
@@ -230,10 +230,10 @@ void TestDecompProgress::paneCancelRestores() {
     QCOMPARE(doc.program(), original);
     QCOMPARE(doc.program()->graph.nodes.size(), nodes);
     QCOMPARE(doc.title(), title);
-    QCOMPARE(pane.session()->position(), size_t(0));
+    QCOMPARE(pane.decomposition()->session()->position(), size_t(0));
     QCOMPARE(pane.historyModel()->rowCount(), 0);
-    QVERIFY(!pane.isModified());
-    QVERIFY(pane.newNodes().isEmpty());
+    QVERIFY(!pane.decomposition()->isModified());
+    QVERIFY(doc.newNodes().names.isEmpty());
     QCOMPARE(doc.verifierSummary(), verifier);
     QCOMPARE(doc.diagnostics().size(), diagnostics);
     QVERIFY(pane.statusText().contains("Cancelled: the program is as it was before the step"));
@@ -253,10 +253,10 @@ void TestDecompProgress::newProgramDuringStepWins() {
     doc.setProgram(other, "example");
     QVERIFY(waitStep(pane));
     QCOMPARE(doc.program(), other);
-    QCOMPARE(pane.session()->current(), other);
+    QCOMPARE(pane.decomposition()->session()->current(), other);
     QCOMPARE(pane.historyModel()->rowCount(), 0);
-    QVERIFY(pane.newNodes().isEmpty());
-    QVERIFY(!pane.isModified());
+    QVERIFY(doc.newNodes().names.isEmpty());
+    QVERIFY(!pane.decomposition()->isModified());
     QCOMPARE(int(pane.currentLevel()), int(core::IrLevel::CoreAten)); // the example's level
     QVERIFY(testing::waitForLayout(doc));
 }
@@ -278,7 +278,6 @@ void TestDecompProgress::stepAllNeverBlocks() {
     Document doc;
     DecompPane pane(&doc);
     GraphScene scene(&doc);
-    pane.attachGraph(&scene);
     QCOMPARE(testing::openAndWait(doc, testing::fixture(which.toStdString())), QString());
     const size_t before = doc.program()->graph.nodes.size();
     Watchdog dog;
