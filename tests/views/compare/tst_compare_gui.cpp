@@ -18,6 +18,8 @@
 #include <QTableView>
 #include <QtTest>
 
+#include <memory>
+
 using namespace irlens;
 using namespace irlens::views;
 
@@ -38,15 +40,24 @@ QMenu* fileMenu(MainWindow& w) {
     return nullptr;
 }
 
-/// Answers the next modal file dialog with `path`.
+/// Answers the next modal file dialog with `path`. The dialog may not take the answer on the first
+/// try (its file system model fills the directory asynchronously), so the timer keeps answering
+/// until the dialog is gone, and gives up after 30 s so that a test fails instead of hanging.
 void answerFileDialog(const QString& path) {
     auto* timer = new QTimer;
-    QObject::connect(timer, &QTimer::timeout, [timer, path] {
-        if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+    auto* clock = new QElapsedTimer;
+    clock->start();
+    auto answered = std::make_shared<bool>(false);
+    QObject::connect(timer, &QTimer::timeout, [timer, clock, answered, path] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (dialog) {
+            dialog->selectFile(path);
+            dialog->done(QDialog::Accepted);
+            *answered = true;
+        } else if (*answered || clock->elapsed() > 30000) {
             timer->stop();
             timer->deleteLater();
-            dialog->selectFile(path);
-            QMetaObject::invokeMethod(dialog, "accept");
+            delete clock;
         }
     });
     timer->start(20);
