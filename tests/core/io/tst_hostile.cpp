@@ -31,7 +31,12 @@ namespace {
 // still far below what a hang or a quadratic blow-up would take. Time is CPU time (the machine is
 // shared; wall time gets a ten times looser bound). Memory is the peak during the case (not what is
 // left after it), held under 200 MB.
+#if defined(__SANITIZE_ADDRESS__)
+// ASan: 200,007 zip records take 650 ms of CPU on an idle machine and went over 1 s once at a load of 2
+constexpr qint64 kCaseTimeLimitMs = 3000;
+#else
 constexpr qint64 kCaseTimeLimitMs = 1000;
+#endif
 constexpr double kCaseMemoryLimitMiB = 190;
 
 std::string tinyMlp() { return fixture("generated/tiny_mlp/model.pt2").string(); }
@@ -527,10 +532,9 @@ void TestHostile::wrongTypeEveryField() {
             Json mutated = original;
             mutated.at(ptr) = w;
             const std::string text = mutated.dump();
-            QElapsedTimer timer;
-            timer.start();
+            const qint64 start = cpuMs();
             auto program = decodeProgramJson(text, "models/model.json");
-            slowest = std::max(slowest, timer.elapsed());
+            slowest = std::max(slowest, cpuMs() - start);
             if (program) {
                 ++tolerated;
                 if (tolerant.size() < 400) tolerant << QString::fromStdString(p);
@@ -541,7 +545,7 @@ void TestHostile::wrongTypeEveryField() {
             QVERIFY2(m.rfind("models/model.json: $", 0) == 0, qPrintable(QString::fromStdString(p + " -> " + m)));
         }
     }
-    qInfo("wrong-type mutations: %zu fields, %d refused, %d tolerated, slowest %lld ms", pointers.size(), refused,
+    qInfo("wrong-type mutations: %zu fields, %d refused, %d tolerated, slowest %lld ms CPU", pointers.size(), refused,
           tolerated, slowest);
     qInfo("tolerated: %s", qPrintable(tolerant.join(" ")));
     QVERIFY(refused > tolerated);
