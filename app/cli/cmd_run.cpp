@@ -57,7 +57,7 @@ Result<RunArgs> parseRunArgs(const std::vector<std::string>& raw) {
     Args args(raw, {"--threads", "--repeat", "--warmup", "--inputs", "--expect", "--trace", "--profile", "--seed", "--sym", "--top", "--model"});
     if (!args.error().empty()) return Status::error(args.error());
     if (args.positional().size() != 1)
-        return Status::error("usage: irlens-cli run FILE [--threads N] [--repeat K] [--inputs DIR] [--expect DIR] [--trace OUT.json] [--profile OUT.csv] [--json]");
+        return Status::error("usage: irlens-cli run FILE [--threads N] [--repeat K] [--warmup W] [--inputs DIR] [--expect DIR] [--trace OUT.json] [--profile OUT.csv] [--json]");
     RunArgs r;
     r.file = args.positional()[0];
     int64_t seed = 0;
@@ -87,7 +87,15 @@ Status writeFile(const std::string& path, const std::string& text) {
     return out ? Status::ok() : Status::error("cannot write " + path);
 }
 
-void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile) {
+/// The node's time in the cold start (the first warm-up run), -1 when it was not timed.
+int64_t coldNsOf(const Profile& cold, int node) {
+    const auto& run = cold.lastRun();
+    for (const auto& t : run)
+        if (t.node == node) return t.endNs - t.startNs;
+    return -1;
+}
+
+void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold) {
     const RunResult& last = rc.last;
     std::vector<int64_t> walls = profile.wallNs();
     std::sort(walls.begin(), walls.end());
@@ -99,6 +107,7 @@ void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile
     j["median_ms"] = static_cast<double>(profile.medianWallNs()) / 1e6;
     j["min_ms"] = static_cast<double>(walls.front()) / 1e6;
     j["max_ms"] = static_cast<double>(walls.back()) / 1e6;
+    j["cold_ms"] = cold.runs() > 0 ? nlohmann::json(static_cast<double>(cold.wallNs().front()) / 1e6) : nlohmann::json();
     j["peak_bytes"] = profile.peakBytes();
     j["inputs_from"] = rc.inputsFrom;
     j["outputs"] = nlohmann::json::array();
@@ -108,9 +117,13 @@ void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile
                                 {"value", v.isTensor() ? v.tensor.shapeString() : v.describe()}});
     }
     j["nodes"] = nlohmann::json::array();
-    for (const auto& n : profile.nodes())
+    for (const auto& n : profile.nodes()) {
+        const int64_t coldNs = coldNsOf(cold, n.node);
         j["nodes"].push_back({{"name", n.name}, {"op", n.op}, {"module", n.modulePath}, {"median_us", n.medianNs / 1000.0},
+                              {"min_us", n.minNs / 1000.0}, {"max_us", n.maxNs / 1000.0},
+                              {"cold_us", coldNs >= 0 ? nlohmann::json(coldNs / 1000.0) : nlohmann::json()},
                               {"bytes", n.bytes}, {"flops", n.flops}, {"gflops", n.gflops()}});
+    }
     if (rc.compared) {
         j["expect"] = {{"ok", rc.ok()}, {"verdict", rc.verdict()}, {"checks", nlohmann::json::array()}};
         for (const auto& c : rc.checks)
@@ -134,7 +147,7 @@ void printTopNodes(const Profile& profile, int64_t top, double medianMs) {
     }
 }
 
-void printText(const RunArgs& a, const RunComparison& rc, const Profile& profile, size_t nodeCount) {
+void printText(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold, size_t nodeCount) {
     const RunResult& last = rc.last;
     const double medianMs = static_cast<double>(profile.medianWallNs()) / 1e6;
     std::vector<int64_t> walls = profile.wallNs();
@@ -148,6 +161,9 @@ void printText(const RunArgs& a, const RunComparison& rc, const Profile& profile
     }
     std::printf("time      median %.3f ms over %lld runs (min %.3f, max %.3f), %d threads\n", medianMs, static_cast<long long>(a.repeat),
                 walls.front() / 1e6, walls.back() / 1e6, last.threads);
+    if (cold.runs() > 0)
+        std::printf("cold      %.3f ms: the first of %lld warm-up runs (one-time setup lands there)\n", cold.wallNs().front() / 1e6,
+                    static_cast<long long>(a.warmup));
     std::printf("memory    peak %.2f MiB allocated by the engine\n", static_cast<double>(profile.peakBytes()) / (1024.0 * 1024.0));
     printTopNodes(profile, a.top, medianMs);
     for (const auto& c : rc.checks) {
@@ -168,9 +184,10 @@ int runRun(const std::vector<std::string>& raw) {
     auto plan = ExecutionPlan::compile(*program);
     if (!plan) return fail(Unusable, plan.error());
 
-    Profile profile;
+    Profile profile, cold;
     RunCompareOptions options;
     options.inputs = a->inputs;
+    options.coldObserver = &cold;
     options.run.threads = static_cast<int>(a->threads);
     options.run.observer = &profile;
     options.warmup = static_cast<int>(a->warmup);
@@ -180,12 +197,12 @@ int runRun(const std::vector<std::string>& raw) {
 
     if (Status s = writeFile(a->trace, profile.chromeTraceJson()); !s) return fail(Unusable, s.message());
     if (Status s = writeFile(a->profileCsv, profile.csv()); !s) return fail(Unusable, s.message());
-    if (a->json) printJson(*a, *rc, profile);
-    else printText(*a, *rc, profile, (*plan)->graph().nodes.size());
+    if (a->json) printJson(*a, *rc, profile, cold);
+    else printText(*a, *rc, profile, cold, (*plan)->graph().nodes.size());
     return rc->ok() ? Ok : CheckFailed;
 }
 
-const CommandRegistration reg({"run", "run FILE [--threads N] [--repeat K] [--inputs DIR] [--expect DIR] [--trace F] [--profile F] [--json]",
+const CommandRegistration reg({"run", "run FILE [--threads N] [--repeat K] [--warmup W] [--inputs DIR] [--expect DIR] [--trace F] [--profile F] [--json]",
                                "execute on the CPU engine, time every node, compare with reference outputs", runRun});
 
 } // namespace

@@ -60,15 +60,17 @@ OutputCheck checkBuffer(const RunResult& run, const ExpectedCase& reference, con
     return check;
 }
 
-// Runs warmup (unobserved) and repeat (observed) times; the last measured run is kept.
+// Runs warmup times (the first seen by the cold observer) and repeat times (seen by the observer);
+// the last measured run is kept.
 Result<RunResult> measuredRuns(Engine& engine, const std::vector<EValue>& inputs, const RunCompareOptions& options) {
-    RunOptions quiet = options.run;
-    quiet.observer = nullptr;
-    for (int w = 0; w < options.warmup; ++w) IRLENS_TRY(engine.run(inputs, quiet).status());
+    const int runs = options.warmup + std::max(1, options.repeat);
     std::optional<RunResult> last;
-    for (int k = 0; k < std::max(1, options.repeat); ++k) {
-        IRLENS_ASSIGN_OR_RETURN(r, engine.run(inputs, options.run));
-        last = std::move(r);
+    for (int k = 0; k < runs; ++k) {
+        if (options.onRun) options.onRun(k, runs);
+        RunOptions o = options.run;
+        if (k < options.warmup) o.observer = k == 0 ? options.coldObserver : nullptr;
+        IRLENS_ASSIGN_OR_RETURN(r, engine.run(inputs, o));
+        if (k >= options.warmup) last = std::move(r);
     }
     return std::move(*last);
 }

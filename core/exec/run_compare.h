@@ -8,6 +8,7 @@
 #include "core/exec/inputs.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -47,8 +48,13 @@ std::vector<OutputCheck> checkAgainstReference(const RunResult& run, const Expec
 struct RunCompareOptions {
     InputRequest inputs;
     RunOptions run;        // threads, observer, progress, cancel of the measured runs
-    int warmup = 0;        // unobserved runs before the measured ones
+    int warmup = 0;        // runs before the measured ones, not seen by run.observer
     int repeat = 1;        // measured runs (the observer sees each)
+    /// Sees the first warm-up run, the cold start (one-time costs such as oneDNN primitive creation
+    /// land there). Unused when warmup is 0.
+    ExecObserver* coldObserver = nullptr;
+    /// Called before each of the warmup + repeat runs with its 0-based number and their count.
+    std::function<void(int run, int runs)> onRun;
 };
 
 struct RunComparison {

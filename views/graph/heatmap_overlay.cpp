@@ -4,9 +4,12 @@
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
+#include "views/graph/graph_view.h"
 
 #include <QGraphicsRectItem>
+#include <QEvent>
 #include <QPainter>
+#include <QWidget>
 
 #include <algorithm>
 #include <array>
@@ -19,7 +22,8 @@ using namespace irlens::core;
 namespace {
 constexpr int kBaseTipKey = 0x48544950; // item data slot holding the box's tooltip before a run
 
-/// The heat box over one graph box: paints the heat colour, the title and the time.
+/// The heat box over one graph box: paints the heat colour, the title and, under it, the time and
+/// share at the title's size (a corner label was too small to read at the zoom a graph is read at).
 class HeatItem : public QGraphicsRectItem {
 public:
     HeatItem(const QRectF& rect, QColor color, QString title, QString time, NodeItem* parent)
@@ -35,14 +39,15 @@ public:
         p->setPen(selected ? QPen(QColor(0xff, 0x3d, 0x00), 3.0) : pen());
         p->setBrush(brush());
         p->drawRoundedRect(rect(), 6, 6);
-        const QColor text = readableTextOn(brush().color());
-        p->setPen(text);
+        p->setPen(readableTextOn(brush().color()));
+        const QRectF text = rect().adjusted(4, 1, -4, -1);
+        const QRectF top(text.left(), text.top(), text.width(), text.height() / 2);
+        const QRectF bottom(text.left(), text.center().y(), text.width(), text.height() / 2);
+        p->drawText(top, Qt::AlignHCenter | Qt::AlignBottom, m_title);
         QFont f = p->font();
-        p->drawText(rect().adjusted(4, 0, -4, 0), Qt::AlignCenter, m_title);
-        f.setPointSizeF(f.pointSizeF() * 0.75);
         f.setBold(true);
         p->setFont(f);
-        p->drawText(rect().adjusted(4, 1, -5, -1), Qt::AlignTop | Qt::AlignRight, m_time);
+        p->drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, m_time);
     }
 
 private:
@@ -50,11 +55,65 @@ private:
     NodeItem* m_node;
 };
 
+/// The legend: the viridis bar with the shares of the run its ends and decades stand for.
+class HeatLegend : public QWidget {
+public:
+    explicit HeatLegend(QWidget* parent) : QWidget(parent) {
+        setObjectName("heatLegend");
+        setAttribute(Qt::WA_TransparentForMouseEvents);
+        resize(230, 58);
+    }
+    /// `hottestShare`: the hottest box's share of the run, in percent.
+    void setTop(double hottestShare) {
+        m_top = hottestShare;
+        update();
+    }
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(palette().color(QPalette::Mid));
+        QColor back = palette().color(QPalette::Base);
+        back.setAlpha(230);
+        p.setBrush(back);
+        p.drawRoundedRect(rect().adjusted(0, 0, -1, -1), 5, 5);
+        p.setPen(palette().color(QPalette::Text));
+        p.drawText(QRect(8, 3, width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter, tr("Self time, share of the run (log)"));
+        const QRect bar(10, 21, width() - 20, 12);
+        for (int x = 0; x < bar.width(); ++x) {
+            p.setPen(viridis(static_cast<double>(x) / std::max(1, bar.width() - 1)));
+            p.drawLine(bar.left() + x, bar.top(), bar.left() + x, bar.bottom());
+        }
+        p.setPen(palette().color(QPalette::Text));
+        QFont f = font();
+        f.setPointSizeF(f.pointSizeF() * 0.85);
+        p.setFont(f);
+        for (int d = 0; d <= static_cast<int>(kHeatDecades); ++d) {
+            const int x = bar.left() + static_cast<int>(std::lround(bar.width() * (1.0 - d / kHeatDecades)));
+            p.drawLine(x, bar.bottom() + 1, x, bar.bottom() + 3);
+            const QString label = (d == static_cast<int>(kHeatDecades) ? QStringLiteral("≤") : QString()) + shareText(m_top / std::pow(10.0, d));
+            const int w = QFontMetrics(f).horizontalAdvance(label);
+            p.drawText(std::clamp(x - w / 2, 2, width() - w - 2), bar.bottom() + 16, label);
+        }
+    }
+
+private:
+    static QString shareText(double percent) {
+        return QString::number(percent, 'g', percent >= 1 ? 2 : 1) + "%";
+    }
+    double m_top = 100;
+};
+
 QString formatNs(int64_t ns) {
     if (ns >= 1000000) return QString::number(static_cast<double>(ns) / 1e6, 'f', 2) + " ms";
     return QString::number(static_cast<double>(ns) / 1e3, 'f', 1) + " µs";
 }
 } // namespace
+
+double heatPosition(int64_t ns, int64_t hottestNs) {
+    if (ns <= 0 || hottestNs <= 0) return 0.0;
+    const double decades = std::log10(static_cast<double>(ns) / static_cast<double>(hottestNs)); // <= 0
+    return std::clamp(1.0 + decades / kHeatDecades, 0.0, 1.0);
+}
 
 QColor viridis(double t) {
     // a few samples of matplotlib's viridis, linearly interpolated
@@ -86,6 +145,19 @@ HeatmapOverlay::HeatmapOverlay(Document* document, GraphPane* graph, QObject* pa
         apply();
     });
     m_run = m_doc->runResult();
+    m_legend = new HeatLegend(m_graph->view()->viewport());
+    m_legend->hide();
+    m_graph->view()->viewport()->installEventFilter(this);
+}
+
+bool HeatmapOverlay::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize) placeLegend();
+    return QObject::eventFilter(watched, event);
+}
+
+void HeatmapOverlay::placeLegend() {
+    const QWidget* viewport = m_legend->parentWidget();
+    m_legend->move(8, viewport->height() - m_legend->height() - 8);
 }
 
 void HeatmapOverlay::setEnabled(bool on) {
@@ -129,18 +201,21 @@ void HeatmapOverlay::apply() {
         }
     }
     updateTooltips();
+    m_legend->setVisible(m_enabled && !m_itemNs.empty());
     if (!m_enabled || m_itemNs.empty()) return;
     const double total = static_cast<double>(std::max<int64_t>(1, m_run->totalSelfNs()));
-    int64_t hottest = 1;
-    for (const auto& [item, ns] : m_itemNs) hottest = std::max(hottest, ns);
+    // the scale's top is the hottest node (a collapsed module summing more is at the top colour), the
+    // same scale as the flame graph's slices
+    const int64_t hottest = std::max<int64_t>(1, m_run->hottestNodeNs());
+    static_cast<HeatLegend*>(m_legend)->setTop(100.0 * static_cast<double>(hottest) / total);
+    placeLegend();
+    m_legend->raise();
     for (NodeItem* box : scene->nodeItems()) {
         const auto& vi = box->item();
         if (vi.kind != VisibleItem::Kind::Op && vi.kind != VisibleItem::Kind::Module) continue;
         const int64_t ns = timeOfItem(box->index());
-        // the ramp spans 0 .. the hottest box so the differences that exist are visible
-        const QColor color = viridis(static_cast<double>(ns) / static_cast<double>(hottest));
         const QString time = QStringLiteral("%1 · %2%").arg(formatNs(ns)).arg(100.0 * static_cast<double>(ns) / total, 0, 'f', 1);
-        auto* heat = new HeatItem(box->boundingRect().adjusted(4, 4, -4, -4), color, QString::fromStdString(vi.title), time, box);
+        auto* heat = new HeatItem(box->boundingRect().adjusted(4, 4, -4, -4), heatColor(ns, hottest), QString::fromStdString(vi.title), time, box);
         heat->setToolTip(box->toolTip());
         m_overlays[box] = heat;
     }

@@ -1,8 +1,10 @@
 #pragma once
 // The heatmap overlay of the graph after a run: each op box (and each collapsed module box, with the
-// sum of the nodes folded inside) is recoloured by its share of the run's summed self time on a
-// viridis ramp, with the time in its top-right corner. Toggling it off restores the op colours.
-// Tooltips of the graph's boxes carry the time once a run exists, overlay on or off.
+// sum of the nodes folded inside) is recoloured by its self time on viridis over a log scale of
+// three decades below the hottest box (heatPosition), so that the few boxes that matter stand apart
+// from the many that do not; the box shows its time and share under its title, and a legend in the
+// canvas's corner reads the colours back as shares of the run. Toggling it off restores the op
+// colours. Tooltips of the graph's boxes carry the time once a run exists, overlay on or off.
 
 #include "views/run/run_snapshot.h"
 
@@ -12,6 +14,7 @@
 #include <unordered_map>
 
 class QGraphicsItem;
+class QWidget;
 
 namespace irlens::views {
 
@@ -21,6 +24,14 @@ class NodeItem;
 
 /// Viridis at t in [0, 1] (0 = dark purple, 1 = yellow).
 QColor viridis(double t);
+
+/// Decades of time below the hottest that the heat scale spans; anything faster is its coolest colour.
+constexpr double kHeatDecades = 3.0;
+/// Where `ns` sits on the heat scale whose top is `hottestNs`: 1 for the hottest, falling by
+/// 1 / kHeatDecades for every tenfold less time, 0 at and below hottest / 10^kHeatDecades.
+double heatPosition(int64_t ns, int64_t hottestNs);
+/// The heat colour of `ns` (viridis at heatPosition), shared by the graph and the flame graph.
+inline QColor heatColor(int64_t ns, int64_t hottestNs) { return viridis(heatPosition(ns, hottestNs)); }
 
 class HeatmapOverlay : public QObject {
     Q_OBJECT
@@ -35,11 +46,17 @@ public:
     QColor heatColorOf(const NodeItem* item) const;
     /// Summed self time of the graph nodes a scene box stands for.
     int64_t timeOfItem(int layoutItem) const;
+    /// The scale's legend in the canvas's bottom-left corner (shown while the overlay colours boxes).
+    QWidget* legend() const { return m_legend; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void apply();
     void clearOverlays();
     void updateTooltips();
+    void placeLegend();
 
     Document* m_doc;
     GraphPane* m_graph;
@@ -47,6 +64,7 @@ private:
     bool m_enabled = false;
     std::unordered_map<const NodeItem*, QGraphicsItem*> m_overlays;
     std::unordered_map<int, int64_t> m_itemNs; // layout item -> summed node self time
+    QWidget* m_legend = nullptr;
 };
 
 } // namespace irlens::views

@@ -1,7 +1,6 @@
 #include "views/run/flame_graph_model.h"
 
 #include "core/ir/program.h"
-#include "core/ops/op_family.h"
 
 #include <map>
 #include <utility>
@@ -66,7 +65,6 @@ FlameTree FlameTree::build(const RunSnapshot& run, const core::Graph& graph) {
         leaf.depth = t.m_frames[static_cast<size_t>(parent)].depth + 1;
         leaf.node = rn.node;
         leaf.selfNs = leaf.inclusiveNs = rn.selfNs;
-        leaf.rgb = core::opFamilyColor(core::opFamilyOf(n.target));
         t.m_frames[static_cast<size_t>(parent)].children.push_back(t.size());
         t.m_frames[static_cast<size_t>(parent)].selfNs += rn.selfNs;
         t.m_leafOfNode[static_cast<size_t>(rn.node)] = t.size();

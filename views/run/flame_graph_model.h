@@ -31,7 +31,6 @@ struct FlameFrame {
     int64_t selfNs = 0;        // leaves: their time; modules and root: nodes directly in them
     std::vector<int> nodes;    // every graph node below, in run order
     int hottestNode = -1;      // the slowest of those
-    unsigned rgb = 0;          // op family colour (leaves)
 
     bool isLeaf() const { return node >= 0; }
 };

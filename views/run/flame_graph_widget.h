@@ -1,9 +1,9 @@
 #pragma once
 // The module flame graph of the last run, drawn as an icicle: the whole run on top, modules of the
-// nn_module_stack below, the nodes as the bottom slices; each frame's width is proportional to its
-// inclusive time. Click a frame: its nodes become the graph's outlined set and its hottest node the
-// selection (a leaf selects its node); the selected node's path is outlined here. Double-click zooms
-// into a frame; the breadcrumb on top, Esc or Backspace zoom back out.
+// nn_module_stack below, the nodes as the bottom slices in the graph heatmap's colours; each frame's
+// width is proportional to its inclusive time. Click a frame: its nodes become the graph's outlined
+// set and its hottest node the selection (a leaf selects its node); the selected node's path is
+// outlined here. Double-click zooms into a frame; the breadcrumb on top, Esc or Backspace zoom back out.
 
 #include "views/run/flame_graph_model.h"
 #include "views/run/run_snapshot.h"

@@ -2,6 +2,7 @@
 
 #include "views/document.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -33,6 +34,9 @@ void ProfileTableModel::rebuild() {
                 r.name = QString::fromStdString(n.name);
                 r.detail = QString::fromStdString(n.op);
                 r.selfNs = n.selfNs;
+                r.minNs = n.minNs;
+                r.maxNs = n.maxNs;
+                r.coldNs = n.coldNs;
                 r.calls = n.calls;
                 r.flops = n.flops;
                 r.bytes = n.bytes;
@@ -50,6 +54,9 @@ void ProfileTableModel::rebuild() {
                 Row& g = groups[key];
                 g.name = key.empty() ? tr("(outside any module)") : QString::fromStdString(key);
                 g.selfNs += n.selfNs;
+                g.minNs += n.minNs;
+                g.maxNs += n.maxNs;
+                if (n.coldNs >= 0) g.coldNs = std::max<int64_t>(g.coldNs, 0) + n.coldNs;
                 g.calls += 1;
                 g.flops += n.flops;
                 g.bytes += n.bytes;
@@ -84,6 +91,9 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
         case Name: return r.name;
         case Detail: return r.detail;
         case SelfMs: return round3(static_cast<double>(r.selfNs) / 1e6);
+        case RangeMs:
+            return QStringLiteral("%1–%2").arg(static_cast<double>(r.minNs) / 1e6, 0, 'f', 3).arg(static_cast<double>(r.maxNs) / 1e6, 0, 'f', 3);
+        case ColdMs: return r.coldNs >= 0 ? QVariant(round3(static_cast<double>(r.coldNs) / 1e6)) : QVariant();
         case Share: return m_total > 0 ? std::round(1000.0 * static_cast<double>(r.selfNs) / static_cast<double>(m_total)) / 10.0 : 0.0;
         case Calls: return r.calls;
         case Gflops: return r.selfNs > 0 ? round3(r.flops / static_cast<double>(r.selfNs)) : 0.0;
@@ -92,8 +102,16 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
         }
     case Qt::TextAlignmentRole:
         return index.column() >= SelfMs ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
-    case Qt::ToolTipRole:
-        return tr("%1\n%2 µs self · %3 GFLOP estimated").arg(r.name).arg(static_cast<double>(r.selfNs) / 1e3, 0, 'f', 1).arg(r.flops / 1e9, 0, 'g', 3);
+    case Qt::ToolTipRole: {
+        QString tip = tr("%1\n%2 µs self (median; fastest %3, slowest %4) · %5 GFLOP estimated")
+                          .arg(r.name)
+                          .arg(static_cast<double>(r.selfNs) / 1e3, 0, 'f', 1)
+                          .arg(static_cast<double>(r.minNs) / 1e3, 0, 'f', 1)
+                          .arg(static_cast<double>(r.maxNs) / 1e3, 0, 'f', 1)
+                          .arg(r.flops / 1e9, 0, 'g', 3);
+        if (r.coldNs >= 0) tip += tr("\ncold start %1 µs (the first run of all)").arg(static_cast<double>(r.coldNs) / 1e3, 0, 'f', 1);
+        return tip;
+    }
     case LinkRole: return r.nodeName.isEmpty() ? QVariant() : QVariant("node:" + r.nodeName);
     case NodeIndexRole: return r.node;
     case SelfNsRole: return static_cast<qlonglong>(r.selfNs);
@@ -106,7 +124,9 @@ QVariant ProfileTableModel::headerData(int section, Qt::Orientation orientation,
     switch (section) {
     case Name: return m_grouping == Grouping::ByNode ? tr("Node") : m_grouping == Grouping::ByOp ? tr("Op") : tr("Module");
     case Detail: return m_grouping == Grouping::ByNode ? tr("Op") : tr("Members");
-    case SelfMs: return tr("Self (ms)");
+    case SelfMs: return tr("Median (ms)");
+    case RangeMs: return tr("Range (ms)");
+    case ColdMs: return tr("Cold start (ms)");
     case Share: return tr("Share %");
     case Calls: return tr("Calls");
     case Gflops: return tr("GFLOP/s");

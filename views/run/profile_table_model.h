@@ -1,6 +1,8 @@
 #pragma once
 // The profile of the last run as a table: one row per executed node, per op or per module, with
-// self time (ms), share of the summed self time (%), calls, GFLOP/s and bytes allocated. Numbers
+// self time (the median over the measured runs, ms), its range (fastest-slowest run), the cold start
+// (the first run of all, where one-time setup lands), share of the summed self time (%), calls,
+// GFLOP/s and bytes allocated. Groups sum their members. Numbers
 // are returned as numbers so the TablePane's proxy sorts them numerically.
 
 #include "views/run/run_snapshot.h"
@@ -15,7 +17,7 @@ class ProfileTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum class Grouping { ByNode = 0, ByOp = 1, ByModule = 2 };
-    enum Column { Name = 0, Detail, SelfMs, Share, Calls, Gflops, Bytes, ColumnCount };
+    enum Column { Name = 0, Detail, SelfMs, RangeMs, ColdMs, Share, Calls, Gflops, Bytes, ColumnCount };
     enum Roles {
         LinkRole = Qt::UserRole + 1, // "node:<name>": the row's node (its hottest node for groups)
         NodeIndexRole,               // that node's index in the graph
@@ -37,6 +39,8 @@ private:
         QString name;
         QString detail;       // op (by node), member count (groups)
         int64_t selfNs = 0;
+        int64_t minNs = 0, maxNs = 0;
+        int64_t coldNs = -1;  // -1: no cold start timed
         int calls = 0;
         double flops = 0;
         int64_t bytes = 0;

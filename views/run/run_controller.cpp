@@ -75,16 +75,28 @@ QString checkText(const OutputCheck& c) {
 }
 
 // The profile, the outputs and the comparison of a finished run, as the snapshot the Document publishes.
-std::shared_ptr<RunSnapshot> snapshotOf(const RunComparison& rc, const Profile& profile, quint64 generation) {
+// `cold` saw the first warm-up run (empty without warm-up).
+std::shared_ptr<RunSnapshot> snapshotOf(const RunComparison& rc, const Profile& profile, const Profile& cold, int warmup,
+                                        quint64 generation) {
     auto snap = std::make_shared<RunSnapshot>();
     snap->generation = generation;
     const RunResult& result = rc.last;
     snap->inputSource = rc.compared ? QObject::tr("model.expected/ (compared)") : QString::fromStdString(rc.inputsFrom);
-    snap->wallNs = result.wallNs;
+    snap->runWallNs = profile.wallNs();
+    snap->wallNs = profile.medianWallNs();
+    snap->wallMinNs = *std::min_element(snap->runWallNs.begin(), snap->runWallNs.end());
+    snap->wallMaxNs = *std::max_element(snap->runWallNs.begin(), snap->runWallNs.end());
+    snap->warmup = warmup;
+    if (cold.runs() > 0) snap->coldWallNs = cold.wallNs().front();
     snap->peakBytes = result.peakBytes;
     snap->threads = result.threads;
+    std::vector<int64_t> coldNs(profile.lastRun().size(), -1);
+    for (const auto& t : cold.lastRun())
+        if (t.node >= 0 && static_cast<size_t>(t.node) < coldNs.size()) coldNs[static_cast<size_t>(t.node)] = t.endNs - t.startNs;
     for (const auto& n : profile.nodes())
-        snap->nodes.push_back({n.node, n.name, n.op, n.modulePath, n.medianNs, n.bytes, n.flops, n.calls});
+        snap->nodes.push_back({n.node, n.name, n.op, n.modulePath, n.medianNs, n.minNs, n.maxNs,
+                               static_cast<size_t>(n.node) < coldNs.size() ? coldNs[static_cast<size_t>(n.node)] : -1, n.bytes, n.flops,
+                               n.calls});
     for (const auto& t : profile.lastRun())
         if (t.node >= 0) snap->timings.push_back({t.node, t.startNs, t.endNs, t.thread});
     for (size_t i = 0; i < result.outputs.size() && i < result.specs.size(); ++i)
@@ -101,12 +113,16 @@ std::shared_ptr<RunSnapshot> snapshotOf(const RunComparison& rc, const Profile& 
     }
     return snap;
 }
+
+QString msText(int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', 2); }
 } // namespace
 
 /// State shared with the worker: progress counters, the cancel flag, and what it produced.
 struct RunController::Job {
     std::atomic<int> done{0};
     std::atomic<int> total{0};
+    std::atomic<int> run{0};  // which of the runs is going (0-based)
+    std::atomic<int> runs{1};
     std::atomic<bool> cancel{false};
     std::shared_ptr<RunSnapshot> snapshot;
     QString error;
@@ -118,7 +134,7 @@ RunController::RunController(QMainWindow* window, Document* document, GraphPane*
     createActions();
     const Docks docks = createPanes();
     createMenus(docks);
-    createThreadsBox();
+    createRunBoxes();
     createStatusWidgets();
     connectDocument(docks[0]);
 }
@@ -154,6 +170,8 @@ RunController::Docks RunController::createPanes() {
     m_grouping = new QComboBox(profileBox);
     m_grouping->addItems({tr("by node"), tr("by op"), tr("by module")});
     m_summary = new QLabel(tr("Not run yet: Run › Run (F5)"), profileBox);
+    m_summary->setObjectName("runSummary");
+    m_summary->setWordWrap(true); // long summaries wrap instead of widening the dock
     top->addWidget(m_grouping);
     top->addWidget(m_summary, 1);
     m_profilePane = new TablePane(m_doc, m_profile, ProfileTableModel::LinkRole, profileBox);
@@ -210,20 +228,33 @@ void RunController::createMenus(const Docks& docks) {
     window->menuBar()->insertMenu(before, runMenu);
 }
 
-void RunController::createThreadsBox() {
+void RunController::createRunBoxes() {
     QMainWindow* window = m_window;
-    // worker threads of the next run: 1 .. the hardware's, remembered; the engine's default is every core
-    m_threads = new QSpinBox(window);
-    m_threads->setObjectName("runThreads");
-    m_threads->setRange(1, Engine::hardwareThreads());
-    m_threads->setPrefix(tr("threads "));
-    m_threads->setToolTip(tr("Worker threads for the next run (1 = serial; default: every hardware thread)"));
-    m_threads->setValue(std::clamp(QSettings().value("run/threads", Engine::hardwareThreads()).toInt(), 1, Engine::hardwareThreads()));
-    connect(m_threads, &QSpinBox::valueChanged, this, [](int n) { QSettings().setValue("run/threads", n); });
+    // a remembered count in [lo, hi] for the next run
+    auto box = [window](const QString& name, const QString& prefix, const QString& key, int lo, int hi, int fallback, const QString& tip) {
+        auto* b = new QSpinBox(window);
+        b->setObjectName(name);
+        b->setRange(lo, hi);
+        b->setPrefix(prefix);
+        b->setToolTip(tip);
+        b->setValue(std::clamp(QSettings().value(key, fallback).toInt(), lo, hi));
+        QObject::connect(b, &QSpinBox::valueChanged, [key](int n) { QSettings().setValue(key, n); });
+        return b;
+    };
+    // worker threads: 1 .. the hardware's; the engine's default is every core
+    m_threads = box("runThreads", tr("threads "), "run/threads", 1, Engine::hardwareThreads(), Engine::hardwareThreads(),
+                    tr("Worker threads for the next run (1 = serial; default: every hardware thread)"));
+    m_warmup = box("runWarmup", tr("warm-up "), "run/warmup", 0, 100, 2,
+                   tr("Runs before the measured ones. The first run of all is the cold start (one-time setup such as "
+                      "primitive creation): the Profile shows it in its own column"));
+    m_repeat = box("runRepeat", tr("runs "), "run/repeat", 1, 1000, 20,
+                   tr("Measured runs: the Profile shows each node's median over them, with the fastest and slowest"));
     if (auto* tb = window->findChild<QToolBar*>("mainToolbar")) {
         tb->addSeparator();
         tb->addAction(m_run);
         tb->addWidget(m_threads);
+        tb->addWidget(m_warmup);
+        tb->addWidget(m_repeat);
         tb->addAction(m_heatmapAction);
     }
 }
@@ -250,6 +281,7 @@ void RunController::createStatusWidgets() {
         if (!m_job) return;
         m_progress->setRange(0, std::max(1, m_job->total.load()));
         m_progress->setValue(m_job->done.load());
+        m_progress->setFormat(m_job->runs > 1 ? tr("run %1 of %2").arg(m_job->run + 1).arg(m_job->runs.load()) : tr("%v / %m nodes"));
     });
 }
 
@@ -265,12 +297,13 @@ void RunController::connectDocument(QDockWidget* profileDock) {
         if (!r) return;
         profileDock->raise(); // the table is what a user reads first after a run
         for (int c = 0; c < 2; ++c) m_profilePane->view()->resizeColumnToContents(c);
-        QString summary = tr("%1 ms wall · %2 nodes · %3 threads · peak %4 MiB · inputs: %5")
-                              .arg(static_cast<double>(r->wallNs) / 1e6, 0, 'f', 2)
+        QString summary = tr("%1 ms median [%2–%3] of %n run(s) · %4 nodes · %5 threads · peak %6 MiB · inputs: %7", nullptr, r->runs())
+                              .arg(msText(r->wallNs), msText(r->wallMinNs), msText(r->wallMaxNs))
                               .arg(r->nodes.size())
                               .arg(r->threads)
                               .arg(static_cast<double>(r->peakBytes) / (1024.0 * 1024.0), 0, 'f', 1)
                               .arg(r->inputSource);
+        if (r->coldWallNs >= 0) summary += tr(" · cold start %1 ms (first of %n warm-up run(s))", nullptr, r->warmup).arg(msText(r->coldWallNs));
         if (r->compared) summary += " · " + r->verdict; // outputs and mutated buffers against model.expected/
         m_summary->setText(summary);
     });
@@ -308,13 +341,16 @@ void RunController::run() {
     // reference outputs next to the file (the fixtures' model.expected/ folders): run on their inputs and compare
     const QString expectedDir = m_doc->filePath().isEmpty() ? QString() : QFileInfo(m_doc->filePath()).dir().filePath("model.expected");
     const int threads = m_threads->value();
-    watcher->setFuture(QtConcurrent::run(Document::workerPool(), [program, job, generation, expectedDir, threads] {
+    const int warmup = m_warmup->value();
+    const int repeat = m_repeat->value();
+    job->runs = warmup + repeat;
+    watcher->setFuture(QtConcurrent::run(Document::workerPool(), [program, job, generation, expectedDir, threads, warmup, repeat] {
         auto plan = ExecutionPlan::compile(program);
         if (!plan) {
             job->error = QString::fromStdString(plan.status().message());
             return;
         }
-        Profile profile;
+        Profile profile, cold;
         RunCompareOptions options;
         if (!expectedDir.isEmpty() && QFileInfo(expectedDir + "/manifest.json").exists()) options.inputs.expectDir = expectedDir.toStdString();
         options.run.threads = threads;
@@ -324,12 +360,16 @@ void RunController::run() {
             job->done = done;
             job->total = total;
         };
+        options.warmup = warmup;
+        options.repeat = repeat;
+        options.coldObserver = &cold;
+        options.onRun = [job](int run, int) { job->run = run; };
         auto result = runAndCompare(*plan, options);
         if (!result) {
             job->error = QString::fromStdString(result.status().message());
             return;
         }
-        job->snapshot = snapshotOf(*result, profile, generation);
+        job->snapshot = snapshotOf(*result, profile, cold, warmup, generation);
     }));
 }
 
@@ -353,7 +393,7 @@ void RunController::finish(quint64 generation, std::shared_ptr<Job> job) {
         emit runFailed(message);
         return;
     }
-    m_window->statusBar()->showMessage(tr("Run finished in %1 ms").arg(static_cast<double>(job->snapshot->wallNs) / 1e6, 0, 'f', 2), 8000);
+    m_window->statusBar()->showMessage(tr("Run finished: %1 ms median of %n run(s)", nullptr, job->snapshot->runs()).arg(msText(job->snapshot->wallNs)), 8000);
     m_doc->setRunResult(std::move(job->snapshot));
 }
 

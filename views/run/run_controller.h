@@ -52,6 +52,10 @@ public:
     FlameGraphWidget* flameGraph() const { return m_flame; }
     /// Threads of the next run (Run toolbar; remembered as run/threads).
     QSpinBox* threadsBox() const { return m_threads; }
+    /// Warm-up runs before the measured ones (the first is the cold start, shown apart; remembered
+    /// as run/warmup, default 2) and measured runs (run/repeat, default 20).
+    QSpinBox* warmupBox() const { return m_warmup; }
+    QSpinBox* repeatBox() const { return m_repeat; }
     RunOutputsModel* outputsModel() const { return m_outputs; }
     HeatmapOverlay* heatmap() const { return m_heatmap; }
     bool isRunning() const { return m_running; }
@@ -70,7 +74,7 @@ private:
     void createActions();
     Docks createPanes();
     void createMenus(const Docks& docks);
-    void createThreadsBox();
+    void createRunBoxes();
     void createStatusWidgets();
     void connectDocument(QDockWidget* profileDock);
     void finish(quint64 generation, std::shared_ptr<Job> job);
@@ -88,6 +92,8 @@ private:
     TimelineWidget* m_timeline = nullptr;
     FlameGraphWidget* m_flame = nullptr;
     QSpinBox* m_threads = nullptr;
+    QSpinBox* m_warmup = nullptr;
+    QSpinBox* m_repeat = nullptr;
     RunOutputsModel* m_outputs = nullptr;
     HeatmapOverlay* m_heatmap = nullptr;
     QLabel* m_summary = nullptr;

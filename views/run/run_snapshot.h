@@ -3,6 +3,7 @@
 // Document::setRunResult: the per-node profile, the timings of the run (for the timeline) and the
 // outputs with their summary numbers.
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -22,10 +23,13 @@ struct RunNode {
     std::string name;
     std::string op;          // "aten.convolution.default"
     std::string modulePath;  // innermost nn_module_stack path
-    int64_t selfNs = 0;      // median over the runs
+    int64_t selfNs = 0;      // median over the measured runs
+    int64_t minNs = 0;       // fastest and slowest measured run
+    int64_t maxNs = 0;
+    int64_t coldNs = -1;     // the cold start (first run of all), -1 when it was not timed
     int64_t bytes = 0;
     double flops = 0;
-    int calls = 0;
+    int calls = 0;           // measured runs that executed it
 };
 
 /// When and where one node ran (for the timeline).
@@ -64,17 +68,28 @@ struct RunSnapshot {
     bool matches = true;               // every check passed
     QString verdict;                   // "3 of 3 values match the reference", "" when not compared
     std::vector<RunCheck> checks;      // user outputs by position and mutated buffers by name, every case
-    int64_t wallNs = 0;
+    int64_t wallNs = 0;                // median wall time of the measured runs
+    int64_t wallMinNs = 0, wallMaxNs = 0;
+    std::vector<int64_t> runWallNs;    // every measured run's wall time, in order
+    int warmup = 0;                    // runs before the measured ones
+    int64_t coldWallNs = -1;           // the first run of all (the cold start), -1 without warm-up
     int64_t peakBytes = 0;
     int threads = 1;
     std::vector<RunNode> nodes;        // executed top-level nodes
-    std::vector<RunTiming> timings;    // the run's node timings (start/end/thread)
+    std::vector<RunTiming> timings;    // the last measured run's node timings (start/end/thread)
     std::vector<RunOutput> outputs;
 
+    int runs() const { return static_cast<int>(runWallNs.size()); }
     /// Sum of node self times (the denominator of every share).
     int64_t totalSelfNs() const {
         int64_t t = 0;
         for (const auto& n : nodes) t += n.selfNs;
+        return t;
+    }
+    /// The longest node self time: the top of the heat scale the graph and the flame graph share.
+    int64_t hottestNodeNs() const {
+        int64_t t = 0;
+        for (const auto& n : nodes) t = std::max(t, n.selfNs);
         return t;
     }
     /// Self time of a graph node, 0 when it did not run.

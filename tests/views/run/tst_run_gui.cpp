@@ -19,10 +19,12 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QImage>
+#include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QtTest>
 
+#include <algorithm>
 #include <map>
 
 using namespace irlens;
@@ -34,6 +36,8 @@ private slots:
     void initTestCase();
     void runsAndShows_data();
     void runsAndShows();
+    void warmRuns_data();
+    void warmRuns();
     void cancelledAndStaleRunsAreDropped();
     void threadCount_data();
     void threadCount();
@@ -42,6 +46,9 @@ private slots:
 void TestRunGui::initTestCase() {
     QCoreApplication::setOrganizationName("irlens-tests");
     QCoreApplication::setApplicationName("tst_run_gui");
+    // short runs for the tests that do not set their own (the counts are remembered between windows)
+    QSettings().setValue("run/warmup", 1);
+    QSettings().setValue("run/repeat", 3);
 }
 
 void TestRunGui::runsAndShows_data() {
@@ -173,6 +180,89 @@ void TestRunGui::runsAndShows() {
     const QRectF hot = tl->barRect(hottest);
     QVERIFY(!hot.isEmpty());
     QVERIFY(shot.pixelColor(hot.center().toPoint()) != tl->palette().color(QPalette::Base));
+}
+
+void TestRunGui::warmRuns_data() {
+    QTest::addColumn<QString>("fixture");
+    QTest::addRow("example") << QString();
+    QTest::addRow("tiny_gpt") << QString("generated/tiny_gpt/model.pt2");
+    QTest::addRow("resnet18") << QString("generated/resnet18/model.pt2");
+}
+
+// Run does warm-up runs and measured runs: the Profile shows medians over the measured runs with
+// their range, the cold start apart, and a heatmap on which the hottest node stands out.
+void TestRunGui::warmRuns() {
+    QFETCH(QString, fixture);
+    MainWindow w;
+    w.resize(1400, 900);
+    if (!fixture.isEmpty()) IRLENS_REQUIRE_SHARED();
+    const QString err = openInWindow(w, fixture);
+    QVERIFY2(err.isEmpty(), qPrintable(err));
+    auto* rc = w.findChild<RunController*>();
+    rc->warmupBox()->setValue(2);
+    rc->repeatBox()->setValue(7);
+    QCOMPARE(QSettings().value("run/repeat").toInt(), 7);
+    QSignalSpy failed(rc, &RunController::runFailed);
+    rc->run();
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->runResult() != nullptr || !failed.isEmpty(), 120000);
+    QVERIFY(failed.isEmpty());
+    RunSnapshotPtr run = w.document()->runResult();
+
+    // seven measured runs; the reported wall time is their median, between the fastest and slowest
+    QCOMPARE(run->runs(), 7);
+    QCOMPARE(run->warmup, 2);
+    std::vector<int64_t> walls = run->runWallNs;
+    std::sort(walls.begin(), walls.end());
+    QCOMPARE(run->wallNs, walls[3]);
+    QCOMPARE(run->wallMinNs, walls.front());
+    QCOMPARE(run->wallMaxNs, walls.back());
+    QVERIFY(run->coldWallNs > 0);
+    for (const RunNode& n : run->nodes) {
+        QCOMPARE(n.calls, 7);
+        QVERIFY2(n.minNs <= n.selfNs && n.selfNs <= n.maxNs, n.name.c_str());
+        QVERIFY2(n.coldNs >= 0, n.name.c_str());
+    }
+    // the Profile shows the median, its range and the cold start; the summary names the run count
+    ProfileTableModel* model = rc->profileModel();
+    QCOMPARE(model->headerData(ProfileTableModel::SelfMs, Qt::Horizontal).toString(), QString("Median (ms)"));
+    QCOMPARE(model->headerData(ProfileTableModel::ColdMs, Qt::Horizontal).toString(), QString("Cold start (ms)"));
+    QVERIFY(model->index(0, ProfileTableModel::RangeMs).data().toString().contains("–"));
+    QVERIFY(model->index(0, ProfileTableModel::ColdMs).data().isValid());
+    auto* summary = w.findChild<QLabel*>("runSummary");
+    QVERIFY(summary);
+    QVERIFY2(summary->text().contains("of 7 runs") && summary->text().contains("cold start"), qPrintable(summary->text()));
+
+    // the heatmap: the hottest node's colour is not the median node's, and the legend is shown
+    std::vector<RunNode> byTime = run->nodes;
+    std::sort(byTime.begin(), byTime.end(), [](const RunNode& a, const RunNode& b) { return a.selfNs < b.selfNs; });
+    GraphScene* scene = w.graphPane()->scene();
+    NodeItem* hot = scene->itemForNode(byTime.back().node);
+    NodeItem* middle = scene->itemForNode(byTime[byTime.size() / 2].node);
+    QVERIFY(hot && middle && hot != middle);
+    rc->heatmapAction()->setChecked(true);
+    QVERIFY(rc->heatmap()->legend()->isVisible() || !w.isVisible());
+    QVERIFY(!rc->heatmap()->legend()->isHidden());
+    const QColor hotColor = rc->heatmap()->heatColorOf(hot), middleColor = rc->heatmap()->heatColorOf(middle);
+    QCOMPARE(hotColor, viridis(1.0));
+    QVERIFY2(hotColor != middleColor, qPrintable(middleColor.name()));
+    QCOMPARE(middleColor, heatColor(byTime[byTime.size() / 2].selfNs, run->hottestNodeNs()));
+    if (qEnvironmentVariableIsSet("IRLENS_SHOT_DIR")) {
+        w.show();
+        QTest::qWait(200);
+        w.grab().save(qEnvironmentVariable("IRLENS_SHOT_DIR") + "/warm_" + QTest::currentDataTag() + ".png");
+    }
+    rc->heatmapAction()->setChecked(false);
+    QVERIFY(rc->heatmap()->legend()->isHidden());
+
+    // no warm-up: no cold start to show
+    rc->warmupBox()->setValue(0);
+    rc->repeatBox()->setValue(2);
+    rc->run();
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->runResult() != run && w.document()->runResult() != nullptr, 60000);
+    QCOMPARE(w.document()->runResult()->coldWallNs, int64_t(-1));
+    QVERIFY(!model->index(0, ProfileTableModel::ColdMs).data().isValid());
+    QSettings().setValue("run/warmup", 1);
+    QSettings().setValue("run/repeat", 3);
 }
 
 void TestRunGui::cancelledAndStaleRunsAreDropped() {
