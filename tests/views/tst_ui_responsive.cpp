@@ -7,7 +7,7 @@
 #include "support/shared_fixtures.h"
 
 #include "core/ops/op_registry.h"
-#include "views/decomp/decomp_pane.h"
+#include "views/decomp/decomposition.h"
 #include "views/document.h"
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
@@ -217,7 +217,7 @@ void TestUiResponsive::biggestFixtures() {
         QTest::qWait(20);
     }
 
-    using irlens::views::DecompPane;
+    using irlens::views::Decomposition;
     using irlens::views::RunController;
     auto* scene = window.graphPane()->scene();
     dog.setStep("run");
@@ -230,7 +230,7 @@ void TestUiResponsive::biggestFixtures() {
     }
     QTest::qWait(50);
 
-    auto* decomp = window.findChild<DecompPane*>();
+    Decomposition* decomp = doc.decomposition();
     QVERIFY(decomp);
     const auto stepDone = [&] { return !decomp->isBusy() && !doc.isBusy() && !scene->isBuilding(); };
     // one node: placed incrementally on the layout on screen, then undone
@@ -238,7 +238,7 @@ void TestUiResponsive::biggestFixtures() {
         const auto first = decomp->session()->candidates(decomp->stage()).front();
         doc.selectNodeByName(QString::fromStdString(first.node));
         dog.setStep("step one node (" + QString::fromStdString(first.target) + ")");
-        if (decomp->stepSelectedNode() && !waitUntil(stepDone, 60000)) g_unsettled << "step one node";
+        if (decomp->stepNode(QString::fromStdString(first.node)) && !waitUntil(stepDone, 60000)) g_unsettled << "step one node";
         settle(doc, "step one node", 20000, scene);
         dog.setStep("undo");
         if (decomp->undo() && !waitUntil(stepDone, 60000)) g_unsettled << "undo";

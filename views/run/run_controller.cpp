@@ -115,6 +115,7 @@ std::shared_ptr<RunSnapshot> snapshotOf(const RunComparison& rc, const Profile& 
 }
 
 QString msText(int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', 2); }
+QString runsText(int n) { return n == 1 ? QObject::tr("1 run") : QObject::tr("%1 runs").arg(n); }
 } // namespace
 
 /// State shared with the worker: progress counters, the cancel flag, and what it produced.
@@ -297,13 +298,17 @@ void RunController::connectDocument(QDockWidget* profileDock) {
         if (!r) return;
         profileDock->raise(); // the table is what a user reads first after a run
         for (int c = 0; c < 2; ++c) m_profilePane->view()->resizeColumnToContents(c);
-        QString summary = tr("%1 ms median [%2–%3] of %n run(s) · %4 nodes · %5 threads · peak %6 MiB · inputs: %7", nullptr, r->runs())
-                              .arg(msText(r->wallNs), msText(r->wallMinNs), msText(r->wallMaxNs))
+        QString summary = tr("%1 ms median [%2–%3] of %4 · %5 nodes · %6 threads · peak %7 MiB · inputs: %8")
+                              .arg(msText(r->wallNs), msText(r->wallMinNs), msText(r->wallMaxNs), runsText(r->runs()))
                               .arg(r->nodes.size())
                               .arg(r->threads)
                               .arg(static_cast<double>(r->peakBytes) / (1024.0 * 1024.0), 0, 'f', 1)
                               .arg(r->inputSource);
-        if (r->coldWallNs >= 0) summary += tr(" · cold start %1 ms (first of %n warm-up run(s))", nullptr, r->warmup).arg(msText(r->coldWallNs));
+        if (r->coldWallNs >= 0) {
+            const QString cold = msText(r->coldWallNs);
+            summary += r->warmup == 1 ? tr(" · cold start %1 ms (the warm-up run)").arg(cold)
+                                      : tr(" · cold start %1 ms (the first of %2 warm-up runs)").arg(cold).arg(r->warmup);
+        }
         if (r->compared) summary += " · " + r->verdict; // outputs and mutated buffers against model.expected/
         m_summary->setText(summary);
     });
@@ -393,7 +398,7 @@ void RunController::finish(quint64 generation, std::shared_ptr<Job> job) {
         emit runFailed(message);
         return;
     }
-    m_window->statusBar()->showMessage(tr("Run finished: %1 ms median of %n run(s)", nullptr, job->snapshot->runs()).arg(msText(job->snapshot->wallNs)), 8000);
+    m_window->statusBar()->showMessage(tr("Run finished: %1 ms median of %2").arg(msText(job->snapshot->wallNs), runsText(job->snapshot->runs())), 8000);
     m_doc->setRunResult(std::move(job->snapshot));
 }
 

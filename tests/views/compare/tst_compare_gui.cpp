@@ -52,7 +52,7 @@ void answerFileDialog(const QString& path) {
         auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
         if (dialog) {
             dialog->selectFile(path);
-            dialog->done(QDialog::Accepted);
+            static_cast<QDialog*>(dialog)->done(QDialog::Accepted); // public in QDialog
             *answered = true;
         } else if (*answered || clock->elapsed() > 30000) {
             timer->stop();
