@@ -3,7 +3,7 @@
 //
 //   scan        irlens' own scanner into its flat records (json::JsonDoc::parse), what the decoder walks
 //   decode      irlens' whole decodeProgramJson (scan + the Program built from the records)
-//   simdjson    simdjson 3 DOM parse alone (with its copy into a padded buffer)
+//   simdjson    simdjson 3 DOM parse alone (with its copy into a padded buffer), a fresh parser each run
 //   simd+flat   simdjson DOM parse, then its tree copied into the same flat records the decoder walks:
 //               what replacing the scanner by simdjson would cost before any decoding (and it still
 //               lacks the source offsets the decoder uses for raw JSON text and error messages)
@@ -123,18 +123,23 @@ int main(int argc, char** argv) {
         const Spread nl = timed(runs, [&] { return !nlohmann::json::parse(js, nullptr, false).is_discarded(); });
         Spread simd, flat, ondemand;
 #ifdef IRLENS_HAVE_SIMDJSON
-        simdjson::dom::parser parser;
-        simd = timed(runs, [&] { return !parser.parse(js.data(), js.size()).error(); });
-        std::vector<json::JNode> records;
+        // every reader starts from fresh buffers, as a load of one file does: a parser or record array
+        // reused across runs would skip the page faults of its first use, which dominate at this size
+        simd = timed(runs, [&] {
+            simdjson::dom::parser parser;
+            return !parser.parse(js.data(), js.size()).error();
+        });
         flat = timed(runs, [&] {
+            simdjson::dom::parser parser;
             simdjson::dom::element root;
             if (parser.parse(js.data(), js.size()).get(root)) return false;
-            records.clear();
+            std::vector<json::JNode> records;
+            records.reserve(js.size() / 12 + 16); // as JsonDoc::parse
             flatten(root, {}, records);
             return !records.empty();
         });
-        simdjson::ondemand::parser od;
         ondemand = timed(runs, [&] {
+            simdjson::ondemand::parser od;
             const simdjson::padded_string padded(js); // as the DOM parse, the copy into a padded buffer counts
             auto doc = od.iterate(padded);
             simdjson::ondemand::value root;
