@@ -18,10 +18,20 @@ void checkSameDtype(const Tensor& a, const Tensor& b) {
         kernelFail("expected both operands to have the same dtype, got " + dtypeName(a.dtype()) + " and " + dtypeName(b.dtype()));
 }
 
+// The operands of mm/addmm (rank 2) and bmm/baddbmm (rank 3): one dtype, the rank, and for batches
+// the same batch count and matching inner sizes (gemm checks a matrix pair's inner sizes itself,
+// with PyTorch's message).
+void checkMatmulOperands(const char* op, const Tensor& a, const Tensor& b, int64_t rank) {
+    checkSameDtype(a, b);
+    if (a.dim() != rank || b.dim() != rank)
+        kernelFail(std::string(op) + " expects " + std::to_string(rank) + "-D tensors, got " + a.shapeString() + " and " + b.shapeString());
+    if (rank == 3 && (a.size(0) != b.size(0) || a.size(2) != b.size(1)))
+        kernelFail(std::string(op) + ": shapes " + a.shapeString() + " and " + b.shapeString() + " cannot be multiplied");
+}
+
 void mmKernel(KernelContext& ctx) {
     Tensor a = ctx.tensor("self", 0), b = ctx.tensor("mat2", 1);
-    checkSameDtype(a, b);
-    if (a.dim() != 2 || b.dim() != 2) kernelFail("mm expects 2-D tensors, got " + a.shapeString() + " and " + b.shapeString());
+    checkMatmulOperands("mm", a, b, 2);
     Tensor c = ctx.alloc(a.dtype(), {a.size(0), b.size(1)});
     gemm(ctx, a, b, c, 1.0, 0.0);
     ctx.setOutput(0, c);
@@ -31,8 +41,7 @@ void addmmKernel(KernelContext& ctx) {
     Tensor bias = ctx.tensor("self", 0), a = ctx.tensor("mat1", 1), b = ctx.tensor("mat2", 2);
     double beta = ctx.scalar("beta", -1, Scalar{1, Scalar::Kind::Int}).value;
     double alpha = ctx.scalar("alpha", -1, Scalar{1, Scalar::Kind::Int}).value;
-    checkSameDtype(a, b);
-    if (a.dim() != 2 || b.dim() != 2) kernelFail("addmm expects 2-D matrices, got " + a.shapeString() + " and " + b.shapeString());
+    checkMatmulOperands("addmm", a, b, 2);
     Shape shape{a.size(0), b.size(1)};
     Tensor c = ctx.alloc(a.dtype(), shape);
     if (beta != 0) copyInto(c, expandTo(toDtype(ctx, bias, a.dtype()), shape), 1);
@@ -66,9 +75,7 @@ void batchedGemm(KernelContext& ctx, const Tensor& a, const Tensor& b, const Ten
 
 void bmmKernel(KernelContext& ctx) {
     Tensor a = ctx.tensor("self", 0), b = ctx.tensor("mat2", 1);
-    checkSameDtype(a, b);
-    if (a.dim() != 3 || b.dim() != 3 || a.size(0) != b.size(0) || a.size(2) != b.size(1))
-        kernelFail("bmm: shapes " + a.shapeString() + " and " + b.shapeString() + " cannot be multiplied");
+    checkMatmulOperands("bmm", a, b, 3);
     Tensor c = ctx.alloc(a.dtype(), {a.size(0), a.size(1), b.size(2)});
     batchedGemm(ctx, a, b, c, 1.0, 0.0);
     ctx.setOutput(0, c);
@@ -78,9 +85,7 @@ void baddbmmKernel(KernelContext& ctx) {
     Tensor bias = ctx.tensor("self", 0), a = ctx.tensor("batch1", 1), b = ctx.tensor("batch2", 2);
     double beta = ctx.scalar("beta", -1, Scalar{1, Scalar::Kind::Int}).value;
     double alpha = ctx.scalar("alpha", -1, Scalar{1, Scalar::Kind::Int}).value;
-    checkSameDtype(a, b);
-    if (a.dim() != 3 || b.dim() != 3 || a.size(0) != b.size(0) || a.size(2) != b.size(1))
-        kernelFail("baddbmm: shapes " + a.shapeString() + " and " + b.shapeString() + " cannot be multiplied");
+    checkMatmulOperands("baddbmm", a, b, 3);
     Shape shape{a.size(0), a.size(1), b.size(2)};
     Tensor c = ctx.alloc(a.dtype(), shape);
     if (beta != 0) copyInto(c, expandTo(bias, shape), 1);

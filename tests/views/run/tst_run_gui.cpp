@@ -61,6 +61,7 @@ void TestRunGui::runsAndShows_data() {
 namespace {
 /// Opens `fixture` (the bundled example when empty) in the window and waits for its layout: the error, or empty.
 QString openInWindow(MainWindow& w, const QString& fixture) {
+    w.resize(1400, 900);
     if (fixture.isEmpty()) {
         w.openExample();
         return testing::waitForLayout(*w.document()) ? QString() : QString("the example's layout did not arrive");
@@ -71,9 +72,8 @@ QString openInWindow(MainWindow& w, const QString& fixture) {
 
 void TestRunGui::runsAndShows() {
     QFETCH(QString, fixture);
-    MainWindow w;
-    w.resize(1400, 900);
     if (!fixture.isEmpty()) IRLENS_REQUIRE_SHARED();
+    MainWindow w;
     const QString err = openInWindow(w, fixture);
     QVERIFY2(err.isEmpty(), qPrintable(err));
     Document* doc = w.document();
@@ -197,9 +197,8 @@ void TestRunGui::warmRuns_data() {
 // their range, the cold start apart, and a heatmap on which the hottest node stands out.
 void TestRunGui::warmRuns() {
     QFETCH(QString, fixture);
-    MainWindow w;
-    w.resize(1400, 900);
     if (!fixture.isEmpty()) IRLENS_REQUIRE_SHARED();
+    MainWindow w;
     const QString err = openInWindow(w, fixture);
     QVERIFY2(err.isEmpty(), qPrintable(err));
     auto* rc = w.findChild<RunController*>();
