@@ -34,18 +34,26 @@ Decomposition::~Decomposition() {
     m_watcher.waitForFinished();
 }
 
+namespace {
+/// The level of a program: Training while a training op has a rule, Core ATen while a core op has a
+/// prim decomposition, else Prims. A scan of every node: the worker does it after a step.
+IrLevel levelOf(const Program& p) {
+    auto any = [&](DecompStage st) {
+        for (const auto& n : p.graph.nodes)
+            if (findRule(n, st)) return true;
+        return false;
+    };
+    // a program still in the training dialect with no training op left is core ATen already
+    return any(DecompStage::ToCore) ? IrLevel::Training : any(DecompStage::ToPrims) ? IrLevel::CoreAten : IrLevel::Prims;
+}
+} // namespace
+
 IrLevel Decomposition::currentLevel() const {
     if (!m_session) return IrLevel::Training;
     if (m_watcher.isRunning()) return m_level; // the worker owns the session until it finishes
     const ProgramPtr p = m_session->current();
     if (p == m_levelOf) return m_level;
-    auto any = [&](DecompStage st) {
-        for (const auto& n : p->graph.nodes)
-            if (findRule(n, st)) return true;
-        return false;
-    };
-    // a program still in the training dialect with no training op left is core ATen already
-    m_level = any(DecompStage::ToCore) ? IrLevel::Training : any(DecompStage::ToPrims) ? IrLevel::CoreAten : IrLevel::Prims;
+    m_level = levelOf(*p);
     m_levelOf = p;
     return m_level;
 }
@@ -113,6 +121,9 @@ bool Decomposition::runStep(std::function<Result<const DecompStep*>(DecompSessio
         auto r = work(*session);
         if (r) out.step = *r;
         else out.error = QString::fromStdString(r.error());
+        // the level of the program the step made: a scan of every node, kept off the GUI thread
+        out.program = session->current();
+        if (out.program) out.level = levelOf(*out.program);
         return out;
     }));
     return true;
@@ -127,6 +138,10 @@ bool Decomposition::cancelStep() {
 void Decomposition::onStepDone() {
     const DecompOutcome out = m_watcher.result();
     m_session->setProgress({});
+    if (out.program) {
+        m_levelOf = out.program;
+        m_level = out.level;
+    }
     emit stepReturned();
     if (!out.step || !out.error.isEmpty() || m_stale) m_busy = false; // else: after the deferred finish
     if (m_stale) {
@@ -207,21 +222,28 @@ void Decomposition::applyCurrent(size_t fromPosition, bool deferFinish) {
                               ? m_baseTitle
                               : tr("%1 (%2)").arg(m_baseTitle, QString::fromUtf8(irLevelName(currentLevel())));
     m_doc->setProgram(m_shown, title);
-    if (!selected.isEmpty()) m_doc->selectNodeByName(selected);
-    // new nodes get their own mark in the graph, not the search-hit outline; an undo leaves none
-    if (forward) publishNewNodes();
-    else m_doc->setNewNodes({});
-    if (deferFinish) {
-        // after a worker step on a big graph, the Document's swap and the lists' rebuild each take
-        // tens of milliseconds: give the event loop a turn between them
+    // the selection and the new-node marks; an undo leaves no marks (new nodes get their own mark in
+    // the graph, not the search-hit outline)
+    auto finish = [this, selected, forward] {
+        if (!selected.isEmpty()) m_doc->selectNodeByName(selected);
+        if (forward) publishNewNodes();
+        else m_doc->setNewNodes({});
+    };
+    if (!deferFinish) {
+        finish();
+        emit changed();
+        return;
+    }
+    // after a worker step on a big graph the Document's swap, the selection with the marks, and the
+    // pane's lists each take tens of milliseconds on deep_stack: one event-loop turn each
+    QTimer::singleShot(0, this, [this, finish, shown = m_shown] {
+        if (m_shown == shown) finish(); // else another program came first: its own selection stands
         QTimer::singleShot(0, this, [this] {
             m_busy = false;
             emit changed();
             emit stepFinished(true);
         });
-        return;
-    }
-    emit changed();
+    });
 }
 
 bool Decomposition::stepNode(const QString& node) {

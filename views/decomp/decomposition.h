@@ -22,6 +22,8 @@ class Document;
 struct DecompOutcome {
     const core::DecompStep* step = nullptr;
     QString error;
+    core::ProgramPtr program;                  // the session's program after the work
+    core::IrLevel level = core::IrLevel::Training; // its level, computed on the worker
 };
 
 /// Shared between the GUI and the stepping thread: where the step is, and the cancel request.
