@@ -14,6 +14,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QTableView>
 #include <QtTest>
@@ -40,9 +41,9 @@ QMenu* fileMenu(MainWindow& w) {
     return nullptr;
 }
 
-/// Answers the next modal file dialog with `path`. The dialog may not take the answer on the first
-/// try (its file system model fills the directory asynchronously), so the timer keeps answering
-/// until the dialog is gone, and gives up after 30 s so that a test fails instead of hanging.
+/// Answers the next modal file dialog with `path`. The dialog may refuse the answer on the first
+/// try (its file system model fills the folder asynchronously), so the timer keeps answering until
+/// the dialog is gone, and gives up after 30 s so that a test fails instead of hanging.
 void answerFileDialog(const QString& path) {
     auto* timer = new QTimer;
     auto* clock = new QElapsedTimer;
@@ -51,8 +52,10 @@ void answerFileDialog(const QString& path) {
     QObject::connect(timer, &QTimer::timeout, [timer, clock, answered, path] {
         auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
         if (dialog) {
-            dialog->selectFile(path);
-            static_cast<QDialog*>(dialog)->done(QDialog::Accepted); // public in QDialog
+            // as a user does: type the path into the file name field and press Open
+            if (auto* name = dialog->findChild<QLineEdit*>("fileNameEdit")) name->setText(path);
+            else dialog->selectFile(path);
+            static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept, public through QDialog
             *answered = true;
         } else if (*answered || clock->elapsed() > 30000) {
             timer->stop();
