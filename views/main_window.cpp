@@ -2,6 +2,7 @@
 
 #include "core/io/dot_export.h"
 #include "core/ops/op_family.h"
+#include "views/count_text.h"
 #include "views/graph/graph_items.h"
 #include "core/ir/example_program.h"
 #include "views/compare/compare_launcher.h"
@@ -362,7 +363,7 @@ void MainWindow::updateStatus() {
                                                              QString::fromStdString(p->schemaVersion.toString()));
     if (!p->torchVersion.empty()) text += QStringLiteral(" · torch %1").arg(QString::fromStdString(p->torchVersion));
     if (!p->verifiers.empty()) text += QStringLiteral(" · %1").arg(QString::fromStdString(p->verifiers.front()));
-    text += tr(" · %1 nodes").arg(p->graph.nodes.size());
+    text += QStringLiteral(" · ") + nodesText(static_cast<qint64>(p->graph.nodes.size()));
     if (auto l = m_doc->layout()) text += tr(" · %1 boxes shown").arg(l->graph.items.size());
     m_statusProgram->setText(text);
     m_statusVerifier->setText(m_doc->verifierSummary());

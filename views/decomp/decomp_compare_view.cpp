@@ -5,6 +5,7 @@
 #include "core/layout/module_tree.h"
 #include "core/ops/op_family.h"
 #include "core/ops/op_registry.h"
+#include "views/count_text.h"
 #include "views/graph/graph_items.h"
 
 #include <QApplication>
@@ -144,9 +145,8 @@ bool DecompCompareView::showRewrite(int index) {
     m_beforeLabel->setText(tr("<b>Before</b> (program before step %1): %2 · %3<br><small>%4</small>")
                                .arg(c.step)
                                .arg(c.oldNode.toHtmlEscaped(), c.oldTarget.toHtmlEscaped(), c.schema.toHtmlEscaped()));
-    m_afterLabel->setText(tr("<b>After</b>: %n node(s): %1<br><small>same inputs (%2) and outputs read after it (%3)</small>",
-                             nullptr, int(c.after.nodes.size()))
-                              .arg(c.after.ops.join(", ").toHtmlEscaped(), c.after.inputs.join(", ").toHtmlEscaped(),
+    m_afterLabel->setText(tr("<b>After</b>: %1: %2<br><small>same inputs (%3) and outputs read after it (%4)</small>")
+                              .arg(nodesText(static_cast<qint64>(c.after.nodes.size())), c.after.ops.join(", ").toHtmlEscaped(), c.after.inputs.join(", ").toHtmlEscaped(),
                                    c.after.outputs.join(", ").toHtmlEscaped()));
     m_beforeText->setPlainText(c.before.fxText);
     m_afterText->setPlainText(c.after.fxText);

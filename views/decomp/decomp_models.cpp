@@ -1,5 +1,7 @@
 #include "views/decomp/decomp_models.h"
 
+#include "views/count_text.h"
+
 #include <QApplication>
 #include <QBrush>
 #include <QPalette>
@@ -145,8 +147,8 @@ int DecompHistoryModel::columnCount(const QModelIndex& parent) const { return pa
 
 QString DecompHistoryModel::describe(const DecompStep& s) {
     QString out = QStringLiteral("%1 (%2)\n").arg(qs(s.title), QString::fromUtf8(decompStageName(s.stage)));
-    out += tr("%1 nodes replaced · nodes %2 → %3 · %4 ms\n")
-               .arg(s.applied.size()).arg(s.nodesBefore).arg(s.nodesAfter).arg(s.millis, 0, 'f', 1);
+    out += tr("%1 replaced · nodes %2 → %3 · %4 ms\n")
+               .arg(nodesText(static_cast<qint64>(s.applied.size()))).arg(s.nodesBefore).arg(s.nodesAfter).arg(s.millis, 0, 'f', 1);
     out += tr("verifier: %1 errors, %2 warnings · meta mismatches: %3\n")
                .arg(s.verifyErrors).arg(s.verifyWarnings).arg(s.metaMismatches);
     for (const auto& d : s.diagnostics) out += QStringLiteral("  %1\n").arg(qs(formatDiagnostic(d)));

@@ -1,5 +1,6 @@
 #include "views/decomp/decomp_pane.h"
 
+#include "views/count_text.h"
 #include "views/decomp/decomp_models.h"
 #include "views/decomp/decomposition.h"
 #include "views/document.h"
@@ -212,9 +213,9 @@ void DecompPane::refresh() {
 QString DecompPane::statusText() const {
     if (!m_decomp->session()) return tr("No program");
     if (m_decomp->isBusy()) return tr("Decomposing…");
-    QString s = tr("%1 · %2 nodes can be stepped (%3)")
+    QString s = tr("%1 · %2 can be stepped (%3)")
                     .arg(QString::fromUtf8(irLevelName(currentLevel())))
-                    .arg(m_ops->candidateCount())
+                    .arg(nodesText(m_ops->candidateCount()))
                     .arg(QString::fromUtf8(decompStageName(m_decomp->stage())));
     if (currentLevel() == IrLevel::Prims) s = tr("prims · nothing left to decompose");
     if (!m_decomp->message().isEmpty()) s += QStringLiteral("\n") + m_decomp->message();

@@ -2,6 +2,7 @@
 
 #include "core/io/pt2_writer.h"
 #include "core/ops/op_registry.h"
+#include "views/count_text.h"
 #include "views/document.h"
 
 #include <QTimer>
@@ -164,8 +165,8 @@ void Decomposition::onStepDone() {
         emit stepFinished(false);
         return;
     }
-    m_message = out.step ? tr("Last step: %1 nodes replaced, %2 → %3 nodes, %4 ms")
-                               .arg(out.step->applied.size())
+    m_message = out.step ? tr("Last step: %1 replaced, %2 → %3 nodes, %4 ms")
+                               .arg(nodesText(static_cast<qint64>(out.step->applied.size())))
                                .arg(out.step->nodesBefore)
                                .arg(out.step->nodesAfter)
                                .arg(out.step->millis, 0, 'f', 1)

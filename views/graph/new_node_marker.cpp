@@ -1,5 +1,6 @@
 #include "views/graph/new_node_marker.h"
 
+#include "views/count_text.h"
 #include "views/document.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_scene.h"
@@ -44,7 +45,7 @@ void NewNodeMarker::apply() {
             QStringList rules;
             for (const QString& n : *it)
                 if (const QString r = fresh.ruleOf(n); !rules.contains(r)) rules << r;
-            note = tr("holds %1 nodes added by step %2: %3").arg(it->size()).arg(step).arg(rules.join("; "));
+            note = tr("holds %1 added by step %2: %3").arg(nodesText(it->size())).arg(step).arg(rules.join("; "));
         }
         item->setNewMark(step, note);
         ++m_marked;

@@ -1,5 +1,6 @@
 #include "views/run/profile_table_model.h"
 
+#include "views/count_text.h"
 #include "views/document.h"
 
 #include <algorithm>
@@ -68,7 +69,7 @@ void ProfileTableModel::rebuild() {
                 }
             }
             for (auto& [key, g] : groups) {
-                g.detail = tr("%n node(s)", nullptr, members[key]);
+                g.detail = nodesText(members[key]);
                 m_rows.push_back(std::move(g));
             }
         }

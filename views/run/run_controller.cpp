@@ -6,6 +6,7 @@
 #include "core/exec/run_compare.h"
 
 #include "views/run/run_controller.h"
+#include "views/count_text.h"
 #include "views/document.h"
 #include "views/run/flame_graph_widget.h"
 #include "views/graph/graph_pane.h"
@@ -115,7 +116,7 @@ std::shared_ptr<RunSnapshot> snapshotOf(const RunComparison& rc, const Profile& 
 }
 
 QString msText(int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', 2); }
-QString runsText(int n) { return n == 1 ? QObject::tr("1 run") : QObject::tr("%1 runs").arg(n); }
+QString runsText(int n) { return countText(n, QStringLiteral("run"), QStringLiteral("runs")); }
 } // namespace
 
 /// State shared with the worker: progress counters, the cancel flag, and what it produced.
@@ -153,7 +154,7 @@ void RunController::createActions() {
     m_heatmapAction->setObjectName("heatmapAction");
     m_heatmapAction->setCheckable(true);
     m_heatmapAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
-    m_heatmapAction->setToolTip(tr("Colour nodes by their share of the run time (after a run)"));
+    setHeatmapAvailable(false);
 }
 
 RunController::Docks RunController::createPanes() {
@@ -295,6 +296,7 @@ void RunController::connectDocument(QDockWidget* profileDock) {
         m_summary->setText(tr("Not run yet: Run › Run (F5)"));
     });
     connect(m_doc, &Document::runFinished, this, [this, profileDock](RunSnapshotPtr r) {
+        setHeatmapAvailable(r != nullptr);
         if (!r) return;
         profileDock->raise(); // the table is what a user reads first after a run
         for (int c = 0; c < 2; ++c) m_profilePane->view()->resizeColumnToContents(c);
@@ -312,6 +314,14 @@ void RunController::connectDocument(QDockWidget* profileDock) {
         if (r->compared) summary += " · " + r->verdict; // outputs and mutated buffers against model.expected/
         m_summary->setText(summary);
     });
+}
+
+// Before a run there is nothing to colour: the action says so instead of doing nothing. Its checked
+// state stays, so a heatmap asked for before the run appears when it ends.
+void RunController::setHeatmapAvailable(bool available) {
+    m_heatmapAction->setEnabled(available);
+    m_heatmapAction->setToolTip(available ? tr("Colour nodes by their share of the run time (Ctrl+H)")
+                                          : tr("Heatmap: run the program first (Run › Run, F5), then colour nodes by their share of the run time"));
 }
 
 RunController::~RunController() {

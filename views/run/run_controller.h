@@ -79,6 +79,7 @@ private:
     void connectDocument(QDockWidget* profileDock);
     void finish(quint64 generation, std::shared_ptr<Job> job);
     void setRunning(bool running);
+    void setHeatmapAvailable(bool available);
 
     QMainWindow* m_window;
     Document* m_doc;

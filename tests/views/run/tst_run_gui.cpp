@@ -81,6 +81,9 @@ void TestRunGui::runsAndShows() {
     QVERIFY(rc);
     QCOMPARE(rc->runAction()->shortcut(), QKeySequence(Qt::Key_F5));
 
+    // nothing to colour before a run: the Heatmap action is disabled and says why
+    QVERIFY(!rc->heatmapAction()->isEnabled());
+    QVERIFY(rc->heatmapAction()->toolTip().contains("run the program first"));
     QSignalSpy finished(doc, &Document::runFinished);
     QSignalSpy failed(rc, &RunController::runFailed);
     rc->runAction()->trigger();
@@ -90,6 +93,7 @@ void TestRunGui::runsAndShows() {
     RunSnapshotPtr run = doc->runResult();
     QVERIFY(run);
     QVERIFY(!rc->isRunning());
+    QVERIFY(rc->heatmapAction()->isEnabled());
 
     // profile table: a sound model, one row per executed node, shares adding up to 100 %
     ProfileTableModel* model = rc->profileModel();
