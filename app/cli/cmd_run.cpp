@@ -87,14 +87,6 @@ Status writeFile(const std::string& path, const std::string& text) {
     return out ? Status::ok() : Status::error("cannot write " + path);
 }
 
-/// The node's time in the cold start (the first warm-up run), -1 when it was not timed.
-int64_t coldNsOf(const Profile& cold, int node) {
-    const auto& run = cold.lastRun();
-    for (const auto& t : run)
-        if (t.node == node) return t.endNs - t.startNs;
-    return -1;
-}
-
 void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold) {
     const RunResult& last = rc.last;
     std::vector<int64_t> walls = profile.wallNs();
@@ -117,11 +109,12 @@ void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile
                                 {"value", v.isTensor() ? v.tensor.shapeString() : v.describe()}});
     }
     j["nodes"] = nlohmann::json::array();
+    const std::vector<int64_t> coldNs = cold.lastRunNs(); // empty without warm-up
     for (const auto& n : profile.nodes()) {
-        const int64_t coldNs = coldNsOf(cold, n.node);
+        const int64_t nodeCold = static_cast<size_t>(n.node) < coldNs.size() ? coldNs[static_cast<size_t>(n.node)] : -1;
         j["nodes"].push_back({{"name", n.name}, {"op", n.op}, {"module", n.modulePath}, {"median_us", n.medianNs / 1000.0},
                               {"min_us", n.minNs / 1000.0}, {"max_us", n.maxNs / 1000.0},
-                              {"cold_us", coldNs >= 0 ? nlohmann::json(coldNs / 1000.0) : nlohmann::json()},
+                              {"cold_us", nodeCold >= 0 ? nlohmann::json(nodeCold / 1000.0) : nlohmann::json()},
                               {"bytes", n.bytes}, {"flops", n.flops}, {"gflops", n.gflops()}});
     }
     if (rc.compared) {

@@ -8,6 +8,13 @@
 
 namespace irlens::core::exec {
 
+std::vector<int64_t> Profile::lastRunNs() const {
+    std::vector<int64_t> ns(m_last.size(), -1);
+    for (size_t k = 0; k < m_last.size(); ++k)
+        if (m_last[k].node >= 0) ns[k] = m_last[k].endNs - m_last[k].startNs;
+    return ns;
+}
+
 int64_t medianOf(std::vector<int64_t> v) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());

@@ -46,6 +46,8 @@ public:
     int runs() const { return static_cast<int>(m_wall.size()); }
     /// Timings of the last finished run, one per plan node; `node` is -1 where a node did not run.
     const std::vector<NodeTiming>& lastRun() const { return m_last; }
+    /// Each node's time in the last finished run, by node index; -1 where it did not run.
+    std::vector<int64_t> lastRunNs() const;
     /// Runs kept as samples (all of them up to sampleCapacity()).
     int samples() const { return static_cast<int>(m_sampleWall.size()); }
     /// Most runs kept: 256, fewer for big graphs (at most about 4 M node timings in all).

@@ -91,9 +91,7 @@ std::shared_ptr<RunSnapshot> snapshotOf(const RunComparison& rc, const Profile& 
     if (cold.runs() > 0) snap->coldWallNs = cold.wallNs().front();
     snap->peakBytes = result.peakBytes;
     snap->threads = result.threads;
-    std::vector<int64_t> coldNs(profile.lastRun().size(), -1);
-    for (const auto& t : cold.lastRun())
-        if (t.node >= 0 && static_cast<size_t>(t.node) < coldNs.size()) coldNs[static_cast<size_t>(t.node)] = t.endNs - t.startNs;
+    const std::vector<int64_t> coldNs = cold.lastRunNs(); // empty without warm-up
     for (const auto& n : profile.nodes())
         snap->nodes.push_back({n.node, n.name, n.op, n.modulePath, n.medianNs, n.minNs, n.maxNs,
                                static_cast<size_t>(n.node) < coldNs.size() ? coldNs[static_cast<size_t>(n.node)] : -1, n.bytes, n.flops,

@@ -151,7 +151,21 @@ private slots:
         QCOMPARE(o["threads"].toInt(), 2);
         QVERIFY(o["peak_bytes"].toInteger() > 0);
         QCOMPARE(o["nodes"].toArray().size(), 8); // every node of tiny_mlp, timed
+        // --repeat 3 warms up once: that run is the cold start, reported apart, per node too
+        QCOMPARE(o["warmup"].toInt(), 1);
+        QVERIFY(o["cold_ms"].toDouble() > 0);
+        for (const auto& v : o["nodes"].toArray()) {
+            const QJsonObject n = v.toObject();
+            QVERIFY2(n["cold_us"].isDouble(), qPrintable(n["name"].toString()));
+            QVERIFY(n["min_us"].toDouble() <= n["median_us"].toDouble() && n["median_us"].toDouble() <= n["max_us"].toDouble());
+        }
         QCOMPARE(o["expect"].toObject()["ok"].toBool(), true);
+        // no warm-up: no cold start to report
+        Run cold = cli({"run", fx("generated/tiny_mlp/model.pt2"), "--repeat", "2", "--warmup", "0", "--json"});
+        QCOMPARE(cold.code, 0);
+        const QJsonObject c = QJsonDocument::fromJson(cold.out.toUtf8()).object();
+        QVERIFY(c["cold_ms"].isNull());
+        QVERIFY(c["nodes"].toArray().first().toObject()["cold_us"].isNull());
         QFile f(trace);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonArray events = QJsonDocument::fromJson(f.readAll()).object()["traceEvents"].toArray();
