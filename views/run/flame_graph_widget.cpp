@@ -43,6 +43,7 @@ QSize FlameGraphWidget::sizeHint() const { return {800, static_cast<int>(kCrumb 
 
 void FlameGraphWidget::setRun(RunSnapshotPtr run) {
     m_run = std::move(run);
+    m_hottestNs = m_run ? m_run->hottestNodeNs() : 0;
     m_tree = FlameTree();
     auto program = m_doc->program();
     if (m_run && program) m_tree = FlameTree::build(*m_run, program->graph);
@@ -189,14 +190,13 @@ void FlameGraphWidget::paintEvent(QPaintEvent*) {
     const QColor moduleFill = palette().color(QPalette::Button);
     const QRectF plot = plotRect();
     p.setClipRect(plot);
-    const int64_t hottest = m_run ? m_run->hottestNodeNs() : 0;
     for (int f = 0; f < m_tree.size(); ++f) {
         const QRectF r = m_rects[static_cast<size_t>(f)];
         if (r.width() < 0.5) continue;
         const FlameFrame& fr = m_tree.frame(f);
         // leaves on the graph heatmap's scale (so a slice and its box have one colour); modules
         // neutral, alternating by depth
-        const QColor fill = fr.isLeaf() ? heatColor(fr.selfNs, hottest) : (fr.depth % 2 ? moduleFill : moduleFill.darker(dark ? 80 : 108));
+        const QColor fill = fr.isLeaf() ? heatColor(fr.selfNs, m_hottestNs) : (fr.depth % 2 ? moduleFill : moduleFill.darker(dark ? 80 : 108));
         const QRectF box = r.width() > 2 ? r.adjusted(0, 0, -1, -1) : r; // 1 px gap between neighbours
         p.fillRect(box, fill);
         if (box.width() < 18) continue;

@@ -64,6 +64,7 @@ private:
 
     Document* m_doc;
     RunSnapshotPtr m_run;
+    int64_t m_hottestNs = 0; // the top of the heat scale, found once per run (not per paint)
     FlameTree m_tree;
     mutable std::vector<QRectF> m_rects;   // per frame, empty when not shown
     mutable std::vector<QRectF> m_crumbs;  // per breadcrumb level
