@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QFile>
 #include <QMap>
+#include <QMetaEnum>
 #include <QThread>
 
 #include <algorithm>
@@ -58,7 +59,9 @@ public:
         m_last = 0;
         m_lastWait = runQueueWaitMs();
         m_timer.start();
+        qApp->installEventFilter(this);
     }
+    ~Watchdog() override { qApp->removeEventFilter(this); }
     void setStep(const QString& step) {
         tick();
         m_step = step;
@@ -68,6 +71,8 @@ public:
     qint64 starvedMs() const { return m_starved; }
     QString worstStep() const { return m_worstStep; }
     QStringList report() const { return m_report; }
+    /// The event after which the loop went longest without delivering another, with that time.
+    QString longestEvent() const { return QString("%1 ms after %2").arg(m_longestEventMs).arg(m_longestEvent); }
     /// "step: net/raw ms" for every step, worst first.
     QStringList perStep() const {
         QList<QPair<QString, QPair<qint64, qint64>>> steps;
@@ -76,6 +81,24 @@ public:
         QStringList out;
         for (const auto& s : steps) out << QString("%1: %2/%3 ms").arg(s.first).arg(s.second.first).arg(s.second.second);
         return out;
+    }
+
+protected:
+    /// Remembers what the event loop was delivering, so a long gap names the event (type and receiver)
+    /// that was being handled when the loop stopped ticking, the first thing to look at when it fails.
+    bool eventFilter(QObject* receiver, QEvent* event) override {
+        const qint64 now = m_clock.elapsed();
+        if (now - m_lastEventAt > m_longestEventMs && !m_lastEvent.isEmpty()) {
+            m_longestEventMs = now - m_lastEventAt;
+            m_longestEvent = m_step + ": " + m_lastEvent;
+        }
+        if (qEnvironmentVariableIsSet("IRLENS_TRACE_EVENTS") && now - m_lastEventAt > 15) fprintf(stderr, "  %lld ms after %s\n", now - m_lastEventAt, qPrintable(m_step + ": " + m_lastEvent));
+        m_lastEventAt = now;
+        m_lastEvent = QString("%1 to %2 '%3'%4")
+                          .arg(QMetaEnum::fromType<QEvent::Type>().valueToKey(event->type()))
+                          .arg(receiver->metaObject()->className(), receiver->objectName())
+                          .arg(receiver->parent() ? QString(" in ") + receiver->parent()->metaObject()->className() : QString());
+        return false;
     }
 
 private:
@@ -107,6 +130,10 @@ private:
     qint64 m_starved = 0;
     QMap<QString, QPair<qint64, qint64>> m_perStep; // worst net and raw gap per step
     QString m_step = "start";
+    qint64 m_lastEventAt = 0;
+    QString m_lastEvent;
+    qint64 m_longestEventMs = 0;
+    QString m_longestEvent;
     QString m_worstStep;
     QStringList m_report;
 };
@@ -280,6 +307,7 @@ void TestUiResponsive::biggestFixtures() {
           g_unsettled.isEmpty() ? "" : qPrintable("; not settled in time: " + g_unsettled.join(", ")));
     g_unsettled.clear();
     qInfo("%s: worst gap per step (net/raw): %s", qPrintable(file), qPrintable(dog.perStep().join("; ")));
+    qInfo("%s: longest time between two events: %s", qPrintable(file), qPrintable(dog.longestEvent()));
     // Net of CPU starvation, at load 4-6 on 2 cores: 18-21 ms for resnet18, tiny_gpt, cond_branch;
     // deep_stack 40-90 ms (step all to prims the worst). RUN_SERIAL in CTest all the same.
     QVERIFY2(dog.worstGap() <= kMaxGapMs, qPrintable("event loop blocked: " + dog.report().join("; ")));
