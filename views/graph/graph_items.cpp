@@ -54,18 +54,22 @@ NodeItem::NodeItem(const LayoutResult& layout, int index, QColor fill, char badg
     setFlag(ItemIsSelectable, false);
     setAcceptHoverEvents(true);
     setZValue(2);
-    QString tip = QString::fromStdString(m_item.title);
-    if (!m_item.subtitle.empty()) tip += "\n" + QString::fromStdString(m_item.subtitle);
-    for (const auto& c : m_item.chips) tip += "\n• " + QString::fromStdString(c.tip);
-    m_baseTip = tip;
-    setToolTip(tip);
 }
 
 void NodeItem::setNewMark(int step, const QString& note) {
-    if (step == m_newStep && (step == 0 || toolTip().endsWith(note))) return;
+    m_newNote = step > 0 ? note : QString();
+    if (step == m_newStep) return;
     m_newStep = step;
-    setToolTip(step > 0 && !note.isEmpty() ? m_baseTip + "\n" + note : m_baseTip);
     update();
+}
+
+QString NodeItem::toolTipText() const {
+    QString tip = QString::fromStdString(m_item.title);
+    if (!m_item.subtitle.empty()) tip += "\n" + QString::fromStdString(m_item.subtitle);
+    for (const auto& c : m_item.chips) tip += "\n• " + QString::fromStdString(c.tip);
+    if (!m_newNote.isEmpty()) tip += "\n" + m_newNote;
+    if (!m_timeNote.isEmpty()) tip += "\n" + m_timeNote;
+    return tip;
 }
 
 QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-6, -8, 4, 4); } // room for the "new" tag

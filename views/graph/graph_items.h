@@ -32,6 +32,11 @@ public:
     /// and outline in newNodeColor(), and `note` ("added by step 2: linear → t + addmm") in the tooltip.
     void setNewMark(int step, const QString& note);
     int newStep() const { return m_newStep; }
+    /// The run's time for the box ("⏱ 1.2 ms self (4.0% of the run)"), "" for none: a tooltip line.
+    void setTimeNote(const QString& note) { m_timeNote = note; }
+    /// The tooltip: title, subtitle, each chip's tip, the new-node note and the time note. Composed
+    /// when asked (GraphScene::helpEvent), not stored: a step marks thousands of boxes at once.
+    QString toolTipText() const;
     QColor fill() const { return m_fill; }
 
 private:
@@ -50,7 +55,8 @@ private:
     char m_badge;
     int m_emphasis = 0;
     int m_newStep = 0;
-    QString m_baseTip;
+    QString m_newNote;
+    QString m_timeNote;
 };
 
 class EdgeItem : public QGraphicsItem {

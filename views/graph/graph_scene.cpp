@@ -7,7 +7,9 @@
 #include "views/graph/new_node_marker.h"
 
 #include <QApplication>
+#include <QGraphicsSceneHelpEvent>
 #include <QPalette>
+#include <QToolTip>
 #include <QRegularExpression>
 
 namespace irlens::views {
@@ -137,6 +139,20 @@ bool GraphScene::buildSome(int budgetMs) {
         if (spent()) return false;
     }
     return true;
+}
+
+void GraphScene::helpEvent(QGraphicsSceneHelpEvent* event) {
+    for (QGraphicsItem* under : items(event->scenePos())) { // topmost first
+        QGraphicsItem* box = under;
+        while (box && box->type() != NodeItem::Type) box = box->parentItem(); // a box's overlays show its tip
+        if (box) {
+            QToolTip::showText(event->screenPos(), static_cast<NodeItem*>(box)->toolTipText(), event->widget());
+            event->setAccepted(true);
+            return;
+        }
+        if (!under->toolTip().isEmpty()) break; // an edge or a frame on top: its own tooltip
+    }
+    QGraphicsScene::helpEvent(event);
 }
 
 std::vector<int> GraphScene::nodesUsingSymbol(const Graph& graph, const QString& symbol) {

@@ -50,6 +50,11 @@ public:
 signals:
     void rebuilt();
 
+protected:
+    /// A box's tooltip is composed when the user hovers it (NodeItem::toolTipText()); edges and
+    /// frames keep Qt's stored tooltips.
+    void helpEvent(QGraphicsSceneHelpEvent* event) override;
+
 private:
     void rebuild(core::LayoutPtr layout);
     /// Creates items until the slice budget is spent; true when every item exists.

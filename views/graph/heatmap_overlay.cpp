@@ -20,7 +20,6 @@ namespace irlens::views {
 using namespace irlens::core;
 
 namespace {
-constexpr int kBaseTipKey = 0x48544950; // item data slot holding the box's tooltip before a run
 
 /// The heat box over one graph box: paints the heat colour, the title and, under it, the time and
 /// share at the title's size (a corner label was too small to read at the zoom a graph is read at).
@@ -216,7 +215,6 @@ void HeatmapOverlay::apply() {
         const int64_t ns = timeOfItem(box->index());
         const QString time = QStringLiteral("%1 · %2%").arg(formatNs(ns)).arg(100.0 * static_cast<double>(ns) / total, 0, 'f', 1);
         auto* heat = new HeatItem(box->boundingRect().adjusted(4, 4, -4, -4), heatColor(ns, hottest), QString::fromStdString(vi.title), time, box);
-        heat->setToolTip(box->toolTip());
         m_overlays[box] = heat;
     }
 }
@@ -225,16 +223,11 @@ void HeatmapOverlay::updateTooltips() {
     GraphScene* scene = m_graph->scene();
     const double total = m_run ? static_cast<double>(std::max<int64_t>(1, m_run->totalSelfNs())) : 1.0;
     for (NodeItem* box : scene->nodeItems()) {
-        QVariant base = box->data(kBaseTipKey);
-        if (!base.isValid()) {
-            base = box->toolTip();
-            box->setData(kBaseTipKey, base);
-        }
-        QString tip = base.toString();
         auto it = m_itemNs.find(box->index());
-        if (it != m_itemNs.end())
-            tip += QStringLiteral("\n⏱ %1 self (%2% of the run)").arg(formatNs(it->second)).arg(100.0 * static_cast<double>(it->second) / total, 0, 'f', 1);
-        box->setToolTip(tip);
+        box->setTimeNote(it == m_itemNs.end() ? QString()
+                                             : QStringLiteral("⏱ %1 self (%2% of the run)")
+                                                   .arg(formatNs(it->second))
+                                                   .arg(100.0 * static_cast<double>(it->second) / total, 0, 'f', 1));
     }
 }
 

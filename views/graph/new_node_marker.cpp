@@ -6,12 +6,16 @@
 #include "views/graph/graph_scene.h"
 
 #include <QHash>
-#include <QSet>
+
+#include <string_view>
+#include <unordered_map>
 
 namespace irlens::views {
 
 NewNodeMarker::NewNodeMarker(GraphScene* scene) : QObject(scene), m_scene(scene) {
-    connect(scene, &GraphScene::rebuilt, this, &NewNodeMarker::apply);
+    // queued: on a big graph the scene's last slice and the view's own reaction to rebuilt() already
+    // fill an event-loop turn; marking thousands of boxes takes the next one
+    connect(scene, &GraphScene::rebuilt, this, &NewNodeMarker::apply, Qt::QueuedConnection);
     connect(scene->document(), &Document::newNodesChanged, this, &NewNodeMarker::apply);
 }
 
@@ -24,12 +28,14 @@ void NewNodeMarker::apply() {
     QHash<NodeItem*, QStringList> notes; // box -> the new nodes it shows
     const core::Graph* g = m_scene->document()->graph();
     if (step > 0 && g) {
-        // a step can make thousands of nodes: one pass over the graph, not a lookup per name
-        QSet<QString> wanted(fresh.names.begin(), fresh.names.end());
-        for (size_t k = 0; k < g->nodes.size() && !wanted.isEmpty(); ++k) {
-            const QString name = QString::fromStdString(g->nodes[k].name);
-            if (!wanted.remove(name)) continue;
-            if (NodeItem* item = m_scene->itemForNode(static_cast<int>(k))) notes[item] << name;
+        // a step can make thousands of nodes: one index of the graph's names, then a lookup per new node
+        std::unordered_map<std::string_view, int> indexOf;
+        indexOf.reserve(g->nodes.size());
+        for (size_t k = 0; k < g->nodes.size(); ++k) indexOf.emplace(g->nodes[k].name, static_cast<int>(k));
+        for (const QString& name : fresh.names) {
+            const auto it = indexOf.find(name.toStdString());
+            if (it == indexOf.end()) continue;
+            if (NodeItem* item = m_scene->itemForNode(it->second)) notes[item] << name;
         }
     }
     for (NodeItem* item : m_scene->nodeItems()) {

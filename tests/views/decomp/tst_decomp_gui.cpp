@@ -53,7 +53,7 @@ QStringList markedNodes(const Document& doc, const GraphScene& scene, int step) 
     QStringList out;
     for (NodeItem* item : scene.nodeItems()) {
         if (item->newStep() == 0) continue;
-        if (item->newStep() != step || !item->toolTip().contains(QString("added by step %1: ").arg(step))) return {"bad mark"};
+        if (item->newStep() != step || !item->toolTipText().contains(QString("added by step %1: ").arg(step))) return {"bad mark"};
         const int k = item->item().nodeIndex;
         if (k >= 0) out << QString::fromStdString(doc.graph()->nodes[size_t(k)].name);
     }
@@ -399,7 +399,7 @@ void TestDecompGui::compareStepSideBySide() {
     for (NodeItem* i : view->opItems(false)) QCOMPARE(i->newStep(), 0);
     for (NodeItem* i : view->opItems(true)) {
         QCOMPARE(i->newStep(), row + 1);
-        QVERIFY(i->toolTip().contains(QString("added by step %1: ").arg(row + 1) + c.rule));
+        QVERIFY(i->toolTipText().contains(QString("added by step %1: ").arg(row + 1) + c.rule));
     }
     // boundary values as pills on both sides (inputs + the output box)
     QVERIFY(size_t(view->beforeScene()->items().size()) > view->opItems(false).size());

@@ -4,6 +4,7 @@
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
+#include "views/graph/graph_view.h"
 #include "views/graph/heatmap_overlay.h"
 #include "views/main_window.h"
 #include "views/run/profile_table_model.h"
@@ -12,6 +13,7 @@
 #include "views/run/run_snapshot.h"
 #include "views/inspect/table_pane.h"
 #include "views/run/timeline_widget.h"
+#include "views/settings_writer.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -22,6 +24,7 @@
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
+#include <QToolTip>
 #include <QtTest>
 
 #include <algorithm>
@@ -158,9 +161,21 @@ void TestRunGui::runsAndShows() {
     NodeItem* box = scene->itemForNode(hottestExact);
     QVERIFY(box);
     QVERIFY(!rc->heatmap()->overlayOf(box));
-    QVERIFY(box->toolTip().contains("self"));
+    QVERIFY(box->toolTipText().contains("self"));
     rc->heatmapAction()->setChecked(true);
     QVERIFY(rc->heatmap()->overlayOf(box));
+    {
+        // hovering the heat box shows its graph box's tooltip, composed on demand, with the run's time
+        auto* view = w.graphPane()->view();
+        view->centerOn(box);
+        const QPoint at = view->mapFromScene(box->sceneBoundingRect().center());
+        QHelpEvent help(QEvent::ToolTip, at, view->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(view->viewport(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), box->toolTipText());
+        QVERIFY(QToolTip::text().startsWith(QString::fromStdString(box->item().title)));
+        QToolTip::hideText();
+    }
     QCOMPARE(rc->heatmap()->heatColorOf(box), viridis(1.0)); // the hottest box is at the top of the ramp
     rc->heatmapAction()->setChecked(false);
     QVERIFY(!rc->heatmap()->overlayOf(box));
@@ -208,6 +223,7 @@ void TestRunGui::warmRuns() {
     auto* rc = w.findChild<RunController*>();
     rc->warmupBox()->setValue(2);
     rc->repeatBox()->setValue(7);
+    irlens::views::waitForSettingWrites();
     QCOMPARE(QSettings().value("run/repeat").toInt(), 7);
     QSignalSpy failed(rc, &RunController::runFailed);
     rc->run();
@@ -325,6 +341,7 @@ void TestRunGui::threadCount() {
     QCOMPARE(box->minimum(), 1);
     QCOMPARE(box->maximum(), QThread::idealThreadCount());
     box->setValue(threads);
+    irlens::views::waitForSettingWrites();
     QCOMPARE(QSettings().value("run/threads").toInt(), threads); // remembered for the next window
     QSignalSpy failed(rc, &RunController::runFailed);
     rc->runAction()->trigger();
