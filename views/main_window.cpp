@@ -20,6 +20,7 @@
 #include "views/run/run_controller.h"
 #include "views/inspect/weights_pane.h"
 #include "views/package/package_view.h"
+#include "views/settings_writer.h"
 
 #include <QAction>
 #include <QApplication>
@@ -114,11 +115,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     resize(1500, 950);
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
-    rebuildRecentMenu();
+    rebuildRecentMenu(settings.value("recentFiles").toStringList());
     updateStatus();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() { waitForSettingWrites(); }
 
 void MainWindow::buildDocks() {
     auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
@@ -374,18 +375,17 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::addRecent(const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value("recentFiles").toStringList();
+    QStringList recent = m_recent;
     recent.removeAll(path);
     recent.prepend(path);
     while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue("recentFiles", recent);
-    rebuildRecentMenu();
+    writeSettingLater("recentFiles", recent);
+    rebuildRecentMenu(recent);
 }
 
-void MainWindow::rebuildRecentMenu() {
+void MainWindow::rebuildRecentMenu(const QStringList& recent) {
+    m_recent = recent;
     m_recentMenu->clear();
-    const QStringList recent = QSettings().value("recentFiles").toStringList();
     for (const auto& path : recent)
         m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);
     m_recentMenu->setEnabled(!recent.isEmpty());
@@ -396,6 +396,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
+    waitForSettingWrites(); // a recent file or a run setting still on its way: one writer at a time
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());

@@ -66,7 +66,7 @@ private:
     void updateStatus();
     void updateTitle();
     void addRecent(const QString& path);
-    void rebuildRecentMenu();
+    void rebuildRecentMenu(const QStringList& recent);
 
     Document* m_doc;
     GraphPane* m_graph;
@@ -83,6 +83,7 @@ private:
     QTreeView* m_inspectorView = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QStringList m_recent; // the Open Recent list, newest first (saved by writeSettingLater)
     QLabel* m_statusProgram = nullptr;
     QLabel* m_statusVerifier = nullptr;
     QLabel* m_statusStage = nullptr;

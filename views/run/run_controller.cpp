@@ -6,6 +6,7 @@
 #include "core/exec/run_compare.h"
 
 #include "views/run/run_controller.h"
+#include "views/settings_writer.h"
 #include "views/count_text.h"
 #include "views/document.h"
 #include "views/run/flame_graph_widget.h"
@@ -238,7 +239,7 @@ void RunController::createRunBoxes() {
         b->setPrefix(prefix);
         b->setToolTip(tip);
         b->setValue(std::clamp(QSettings().value(key, fallback).toInt(), lo, hi));
-        QObject::connect(b, &QSpinBox::valueChanged, [key](int n) { QSettings().setValue(key, n); });
+        QObject::connect(b, &QSpinBox::valueChanged, [key](int n) { writeSettingLater(key, n); });
         return b;
     };
     // worker threads: 1 .. the hardware's; the engine's default is every core
