@@ -15,8 +15,26 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-/// A side made of `picked` (indices into `g.nodes`, graph order).
-CompareSide buildSide(const Graph& g, const std::vector<size_t>& picked) {
+/// Renames the values of `a` found in `names` (tensor, symbolic and custom-object references).
+void renameValues(Argument& a, const std::unordered_map<std::string, std::string>& names) {
+    switch (a.kind) {
+    case ArgKind::Tensor:
+    case ArgKind::OptionalTensor:
+    case ArgKind::CustomObj:
+        if (auto it = names.find(a.s); it != names.end()) a.s = it->second;
+        break;
+    case ArgKind::SymInt: case ArgKind::SymBool: case ArgKind::SymFloat:
+        if (auto it = names.find(a.s); a.isName && it != names.end()) a.s = it->second;
+        break;
+    default:
+        for (auto& e : a.list) renameValues(e, names);
+    }
+}
+
+/// A side made of `picked` (indices into `g.nodes`, graph order). A boundary input found in
+/// `shownAs` is shown (placeholder, uses, FX text) under the name it maps to.
+CompareSide buildSide(const Graph& g, const std::vector<size_t>& picked,
+                      const std::unordered_map<std::string, std::string>& shownAs = {}) {
     CompareSide side;
     Graph& mini = side.graph;
     std::unordered_set<std::string> produced;
@@ -33,15 +51,21 @@ CompareSide buildSide(const Graph& g, const std::vector<size_t>& picked) {
             for (auto& n : names)
                 if (!produced.count(n) && seen.insert(n).second) reads.push_back(n);
         }
+    std::unordered_map<std::string, std::string> renamed; // boundary inputs shown under another name
     for (const auto& n : reads) {
-        if (g.symIntValues.count(n)) {
-            mini.inputs.push_back(Argument::symIntName(n));
-            mini.symIntValues[n] = g.symIntValues.at(n);
-        } else {
-            mini.inputs.push_back(Argument::tensor(n));
-            if (const TensorMeta* m = g.tensorMeta(n)) mini.tensorValues[n] = *m;
+        std::string shown = n;
+        if (auto it = shownAs.find(n); it != shownAs.end() && !produced.count(it->second)) {
+            shown = it->second;
+            renamed.emplace(n, shown);
         }
-        side.inputs << qs(n);
+        if (g.symIntValues.count(n)) {
+            mini.inputs.push_back(Argument::symIntName(shown));
+            mini.symIntValues[shown] = g.symIntValues.at(n);
+        } else {
+            mini.inputs.push_back(Argument::tensor(shown));
+            if (const TensorMeta* m = g.tensorMeta(n)) mini.tensorValues[shown] = *m;
+        }
+        side.inputs << qs(shown);
     }
 
     // boundary outputs: values of the side read by any other node or by the graph output
@@ -65,6 +89,8 @@ CompareSide buildSide(const Graph& g, const std::vector<size_t>& picked) {
         // no module frames: the pair is about the ops, and a frame around one box only adds noise
         copy.meta.moduleStack.reset();
         copy.meta.raw.erase("nn_module_stack");
+        if (!renamed.empty())
+            for (auto& in : copy.inputs) renameValues(in.arg, renamed);
         for (const auto& v : copy.outputNames()) {
             if (const TensorMeta* m = g.tensorMeta(v)) mini.tensorValues[v] = *m;
             if (auto it = g.symIntValues.find(v); it != g.symIntValues.end()) mini.symIntValues[v] = it->second;
@@ -94,10 +120,21 @@ CompareSide buildSide(const Graph& g, const std::vector<size_t>& picked) {
 
 } // namespace
 
-std::optional<DecompComparison> compareRewrite(const Program& before, const Program& after, const AppliedRewrite& rewrite,
-                                               int step) {
+std::optional<DecompComparison> compareRewrite(const Program& before, const Program& after,
+                                               const std::vector<AppliedRewrite>& applied, size_t index, int step) {
+    if (index >= applied.size()) return std::nullopt;
+    const AppliedRewrite& rewrite = applied[index];
     const Graph& gb = before.graph;
     const Graph& ga = after.graph;
+    // the value of a node another rewrite replaced is carried by the last node of its replacement:
+    // the after side reads it under that node's name; show the name the before side has
+    std::unordered_map<std::string, std::string> oldNameOf;
+    for (const auto& a : applied)
+        if (!a.newNodes.empty() && !gb.tensorMeta(a.newNodes.back()) && !ga.tensorMeta(a.oldNode)) {
+            const TensorMeta* was = gb.tensorMeta(a.oldNode);
+            const TensorMeta* now = ga.tensorMeta(a.newNodes.back());
+            if (was && now && was->shortString() == now->shortString()) oldNameOf.emplace(a.newNodes.back(), a.oldNode);
+        }
     std::vector<size_t> left;
     for (size_t k = 0; k < gb.nodes.size(); ++k)
         if (gb.nodes[k].name == rewrite.oldNode) left.push_back(k);
@@ -118,7 +155,7 @@ std::optional<DecompComparison> compareRewrite(const Program& before, const Prog
         c.teaching = qs(rewrite.rule->teaching);
     }
     c.before = buildSide(gb, left);
-    c.after = buildSide(ga, right);
+    c.after = buildSide(ga, right, oldNameOf);
     return c;
 }
 
@@ -136,7 +173,7 @@ std::optional<RewriteRef> findRewriteOf(const DecompSession& session, const std:
 std::optional<DecompComparison> compareInSession(const DecompSession& session, RewriteRef ref) {
     const auto steps = session.history();
     if (ref.step >= steps.size() || ref.rewrite >= steps[ref.step]->applied.size()) return std::nullopt;
-    return compareRewrite(*session.snapshot(ref.step), *session.snapshot(ref.step + 1), steps[ref.step]->applied[ref.rewrite],
+    return compareRewrite(*session.snapshot(ref.step), *session.snapshot(ref.step + 1), steps[ref.step]->applied, ref.rewrite,
                           static_cast<int>(ref.step) + 1);
 }
 

@@ -35,10 +35,12 @@ struct DecompComparison {
     CompareSide after;
 };
 
-/// The pair for `rewrite` of a step that turned `before` into `after`. nullopt when the replaced
-/// node is not in `before` (a rewrite of another program).
+/// The pair for rewrite `index` of `applied`, the rewrites of a step that turned `before` into
+/// `after`. nullopt when the replaced node is not in `before` (a rewrite of another program).
+/// A boundary value that another rewrite of the same step renamed (a stepped producer: "add" is now
+/// its replacement's "add_9") carries its name from before on both sides.
 std::optional<DecompComparison> compareRewrite(const core::Program& before, const core::Program& after,
-                                               const core::AppliedRewrite& rewrite, int step);
+                                               const std::vector<core::AppliedRewrite>& applied, size_t index, int step);
 
 /// Where a node of the session's current program came from: the history step (0-based) and the
 /// rewrite in it that made the node. nullopt for nodes no step made.

@@ -129,7 +129,7 @@ bool DecompCompareView::showStep(const DecompSession& session, size_t step, size
 bool DecompCompareView::showRewrite(int index) {
     if (index < 0 || static_cast<size_t>(index) >= m_applied.size() || !m_before || !m_after) return false;
     m_rewrites->setCurrentIndex(index);
-    m_comparison = compareRewrite(*m_before, *m_after, m_applied[static_cast<size_t>(index)], m_step);
+    m_comparison = compareRewrite(*m_before, *m_after, m_applied, static_cast<size_t>(index), m_step);
     m_beforeScene->clear();
     m_afterScene->clear();
     if (!m_comparison) {

@@ -162,7 +162,9 @@ void DecompPane::connectLists() {
         if (idx.isValid()) m_teaching->setPlainText(idx.data(DecompHistoryModel::TeachingRole).toString());
     });
     connect(m_historyView, &QTreeView::doubleClicked, this, [this](const QModelIndex& idx) { compareStep(idx.row()); });
+    connect(m_opsView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] { updateStepButtons(); });
     connect(m_doc, &Document::selectionChanged, this, [this](int k) {
+        updateStepButtons();
         const Graph* g = m_doc->graph();
         if (!m_compareWindow || !m_compareWindow->isVisible() || isBusy() || !g || k < 0 || k >= int(g->nodes.size())) return;
         if (!g->nodes[size_t(k)].derivedFrom.empty()) compareNode(qs(g->nodes[size_t(k)].name));
@@ -181,10 +183,22 @@ void DecompPane::refresh() {
         // the worker owns the session: keep the lists as they are until it finishes
     } else if (session) {
         const DecompStage st = m_decomp->stage();
-        m_ops->setEntries(level == IrLevel::Prims ? std::vector<DecompCandidate>{} : session->candidates(st),
-                          session->blocked(st));
+        auto candidates = level == IrLevel::Prims ? std::vector<DecompCandidate>{} : session->candidates(st);
+        auto blocked = session->blocked(st);
+        m_steppable.clear();
+        m_steppableOps.clear();
+        m_stays.clear();
+        for (const auto& c : candidates) {
+            m_steppable.insert(qs(c.node), qs(c.target));
+            m_steppableOps.insert(qs(c.target));
+        }
+        for (const auto& b : blocked) m_stays.insert(qs(b.node), qs(b.reason));
+        m_ops->setEntries(std::move(candidates), std::move(blocked));
         m_history->setSteps(session->history());
     } else {
+        m_steppable.clear();
+        m_steppableOps.clear();
+        m_stays.clear();
         m_ops->setEntries({}, {});
         m_history->setSteps({});
     }
@@ -199,10 +213,10 @@ void DecompPane::refresh() {
     const bool idle = session && !busy;
     if (auto* b = m_levels->button(levelRank(level))) b->setChecked(true);
     for (auto* b : m_levels->buttons()) b->setEnabled(idle);
-    const bool canStep = idle && m_ops->candidateCount() > 0;
-    m_step->setEnabled(canStep);
-    m_stepOp->setEnabled(canStep);
-    m_stepAll->setEnabled(canStep);
+    m_stepAll->setEnabled(idle && m_ops->candidateCount() > 0);
+    m_stepAll->setToolTip(level == IrLevel::Prims ? tr("Nothing left to decompose: the program is prims")
+                                                 : tr("Decompose everything to the next level"));
+    updateStepButtons();
     m_stepAll->setText(level == IrLevel::Training ? tr("Step all → Core ATen") : tr("Step all → Prims"));
     m_undo->setEnabled(idle && session->canUndo());
     m_redo->setEnabled(idle && session->canRedo());
@@ -263,11 +277,50 @@ void DecompPane::showProgress() {
     }
 }
 
-bool DecompPane::stepSelectedNode() {
+QString DecompPane::stepNodeName() const {
     QString node = m_opsView->currentIndex().data(DecompOpsModel::NodeNameRole).toString();
     const Graph* g = m_doc->graph();
     const int k = m_doc->selectedNode();
     if (node.isEmpty() && g && k >= 0 && k < static_cast<int>(g->nodes.size())) node = qs(g->nodes[size_t(k)].name);
+    return node;
+}
+
+QString DecompPane::stepOpTarget() const {
+    QString target = m_opsView->currentIndex().data(DecompOpsModel::TargetRole).toString();
+    const Graph* g = m_doc->graph();
+    const int k = m_doc->selectedNode();
+    if (target.isEmpty() && g && k >= 0 && k < static_cast<int>(g->nodes.size()))
+        target = qs(g->nodes[size_t(k)].target.shortName());
+    return target;
+}
+
+void DecompPane::updateStepButtons() {
+    const bool idle = m_decomp->session() && !m_decomp->isBusy();
+    const bool prims = currentLevel() == IrLevel::Prims;
+    const QString node = stepNodeName();
+    const QString op = stepOpTarget();
+    QString nodeWhy, opWhy; // empty when the button can act
+    if (!m_decomp->session()) {
+        nodeWhy = opWhy = tr("No program");
+    } else if (m_decomp->isBusy()) {
+        nodeWhy = opWhy = tr("A step is running");
+    } else if (prims) {
+        nodeWhy = opWhy = tr("Nothing left to decompose: the program is prims");
+    } else {
+        if (node.isEmpty()) nodeWhy = tr("Select a node (in the graph or the list) to step it");
+        else if (m_stays.contains(node)) nodeWhy = tr("%1 stays at this stage: %2").arg(node, m_stays.value(node));
+        else if (!m_steppable.contains(node)) nodeWhy = tr("%1 has no rule at this stage").arg(node);
+        if (op.isEmpty()) opWhy = tr("Select an op in the list (or a node of it in the graph) to step every node of it");
+        else if (!m_steppableOps.contains(op)) opWhy = tr("No %1 node can be stepped at this stage").arg(op);
+    }
+    m_step->setEnabled(idle && nodeWhy.isEmpty());
+    m_step->setToolTip(nodeWhy.isEmpty() ? tr("Decompose %1 (one rule application)").arg(node) : nodeWhy);
+    m_stepOp->setEnabled(idle && opWhy.isEmpty());
+    m_stepOp->setToolTip(opWhy.isEmpty() ? tr("Decompose every %1 node").arg(op) : opWhy);
+}
+
+bool DecompPane::stepSelectedNode() {
+    const QString node = stepNodeName();
     if (node.isEmpty()) {
         m_decomp->setMessage(tr("Select a node (in the graph or the list) to step it"));
         return false;
@@ -276,11 +329,7 @@ bool DecompPane::stepSelectedNode() {
 }
 
 bool DecompPane::stepSelectedOp() {
-    QString target = m_opsView->currentIndex().data(DecompOpsModel::TargetRole).toString();
-    const Graph* g = m_doc->graph();
-    const int k = m_doc->selectedNode();
-    if (target.isEmpty() && g && k >= 0 && k < static_cast<int>(g->nodes.size()))
-        target = qs(g->nodes[size_t(k)].target.shortName());
+    const QString target = stepOpTarget();
     if (target.isEmpty()) {
         m_decomp->setMessage(tr("Select an op in the list (or a node of it in the graph) to step every node of it"));
         return false;

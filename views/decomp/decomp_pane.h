@@ -9,6 +9,8 @@
 
 #include "core/decomp/decomp_session.h"
 
+#include <QHash>
+#include <QSet>
 #include <QTimer>
 #include <QWidget>
 
@@ -55,6 +57,9 @@ public:
     bool isBusy() const;
     /// Asks the running step to stop; the program stays as before the step. False when idle.
     bool cancelStep();
+    /// Step and Step op: disabled when they cannot act, the reason in their tooltip.
+    QPushButton* stepButton() const { return m_step; }
+    QPushButton* stepOpButton() const { return m_stepOp; }
     /// The progress bar under the buttons (visible while a step runs).
     QProgressBar* progressBar() const { return m_progress; }
 
@@ -81,6 +86,11 @@ private:
     void buildProgressRow(QVBoxLayout* layout);
     void connectLists();
     void refresh();
+    /// The node Step acts on: the one current in the list, else the graph's selection ("" if none).
+    QString stepNodeName() const;
+    /// The op Step op acts on: the list's current op, else the selected node's.
+    QString stepOpTarget() const;
+    void updateStepButtons();
     void onStepStarted();
     void onStepReturned();
     void showProgress();
@@ -92,6 +102,10 @@ private:
     DecompHistoryModel* m_history;
     QButtonGroup* m_levels = nullptr;
     QTreeView* m_opsView = nullptr;
+    // what Step / Step op can act on at this stage, kept by refresh() for every selection change
+    QHash<QString, QString> m_steppable; // node -> its op ("aten.linear.default")
+    QHash<QString, QString> m_stays;     // node -> why it stays
+    QSet<QString> m_steppableOps;
     QTreeView* m_historyView = nullptr;
     QTextBrowser* m_teaching = nullptr;
     QLabel* m_status = nullptr;

@@ -27,6 +27,8 @@
 #include <QTreeView>
 #include <QtTest>
 
+#include <set>
+
 using namespace irlens;
 using namespace irlens::views;
 
@@ -77,12 +79,14 @@ private slots:
     void stepAllThenUndoRedo();
     void selectionFollowsMap();
     void blockedOpsShowReason();
+    void stepButtonsSayWhyNot();
     void stepOneNodeAndOneOp();
     void saveAsWritesLoadableProgram();
     void mainWindowHasDock();
     void compareStepSideBySide_data();
     void compareStepSideBySide();
     void compareFromSelectedNewNode();
+    void compareKeepsInputNames();
 };
 
 void TestDecompGui::initTestCase() {
@@ -224,6 +228,54 @@ void TestDecompGui::blockedOpsShowReason() {
     QVERIFY(row.isValid());
     QVERIFY(row.data().toString().contains(QString::fromStdString(*why)));
     QVERIFY(!pane.stepAll()); // nothing left
+}
+
+// Step and Step op are disabled when they cannot act, and say why on hover.
+void TestDecompGui::stepButtonsSayWhyNot() {
+    Document doc;
+    DecompPane pane(&doc);
+    QVERIFY(load(doc, "example"));
+    QCOMPARE(int(pane.currentLevel()), int(core::IrLevel::CoreAten));
+    QPushButton* step = pane.stepButton();
+    QPushButton* stepOp = pane.stepOpButton();
+    // nothing selected
+    QVERIFY(!step->isEnabled());
+    QVERIFY(step->toolTip().startsWith("Select a node"));
+    QVERIFY(!stepOp->isEnabled());
+    QVERIFY(stepOp->toolTip().startsWith("Select an op"));
+    QVERIFY(!pane.stepSelectedNode());
+    // a node that stays (the convolution has no prim reference): the reason the list gives
+    int conv = -1, steppable = -1;
+    const auto candidates = pane.decomposition()->session()->candidates(pane.decomposition()->stage());
+    QVERIFY(!candidates.empty());
+    for (size_t k = 0; k < doc.graph()->nodes.size(); ++k) {
+        const auto& n = doc.graph()->nodes[k];
+        if (n.target.shortName() == "aten.convolution.default") conv = int(k);
+        if (n.name == candidates.front().node) steppable = int(k);
+    }
+    QVERIFY(conv >= 0 && steppable >= 0);
+    doc.selectNode(conv);
+    const auto why = core::whyNoRule(doc.graph()->nodes[size_t(conv)].target, core::DecompStage::ToPrims);
+    QVERIFY(why.has_value());
+    QVERIFY(!step->isEnabled());
+    QCOMPARE(step->toolTip(), QString("%1 stays at this stage: %2").arg(QString::fromStdString(doc.graph()->nodes[size_t(conv)].name),
+                                                                        QString::fromStdString(*why)));
+    QVERIFY(!stepOp->isEnabled());
+    QCOMPARE(stepOp->toolTip(), QString("No aten.convolution.default node can be stepped at this stage"));
+    // a node with a rule
+    doc.selectNode(steppable);
+    QVERIFY(step->isEnabled());
+    QVERIFY(step->toolTip().contains(QString::fromStdString(candidates.front().node)));
+    QVERIFY(stepOp->isEnabled());
+    // while a step runs, and at prims
+    QVERIFY(pane.stepAll());
+    QVERIFY(!step->isEnabled());
+    QCOMPARE(step->toolTip(), QString("A step is running"));
+    QVERIFY(waitStep(pane));
+    QCOMPARE(int(pane.currentLevel()), int(core::IrLevel::Prims));
+    QVERIFY(!step->isEnabled());
+    QVERIFY(!stepOp->isEnabled());
+    QVERIFY(step->toolTip().contains("prims"));
 }
 
 void TestDecompGui::stepOneNodeAndOneOp() {
@@ -403,6 +455,39 @@ void TestDecompGui::compareStepSideBySide() {
     }
     // boundary values as pills on both sides (inputs + the output box)
     QVERIFY(size_t(view->beforeScene()->items().size()) > view->opItems(false).size());
+}
+
+// A step that replaces a node and its producer: the consumer's rewrite reads the producer's
+// replacement ("add_9" in the program after), shown under the name it had before ("add").
+void TestDecompGui::compareKeepsInputNames() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    DecompPane pane(&doc);
+    QVERIFY(load(doc, "generated/tiny_gpt/model.pt2"));
+    QVERIFY(pane.stepAll());
+    QVERIFY(waitStep(pane));
+    const auto steps = pane.decomposition()->session()->history();
+    QVERIFY(!steps.empty());
+    const auto& applied = steps.back()->applied;
+    const auto& before = *pane.decomposition()->session()->snapshot(steps.size() - 1);
+    const auto& after = *pane.decomposition()->session()->snapshot(steps.size());
+    std::set<std::string> replaced;
+    for (const auto& a : applied) replaced.insert(a.oldNode);
+    int chained = 0; // rewrites reading a value another rewrite of the step replaced
+    for (size_t r = 0; r < applied.size(); ++r) {
+        const auto c = compareRewrite(before, after, applied, r, int(steps.size()));
+        QVERIFY(c.has_value());
+        bool readsReplaced = false;
+        for (const QString& in : c->before.inputs) readsReplaced |= replaced.count(in.toStdString()) > 0;
+        if (!readsReplaced) continue;
+        ++chained;
+        // every input of the after side is one of the before side's, by name, in the FX text too
+        for (const QString& in : c->after.inputs) {
+            QVERIFY2(c->before.inputs.contains(in), qPrintable(c->oldNode + ": " + in + " not in " + c->before.inputs.join(",")));
+            QVERIFY(c->after.fxText.contains(in));
+        }
+    }
+    QVERIFY2(chained > 0, "the step has no rewrite reading another's value: the test shows nothing");
 }
 
 void TestDecompGui::compareFromSelectedNewNode() {
