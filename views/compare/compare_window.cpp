@@ -147,6 +147,7 @@ void CompareWindow::start(std::function<CompareResult(quint64)> job, core::Progr
     m_match.reset();
     m_divergence.reset();
     m_focusPair = -1;
+    m_focusNode.clear();
     m_diffModel->setMatch(nullptr, nullptr);
     m_moduleModel->setMatch(nullptr);
     m_numeric->clear();
@@ -195,6 +196,18 @@ void CompareWindow::comparePrograms(core::ProgramPtr left, core::ProgramPtr righ
     }, left, leftPath);
 }
 
+void CompareWindow::compareStep(core::ProgramPtr before, core::ProgramPtr after,
+                                std::map<std::string, std::vector<std::string>> oldToNew, const QString& focusNode) {
+    start([before, after, map = std::move(oldToNew)](quint64 generation) {
+        CompareResult r;
+        r.generation = generation;
+        r.right = after;
+        r.match = std::make_shared<core::ProgramMatch>(core::matchThroughReplacements(before, after, map));
+        return r;
+    }, before, {});
+    m_focusNode = focusNode;
+}
+
 void CompareWindow::showMatch(MatchPtr match, const QString& leftPath) {
     start([match](quint64 generation) {
         CompareResult r;
@@ -228,6 +241,11 @@ void CompareWindow::onMatched() {
     applyMarks();
     // both sides open on the first difference (the first divergence once known), when laid out
     m_focusPair = m_diffModel->rowCount() > 0 ? m_diffModel->pairAt(0) : -1;
+    if (!m_focusNode.isEmpty()) {
+        const auto& nodes = m_leftProgram->graph.nodes;
+        for (size_t k = 0; k < nodes.size() && k < m_match->leftPair.size(); ++k)
+            if (nodes[k].name == m_focusNode.toStdString()) m_focusPair = m_match->leftPair[k];
+    }
     focusWhenReady();
     emit matchReady();
     startDivergence();
@@ -260,7 +278,7 @@ void CompareWindow::onDivergence() {
         const int shown = m_diffModel->pairAt(m_diffView->currentIndex().row());
         m_diffModel->setMatch(m_match, m_divergence);
         applyMarks();
-        if (m_focusPair >= 0 && divergence->firstDivergent()) m_focusPair = divergence->firstDivergent()->pair;
+        if (m_focusPair >= 0 && m_focusNode.isEmpty() && divergence->firstDivergent()) m_focusPair = divergence->firstDivergent()->pair;
         if (m_focusPair < 0 && shown >= 0) m_diffView->selectRow(m_diffModel->rowOfPair(shown));
         focusWhenReady();
     } else {

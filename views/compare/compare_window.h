@@ -13,7 +13,10 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 class QLabel;
 class QTabWidget;
@@ -61,6 +64,10 @@ public:
     void comparePrograms(core::ProgramPtr left, core::ProgramPtr right, const QString& leftPath = {});
     /// A match made elsewhere (a decomposition session's steps).
     void showMatch(MatchPtr match, const QString& leftPath = {});
+    /// One decomposition step: `before` against `after`, matched through the step's old -> new map;
+    /// both sides open on the pair of `focusNode` (a node of `before`; "" for the first difference).
+    void compareStep(core::ProgramPtr before, core::ProgramPtr after, std::map<std::string, std::vector<std::string>> oldToNew,
+                     const QString& focusNode = {});
 
     Document* leftDocument() const { return m_left; }
     Document* rightDocument() const { return m_right; }
@@ -124,6 +131,7 @@ private:
     QString m_leftPath;
     QString m_headText;
     int m_focusPair = -1;
+    QString m_focusNode; // compareStep's node: opened on it, not on the first difference or divergence
     MatchPtr m_match;
     DivergencePtr m_divergence;
     quint64 m_generation = 0;

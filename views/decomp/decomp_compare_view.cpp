@@ -6,6 +6,7 @@
 #include "core/ops/op_family.h"
 #include "core/ops/op_registry.h"
 #include "views/count_text.h"
+#include "views/compare/compare_window.h"
 #include "views/graph/graph_items.h"
 
 #include <QApplication>
@@ -14,6 +15,7 @@
 #include <QFontDatabase>
 #include <QGraphicsScene>
 #include <QGraphicsView>
+#include <QPushButton>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPalette>
@@ -88,7 +90,13 @@ DecompCompareView::DecompCompareView(QWidget* parent) : QWidget(parent) {
     m_rewrites->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_rewrites->setMinimumContentsLength(30);
     row->addWidget(m_rewrites, 1);
+    auto* whole = new QPushButton(tr("Whole program…"), this);
+    whole->setObjectName("compareWholeProgram");
+    whole->setToolTip(tr("The programs before and after this step side by side in the Compare window, matched "
+                         "through the step (same / changed / added), opened on this rewrite"));
+    row->addWidget(whole);
     layout->addLayout(row);
+    connect(whole, &QPushButton::clicked, this, &DecompCompareView::compareWholeProgram);
     auto* split = new QSplitter(Qt::Horizontal, this);
     const SidePanel b = makeSide(split, "before");
     const SidePanel a = makeSide(split, "after");
@@ -115,6 +123,7 @@ bool DecompCompareView::showStep(const DecompSession& session, size_t step, size
     m_before = session.snapshot(step);
     m_after = session.snapshot(step + 1);
     m_applied = steps[step]->applied;
+    m_oldToNew = steps[step]->oldToNew();
     m_step = static_cast<int>(step) + 1;
     m_rewrites->clear();
     for (const auto& a : m_applied) {
@@ -124,6 +133,15 @@ bool DecompCompareView::showStep(const DecompSession& session, size_t step, size
                                                  made.isEmpty() ? tr("nothing") : made.join(", ")));
     }
     return showRewrite(static_cast<int>(std::min(rewrite, m_applied.size() - 1)));
+}
+
+void DecompCompareView::compareWholeProgram() {
+    if (!m_before || !m_after) return;
+    if (!m_programCompare) m_programCompare = new CompareWindow(this);
+    m_programCompare->setWindowTitle(tr("Step %1: before and after").arg(m_step));
+    m_programCompare->compareStep(m_before, m_after, m_oldToNew, m_comparison ? m_comparison->oldNode : QString());
+    m_programCompare->show();
+    m_programCompare->raise();
 }
 
 bool DecompCompareView::showRewrite(int index) {

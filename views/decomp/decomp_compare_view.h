@@ -11,7 +11,9 @@
 #include <QFutureWatcher>
 #include <QWidget>
 
+#include <map>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -23,6 +25,7 @@ class QPlainTextEdit;
 
 namespace irlens::views {
 
+class CompareWindow;
 class NodeItem;
 
 /// Both sides' layouts (a failed side stays null).
@@ -50,6 +53,10 @@ public:
     QPlainTextEdit* beforeText() const { return m_beforeText; }
     QPlainTextEdit* afterText() const { return m_afterText; }
     QString headline() const;
+    /// "Whole program…": the Compare window on the programs before and after the step (created on
+    /// first use, nullptr before), matched through the step's map, opened on the rewrite shown.
+    CompareWindow* programCompare() const { return m_programCompare; }
+    void compareWholeProgram();
     /// The op boxes of a side once laid out (inputs / output excluded).
     std::vector<NodeItem*> opItems(bool after) const;
     bool isLayoutPending() const { return m_pending; }
@@ -70,6 +77,8 @@ private:
     core::ProgramPtr m_before;
     core::ProgramPtr m_after;
     std::vector<core::AppliedRewrite> m_applied;
+    std::map<std::string, std::vector<std::string>> m_oldToNew; // the step's
+    CompareWindow* m_programCompare = nullptr;
     int m_step = 0;
     std::optional<DecompComparison> m_comparison;
     QLabel* m_head;

@@ -7,6 +7,7 @@
 #include "core/io/pt2_reader.h"
 #include "core/ir/example_program.h"
 #include "core/ops/op_registry.h"
+#include "views/compare/compare_window.h"
 #include "views/decomp/decomp_compare.h"
 #include "views/decomp/decomp_compare_view.h"
 #include "views/decomp/decomp_models.h"
@@ -455,6 +456,24 @@ void TestDecompGui::compareStepSideBySide() {
     }
     // boundary values as pills on both sides (inputs + the output box)
     QVERIFY(size_t(view->beforeScene()->items().size()) > view->opItems(false).size());
+
+    // the whole programs in the Compare window, matched through the step, opened on this rewrite
+    QVERIFY(!view->programCompare());
+    auto* whole = view->findChild<QPushButton*>("compareWholeProgram");
+    QVERIFY(whole);
+    whole->click();
+    CompareWindow* programs = view->programCompare();
+    QVERIFY(programs && programs->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(programs->match() != nullptr, 30000);
+    QCOMPARE(int(programs->match()->method), int(core::ProgramMatch::Method::Decomposition));
+    QCOMPARE(programs->match()->count(core::MatchKind::Changed), size_t(1)); // this one node, nothing else
+    const auto nameOf = [](Document* d) {
+        const int k = d->selectedNode();
+        return k < 0 ? QString() : QString::fromStdString(d->graph()->nodes[size_t(k)].name);
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(nameOf(programs->leftDocument()), node, 30000);
+    QVERIFY2(c.after.nodes.contains(nameOf(programs->rightDocument())), qPrintable(nameOf(programs->rightDocument())));
+    QTRY_VERIFY_WITH_TIMEOUT(!programs->isBusy(), 60000); // its numeric check done before the window goes
 }
 
 // A step that replaces a node and its producer: the consumer's rewrite reads the producer's
@@ -488,6 +507,19 @@ void TestDecompGui::compareKeepsInputNames() {
         }
     }
     QVERIFY2(chained > 0, "the step has no rewrite reading another's value: the test shows nothing");
+
+    // "Whole program…" on the last rewrite of the step opens both programs on that rewrite's node
+    QVERIFY(pane.compareStep(int(steps.size()) - 1));
+    DecompCompareView* view = pane.compareView();
+    QVERIFY(view->rewriteBox()->count() == int(applied.size()) && applied.size() > 1);
+    QVERIFY(view->showRewrite(int(applied.size()) - 1));
+    view->compareWholeProgram();
+    CompareWindow* programs = view->programCompare();
+    QVERIFY(programs);
+    QTRY_VERIFY_WITH_TIMEOUT(programs->leftDocument()->selectedNode() >= 0, 30000);
+    const int k = programs->leftDocument()->selectedNode();
+    QCOMPARE(programs->leftDocument()->graph()->nodes[size_t(k)].name, applied.back().oldNode);
+    QTRY_VERIFY_WITH_TIMEOUT(!programs->isBusy(), 60000);
 }
 
 void TestDecompGui::compareFromSelectedNewNode() {
