@@ -4,6 +4,7 @@
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/dnnl_slices.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
@@ -24,6 +25,20 @@ void softmaxImpl(KernelContext& ctx, bool log) {
     int64_t n = x.dim() ? x.size(d) : 1, inner = 1, outer = 1;
     for (int64_t k = d + 1; k < x.dim(); ++k) inner *= x.size(k);
     for (int64_t k = 0; k < d; ++k) outer *= x.size(k);
+#ifdef IRLENS_HAVE_DNNL
+    // float32 softmax: oneDNN's JIT kernel over [outer, n, inner] (a scalar std::exp loop was a fifth
+    // of tiny_gpt's run); a row of -inf gives NaN as torch's does. Not log_softmax: oneDNN's is
+    // ~12 ulp off torch's (-0.6931457 for ln 1/2).
+    if (!log && dt == ScalarType::Float32 && ctx.cache() && in.numel() > 0) {
+        runDnnlSlices(ctx, "softmax", outer, n * inner, in.data<float>(), out.data<float>(), [n, inner](int64_t rows, const dnnl::engine& eng) {
+            dnnl::memory::desc md({rows, n, inner}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::abc);
+            dnnl::softmax_forward::desc d(dnnl::prop_kind::forward_inference, md, 1);
+            return std::pair<dnnl::memory::desc, dnnl::primitive>{md, dnnl::softmax_forward(dnnl::softmax_forward::primitive_desc(d, eng))};
+        });
+        ctx.setOutput(0, out);
+        return;
+    }
+#endif
     dispatchFloat(dt, [&]<class T>() {
         const T* s = in.data<T>();
         T* o = out.data<T>();

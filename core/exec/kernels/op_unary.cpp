@@ -4,22 +4,15 @@
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/dnnl_slices.h"
 #include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/simd.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
-#ifdef IRLENS_HAVE_DNNL
-#include "core/exec/engine.h"
-
-#include <oneapi/dnnl/dnnl.hpp>
-#include <tbb/parallel_for.h>
-#endif
 
 #include <cmath>
 #include <limits>
-#include <memory>
-#include <vector>
 
 namespace irlens::core::exec {
 
@@ -123,54 +116,14 @@ void unaryReduced(KernelContext& ctx, const Tensor& x, bool inplace) {
 
 #ifdef IRLENS_HAVE_DNNL
 // GELU (erf form) on contiguous float32 through oneDNN's JIT eltwise: std::erf on each element was
-// a quarter of tiny_gpt's run. One primitive per slice of the tensor, made on the node's first run
-// and kept in its cache; the slices run on TBB's workers, oneDNN itself single-threaded.
-struct DnnlGelu {
-    int64_t numel = -1;
-    size_t parts = 0;
-    dnnl::engine eng{dnnl::engine::kind::cpu, 0};
-    std::vector<int64_t> begin;
-    std::vector<dnnl::memory::desc> descs;
-    std::vector<dnnl::eltwise_forward> prims;
-};
-
+// a quarter of tiny_gpt's run.
 bool dnnlGelu(KernelContext& ctx, const Tensor& in, const Tensor& out) {
-    NodeCache* cache = ctx.cache();
-    const int64_t n = in.numel();
-    if (!cache || n == 0) return false;
-    // a slice per worker once the tensor is worth splitting (~30 us of work at one thread)
-    const size_t parts = n >= (int64_t(1) << 15) ? static_cast<size_t>(std::max(1, ctx.threads())) : 1;
-    std::shared_ptr<DnnlGelu> st;
-    {
-        std::unique_lock lock(cache->mutex);
-        st = std::static_pointer_cast<DnnlGelu>(cache->data);
-        if (!st || st->numel != n || st->parts != parts) {
-            st = std::make_shared<DnnlGelu>();
-            st->numel = n;
-            st->parts = parts;
-            setLibraryThreads(1);
-            for (size_t p = 0; p < parts; ++p) {
-                const int64_t b = n * static_cast<int64_t>(p) / static_cast<int64_t>(parts);
-                const int64_t e = n * static_cast<int64_t>(p + 1) / static_cast<int64_t>(parts);
-                dnnl::memory::desc md({e - b}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::x);
-                dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_gelu_erf, md, 0.f, 0.f);
-                st->begin.push_back(b);
-                st->descs.push_back(md);
-                st->prims.emplace_back(dnnl::eltwise_forward::primitive_desc(d, st->eng));
-            }
-            cache->data = st;
-        }
-    }
-    auto runPart = [&](size_t p) {
-        setLibraryThreads(1);
-        dnnl::stream s(st->eng);
-        dnnl::memory src(st->descs[p], st->eng, const_cast<float*>(in.data<float>()) + st->begin[p]);
-        dnnl::memory dst(st->descs[p], st->eng, out.data<float>() + st->begin[p]);
-        st->prims[p].execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
-        s.wait();
-    };
-    if (parts == 1) runPart(0);
-    else tbb::parallel_for(size_t(0), parts, runPart);
+    if (!ctx.cache() || in.numel() == 0) return false;
+    runDnnlSlices(ctx, "gelu_erf", in.numel(), 1, in.data<float>(), out.data<float>(), [](int64_t n, const dnnl::engine& eng) {
+        dnnl::memory::desc md({n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::x);
+        dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_gelu_erf, md, 0.f, 0.f);
+        return std::pair<dnnl::memory::desc, dnnl::primitive>{md, dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(d, eng))};
+    });
     return true;
 }
 #endif

@@ -88,6 +88,9 @@ private slots:
         add("var correction", {"aten.var.correction", {OpArg::t("self", f32({4}, {1, 2, 3, 4}))}, ScalarType::Float32, {}, {5.0 / 3.0}});
         add("softmax", {"aten._softmax.default", {OpArg::t("self", f32({2, 2}, {0, std::log(2.0), 5, 5})), OpArg::lit("dim", i(-1)), OpArg::lit("half_to_float", b(false))},
                         ScalarType::Float32, {2, 2}, {1.0 / 3, 2.0 / 3, 0.5, 0.5}});
+        // torch: a row with every value -inf (fully masked attention) softmaxes to NaN; a partly masked one does not
+        add("softmax masked row", {"aten._softmax.default", {OpArg::t("self", f32({2, 2}, {-INFINITY, -INFINITY, 0, -INFINITY})), OpArg::lit("dim", i(-1)), OpArg::lit("half_to_float", b(false))},
+                                   ScalarType::Float32, {2, 2}, {NAN, NAN, 1, 0}});
         add("softmax dim0", {"aten._softmax.default", {OpArg::t("self", f32({2, 2}, {0, 5, std::log(2.0), 5})), OpArg::lit("dim", i(0)), OpArg::lit("half_to_float", b(false))},
                              ScalarType::Float32, {2, 2}, {1.0 / 3, 0.5, 2.0 / 3, 0.5}});
         add("log_softmax", {"aten._log_softmax.default", {OpArg::t("self", f32({2}, {0, 0})), OpArg::lit("dim", i(0)), OpArg::lit("half_to_float", b(false))},

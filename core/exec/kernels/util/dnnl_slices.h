@@ -1,0 +1,74 @@
+#pragma once
+// One oneDNN primitive per slice of a tensor's outer rows, made on a node's first run and kept in its
+// cache (remade when the shape changes); the slices run on TBB's workers with oneDNN itself single-
+// threaded (its own pool would compete with TBB's). For element-wise and row-wise ops on contiguous
+// float32 (GELU, softmax), where oneDNN's JIT kernels beat a scalar loop over std::erf / std::exp.
+
+#ifdef IRLENS_HAVE_DNNL
+
+#include "core/exec/engine.h"
+#include "core/exec/kernel_context.h"
+
+#include <oneapi/dnnl/dnnl.hpp>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace irlens::core::exec {
+
+struct DnnlSlices {
+    std::string key;
+    dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+    std::vector<int64_t> offset; // first element of each slice
+    std::vector<dnnl::memory::desc> descs;
+    std::vector<dnnl::primitive> prims;
+};
+
+/// `rows` rows of `rowElems` elements each, cut into up to ctx.threads() slices of whole rows once
+/// the tensor has `minParallel` elements. `make(rowsInSlice)` returns the slice's memory desc and
+/// primitive; `key` names everything else the primitive depends on. Runs src -> dst (may alias).
+inline void runDnnlSlices(KernelContext& ctx, const std::string& key, int64_t rows, int64_t rowElems, const float* src, float* dst,
+                          const std::function<std::pair<dnnl::memory::desc, dnnl::primitive>(int64_t rows, const dnnl::engine&)>& make,
+                          int64_t minParallel = int64_t(1) << 15) {
+    const int64_t parts = rows * rowElems >= minParallel ? std::clamp<int64_t>(ctx.threads(), 1, std::max<int64_t>(rows, 1)) : 1;
+    const std::string fullKey = key + "|" + std::to_string(rows) + "x" + std::to_string(rowElems) + "|" + std::to_string(parts);
+    NodeCache* cache = ctx.cache();
+    std::shared_ptr<DnnlSlices> st;
+    {
+        std::unique_lock lock(cache->mutex);
+        st = std::static_pointer_cast<DnnlSlices>(cache->data);
+        if (!st || st->key != fullKey) {
+            st = std::make_shared<DnnlSlices>();
+            st->key = fullKey;
+            setLibraryThreads(1);
+            for (int64_t p = 0; p < parts; ++p) {
+                const int64_t r0 = rows * p / parts, r1 = rows * (p + 1) / parts;
+                auto [md, prim] = make(r1 - r0, st->eng);
+                st->offset.push_back(r0 * rowElems);
+                st->descs.push_back(md);
+                st->prims.push_back(prim);
+            }
+            cache->data = st;
+        }
+    }
+    auto runPart = [&](size_t p) {
+        setLibraryThreads(1);
+        dnnl::stream s(st->eng);
+        dnnl::memory in(st->descs[p], st->eng, const_cast<float*>(src) + st->offset[p]);
+        dnnl::memory out(st->descs[p], st->eng, dst + st->offset[p]);
+        st->prims[p].execute(s, {{DNNL_ARG_SRC, in}, {DNNL_ARG_DST, out}});
+        s.wait();
+    };
+    if (st->prims.size() == 1) runPart(0);
+    else tbb::parallel_for(size_t(0), st->prims.size(), runPart);
+}
+
+} // namespace irlens::core::exec
+
+#endif
