@@ -43,6 +43,20 @@ struct NodeCache {
     std::atomic<double> flops{0};
 };
 
+/// The node's cached state of type `State` (which has a `std::string key`): made by `make()` on the
+/// first run and whenever `key` (shape, weights, options) differs from the cached one's.
+template <class State, class Make>
+std::shared_ptr<State> nodeState(NodeCache& cache, const std::string& key, Make make) {
+    std::unique_lock lock(cache.mutex);
+    auto state = std::static_pointer_cast<State>(cache.data);
+    if (!state || state->key != key) {
+        state = make();
+        state->key = key;
+        cache.data = state;
+    }
+    return state;
+}
+
 /// A scalar argument (`Scalar` in schemas) keeps whether it was an int, float or bool: type promotion needs it.
 struct Scalar {
     double value = 0;

@@ -113,65 +113,58 @@ void dnnlConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const std::o
                       std::to_string(reinterpret_cast<uintptr_t>(w.raw())) + "|" + std::to_string(b ? reinterpret_cast<uintptr_t>(b->raw()) : 0) +
                       "|" + std::to_string(nparts) + "|" + std::to_string(static_cast<int>(p.activation)) + "," + std::to_string(p.lo) + "," +
                       std::to_string(p.hi);
-    NodeCache* cache = ctx.cache();
-    std::shared_ptr<DnnlConv> state;
-    {
-        std::unique_lock lock(cache->mutex);
-        state = std::static_pointer_cast<DnnlConv>(cache->data);
-        if (!state || state->key != key) {
-            state = std::make_shared<DnnlConv>();
-            state->key = key;
-            state->hasBias = b.has_value();
-            dnnl::stream s(state->eng);
-            setLibraryThreads(1);
-            for (int64_t part = 0; part < nparts; ++part) {
-                const int64_t u0 = units * part / nparts, u1 = units * (part + 1) / nparts;
-                const int64_t gp = G > 1 ? u1 - u0 : 1;              // groups in this part
-                const int64_t op = G > 1 ? gp * Og : u1 - u0;         // output channels in this part
-                const int64_t cp = G > 1 ? gp * Cg : C;               // input channels read
-                const int64_t o0 = G > 1 ? u0 * Og : u0, c0 = G > 1 ? u0 * Cg : 0;
-                DnnlConvPart pt;
-                dnnl::memory::dims src{N, cp, H, W}, dst{N, op, OH, OW};
-                dnnl::memory::dims wdims = G > 1 ? dnnl::memory::dims{gp, Og, Cg, KH, KW} : dnnl::memory::dims{op, C, KH, KW};
-                pt.plainSrc = dnnl::memory::desc(src, dt::f32, tag::nchw);
-                pt.plainDst = dnnl::memory::desc(dst, dt::f32, tag::nchw);
-                pt.biasMd = b ? dnnl::memory::desc({op}, dt::f32, tag::x) : dnnl::memory::desc();
-                pt.srcOffset = c0 * H * W;
-                pt.dstOffset = o0 * OH * OW;
-                pt.biasOffset = o0;
-                dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                                  dnnl::memory::desc(src, dt::f32, tag::any), dnnl::memory::desc(wdims, dt::f32, tag::any),
-                                                  pt.biasMd, dnnl::memory::desc(dst, dt::f32, tag::any), {p.strideH, p.strideW},
-                                                  {p.dilH - 1, p.dilW - 1}, {p.padH, p.padW},
-                                                  {(OH - 1) * p.strideH + (KH - 1) * p.dilH + 1 - H - p.padH,
-                                                   (OW - 1) * p.strideW + (KW - 1) * p.dilW + 1 - W - p.padW});
-                dnnl::primitive_attr attr;
-                if (p.activation != FusedActivation::None) {
-                    dnnl::post_ops ops;
-                    if (p.activation == FusedActivation::Relu) ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
-                    else ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, static_cast<float>(p.lo), static_cast<float>(p.hi));
-                    attr.set_post_ops(ops);
-                }
-                pt.pd = dnnl::convolution_forward::primitive_desc(d, attr, state->eng);
-                pt.prim = dnnl::convolution_forward(pt.pd);
-                auto plainW = dnnl::memory::desc(wdims, dt::f32, G > 1 ? tag::goihw : tag::oihw);
-                dnnl::memory wsrc(plainW, state->eng, const_cast<float*>(w.data<float>()) + o0 * (G > 1 ? Cg : C) * KH * KW);
-                pt.weights = dnnl::memory(pt.pd.weights_desc(), state->eng);
-                dnnl::reorder(wsrc, pt.weights).execute(s, wsrc, pt.weights);
-                if (pt.pd.src_desc() != pt.plainSrc) {
-                    pt.toBlocked = dnnl::reorder(dnnl::reorder::primitive_desc(state->eng, pt.plainSrc, state->eng, pt.pd.src_desc()));
-                    pt.srcBuf = dnnl::memory(pt.pd.src_desc(), state->eng);
-                }
-                if (pt.pd.dst_desc() != pt.plainDst) {
-                    pt.fromBlocked = dnnl::reorder(dnnl::reorder::primitive_desc(state->eng, pt.pd.dst_desc(), state->eng, pt.plainDst));
-                    pt.dstBuf = dnnl::memory(pt.pd.dst_desc(), state->eng);
-                }
-                state->parts.push_back(std::move(pt));
+    auto state = nodeState<DnnlConv>(*ctx.cache(), key, [&] {
+        auto made = std::make_shared<DnnlConv>();
+        made->hasBias = b.has_value();
+        dnnl::stream s(made->eng);
+        setLibraryThreads(1);
+        for (int64_t part = 0; part < nparts; ++part) {
+            const int64_t u0 = units * part / nparts, u1 = units * (part + 1) / nparts;
+            const int64_t gp = G > 1 ? u1 - u0 : 1;              // groups in this part
+            const int64_t op = G > 1 ? gp * Og : u1 - u0;         // output channels in this part
+            const int64_t cp = G > 1 ? gp * Cg : C;               // input channels read
+            const int64_t o0 = G > 1 ? u0 * Og : u0, c0 = G > 1 ? u0 * Cg : 0;
+            DnnlConvPart pt;
+            dnnl::memory::dims src{N, cp, H, W}, dst{N, op, OH, OW};
+            dnnl::memory::dims wdims = G > 1 ? dnnl::memory::dims{gp, Og, Cg, KH, KW} : dnnl::memory::dims{op, C, KH, KW};
+            pt.plainSrc = dnnl::memory::desc(src, dt::f32, tag::nchw);
+            pt.plainDst = dnnl::memory::desc(dst, dt::f32, tag::nchw);
+            pt.biasMd = b ? dnnl::memory::desc({op}, dt::f32, tag::x) : dnnl::memory::desc();
+            pt.srcOffset = c0 * H * W;
+            pt.dstOffset = o0 * OH * OW;
+            pt.biasOffset = o0;
+            dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                              dnnl::memory::desc(src, dt::f32, tag::any), dnnl::memory::desc(wdims, dt::f32, tag::any),
+                                              pt.biasMd, dnnl::memory::desc(dst, dt::f32, tag::any), {p.strideH, p.strideW},
+                                              {p.dilH - 1, p.dilW - 1}, {p.padH, p.padW},
+                                              {(OH - 1) * p.strideH + (KH - 1) * p.dilH + 1 - H - p.padH,
+                                               (OW - 1) * p.strideW + (KW - 1) * p.dilW + 1 - W - p.padW});
+            dnnl::primitive_attr attr;
+            if (p.activation != FusedActivation::None) {
+                dnnl::post_ops ops;
+                if (p.activation == FusedActivation::Relu) ops.append_eltwise(1.f, dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+                else ops.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, static_cast<float>(p.lo), static_cast<float>(p.hi));
+                attr.set_post_ops(ops);
             }
-            s.wait();
-            cache->data = state;
+            pt.pd = dnnl::convolution_forward::primitive_desc(d, attr, made->eng);
+            pt.prim = dnnl::convolution_forward(pt.pd);
+            auto plainW = dnnl::memory::desc(wdims, dt::f32, G > 1 ? tag::goihw : tag::oihw);
+            dnnl::memory wsrc(plainW, made->eng, const_cast<float*>(w.data<float>()) + o0 * (G > 1 ? Cg : C) * KH * KW);
+            pt.weights = dnnl::memory(pt.pd.weights_desc(), made->eng);
+            dnnl::reorder(wsrc, pt.weights).execute(s, wsrc, pt.weights);
+            if (pt.pd.src_desc() != pt.plainSrc) {
+                pt.toBlocked = dnnl::reorder(dnnl::reorder::primitive_desc(made->eng, pt.plainSrc, made->eng, pt.pd.src_desc()));
+                pt.srcBuf = dnnl::memory(pt.pd.src_desc(), made->eng);
+            }
+            if (pt.pd.dst_desc() != pt.plainDst) {
+                pt.fromBlocked = dnnl::reorder(dnnl::reorder::primitive_desc(made->eng, pt.pd.dst_desc(), made->eng, pt.plainDst));
+                pt.dstBuf = dnnl::memory(pt.pd.dst_desc(), made->eng);
+            }
+            made->parts.push_back(std::move(pt));
         }
-    }
+        s.wait();
+        return made;
+    });
     auto runPart = [&](const DnnlConvPart& pt) {
         setLibraryThreads(1);
         dnnl::stream s(state->eng);

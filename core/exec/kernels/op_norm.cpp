@@ -29,12 +29,12 @@ void softmaxImpl(KernelContext& ctx, bool log) {
     // float32 softmax: oneDNN's JIT kernel over [outer, n, inner] (a scalar std::exp loop was a fifth
     // of tiny_gpt's run); a row of -inf gives NaN as torch's does. Not log_softmax: oneDNN's is
     // ~12 ulp off torch's (-0.6931457 for ln 1/2).
-    if (!log && dt == ScalarType::Float32 && ctx.cache() && in.numel() > 0) {
+    if (!log && dt == ScalarType::Float32 &&
         runDnnlSlices(ctx, "softmax", outer, n * inner, in.data<float>(), out.data<float>(), [n, inner](int64_t rows, const dnnl::engine& eng) {
             dnnl::memory::desc md({rows, n, inner}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::abc);
             dnnl::softmax_forward::desc d(dnnl::prop_kind::forward_inference, md, 1);
             return std::pair<dnnl::memory::desc, dnnl::primitive>{md, dnnl::softmax_forward(dnnl::softmax_forward::primitive_desc(d, eng))};
-        });
+        })) {
         ctx.setOutput(0, out);
         return;
     }

@@ -118,13 +118,11 @@ void unaryReduced(KernelContext& ctx, const Tensor& x, bool inplace) {
 // GELU (erf form) on contiguous float32 through oneDNN's JIT eltwise: std::erf on each element was
 // a quarter of tiny_gpt's run.
 bool dnnlGelu(KernelContext& ctx, const Tensor& in, const Tensor& out) {
-    if (!ctx.cache() || in.numel() == 0) return false;
-    runDnnlSlices(ctx, "gelu_erf", in.numel(), 1, in.data<float>(), out.data<float>(), [](int64_t n, const dnnl::engine& eng) {
+    return runDnnlSlices(ctx, "gelu_erf", in.numel(), 1, in.data<float>(), out.data<float>(), [](int64_t n, const dnnl::engine& eng) {
         dnnl::memory::desc md({n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::x);
         dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_gelu_erf, md, 0.f, 0.f);
         return std::pair<dnnl::memory::desc, dnnl::primitive>{md, dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(d, eng))};
     });
-    return true;
 }
 #endif
 

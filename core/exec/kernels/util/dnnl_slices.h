@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,30 +32,25 @@ struct DnnlSlices {
 /// `rows` rows of `rowElems` elements each, cut into up to ctx.threads() slices of whole rows once
 /// the tensor has `minParallel` elements. `make(rowsInSlice)` returns the slice's memory desc and
 /// primitive; `key` names everything else the primitive depends on. Runs src -> dst (may alias).
-inline void runDnnlSlices(KernelContext& ctx, const std::string& key, int64_t rows, int64_t rowElems, const float* src, float* dst,
+/// False (nothing done) when the node has no cache to keep the primitives in.
+inline bool runDnnlSlices(KernelContext& ctx, const std::string& key, int64_t rows, int64_t rowElems, const float* src, float* dst,
                           const std::function<std::pair<dnnl::memory::desc, dnnl::primitive>(int64_t rows, const dnnl::engine&)>& make,
                           int64_t minParallel = int64_t(1) << 15) {
+    if (!ctx.cache() || rows * rowElems == 0) return false;
     const int64_t parts = rows * rowElems >= minParallel ? std::clamp<int64_t>(ctx.threads(), 1, std::max<int64_t>(rows, 1)) : 1;
     const std::string fullKey = key + "|" + std::to_string(rows) + "x" + std::to_string(rowElems) + "|" + std::to_string(parts);
-    NodeCache* cache = ctx.cache();
-    std::shared_ptr<DnnlSlices> st;
-    {
-        std::unique_lock lock(cache->mutex);
-        st = std::static_pointer_cast<DnnlSlices>(cache->data);
-        if (!st || st->key != fullKey) {
-            st = std::make_shared<DnnlSlices>();
-            st->key = fullKey;
-            setLibraryThreads(1);
-            for (int64_t p = 0; p < parts; ++p) {
-                const int64_t r0 = rows * p / parts, r1 = rows * (p + 1) / parts;
-                auto [md, prim] = make(r1 - r0, st->eng);
-                st->offset.push_back(r0 * rowElems);
-                st->descs.push_back(md);
-                st->prims.push_back(prim);
-            }
-            cache->data = st;
+    auto st = nodeState<DnnlSlices>(*ctx.cache(), fullKey, [&] {
+        auto made = std::make_shared<DnnlSlices>();
+        setLibraryThreads(1);
+        for (int64_t p = 0; p < parts; ++p) {
+            const int64_t r0 = rows * p / parts, r1 = rows * (p + 1) / parts;
+            auto [md, prim] = make(r1 - r0, made->eng);
+            made->offset.push_back(r0 * rowElems);
+            made->descs.push_back(md);
+            made->prims.push_back(prim);
         }
-    }
+        return made;
+    });
     auto runPart = [&](size_t p) {
         setLibraryThreads(1);
         dnnl::stream s(st->eng);
@@ -67,6 +61,7 @@ inline void runDnnlSlices(KernelContext& ctx, const std::string& key, int64_t ro
     };
     if (st->prims.size() == 1) runPart(0);
     else tbb::parallel_for(size_t(0), st->prims.size(), runPart);
+    return true;
 }
 
 } // namespace irlens::core::exec
