@@ -5,7 +5,7 @@
 #include "fuzz_targets.h"
 
 #include <QElapsedTimer>
-#include <QtTest>
+#include <QTest>
 
 #include <filesystem>
 #include <fstream>

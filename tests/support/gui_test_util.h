@@ -5,7 +5,8 @@
 #include "views/document.h"
 
 #include <QSignalSpy>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 namespace irlens::testing {
 

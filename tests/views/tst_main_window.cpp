@@ -13,7 +13,8 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTextBlock>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace irlens;
 using namespace irlens::views;

@@ -24,7 +24,7 @@
 
 #include <QElapsedTimer>
 #include <QTimer>
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens::testing;
 using irlens::views::Document;

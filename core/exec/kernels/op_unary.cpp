@@ -26,7 +26,7 @@ enum class Un {
     Neg, Abs, Relu, Floor, Ceil, Round, Trunc, Sign, Square, Hardswish, Hardsigmoid, Frac,
 };
 
-bool isFloatValued(Un op) { return op < Un::Neg; }
+constexpr bool isFloatValued(Un op) { return op < Un::Neg; }
 
 template <class T>
 [[gnu::always_inline]] inline T applyUn(Un op, T x) {
@@ -149,7 +149,7 @@ void unary(KernelContext& ctx, bool inplace) {
         }
     }
 #endif
-    dispatchAll(dt, [&]<class T>() {
+    auto run = [&]<class T>() {
         if constexpr (std::is_floating_point_v<T>) {
             if constexpr (op == Un::Relu) {
                 if (in.isContiguous() && out.isContiguous()) {
@@ -165,7 +165,10 @@ void unary(KernelContext& ctx, bool inplace) {
             }
         }
         mapElements<T, T>(ctx.threads(), out, [](T v) { return applyUn<T>(op, v); }, in);
-    });
+    };
+    // a float-valued op computes integers in float32 (dt above): only the float types are instantiated
+    if constexpr (isFloatValued(op)) dispatchFloat(dt, run);
+    else dispatchAll(dt, run);
     ctx.setOutput(0, out);
 }
 

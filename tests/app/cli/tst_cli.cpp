@@ -11,7 +11,7 @@
 
 #include <cstring>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <functional>
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 

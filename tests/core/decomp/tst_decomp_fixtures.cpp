@@ -11,7 +11,7 @@
 #include "core/verify/verifier.h"
 #include "support/shared_fixtures.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <filesystem>
 

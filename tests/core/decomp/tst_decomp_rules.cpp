@@ -6,7 +6,7 @@
 #include "core/ir/builder.h"
 #include "core/ops/meta.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens::core;
 

@@ -9,7 +9,7 @@
 #include "core/io/pt2_reader.h"
 
 #include <QElapsedTimer>
-#include <QtTest>
+#include <QTest>
 
 #include <atomic>
 #include <chrono>

@@ -6,7 +6,7 @@
 #include "core/io/pt2_reader.h"
 #include "support/shared_fixtures.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens::core;
 using namespace irlens::core::exec;

@@ -3,7 +3,7 @@
 // through plan + engine, at 1 and 2 threads.
 #include "op_runner.h"
 
-#include <QtTest>
+#include <QTest>
 #include <cmath>
 
 using namespace irlens::testing;

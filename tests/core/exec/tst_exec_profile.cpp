@@ -8,7 +8,7 @@
 #include "core/io/pt2_reader.h"
 #include "support/shared_fixtures.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <map>

@@ -4,7 +4,7 @@
 // repeat_interleave, transposed convolution. Each row runs through plan + engine at 1 and 2 threads.
 #include "op_runner.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <limits>

@@ -12,7 +12,7 @@
 #include "core/ops/meta.h"
 #include "core/verify/verifier.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens::core;
 using namespace irlens::core::exec;

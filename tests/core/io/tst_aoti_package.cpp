@@ -11,7 +11,7 @@
 #include "zip_builder.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <fstream>
 

@@ -4,7 +4,7 @@
 #include "support/cli_runner.h"
 #include "support/shared_fixtures.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens::core;
 namespace fs = std::filesystem;

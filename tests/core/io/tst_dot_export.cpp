@@ -5,7 +5,7 @@
 
 #include <QProcess>
 #include <QStandardPaths>
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens::core;
 

@@ -7,7 +7,7 @@
 #include "support/shared_fixtures.h"
 #include "test_programs.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <fstream>
 #include <sstream>

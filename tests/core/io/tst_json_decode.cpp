@@ -2,7 +2,7 @@
 // every error path with its exact message.
 #include "core/io/json_codec.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -6,7 +6,8 @@
 #include "support/shared_fixtures.h"
 #include "zip_record.h"
 
-#include <QtTest>
+#include <QProcess>
+#include <QTest>
 
 #include <nlohmann/json.hpp>
 

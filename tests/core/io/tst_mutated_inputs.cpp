@@ -7,7 +7,7 @@
 #include "core/io/zip_archive.h"
 #include "support/shared_fixtures.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <fstream>
 #include <random>

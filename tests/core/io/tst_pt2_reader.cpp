@@ -5,7 +5,7 @@
 #include "pickle_builder.h"
 #include "support/shared_fixtures.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <nlohmann/json.hpp>
 

@@ -8,7 +8,8 @@
 #include "support/shared_fixtures.h"
 #include "zip_layout.h"
 
-#include <QtTest>
+#include <QProcess>
+#include <QTest>
 
 #include <nlohmann/json.hpp>
 

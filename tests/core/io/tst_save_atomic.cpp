@@ -6,7 +6,7 @@
 #include "core/io/pt2_writer.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <csignal>
 #include <filesystem>

@@ -3,7 +3,7 @@
 #include "core/io/unpickler.h"
 #include "pickle_builder.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens::core;
 using namespace irlens::testing;

@@ -4,7 +4,7 @@
 #include "support/shared_fixtures.h"
 #include "zip_builder.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens::core;
 using namespace irlens::testing;

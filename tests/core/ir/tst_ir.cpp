@@ -1,7 +1,7 @@
 // The IR model's small pieces: targets, metadata parsing, symbolic pretty-printing, tensor views.
 #include "core/ir/program.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens::core;
 

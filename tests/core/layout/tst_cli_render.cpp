@@ -4,7 +4,7 @@
 
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 class TestCliRender : public QObject {
     Q_OBJECT

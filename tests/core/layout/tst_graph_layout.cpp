@@ -8,7 +8,7 @@
 #include "support/fixture_program.h"
 #include "support/shared_fixtures.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <chrono>
 #include <cmath>

@@ -9,7 +9,7 @@
 #include "support/fixture_program.h"
 #include "support/shared_fixtures.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <set>

@@ -4,7 +4,7 @@
 #include "core/layout/visible_graph.h"
 #include "support/synthetic_program.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens::core;
 using irlens::testing::makeBlockStack;

@@ -4,7 +4,7 @@
 #include "core/ops/meta.h"
 #include "support/shared_fixtures.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <filesystem>
 

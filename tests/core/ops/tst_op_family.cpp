@@ -6,7 +6,7 @@
 #include "core/ops/op_registry.h"
 #include "support/shared_fixtures.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <map>
 #include <set>

@@ -6,7 +6,7 @@
 #include "core/ops/meta.h"
 #include "core/ops/op_registry.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <set>
 #include <string>

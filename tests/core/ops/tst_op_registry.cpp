@@ -2,7 +2,7 @@
 
 #include "core/ops/op_registry.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <fstream>
 #include <string>

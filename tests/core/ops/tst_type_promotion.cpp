@@ -3,7 +3,7 @@
 
 #include "core/ops/type_promotion.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens::core;
 

@@ -9,7 +9,7 @@
 #include "core/ops/meta.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cstring>
 

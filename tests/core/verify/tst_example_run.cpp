@@ -3,7 +3,7 @@
 #include "core/exec/engine.h"
 #include "core/ir/example_program.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -17,7 +17,8 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QTableView>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <memory>
 

@@ -18,7 +18,7 @@
 #include <QElapsedTimer>
 #include <QProgressBar>
 #include <QTimer>
-#include <QtTest>
+#include <QTest>
 
 using namespace irlens;
 using namespace irlens::views;

@@ -11,7 +11,7 @@
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -8,7 +8,8 @@
 #include "views/run/tensor_stats.h"
 
 #include <QAbstractItemModelTester>
-#include <QtTest>
+#include <QTemporaryFile>
+#include <QTest>
 
 #include <cmath>
 

@@ -12,7 +12,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QTreeWidget>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace irlens;
 

@@ -10,7 +10,8 @@
 #include <QAction>
 #include <QImage>
 #include <QSpinBox>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <algorithm>
 #include <set>

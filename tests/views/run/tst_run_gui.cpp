@@ -25,7 +25,8 @@
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QToolTip>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <algorithm>
 #include <map>
