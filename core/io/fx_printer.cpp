@@ -155,6 +155,16 @@ public:
     GraphPrinter(const Graph& graph, const Program* program, const FxPrintOptions& options)
         : m_graph(graph), m_program(program), m_options(options) {}
 
+    /// The FX name of each graph node, as the deserializer names them (no text is built).
+    std::vector<std::string> nodeNames() {
+        m_namesOnly = true;
+        addPlaceholders();
+        std::vector<std::string> out;
+        out.reserve(m_graph.nodes.size());
+        for (const auto& node : m_graph.nodes) out.push_back(m_nodes[size_t(addNode(node))].name);
+        return out;
+    }
+
     std::string print(const std::string& title) {
         addPlaceholders();
         for (const auto& node : m_graph.nodes) addNode(node);
@@ -304,11 +314,13 @@ private:
             if (!used.count(in.name)) fx.kwargs.emplace_back(in.name, convert(in.arg));
     }
 
-    void addNode(const Node& node) {
+    /// Adds a node's FX node (and its getitems); returns the index of the node's own FX node.
+    int addNode(const Node& node) {
         FxNode fx;
         fx.op = "call_function";
         fx.target = targetText(node.target);
-        splitInputs(node, fx); // get_attr nodes for subgraphs are created here, before the node
+        if (m_namesOnly) nameGetAttrs(node);
+        else splitInputs(node, fx); // get_attr nodes for subgraphs are created here, before the node
         const auto& outs = node.outputs;
         // A HOP's lone tensor output is the node itself only when the file says so; otherwise (false or
         // absent, which current loaders treat alike) the HOP returned a one-element tuple and gets a getitem.
@@ -321,13 +333,11 @@ private:
         if (singleSym && node.target.kind == Target::Kind::Op) {
             const Target& t = node.target;
             fx.name = m_namespace.create(node.hasSerializedName ? node.name : snakeCase(t.op + "." + t.overload));
-            m_values[outs[0].s] = addFx(std::move(fx));
-            return;
+            return m_values[outs[0].s] = addFx(std::move(fx));
         }
         if (singleTensor || singleSym) {
             fx.name = m_namespace.create(outs[0].s);
-            m_values[outs[0].s] = addFx(std::move(fx));
-            return;
+            return m_values[outs[0].s] = addFx(std::move(fx));
         }
         bool noValue = outs.empty() || (outs.size() == 1 && outs[0].kind == ArgKind::None);
         std::string candidate = node.name;
@@ -339,12 +349,19 @@ private:
         }
         fx.name = m_namespace.create(candidate);
         int parent = addFx(std::move(fx));
-        if (noValue) return;
+        if (noValue) return parent;
         if (outs.size() == 1 && outs[0].isList()) {
             addGetItems(parent, outs[0].list);
         } else {
             addGetItems(parent, outs);
         }
+        return parent;
+    }
+
+    /// What splitInputs names, without converting the arguments: the get_attr node of each subgraph.
+    void nameGetAttrs(const Node& node) {
+        for (const auto& in : node.inputs)
+            if (in.arg.kind == ArgKind::Graph) m_namespace.create(in.arg.s);
     }
 
     void addGetItems(int parent, const std::vector<Argument>& outs) {
@@ -439,6 +456,7 @@ private:
     std::map<std::string, int> m_values; // serialized value name -> FX node
     NameSpace m_namespace;
     std::vector<std::pair<std::string, const Graph*>> m_subgraphs;
+    bool m_namesOnly = false;
 };
 
 } // namespace
@@ -449,6 +467,11 @@ std::string printFxGraph(const Program& program, const FxPrintOptions& options) 
 
 std::string printFxGraph(const Graph& graph, const FxPrintOptions& options) {
     return GraphPrinter(graph, nullptr, options).print({});
+}
+
+std::vector<std::string> fxNodeNames(const Graph& graph) {
+    FxPrintOptions options;
+    return GraphPrinter(graph, nullptr, options).nodeNames();
 }
 
 } // namespace irlens::core

@@ -15,6 +15,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace irlens::core {
 
@@ -32,6 +33,11 @@ struct FxPrintOptions {
 std::string printFxGraph(const Program& program, const FxPrintOptions& options = {});
 /// The FX text of one graph (a HOP subgraph, or a graph without a program).
 std::string printFxGraph(const Graph& graph, const FxPrintOptions& options = {});
+
+/// The name FX gives each node of `graph` (in node order): a multi-output node is named after its
+/// target ("native_layer_norm_default"), not after its first getitem. Placeholder names come from
+/// the graph's inputs, so a graph whose inputs have no value names may differ from the printed text.
+std::vector<std::string> fxNodeNames(const Graph& graph);
 
 /// Python's repr of a float: "1e-05", "0.1", "1.0", "-inf", "nan".
 std::string pythonFloatRepr(double value);

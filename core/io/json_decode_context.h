@@ -88,7 +88,7 @@ public:
     void warn(std::string w) { m_warnings.push_back(std::move(w)); }
 
 private:
-    Status node(uint32_t idx, const Path& p, Node& out, size_t index);
+    Status node(uint32_t idx, const Path& p, Node& out);
     Status namedArgument(uint32_t idx, const Path& p, NamedArgument& out);
     Status argumentMember(std::string_view member, uint32_t v, const Path& p, Argument& out);
     Status signature(uint32_t idx, const Path& p, GraphSignature& out);

@@ -1,6 +1,7 @@
 // JSON decoder: Graph, Node, NamedArgument and every Argument member (section 5.4-5.5 of the
 // format guide). Unknown Argument members become ArgKind::Opaque with their raw JSON.
 #include "core/io/json_decode_context.h"
+#include "core/io/fx_printer.h"
 
 #include <memory>
 #include <set>
@@ -241,7 +242,7 @@ Status Decoder::namedArgument(uint32_t idx, const Path& p, NamedArgument& out) {
     return Status::ok();
 }
 
-Status Decoder::node(uint32_t idx, const Path& p, Node& out, size_t index) {
+Status Decoder::node(uint32_t idx, const Path& p, Node& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
     uint32_t v;
     IRLENS_TRY(req(idx, p, "target", v));
@@ -267,14 +268,26 @@ Status Decoder::node(uint32_t idx, const Path& p, Node& out, size_t index) {
     if (uint32_t n = opt(idx, "name"); n != kNoNode) {
         IRLENS_TRY(readString(n, p.child("name"), out.name));
         out.hasSerializedName = true;
-    } else {
-        // Before `name` was serialized, a node was known by its first output (the FX node name).
-        auto names = out.outputNames();
-        if (!names.empty()) out.name = names.front();
-        else out.name = (out.target.op.empty() ? std::string("node") : out.target.op) + "_n" + std::to_string(index);
     }
+    // otherwise the graph names it as FX does, once all its nodes are read (nameUnnamedNodes)
     return Status::ok();
 }
+
+namespace {
+
+/// Files that do not serialize node names: each node takes the name torch's deserializer gives its
+/// FX node, so the FX text, the Node pane and the Profile agree (a multi-output node is
+/// "native_layer_norm_default", not its first getitem).
+void nameUnnamedNodes(Graph& g) {
+    bool any = false;
+    for (const auto& n : g.nodes) any = any || !n.hasSerializedName;
+    if (!any) return;
+    std::vector<std::string> names = fxNodeNames(g);
+    for (size_t k = 0; k < g.nodes.size(); ++k)
+        if (!g.nodes[k].hasSerializedName) g.nodes[k].name = std::move(names[k]);
+}
+
+} // namespace
 
 Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
@@ -285,8 +298,9 @@ Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
     IRLENS_TRY(expect(v, p.child("nodes"), JType::Array));
     out.nodes.resize(m_doc.at(v).count);
     IRLENS_TRY(forEachItem(v, p.child("nodes"), [&](uint32_t c, const Path& cp, size_t k) {
-        return node(c, cp, out.nodes[k], k);
+        return node(c, cp, out.nodes[k]);
     }));
+    nameUnnamedNodes(out);
     // The optional name -> value tables; each decoder call fills the map entry in place.
     auto table = [&](const char* key, auto&& decodeInto) -> Status {
         uint32_t t = opt(idx, key);

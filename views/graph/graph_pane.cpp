@@ -90,7 +90,7 @@ int GraphPane::nextHit(bool backwards) {
     const int node = hits[static_cast<size_t>(m_current)];
     m_doc->revealNode(node);
     m_doc->selectNode(node);
-    m_view->centerOnNode(node);
+    m_view->zoomToNode(node);
     updateCount();
     return node;
 }

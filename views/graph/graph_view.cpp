@@ -15,6 +15,7 @@
 #include <QScrollBar>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace irlens::views {
@@ -36,7 +37,12 @@ GraphView::GraphView(Document* document, GraphScene* scene, QWidget* parent)
     connect(m_doc, &Document::selectionChanged, this, [this](int node) {
         if (node < 0) return;
         if (auto* item = m_scene->itemForNode(node)) {
-            // bring the selection into view only when it is outside
+            // a node chosen elsewhere (search, Profile, Node pane) is brought into view, at a zoom
+            // where it can be read; a click on the canvas leaves the view alone
+            if (!m_clickSelecting && zoom() < kLegibleZoom) {
+                zoomToNode(node);
+                return;
+            }
             QRectF visible = mapToScene(viewport()->rect()).boundingRect();
             if (!visible.contains(item->sceneBoundingRect())) centerOn(item);
         }
@@ -45,11 +51,16 @@ GraphView::GraphView(Document* document, GraphScene* scene, QWidget* parent)
 
 double GraphView::zoom() const { return transform().m11(); }
 
-void GraphView::zoomBy(double factor) {
-    double z = zoom() * factor;
-    if (z < 0.02 || z > 8) return;
-    scale(factor, factor);
+void GraphView::setZoom(double z) {
+    z = std::clamp(z, kMinZoom, kMaxZoom);
+    const double f = z / zoom();
+    if (std::isfinite(f) && f > 0) scale(f, f);
     placeMiniMap();
+}
+
+void GraphView::zoomBy(double factor) {
+    // clamped, never refused: whatever the zoom is, zooming in (or out) moves it
+    setZoom(zoom() * factor);
 }
 
 void GraphView::fitAll() {
@@ -60,17 +71,32 @@ void GraphView::fitAll() {
         // a small graph: natural size, centred (blown-up boxes read worse, not better)
         resetTransform();
         centerOn(r.center());
+    } else if (zoom() < kMinZoom) {
+        // a giant graph (deep_stack or llama_deep expanded) would shrink to a one-pixel line: stop
+        // at the floor the wheel has, on the selection or the top of the graph; the minimap shows the rest
+        setZoom(kMinZoom);
+        const NodeItem* sel = m_doc->selectedNode() >= 0 ? m_scene->itemForNode(m_doc->selectedNode()) : nullptr;
+        const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+        if (sel) centerOn(sel);
+        else centerOn(r.center().x(), r.top() + visible.height() / 2);
     }
     placeMiniMap();
+}
+
+void GraphView::zoomToNode(int nodeIndex) {
+    NodeItem* item = m_scene->itemForNode(nodeIndex);
+    if (!item) return;
+    if (zoom() < kLegibleZoom) setZoom(kStartZoom);
+    centerOn(item);
 }
 
 void GraphView::showStart() {
     fitAll();
     const QRectF r = m_scene->sceneRect();
     // a big graph fitted whole is unreadable: keep text legible and start at its first box instead
-    if (zoom() < 0.45) {
+    if (zoom() < kLegibleZoom) {
         resetTransform();
-        scale(0.7, 0.7);
+        scale(kStartZoom, kStartZoom);
         QPointF anchor = r.center();
         double top = r.bottom();
         for (QGraphicsItem* it : m_scene->items())
@@ -109,6 +135,12 @@ void GraphView::onRebuilt() {
 }
 
 void GraphView::selectAt(const QPointF& scenePos) {
+    m_clickSelecting = true;
+    selectItemAt(scenePos);
+    m_clickSelecting = false;
+}
+
+void GraphView::selectItemAt(const QPointF& scenePos) {
     for (QGraphicsItem* it : m_scene->items(scenePos)) {
         if (auto* node = qgraphicsitem_cast<NodeItem*>(it)) {
             const VisibleItem& vi = node->item();

@@ -19,9 +19,20 @@ class GraphView : public QGraphicsView {
 public:
     GraphView(Document* document, GraphScene* scene, QWidget* parent = nullptr);
 
+    /// The zoom limits of the wheel, the keys and Fit; text is legible from kLegibleZoom up.
+    static constexpr double kMinZoom = 0.02;
+    static constexpr double kMaxZoom = 8.0;
+    static constexpr double kLegibleZoom = 0.45;
+    static constexpr double kStartZoom = 0.7;
+
+    /// Zooms by a factor, clamped to [kMinZoom, kMaxZoom].
     void zoomBy(double factor);
-    /// The whole graph in view (never enlarged past 100 %).
+    void setZoom(double zoom);
+    /// The whole graph in view (never enlarged past 100 %); a graph too big for kMinZoom is shown
+    /// at kMinZoom around the selection (or its top).
     void fitAll();
+    /// Centres a node at a zoom where it can be read (zooming in when the view is below that).
+    void zoomToNode(int nodeIndex);
     /// The first view of a graph: fitted when readable, else the top of it at a legible zoom.
     void showStart();
     /// Centres the view on a graph node (its box) without changing the zoom much.
@@ -50,11 +61,13 @@ signals:
 private:
     void onRebuilt();
     void placeMiniMap();
+    void selectItemAt(const QPointF& scenePos);
 
     Document* m_doc;
     GraphScene* m_scene;
     MiniMap* m_mini;
     bool m_fitOnNextLayout = true;
+    bool m_clickSelecting = false; // selectAt is running: the selection came from the canvas
 };
 
 /// An overview of the whole scene with the visible area outlined; click or drag to move there.
