@@ -14,6 +14,13 @@ void checkConvOperands(const char* what, const Tensor& input, const Tensor& weig
 /// A contiguous rank-3 tensor [N, C, W] viewed as [N, C, 1, W]: 1-D convolutions run as 2-D with H = 1.
 Tensor asConv2d(const Tensor& t);
 
+/// One spatial entry of a stride / padding / dilation list: a single value applies to every axis,
+/// an empty list means `fallback`.
+inline int64_t convParam(const std::vector<int64_t>& v, size_t k, int64_t fallback) {
+    if (v.empty()) return fallback;
+    return v.size() == 1 ? v[0] : (k < v.size() ? v[k] : fallback);
+}
+
 /// input [N, C, (H,) W], weight [C, O / groups, (KH,) KW]; writes output 0 of ctx.
 void convTranspose(KernelContext& ctx, const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                    const std::vector<int64_t>& stride, const std::vector<int64_t>& padding, const std::vector<int64_t>& outputPadding,

@@ -227,11 +227,6 @@ void pointwiseConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const s
     });
 }
 
-int64_t pick(const std::vector<int64_t>& v, size_t k, int64_t fallback) {
-    if (v.empty()) return fallback;
-    return v.size() == 1 ? v[0] : (k < v.size() ? v[k] : fallback);
-}
-
 // conv over N-C-(H)-W; 1-D convolutions run as 2-D with H = 1.
 void convImpl(KernelContext& ctx, const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
               const std::vector<int64_t>& stride, const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation,
@@ -242,12 +237,12 @@ void convImpl(KernelContext& ctx, const Tensor& input, const Tensor& weight, con
     if (oneD) { x = asConv2d(x); w = asConv2d(w); }
     ConvParams p;
     p.groups = groups;
-    p.strideH = oneD ? 1 : pick(stride, 0, 1);
-    p.strideW = pick(stride, oneD ? 0 : 1, 1);
-    p.padH = oneD ? 0 : pick(padding, 0, 0);
-    p.padW = pick(padding, oneD ? 0 : 1, 0);
-    p.dilH = oneD ? 1 : pick(dilation, 0, 1);
-    p.dilW = pick(dilation, oneD ? 0 : 1, 1);
+    p.strideH = oneD ? 1 : convParam(stride, 0, 1);
+    p.strideW = convParam(stride, oneD ? 0 : 1, 1);
+    p.padH = oneD ? 0 : convParam(padding, 0, 0);
+    p.padW = convParam(padding, oneD ? 0 : 1, 0);
+    p.dilH = oneD ? 1 : convParam(dilation, 0, 1);
+    p.dilW = convParam(dilation, oneD ? 0 : 1, 1);
     p.activation = static_cast<FusedActivation>(ctx.intArg(kFusedActivationArg, -1, 0));
     p.lo = ctx.floatArg(kFusedMinArg, -1, 0.0);
     p.hi = ctx.floatArg(kFusedMaxArg, -1, 0.0);

@@ -19,11 +19,6 @@ struct Geometry {
     int64_t sH, sW, pH, pW, dH, dW;
 };
 
-int64_t pick(const std::vector<int64_t>& v, size_t k, int64_t fallback) {
-    if (v.empty()) return fallback;
-    return v.size() == 1 ? v[0] : (k < v.size() ? v[k] : fallback);
-}
-
 template <class T>
 void gatherConvTranspose(int threads, const Tensor& x, const Tensor& w, const std::optional<Tensor>& b, const Tensor& out, const Geometry& g) {
     const int64_t Cg = g.C / g.G, Og = g.O / g.G;
@@ -77,9 +72,9 @@ void convTranspose(KernelContext& ctx, const Tensor& input, const Tensor& weight
     if (oneD) { x = asConv2d(x); w = asConv2d(w); }
     const size_t h = 0, wd = oneD ? 0 : 1;
     Geometry g{x.size(0), x.size(1), x.size(2), x.size(3), 0, w.size(2), w.size(3), 0, 0, groups,
-               oneD ? 1 : pick(stride, h, 1), pick(stride, wd, 1), oneD ? 0 : pick(padding, h, 0), pick(padding, wd, 0),
-               oneD ? 1 : pick(dilation, h, 1), pick(dilation, wd, 1)};
-    const int64_t opH = oneD ? 0 : pick(outputPadding, h, 0), opW = pick(outputPadding, wd, 0);
+               oneD ? 1 : convParam(stride, h, 1), convParam(stride, wd, 1), oneD ? 0 : convParam(padding, h, 0), convParam(padding, wd, 0),
+               oneD ? 1 : convParam(dilation, h, 1), convParam(dilation, wd, 1)};
+    const int64_t opH = oneD ? 0 : convParam(outputPadding, h, 0), opW = convParam(outputPadding, wd, 0);
     if (groups <= 0 || g.C % groups || w.size(0) != g.C)
         kernelFail("transposed convolution: input " + input.shapeString() + " with " + std::to_string(groups) + " groups does not fit weight " + weight.shapeString());
     if (g.sH <= 0 || g.sW <= 0 || g.dH <= 0 || g.dW <= 0 || g.pH < 0 || g.pW < 0 || opH < 0 || opW < 0)
