@@ -190,6 +190,8 @@ bool Document::enterSubgraph(int nodeIndex, int subgraph) {
         s.collapse = CollapseState::automatic(*tree, static_cast<int>(s.graph->nodes.size()));
         s.tree = std::move(tree);
         s.key = scope().key + "/" + QString::fromStdString(node.name) + ":" + QString::number(subgraph);
+        s.node = nodeIndex;
+        s.subgraph = subgraph;
         m_scopes.push_back(std::move(s));
         onScopeChanged();
         return true;

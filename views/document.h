@@ -61,6 +61,8 @@ struct Scope {
     std::shared_ptr<const core::ModuleTree> tree;
     core::CollapseState collapse;
     QString key;                                     // cache scope key
+    int node = -1;                                   // a subgraph: the HOP node of the scope above that holds it
+    int subgraph = -1;                               // and which of its subgraphs this is
 };
 
 class Document : public QObject {

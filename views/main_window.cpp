@@ -37,6 +37,8 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QSettings>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QShortcut>
 #include <QStatusBar>
 #include <QSvgGenerator>
@@ -111,10 +113,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
         statusBar()->showMessage(tr("Layout failed: %1").arg(message), 15000);
     });
 
+    // every dock exists now (the run's too): what View › Reset layout goes back to
+    m_defaultState = saveState();
     QSettings settings;
-    resize(1500, 950);
+    // a first start: 1500x950, or 92 % of a smaller screen (1366x768 laptops)
+    QSize size(1500, 950);
+    if (QScreen* screen = QGuiApplication::primaryScreen()) size = size.boundedTo(screen->availableGeometry().size() * 0.92);
+    resize(size);
     restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    if (!restoreState(settings.value("window/state").toByteArray())) m_sizeDocksOnShow = true;
     rebuildRecentMenu(settings.value("recentFiles").toStringList());
     updateStatus();
 }
@@ -180,6 +187,12 @@ void MainWindow::buildDocks() {
     connect(m_inspectorView, &QTreeView::activated, this, follow);
     connect(m_inspectorView, &QTreeView::clicked, this, follow);
     auto* inspectorDock = dock(tr("Node"), "inspector", m_inspectorView, Qt::RightDockWidgetArea);
+    connect(m_graph->view(), &GraphView::showSourceRequested, this, [this, inspectorDock](int n) {
+        inspectorDock->show();
+        inspectorDock->raise();
+        m_doc->selectNode(n);
+        showStackTrace();
+    });
 
     // bottom: FX text, diagnostics, weights
     m_fx = new FxTextPane(m_doc, this);
@@ -199,10 +212,14 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(fxDock, diagDock);
     tabifyDockWidget(diagDock, weightsDock);
     fxDock->raise();
-    resizeDocks({fxDock}, {220}, Qt::Vertical);
-    resizeDocks({modulesDock, inspectorDock}, {280, 400}, Qt::Horizontal);
-    // right, below the node inspector: stepping the decomposition
-    dock(tr("Decomposition"), "decomposition", new DecompPane(m_doc, this), Qt::RightDockWidgetArea);
+    // right: the Node pane and the decomposition as tabs, each with the whole height (stacked, the
+    // Node pane had to be scrolled to reach the module stack and the teaching text showed 6 lines)
+    auto* decompDock = dock(tr("Decomposition"), "decomposition", new DecompPane(m_doc, this), Qt::RightDockWidgetArea);
+    tabifyDockWidget(inspectorDock, decompDock);
+    inspectorDock->raise();
+    // left: the module tree with the signature and ranges as tabs beside it
+    tabifyDockWidget(modulesDock, sigDock);
+    modulesDock->raise();
     connect(m_doc, &Document::diagnosticsChanged, this, [this, diagDock] {
         diagDock->setWindowTitle(tr("Diagnostics (%1)").arg(m_doc->diagnostics().size()));
     });
@@ -253,6 +270,7 @@ void MainWindow::buildMenus() {
     view->addAction(tr("Zoom &in"), QKeySequence(Qt::CTRL | Qt::Key_Equal), gv, [gv] { gv->zoomBy(1.25); });
     view->addAction(tr("Zoom &out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), gv, [gv] { gv->zoomBy(0.8); });
     view->addSeparator();
+    view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
     m_viewMenu = view->addMenu(tr("&Panes"));
     // every dock and toolbar of the window, the run docks included (QMainWindow lists them)
     connect(m_viewMenu, &QMenu::aboutToShow, this, [this] {
@@ -410,6 +428,49 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     const auto urls = event->mimeData()->urls();
     if (!urls.isEmpty() && urls.front().isLocalFile()) openFile(urls.front().toLocalFile());
+}
+
+void MainWindow::showStackTrace() {
+    // the Node pane's "Stack trace" row opened, its last frame (the model's own line) in view
+    QAbstractItemModel* model = m_inspectorView->model();
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const QModelIndex row = model->index(r, 0);
+        if (row.data().toString() != tr("Stack trace")) continue;
+        m_inspectorView->expand(row);
+        const int frames = model->rowCount(row);
+        const QModelIndex last = frames > 0 ? model->index(frames - 1, 0, row) : row;
+        m_inspectorView->expand(last);
+        m_inspectorView->setCurrentIndex(last);
+        m_inspectorView->scrollTo(last, QAbstractItemView::PositionAtTop);
+        return;
+    }
+}
+
+void MainWindow::resetLayout() {
+    restoreState(m_defaultState);
+    sizeDocks();
+}
+
+void MainWindow::sizeDocks() {
+    // proportions that hold from 1366x768 to 4K: the graph keeps about 60 % of the width and
+    // two thirds of the height; the side panes get what their tables need, no more
+    const QSize s = size();
+    auto find = [this](const char* name) { return findChild<QDockWidget*>(QString::fromLatin1(name)); };
+    QDockWidget* left = find("modules");
+    QDockWidget* right = find("inspector");
+    QDockWidget* bottom = find("fx");
+    if (left && right)
+        resizeDocks({left, right}, {std::clamp(s.width() * 17 / 100, 220, 520), std::clamp(s.width() * 23 / 100, 300, 700)},
+                    Qt::Horizontal);
+    if (bottom) resizeDocks({bottom}, {std::clamp(s.height() * 28 / 100, 170, 800)}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (m_sizeDocksOnShow) {
+        m_sizeDocksOnShow = false;
+        sizeDocks();
+    }
 }
 
 } // namespace irlens::views

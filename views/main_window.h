@@ -60,7 +60,17 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
+public:
+    /// View › Reset layout: the docks as a fresh install has them, sized for the window.
+    void resetLayout();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    void sizeDocks();
+    /// Opens the Node pane's stack trace at the selected node's last frame ("Show source").
+    void showStackTrace();
     void buildMenus();
     void buildDocks();
     void updateStatus();
@@ -89,6 +99,8 @@ private:
     QLabel* m_statusStage = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;
+    QByteArray m_defaultState;     // saveState() once every dock exists
+    bool m_sizeDocksOnShow = false; // no saved layout: size the docks for the window when shown
 };
 
 } // namespace irlens::views

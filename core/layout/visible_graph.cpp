@@ -1,6 +1,7 @@
 #include "core/layout/visible_graph.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace irlens::core {
@@ -34,8 +35,9 @@ void sizeItem(VisibleItem& item) {
         for (const auto& c : item.chips) w = std::max(w, chipWidth(c) + 12);
         h += chipRowCount(item.chips, w) * (kChipHeight + kChipGap) + 2;
     }
-    item.width = w;
-    item.height = h;
+    // whole points: Graphviz keeps node sizes in points, and a fraction came back rounded
+    item.width = std::ceil(w);
+    item.height = std::ceil(h);
 }
 
 Chip::Kind chipKindFor(InputKind k) {
@@ -207,6 +209,18 @@ private:
         if (!outs.empty()) {
             item.subtitle = valueLabel(m_graph, outs.front());
             if (outs.size() > 1) item.subtitle += " +" + std::to_string(outs.size() - 1);
+        }
+        // a HOP's subgraphs (cond's two branches, a map's body), each one click away
+        int sub = 0;
+        for (const auto& in : node.inputs) {
+            if (in.arg.kind != ArgKind::Graph) continue;
+            Chip chip;
+            chip.kind = Chip::Kind::Subgraph;
+            chip.value = in.arg.s;
+            chip.subgraph = sub++;
+            chip.label = "▸ " + in.arg.s;
+            chip.tip = "Open " + in.arg.s + (in.name.empty() ? std::string() : " (" + in.name + ")");
+            item.chips.push_back(std::move(chip));
         }
         if (m_vg.itemOfId.count(item.id)) item.id += "#" + std::to_string(n); // duplicate names in hostile files
         ++m_vg.visibleOpNodes;

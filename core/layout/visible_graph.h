@@ -15,9 +15,10 @@ namespace irlens::core {
 
 /// A value drawn as a small tag on its consumer instead of an edge from far away.
 struct Chip {
-    enum class Kind { Parameter, Buffer, Constant, FanOut, Other };
+    enum class Kind { Parameter, Buffer, Constant, FanOut, Subgraph, Other };
     Kind kind = Kind::Other;
-    std::string value; // the graph value name ("p_conv1_weight")
+    std::string value; // the graph value name ("p_conv1_weight"); a Subgraph chip: the subgraph's name
+    int subgraph = -1; // a Subgraph chip: which of the node's subgraphs (0 = the first graph input)
     std::string label; // short text drawn ("weight", "x")
     std::string tip;   // longer text (target FQN and shape)
 };

@@ -86,6 +86,12 @@ int NodeItem::chipAt(const QPointF& scenePos) const {
     return -1;
 }
 
+QRectF NodeItem::chipRect(int chip) const {
+    for (const auto& cb : m_chips)
+        if (cb.chip == chip) return qr(cb.box);
+    return {};
+}
+
 QPen NodeItem::outlinePen(const QColor& border) const {
     const QPalette pal = palette();
     QPen pen(border, 1.2);
@@ -177,6 +183,7 @@ void NodeItem::paintChips(QPainter* p, const QFont& smallFont) const {
         case Chip::Kind::Buffer: chipFill = QColor(0x74, 0xc4, 0x76); break;
         case Chip::Kind::Constant: chipFill = QColor(0xbc, 0xbd, 0xdc); break;
         case Chip::Kind::FanOut: chipFill = QColor(0xfd, 0xae, 0x6b); break;
+        case Chip::Kind::Subgraph: chipFill = QColor(0xfd, 0xd4, 0x9e); break;
         case Chip::Kind::Other: chipFill = QColor(0xd9, 0xd9, 0xd9); break;
         }
         if (dark) chipFill = chipFill.darker(170);
@@ -223,10 +230,25 @@ EdgeItem::EdgeItem(const LayoutResult& layout, int index) : m_index(index) {
     }
     m_label = QString::fromStdString(ve.label);
     m_labelPos = qp(e.labelPos);
+    if (!m_label.isEmpty()) keepLabelOffTitles(layout);
     m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-4, -4, 4, 4);
     if (!m_label.isEmpty()) m_bounds = m_bounds.united(QRectF(m_labelPos.x() + 2, m_labelPos.y() - 8, m_label.size() * 5.0 + 8, 14));
     setZValue(1);
     setToolTip(QString::fromStdString(ve.value) + "  " + m_label);
+}
+
+// Graphviz places edge labels without knowing where a module frame draws its title: a label on a
+// title strip ("layer1.0.relu #2") is moved just below it.
+void EdgeItem::keepLabelOffTitles(const core::LayoutResult& layout) {
+    const QRectF label(m_labelPos.x() + 3, m_labelPos.y() - 7, m_label.size() * 5.0 + 8, 12);
+    for (const auto& c : layout.clusters) {
+        const QRectF box = qr(c.box);
+        const QRectF title(box.left(), box.top(), box.width(), 18);
+        if (title.intersects(label)) {
+            m_labelPos.setY(title.bottom() + 9);
+            return;
+        }
+    }
 }
 
 QRectF EdgeItem::boundingRect() const { return m_bounds; }

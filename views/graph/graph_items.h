@@ -28,6 +28,8 @@ public:
     int emphasis() const { return m_emphasis; }
     /// The chip under a scene point, -1 if none.
     int chipAt(const QPointF& scenePos) const;
+    /// Where a chip (an index into item().chips) is drawn, in scene coordinates; empty if not drawn.
+    QRectF chipRect(int chip) const;
     /// Marks the box as made by decomposition step `step` (1-based; 0 clears): a "new" corner tag
     /// and outline in newNodeColor(), and `note` ("added by step 2: linear → t + addmm") in the tooltip.
     void setNewMark(int step, const QString& note);
@@ -71,6 +73,8 @@ public:
     void setHighlighted(bool on);
 
 private:
+    void keepLabelOffTitles(const core::LayoutResult& layout);
+
     QPainterPath m_path;
     QPolygonF m_arrow;
     QString m_label;

@@ -37,17 +37,26 @@ int producerOf(const Graph& graph, int node) {
     return p.empty() ? -1 : p.front();
 }
 
-int firstUserOf(const Graph& graph, int node) {
-    if (node < 0 || node >= static_cast<int>(graph.nodes.size())) return -1;
+std::vector<int> usersOf(const Graph& graph, int node, size_t limit) {
+    std::vector<int> out;
+    if (node < 0 || node >= static_cast<int>(graph.nodes.size())) return out;
     auto outs = graph.nodes[static_cast<size_t>(node)].outputNames();
     std::unordered_set<std::string> mine(outs.begin(), outs.end());
-    for (size_t k = static_cast<size_t>(node) + 1; k < graph.nodes.size(); ++k) {
+    for (size_t k = static_cast<size_t>(node) + 1; k < graph.nodes.size() && out.size() < limit; ++k) {
         std::vector<std::string> names;
         for (const auto& in : graph.nodes[k].inputs) in.arg.collectValueNames(names);
         for (const auto& n : names)
-            if (mine.count(n)) return static_cast<int>(k);
+            if (mine.count(n)) {
+                out.push_back(static_cast<int>(k));
+                break;
+            }
     }
-    return -1;
+    return out;
+}
+
+int firstUserOf(const Graph& graph, int node) {
+    auto users = usersOf(graph, node, 1);
+    return users.empty() ? -1 : users.front();
 }
 
 std::vector<int> searchNodes(const Graph& graph, const ModuleTree& tree, const QString& query, bool regex) {

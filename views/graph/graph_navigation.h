@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <vector>
 
 namespace irlens::views {
@@ -15,6 +16,8 @@ namespace irlens::views {
 int producerOf(const core::Graph& graph, int node);
 /// The first node reading any output of `node`; -1 when none (only the graph output uses it).
 int firstUserOf(const core::Graph& graph, int node);
+/// The nodes reading any output of `node`, in graph order (at most `limit`).
+std::vector<int> usersOf(const core::Graph& graph, int node, size_t limit = SIZE_MAX);
 /// Every node producing an input of `node`, in argument order, without repeats.
 std::vector<int> producersOf(const core::Graph& graph, int node);
 

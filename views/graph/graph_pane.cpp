@@ -125,14 +125,47 @@ void GraphPane::rebuildBreadcrumb() {
         delete item;
     }
     const auto& scopes = m_doc->scopes();
-    for (size_t k = 0; k < scopes.size(); ++k) {
-        if (k) m_crumbs->addWidget(new QLabel(QStringLiteral("›"), this));
+    for (size_t k = 0; k + 1 < scopes.size(); ++k) {
         auto* b = new QToolButton(this);
         b->setText(scopes[k].label);
         b->setAutoRaise(true);
-        b->setEnabled(k + 1 < scopes.size());
-        b->setToolTip(k + 1 < scopes.size() ? tr("Back to this graph (Backspace goes up one level)") : QString());
-        connect(b, &QToolButton::clicked, this, [this, k] { m_doc->leaveSubgraph(static_cast<int>(k)); });
+        b->setToolTip(tr("Back to this graph (Backspace goes up one level)"));
+        connect(b, &QToolButton::clicked, this, [this, k] { m_doc->leaveSubgraph(static_cast<int>(k)); }, Qt::QueuedConnection);
+        m_crumbs->addWidget(b);
+        m_crumbs->addWidget(new QLabel(QStringLiteral("›"), this));
+    }
+    if (scopes.empty()) return;
+    // where the user is: plain text in the window's text colour, not a greyed-out button
+    auto* here = new QLabel(QStringLiteral("<b>%1</b>").arg(scopes.back().label.toHtmlEscaped()), this);
+    here->setObjectName(QStringLiteral("breadcrumbHere"));
+    here->setContentsMargins(4, 0, 4, 0);
+    m_crumbs->addWidget(here);
+    addSiblingSubgraphs();
+}
+
+void GraphPane::addSiblingSubgraphs() {
+    // inside one branch of a cond (or any HOP with several subgraphs): the others, one click away
+    const auto& scopes = m_doc->scopes();
+    if (scopes.size() < 2 || scopes.back().node < 0) return;
+    const Scope& here = scopes.back();
+    const core::Graph* parent = scopes[scopes.size() - 2].graph;
+    if (!parent || here.node >= static_cast<int>(parent->nodes.size())) return;
+    const core::Node& hop = parent->nodes[static_cast<size_t>(here.node)];
+    int sub = 0;
+    for (const auto& in : hop.inputs) {
+        if (in.arg.kind != core::ArgKind::Graph) continue;
+        const int index = sub++;
+        if (index == here.subgraph) continue;
+        auto* b = new QToolButton(this);
+        b->setObjectName(QStringLiteral("siblingSubgraph"));
+        b->setText(QStringLiteral("⇄ %1").arg(QString::fromStdString(in.arg.s)));
+        b->setAutoRaise(true);
+        b->setToolTip(tr("Switch to %1, the other subgraph of %2").arg(QString::fromStdString(in.arg.s), QString::fromStdString(hop.name)));
+        connect(b, &QToolButton::clicked, this, [this, node = here.node, index] {
+            const int depth = static_cast<int>(m_doc->scopes().size()) - 2;
+            m_doc->leaveSubgraph(depth);
+            m_doc->enterSubgraph(node, index);
+        }, Qt::QueuedConnection); // the scope change deletes this button
         m_crumbs->addWidget(b);
     }
 }

@@ -40,6 +40,7 @@ protected:
 
 private:
     void rebuildBreadcrumb();
+    void addSiblingSubgraphs();
     void updateCount();
 
     Document* m_doc;

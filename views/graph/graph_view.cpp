@@ -1,5 +1,7 @@
 #include "views/graph/graph_view.h"
 
+#include "core/decomp/decomp_session.h"
+#include "views/decomp/decomposition.h"
 #include "views/document.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_navigation.h"
@@ -159,6 +161,11 @@ void GraphView::selectItemAt(const QPointF& scenePos) {
             if (chip >= 0) {
                 const Chip& c = vi.chips[static_cast<size_t>(chip)];
                 if (c.kind == Chip::Kind::FanOut) m_doc->selectNodeByName(QString::fromStdString(c.value));
+                if (c.kind == Chip::Kind::Subgraph) {
+                    // entered after the click is handled: the scene is rebuilt for the subgraph
+                    const int n = vi.nodeIndex, sub = c.subgraph;
+                    QMetaObject::invokeMethod(m_doc, [doc = m_doc, n, sub] { doc->enterSubgraph(n, sub); }, Qt::QueuedConnection);
+                }
             }
             return;
         }
@@ -254,11 +261,10 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
             const int n = vi.nodeIndex;
             menu.addAction(tr("Copy name"), this, [vi] { QApplication::clipboard()->setText(QString::fromStdString(vi.id)); });
             menu.addAction(tr("Show in FX text"), this, [this, n] { emit showInFxTextRequested(n); });
-            if (vi.isHop) menu.addAction(tr("Enter subgraph"), this, [this, n] { m_doc->enterSubgraph(n); });
-            if (m_doc->graph() && producerOf(*m_doc->graph(), n) >= 0)
-                menu.addAction(tr("Go to producer (Alt+Up)"), this, [this, n] { m_doc->selectNode(producerOf(*m_doc->graph(), n)); });
-            if (m_doc->graph() && firstUserOf(*m_doc->graph(), n) >= 0)
-                menu.addAction(tr("Go to first user (Alt+Down)"), this, [this, n] { m_doc->selectNode(firstUserOf(*m_doc->graph(), n)); });
+            for (const Chip& c : vi.chips)
+                if (c.kind == Chip::Kind::Subgraph)
+                    menu.addAction(tr("Open %1").arg(QString::fromStdString(c.value)), this, [this, n, sub = c.subgraph] { m_doc->enterSubgraph(n, sub); });
+            addNodeActions(menu, n);
         } else if (vi.kind == VisibleItem::Kind::Module) {
             const int m = vi.moduleIndex;
             menu.addAction(tr("Expand %1").arg(QString::fromStdString(vi.title)), this, [this, m] { m_doc->toggleModule(m); });
@@ -274,6 +280,41 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
     if (m_doc->layoutIsIncremental()) menu.addAction(tr("Relayout"), this, [this] { m_doc->relayout(); });
     if (m_doc->scopes().size() > 1) menu.addAction(tr("Up from subgraph (Backspace)"), this, [this] { m_doc->leaveSubgraph(); });
     menu.exec(event->globalPos());
+}
+
+// The node's neighbours, its source and its decomposition (shared/UI.md's node context menu).
+void GraphView::addNodeActions(QMenu& menu, int n) {
+    const Graph* g = m_doc->graph();
+    if (!g) return;
+    const Node& node = g->nodes[static_cast<size_t>(n)];
+    QAction* source = menu.addAction(tr("Show source"), this, [this, n] { emit showSourceRequested(n); });
+    source->setEnabled(!node.meta.frames.empty());
+    if (node.meta.frames.empty()) source->setToolTip(tr("The file records no stack trace for this node"));
+    // candidates of the session's stage: the same test the Decomposition pane's Step button makes
+    QAction* decompose = menu.addAction(tr("Decompose this node"), this, [this, name = node.name] {
+        m_doc->decomposition()->stepNode(QString::fromStdString(name));
+    });
+    bool steppable = false;
+    Decomposition* d = m_doc->decomposition();
+    if (d && !d->isBusy() && d->session() && d->currentLevel() != IrLevel::Prims && m_doc->scopes().size() == 1)
+        for (const auto& c : d->session()->candidates(d->stage())) steppable = steppable || c.node == node.name;
+    decompose->setEnabled(steppable);
+    menu.addSeparator();
+    // users and producers become the search hits (outlined; Enter in the search field steps through them)
+    const std::vector<int> producers = producersOf(*g, n), users = usersOf(*g, n);
+    auto findAll = [this](std::vector<int> nodes) {
+        m_doc->setSearchHits(nodes);
+        if (!nodes.empty()) {
+            m_doc->revealNode(nodes.front());
+            m_doc->selectNode(nodes.front());
+        }
+    };
+    menu.addAction(tr("Find producers (%1)").arg(producers.size()), this, [findAll, producers] { findAll(producers); })
+        ->setEnabled(!producers.empty());
+    menu.addAction(tr("Find users (%1)").arg(users.size()), this, [findAll, users] { findAll(users); })->setEnabled(!users.empty());
+    if (!producers.empty())
+        menu.addAction(tr("Go to producer (Alt+Up)"), this, [this, p = producers.front()] { m_doc->selectNode(p); });
+    if (!users.empty()) menu.addAction(tr("Go to first user (Alt+Down)"), this, [this, u = users.front()] { m_doc->selectNode(u); });
 }
 
 void GraphView::resizeEvent(QResizeEvent* event) {

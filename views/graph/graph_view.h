@@ -8,6 +8,8 @@
 
 #include <vector>
 
+class QMenu;
+
 namespace irlens::views {
 
 class Document;
@@ -44,6 +46,9 @@ public:
     bool activateAt(const QPointF& scenePos);
     /// Selects what is under a scene point (a node, a module's first node, or nothing).
     void selectAt(const QPointF& scenePos);
+    /// The node part of the context menu: Show source, Decompose this node, Find producers / users,
+    /// Go to producer / first user (public so tests can read the actions without opening a menu).
+    void addNodeActions(QMenu& menu, int nodeIndex);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
@@ -57,6 +62,8 @@ protected:
 signals:
     /// "Show in FX text" from the context menu (the main window raises that pane).
     void showInFxTextRequested(int nodeIndex);
+    /// "Show source": the node's stack trace and the lines around its last frame (the Node pane).
+    void showSourceRequested(int nodeIndex);
 
 private:
     void onRebuilt();

@@ -5,12 +5,15 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QHeaderView>
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QToolTip>
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <set>
 
 namespace irlens::views {
@@ -32,8 +35,17 @@ TablePane::TablePane(Document* document, QAbstractItemModel* model, int linkRole
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_view->header()->setStretchLastSection(true);
+    // the spare width goes to the first column (the names), not to the last: a right-aligned number
+    // column stretched across the pane ended up far from the row it belongs to
+    m_view->header()->setStretchLastSection(false);
+    // names differ at their ends ("p_layer1_0_conv1_weight" vs "p_layer1_1_conv2_weight"): cut the middle
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->header()->setResizeContentsPrecision(0); // what is on screen decides a column's width
     m_view->installEventFilter(this);
+    m_view->viewport()->installEventFilter(this);
+    // columns sized to what they hold whenever the rows change (the last one stretches)
+    connect(model, &QAbstractItemModel::modelReset, this, &TablePane::fitColumns, Qt::QueuedConnection);
+    connect(model, &QAbstractItemModel::layoutChanged, this, &TablePane::fitColumns, Qt::QueuedConnection);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -72,7 +84,58 @@ QString TablePane::selectionAsTsv() const {
     return lines.join('\n') + '\n';
 }
 
+void TablePane::fitColumns() {
+    // sized from the rows on screen only: asking every row of a big table (the weights compute their
+    // statistics on demand) blocked the window for a quarter of a second on each program change
+    if (!m_view->isVisible()) {
+        m_fitPending = true;
+        return;
+    }
+    m_fitPending = false;
+    // a column may take up to 60 % of the pane; a longer text is cut in the middle and shown on hover
+    const int cap = std::max(120, m_view->viewport()->width() * 3 / 5);
+    const int cols = m_proxy->columnCount();
+    for (int c = 0; c < cols; ++c) {
+        m_view->resizeColumnToContents(c);
+        if (m_view->columnWidth(c) > cap) m_view->setColumnWidth(c, cap);
+    }
+    m_firstColumnWidth = cols > 0 ? m_view->columnWidth(0) : 0;
+    spreadSpareWidth();
+}
+
+void TablePane::spreadSpareWidth() {
+    const int cols = m_proxy->columnCount();
+    if (cols == 0) return;
+    int others = 0;
+    for (int c = 1; c < cols; ++c) others += m_view->columnWidth(c);
+    m_view->setColumnWidth(0, std::max(m_firstColumnWidth, m_view->viewport()->width() - others));
+}
+
+void TablePane::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_fitPending) QMetaObject::invokeMethod(this, &TablePane::fitColumns, Qt::QueuedConnection);
+}
+
+void TablePane::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (m_firstColumnWidth > 0) spreadSpareWidth();
+}
+
 bool TablePane::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view->viewport() && event->type() == QEvent::ToolTip) {
+        // the model's tooltip, else the whole text of a cell that is cut
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QModelIndex index = m_view->indexAt(help->pos());
+        QString tip = index.data(Qt::ToolTipRole).toString();
+        if (tip.isEmpty() && index.isValid()) {
+            const QString text = index.data().toString();
+            const int room = m_view->visualRect(index).width() - 8;
+            if (m_view->fontMetrics().horizontalAdvance(text) > room) tip = text;
+        }
+        if (tip.isEmpty()) QToolTip::hideText();
+        else QToolTip::showText(help->globalPos(), tip, m_view->viewport());
+        return true;
+    }
     if (watched == m_view && event->type() == QEvent::KeyPress) {
         auto* key = static_cast<QKeyEvent*>(event);
         if (key->matches(QKeySequence::Copy)) {

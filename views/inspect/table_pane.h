@@ -22,6 +22,9 @@ public:
               const QString& linkPrefix = {});
     QTreeView* view() const { return m_view; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
+    /// Sizes every column but the last to its contents (at most 60 % of the pane each); done on
+    /// every reset of the model.
+    void fitColumns();
     /// The selected rows (or all, when none) as tab-separated text with a header line.
     QString selectionAsTsv() const;
 
@@ -30,6 +33,8 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     Document* m_doc;
@@ -37,6 +42,9 @@ private:
     QSortFilterProxyModel* m_proxy;
     QTreeView* m_view;
     QLineEdit* m_filter;
+    int m_firstColumnWidth = 0; // its contents' width, without the spare width given to it
+    bool m_fitPending = false;  // the rows changed while the pane was hidden
+    void spreadSpareWidth();
 };
 
 } // namespace irlens::views

@@ -1,5 +1,7 @@
 #include "views/run/profile_table_model.h"
 
+#include <QLocale>
+
 #include "views/count_text.h"
 #include "views/document.h"
 
@@ -84,20 +86,35 @@ int ProfileTableModel::columnCount(const QModelIndex& parent) const { return par
 QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= static_cast<int>(m_rows.size()) || index.column() >= ColumnCount) return {};
     const Row& r = m_rows[static_cast<size_t>(index.row())];
-    auto round3 = [](double v) { return std::round(v * 1000.0) / 1000.0; };
+    const double share = m_total > 0 ? 100.0 * static_cast<double>(r.selfNs) / static_cast<double>(m_total) : 0.0;
+    const double gflops = r.selfNs > 0 ? r.flops / static_cast<double>(r.selfNs) : 0.0;
+    auto ms = [](int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', 3); };
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole:
+        // the same unit and digits down each column: ms with 3 decimals, % with 1, GFLOP/s with 2
         switch (index.column()) {
         case Name: return r.name;
         case Detail: return r.detail;
-        case SelfMs: return round3(static_cast<double>(r.selfNs) / 1e6);
-        case RangeMs:
-            return QStringLiteral("%1–%2").arg(static_cast<double>(r.minNs) / 1e6, 0, 'f', 3).arg(static_cast<double>(r.maxNs) / 1e6, 0, 'f', 3);
-        case ColdMs: return r.coldNs >= 0 ? QVariant(round3(static_cast<double>(r.coldNs) / 1e6)) : QVariant();
-        case Share: return m_total > 0 ? std::round(1000.0 * static_cast<double>(r.selfNs) / static_cast<double>(m_total)) / 10.0 : 0.0;
+        case SelfMs: return ms(r.selfNs);
+        case RangeMs: return QStringLiteral("%1–%2").arg(ms(r.minNs), ms(r.maxNs));
+        case ColdMs: return r.coldNs >= 0 ? QVariant(ms(r.coldNs)) : QVariant();
+        case Share: return QString::number(share, 'f', 1);
+        case Calls: return QString::number(r.calls);
+        case Gflops: return QString::number(gflops, 'f', 2);
+        case Bytes: return QLocale().toString(static_cast<qlonglong>(r.bytes));
+        default: return {};
+        }
+    case SortRole:
+        switch (index.column()) {
+        case Name: return r.name;
+        case Detail: return r.detail;
+        case SelfMs: return static_cast<qlonglong>(r.selfNs);
+        case RangeMs: return static_cast<qlonglong>(r.maxNs - r.minNs);
+        case ColdMs: return static_cast<qlonglong>(r.coldNs);
+        case Share: return share;
         case Calls: return r.calls;
-        case Gflops: return r.selfNs > 0 ? round3(r.flops / static_cast<double>(r.selfNs)) : 0.0;
+        case Gflops: return gflops;
         case Bytes: return static_cast<qlonglong>(r.bytes);
         default: return {};
         }
@@ -121,6 +138,9 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ProfileTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    // the first click on a time, share, count or size column sorts it largest first (QHeaderView asks this)
+    if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
+        return static_cast<int>(section >= SelfMs ? Qt::DescendingOrder : Qt::AscendingOrder);
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Name: return m_grouping == Grouping::ByNode ? tr("Node") : m_grouping == Grouping::ByOp ? tr("Op") : tr("Module");

@@ -21,7 +21,8 @@ public:
     enum Roles {
         LinkRole = Qt::UserRole + 1, // "node:<name>": the row's node (its hottest node for groups)
         NodeIndexRole,               // that node's index in the graph
-        SelfNsRole                   // exact self time in ns
+        SelfNsRole,                  // exact self time in ns
+        SortRole                     // the number a column sorts by (the text has fixed digits and units)
     };
 
     explicit ProfileTableModel(Document* document, QObject* parent = nullptr);

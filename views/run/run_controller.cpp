@@ -176,6 +176,7 @@ RunController::Docks RunController::createPanes() {
     top->addWidget(m_grouping);
     top->addWidget(m_summary, 1);
     m_profilePane = new TablePane(m_doc, m_profile, ProfileTableModel::LinkRole, profileBox);
+    m_profilePane->proxy()->setSortRole(ProfileTableModel::SortRole);
     auto* vl = new QVBoxLayout(profileBox);
     vl->setContentsMargins(0, 0, 0, 0);
     vl->addLayout(top);

@@ -2,18 +2,25 @@
 // HOP subgraphs, symbols, search and keyboard navigation.
 #include "core/decomp/decomp_session.h"
 #include "core/ir/example_program.h"
+#include "core/io/fx_printer.h"
 #include "core/ops/op_family.h"
 #include "core/layout/visible_graph.h"
+#include "support/color_distance.h"
 #include "support/gui_test_util.h"
+#include "views/decomp/decomposition.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_navigation.h"
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
 
+#include <QLabel>
+#include <QMenu>
 #include <QTest>
+#include <QToolButton>
 
 #include <cmath>
+#include <map>
 
 using namespace irlens;
 using namespace irlens::views;
@@ -27,10 +34,14 @@ private slots:
     void everyFixture();
     void expandCollapseDeepStack();
     void hopSubgraph();
+    void fitThenZoomInOnExpandedGiant();
+    void oneNamePerNode();
+    void nodeContextMenu();
     void symbolHighlight();
     void searchAndNavigate();
     void textReadableInBothThemes_data();
     void textReadableInBothThemes();
+    void familiesToldApart();
     void decompositionStepKeepsTheDrawing();
     void bigLayoutBuiltInSlices();
 };
@@ -143,34 +154,168 @@ void TestGraphScene::expandCollapseDeepStack() {
 void TestGraphScene::hopSubgraph() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
-    GraphScene scene(&doc);
-    GraphView view(&doc, &scene);
+    GraphPane pane(&doc);
+    GraphScene& scene = *pane.scene();
+    GraphView& view = *pane.view();
     QVERIFY(testing::openAndWait(doc, fixture("generated/cond_branch/model.pt2")).isEmpty());
     const auto& g = doc.program()->graph;
     int cond = -1;
     for (size_t k = 0; k < g.nodes.size(); ++k)
         if (g.nodes[k].target.kind == core::Target::Kind::HigherOrder) cond = static_cast<int>(k);
     QVERIFY(cond >= 0);
+    QCOMPARE(QString::fromStdString(g.nodes[size_t(cond)].name), QString("cond")); // FX's name, not its getitem's
     auto* item = scene.itemForNode(cond);
     QVERIFY(item && item->item().isHop);
+    // both branches are chips on the box
+    std::vector<int> branchChips;
+    for (size_t c = 0; c < item->item().chips.size(); ++c)
+        if (item->item().chips[c].kind == core::Chip::Kind::Subgraph) branchChips.push_back(int(c));
+    QCOMPARE(branchChips.size(), size_t(2));
+    QCOMPARE(QString::fromStdString(item->item().chips[size_t(branchChips[1])].value), QString("false_graph_0"));
     // double-click on the HOP box enters its first subgraph
     QVERIFY(view.activateAt(item->sceneBoundingRect().center()));
     QVERIFY(testing::waitForLayout(doc));
     QCOMPARE(doc.scopes().size(), size_t(2));
-    QVERIFY(doc.scope().label.contains("true_graph") || doc.scope().label.contains("graph"));
+    QCOMPARE(doc.scope().label, QString("cond · true_graph_0"));
     Counts c = countScene(scene);
     QCOMPARE(c.ops, static_cast<int>(doc.graph()->nodes.size()));
     QVERIFY(c.ops > 0);
-    // the second subgraph too, then back up
-    doc.leaveSubgraph();
+    // the breadcrumb: "graph" (a button) › the branch in bold text, and the other branch one click away
+    auto* here = pane.findChild<QLabel*>("breadcrumbHere");
+    QVERIFY(here && here->isEnabled() && here->text().contains("true_graph_0"));
+    auto* sibling = pane.findChild<QToolButton*>("siblingSubgraph");
+    QVERIFY(sibling && sibling->text().contains("false_graph_0"));
+    sibling->click();
+    QTRY_VERIFY(doc.scope().label.contains("false_graph_0"));
     QVERIFY(testing::waitForLayout(doc));
-    QVERIFY(doc.enterSubgraph(cond, 1));
-    QVERIFY(testing::waitForLayout(doc));
-    QVERIFY(doc.scope().label.contains("false_graph"));
+    QCOMPARE(doc.scopes().size(), size_t(2));
+    QCOMPARE(countScene(scene).ops, static_cast<int>(doc.graph()->nodes.size()));
+    // back up, then a click on the false branch's chip opens it directly
     doc.leaveSubgraph(0);
     QVERIFY(testing::waitForLayout(doc));
     QCOMPARE(doc.scopes().size(), size_t(1));
     QCOMPARE(countScene(scene).ops, static_cast<int>(g.nodes.size()));
+    item = scene.itemForNode(cond);
+    const QRectF chip = item->chipRect(branchChips[1]);
+    QVERIFY(!chip.isEmpty());
+    view.selectAt(chip.center());
+    QTRY_COMPARE(doc.scopes().size(), size_t(2));
+    QVERIFY(doc.scope().label.contains("false_graph_0"));
+    QVERIFY(testing::waitForLayout(doc));
+}
+
+void TestGraphScene::fitThenZoomInOnExpandedGiant() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphPane pane(&doc);
+    pane.resize(1200, 800);
+    pane.show();
+    GraphView& view = *pane.view();
+    QVERIFY(testing::openAndWait(doc, fixture("generated/llama_deep/model.pt2")).isEmpty());
+    doc.expandAll();
+    QVERIFY(testing::waitForLayout(doc, 300000));
+    QTRY_VERIFY(pane.scene()->nodeItemCount() > 10000);
+    // Fit: the whole 12k-node column would be far below the zoom floor; Fit stops at the floor
+    view.fitAll();
+    QCOMPARE(view.zoom(), GraphView::kMinZoom);
+    // and zooming in works from there, by keys and by wheel
+    QTest::keyClick(&view, Qt::Key_Equal, Qt::ControlModifier);
+    QVERIFY(view.zoom() > GraphView::kMinZoom * 1.2);
+    const double z = view.zoom();
+    view.zoomBy(1.15);
+    QVERIFY(view.zoom() > z);
+    // zoom out is clamped, not refused: many steps out end at the floor, one step in leaves it
+    for (int k = 0; k < 40; ++k) view.zoomBy(0.8);
+    QCOMPARE(view.zoom(), GraphView::kMinZoom);
+    view.zoomBy(1.25);
+    QVERIFY(view.zoom() > GraphView::kMinZoom);
+    // a search hit is brought into view at a zoom where it can be read
+    view.fitAll();
+    QVERIFY(pane.search("rsqrt") > 100);
+    const int hit = pane.nextHit();
+    QVERIFY(hit >= 0);
+    QVERIFY(view.zoom() >= GraphView::kLegibleZoom);
+    const QRectF visible = view.mapToScene(view.viewport()->rect()).boundingRect();
+    QVERIFY(visible.contains(pane.scene()->itemForNode(hit)->sceneBoundingRect().center()));
+}
+
+void TestGraphScene::oneNamePerNode() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    // deep_stack's file names no node; a layer norm (three outputs) is named as FX names it
+    const auto& g = *doc.graph();
+    const std::string fx = core::printFxGraph(*doc.program());
+    int norms = 0;
+    for (const auto& n : g.nodes) {
+        if (n.target.op != "native_layer_norm") continue;
+        ++norms;
+        QVERIFY2(n.name.rfind("native_layer_norm_default", 0) == 0, n.name.c_str());
+        QVERIFY2(fx.find("%" + n.name + " : [num_users=") != std::string::npos, n.name.c_str());
+    }
+    QCOMPARE(norms, 240);
+    for (const auto& n : g.nodes) QVERIFY2(n.name.rfind("getitem", 0) != 0 || n.target.op == "getitem", n.name.c_str());
+}
+
+void TestGraphScene::nodeContextMenu() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphPane pane(&doc);
+    GraphView& view = *pane.view();
+    QVERIFY(testing::openAndWait(doc, fixture("generated/tiny_mlp/model.training.pt2")).isEmpty());
+    const auto& g = *doc.graph();
+    // a linear that reads another node (the first reads only the input x)
+    int linear = -1;
+    for (size_t k = 0; k < g.nodes.size() && linear < 0; ++k)
+        if (g.nodes[k].target.op == "linear" && !producersOf(g, int(k)).empty()) linear = int(k);
+    QVERIFY(linear >= 0);
+    int linearsBefore = 0;
+    for (const auto& node : g.nodes) linearsBefore += node.target.op == "linear";
+    {
+        QMenu menu;
+        view.addNodeActions(menu, linear);
+        std::map<QString, QAction*> a;
+        for (QAction* act : menu.actions())
+            if (!act->isSeparator()) a[act->text().section(" (", 0, 0)] = act;
+        for (const char* t : {"Show source", "Decompose this node", "Find producers", "Find users"})
+            QVERIFY2(a.count(t), t);
+        QVERIFY(a["Show source"]->isEnabled()); // pt2gen recorded the model's stack
+        QVERIFY(a["Decompose this node"]->isEnabled()); // linear has a training -> core rule
+        // Find users: the users become the search hits and the first is selected
+        const auto users = usersOf(g, linear);
+        QVERIFY(!users.empty());
+        a["Find users"]->trigger();
+        QCOMPARE(doc.searchHits(), users);
+        QCOMPARE(doc.selectedNode(), users.front());
+        QVERIFY(a["Find producers"]->isEnabled());
+        a["Find producers"]->trigger();
+        QCOMPARE(doc.searchHits(), producersOf(g, linear));
+        QVERIFY(!doc.searchHits().empty());
+        // Decompose this node: one step, the linear node replaced
+        a["Decompose this node"]->trigger();
+    }
+    auto linears = [&] {
+        int n = 0;
+        for (const auto& node : doc.graph()->nodes) n += node.target.op == "linear";
+        return n;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!doc.decomposition()->isBusy(), 60000);
+    QTRY_COMPARE(linears(), linearsBefore - 1);
+    QVERIFY(doc.decomposition()->isModified());
+    // the placeholder inputs have no stack: Show source says why it cannot act
+    QVERIFY(testing::waitForLayout(doc));
+    int t = -1;
+    for (size_t k = 0; k < doc.graph()->nodes.size() && t < 0; ++k)
+        if (doc.graph()->nodes[k].meta.frames.empty()) t = int(k);
+    if (t >= 0) {
+        QMenu menu;
+        view.addNodeActions(menu, t);
+        QAction* src = menu.actions().front();
+        QCOMPARE(src->text(), QString("Show source"));
+        QVERIFY(!src->isEnabled());
+        QVERIFY(!src->toolTip().isEmpty());
+    }
 }
 
 void TestGraphScene::symbolHighlight() {
@@ -262,6 +407,32 @@ void TestGraphScene::textReadableInBothThemes() {
 
 // A step through the Document (what the decomposition pane does): the boxes the step did not touch keep
 // their scene position (above the replaced node) or move straight down; Relayout lays out afresh.
+void TestGraphScene::familiesToldApart() {
+    // the measure first: three of Sharma, Wu and Dalal's published pairs
+    using testing::ciede2000;
+    QVERIFY(std::abs(ciede2000(testing::Lab{50, 2.6772, -79.7751}, testing::Lab{50, 0, -82.7485}) - 2.0425) < 1e-4);
+    QVERIFY(std::abs(ciede2000(testing::Lab{50, 2.5, 0}, testing::Lab{73, 25, -18}) - 27.1492) < 1e-4);
+    QVERIFY(std::abs(ciede2000(testing::Lab{60.2574, -34.0099, 36.2677}, testing::Lab{60.4626, -34.1751, 39.4387}) - 1.2644) < 1e-4);
+    // every pair of op-family fills, as the graph paints them in a light and in a dark theme, differs
+    // by at least 10 (CIEDE2000): told apart at a glance, by colour-blind users less so (hue pairs
+    // differ in lightness too where the search could make them)
+    const int n = int(core::OpFamily::Other) + 1;
+    for (bool dark : {false, true}) {
+        double worst = 1e9;
+        QString pair;
+        for (int a = 0; a < n; ++a)
+            for (int b = a + 1; b < n; ++b) {
+                const double d = ciede2000(themedFill(core::opFamilyColor(core::OpFamily(a)), dark),
+                                           themedFill(core::opFamilyColor(core::OpFamily(b)), dark));
+                if (d < worst) {
+                    worst = d;
+                    pair = QString("%1 / %2").arg(core::opFamilyName(core::OpFamily(a)), core::opFamilyName(core::OpFamily(b)));
+                }
+            }
+        QVERIFY2(worst >= 10, qPrintable(QString("%1 theme: %2 differ by %3").arg(dark ? "dark" : "light", pair).arg(worst)));
+    }
+}
+
 void TestGraphScene::decompositionStepKeepsTheDrawing() {
     IRLENS_REQUIRE_SHARED();
     Document doc;

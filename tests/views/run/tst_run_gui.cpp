@@ -26,7 +26,12 @@
 #include <QTreeView>
 #include <QToolTip>
 #include <QSignalSpy>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QRegularExpression>
 #include <QTest>
+
+#include <set>
 
 #include <algorithm>
 #include <map>
@@ -116,6 +121,15 @@ void TestRunGui::runsAndShows() {
         g.second += 1;
     }
     QVERIFY(totalNs > 0);
+    // one name per node: a row is named as the node (and the FX text), never after a getitem of it
+    std::set<QString> nodeNames;
+    for (const auto& n : doc->program()->graph.nodes) nodeNames.insert(QString::fromStdString(n.name));
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const QString name = model->index(r, 0).data().toString();
+        QVERIFY2(nodeNames.count(name), qPrintable(name));
+        const QString detail = model->index(r, ProfileTableModel::Detail).data().toString();
+        QVERIFY2(!name.startsWith("getitem") || detail.contains("getitem"), qPrintable(name + " " + detail));
+    }
     QVERIFY2(std::abs(shares - 100.0) < 0.05 * model->rowCount() + 0.1, qPrintable(QString::number(shares)));
 
     // by op: one row per op, each the sum of its nodes
@@ -134,9 +148,33 @@ void TestRunGui::runsAndShows() {
     QCOMPARE(moduleNs, totalNs);
     rc->groupingCombo()->setCurrentIndex(0);
 
-    // clicking a row selects its node: sort by self time, click the hottest
+    // the first click on a time column sorts largest first, by the exact number (not the text)
     QTreeView* view = rc->profilePane()->view();
-    view->sortByColumn(ProfileTableModel::SelfMs, Qt::DescendingOrder);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* profileDock = w.findChild<QDockWidget*>("runProfile");
+    QVERIFY(profileDock);
+    profileDock->raise();
+    QTRY_VERIFY(view->isVisible());
+    view->sortByColumn(ProfileTableModel::Name, Qt::AscendingOrder);
+    const QRect header = view->header()->rect();
+    const int selfX = view->header()->sectionViewportPosition(ProfileTableModel::SelfMs) + 4;
+    QTest::mouseClick(view->header()->viewport(), Qt::LeftButton, {}, QPoint(selfX, header.center().y()));
+    QCOMPARE(view->header()->sortIndicatorSection(), int(ProfileTableModel::SelfMs));
+    QCOMPARE(view->header()->sortIndicatorOrder(), Qt::DescendingOrder);
+    const QSortFilterProxyModel* proxy = rc->profilePane()->proxy();
+    for (int r = 1; r < proxy->rowCount(); ++r)
+        QVERIFY(proxy->index(r - 1, 0).data(ProfileTableModel::SelfNsRole).toLongLong() >=
+                proxy->index(r, 0).data(ProfileTableModel::SelfNsRole).toLongLong());
+    // the same digits down a column: milliseconds with 3 decimals, shares with 1
+    const QRegularExpression ms3("^\\d+\\.\\d{3}$"), pct1("^\\d+\\.\\d$");
+    for (int r = 0; r < model->rowCount(); ++r) {
+        QVERIFY2(ms3.match(model->index(r, ProfileTableModel::SelfMs).data().toString()).hasMatch(),
+                 qPrintable(model->index(r, ProfileTableModel::SelfMs).data().toString()));
+        QVERIFY(pct1.match(model->index(r, ProfileTableModel::Share).data().toString()).hasMatch());
+    }
+
+    // clicking a row selects its node: click the hottest
     const QModelIndex top = rc->profilePane()->proxy()->index(0, 0);
     const int hottest = top.data(ProfileTableModel::NodeIndexRole).toInt();
     emit view->clicked(top);
