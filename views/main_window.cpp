@@ -43,6 +43,7 @@
 #include <QStatusBar>
 #include <QSvgGenerator>
 #include <QToolBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
 #include <memory>
@@ -83,6 +84,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     connect(esc, &QShortcut::activated, m_doc, [this] { if (m_doc->isBusy()) m_doc->cancel(); });
     // Run menu, profile / timeline / outputs docks and the heatmap (views/run_controller.h)
     m_run = new RunController(this, m_doc, m_graph);
+    // the run's docks join the bottom tabs; the FX text stays in front until there is a run to show
+    if (auto* fx = findChild<QDockWidget*>(QStringLiteral("fx"))) fx->raise();
 
     connect(m_doc, &Document::busyChanged, this, [this](bool busy) {
         m_progress->setVisible(busy);
@@ -142,6 +145,10 @@ void MainWindow::buildDocks() {
     m_moduleView->setModel(m_modules);
     m_moduleView->setUniformRowHeights(true);
     m_moduleView->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    // class and node count as narrow as their contents: the module names get the rest
+    m_moduleView->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_moduleView->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    m_moduleView->header()->setResizeContentsPrecision(200); // a few hundred rows decide, not all
     m_moduleView->header()->setStretchLastSection(false);
     m_moduleView->setToolTip(tr("Click: select the module's first node · Double-click: open or close the group"));
     connect(m_moduleView, &QTreeView::clicked, this, [this](const QModelIndex& idx) {
@@ -162,8 +169,6 @@ void MainWindow::buildDocks() {
                          Qt::LeftDockWidgetArea);
     m_ranges = new RangeConstraintsModel(m_doc, this);
     auto* rangeDock = dock(tr("Range constraints"), "ranges", new TablePane(m_doc, m_ranges, 0, this), Qt::LeftDockWidgetArea);
-    tabifyDockWidget(sigDock, rangeDock);
-    sigDock->raise();
 
     // right: node inspector
     m_inspector = new NodeInspectorModel(m_doc, this);
@@ -219,6 +224,7 @@ void MainWindow::buildDocks() {
     inspectorDock->raise();
     // left: the module tree with the signature and ranges as tabs beside it
     tabifyDockWidget(modulesDock, sigDock);
+    tabifyDockWidget(sigDock, rangeDock);
     modulesDock->raise();
     connect(m_doc, &Document::diagnosticsChanged, this, [this, diagDock] {
         diagDock->setWindowTitle(tr("Diagnostics (%1)").arg(m_doc->diagnostics().size()));
@@ -468,8 +474,9 @@ void MainWindow::sizeDocks() {
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (m_sizeDocksOnShow) {
+        // once the window has its final size (the window manager may still resize it)
         m_sizeDocksOnShow = false;
-        sizeDocks();
+        QTimer::singleShot(0, this, &MainWindow::sizeDocks);
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include <QButtonGroup>
 #include <QFileDialog>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -74,11 +75,14 @@ void DecompPane::buildLevelRow(QVBoxLayout* layout) {
 }
 
 void DecompPane::buildButtons(QVBoxLayout* layout) {
-    auto* buttons = new QHBoxLayout;
+    // two rows of three: one row of six set the right dock's minimum width to about 570 px
+    auto* buttons = new QGridLayout;
+    int placed = 0;
     auto button = [&](const QString& text, const QString& tip) {
         auto* b = new QPushButton(text, this);
         b->setToolTip(tip);
-        buttons->addWidget(b);
+        buttons->addWidget(b, placed / 3, placed % 3);
+        ++placed;
         return b;
     };
     m_step = button(tr("Step"), tr("Decompose the selected node (one rule application)"));
@@ -88,7 +92,7 @@ void DecompPane::buildButtons(QVBoxLayout* layout) {
     m_redo = button(tr("Redo"), tr("Re-apply the step undone last"));
     m_compareButton = button(tr("Compare…"), tr("Before / after side by side: the selected new node and the node it "
                                                 "replaced, else the step selected in the history (or double-click it)"));
-    buttons->addStretch(1);
+    buttons->setColumnStretch(3, 1);
     layout->addLayout(buttons);
     connect(m_step, &QPushButton::clicked, this, [this] { stepSelectedNode(); });
     connect(m_stepOp, &QPushButton::clicked, this, [this] { stepSelectedOp(); });

@@ -8,7 +8,9 @@
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QToolTip>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -108,7 +110,9 @@ void TablePane::spreadSpareWidth() {
     if (cols == 0) return;
     int others = 0;
     for (int c = 1; c < cols; ++c) others += m_view->columnWidth(c);
-    m_view->setColumnWidth(0, std::max(m_firstColumnWidth, m_view->viewport()->width() - others));
+    // room for a vertical scroll bar that the rows may still bring
+    const int bar = m_view->verticalScrollBar()->isVisible() ? 0 : m_view->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    m_view->setColumnWidth(0, std::max(m_firstColumnWidth, m_view->viewport()->width() - others - bar));
 }
 
 void TablePane::showEvent(QShowEvent* event) {
