@@ -10,6 +10,7 @@
 
 #include <ctime>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <mutex>
@@ -82,6 +83,35 @@ bool runGraphvizJob(const std::function<void()>& fn, const std::atomic<bool>* ca
     return true;
 }
 
+void keepEdgeLabelsOffTitles(LayoutResult& result) {
+    constexpr double kTitle = 18;  // the frame's title strip (views draw the title in its top 16 points)
+    struct Strip {
+        double top, left, right;
+    };
+    std::vector<Strip> strips;
+    strips.reserve(result.clusters.size());
+    for (const auto& c : result.clusters) strips.push_back({c.box.y, c.box.x, c.box.x + c.box.w});
+    std::sort(strips.begin(), strips.end(), [](const Strip& a, const Strip& b) { return a.top < b.top; });
+    for (auto& e : result.edges) {
+        if (e.edge < 0 || static_cast<size_t>(e.edge) >= result.graph.edges.size()) continue;
+        const std::string& text = result.graph.edges[static_cast<size_t>(e.edge)].label;
+        if (text.empty()) continue;
+        // the label's box as the views draw it: 12 points tall around labelPos.y, ~5 points a character
+        const double left = e.labelPos.x + 3, right = left + static_cast<double>(text.size()) * 5.0 + 8;
+        // the edge enters the frame through its title: the label goes just above the frame, in the
+        // gap the edge crosses (below the title it would sit on the frame's first box); an outer
+        // frame's title may then be hit in turn, so the strips are walked upwards
+        auto it = std::upper_bound(strips.begin(), strips.end(), e.labelPos.y + 5,
+                                   [](double y, const Strip& s) { return y < s.top; });
+        while (it != strips.begin()) {
+            --it;
+            if (it->top + kTitle <= e.labelPos.y - 7 - kTitle) break; // every strip further up ends above
+            if (it->top < e.labelPos.y + 5 && it->top + kTitle > e.labelPos.y - 7 && it->left < right && it->right > left)
+                e.labelPos.y = it->top - 6;
+        }
+    }
+}
+
 Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree, const LayoutOptions& options) {
     if (options.cancel && options.cancel->load()) return Status::error("layout cancelled");
     auto result = std::make_shared<LayoutResult>();
@@ -90,6 +120,7 @@ Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree,
     if (!runGraphvizJob([&] { status = detail::runDot(*result, tree, nullptr, false, {}, nullptr); }, options.cancel))
         return Status::error("layout cancelled");
     if (!status) return status;
+    keepEdgeLabelsOffTitles(*result);
     if (options.cancel && options.cancel->load()) return Status::error("layout cancelled");
     return LayoutPtr(std::move(result));
 }

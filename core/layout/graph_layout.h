@@ -23,6 +23,11 @@ struct LayoutOptions {
 Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree, const LayoutOptions& options = {});
 
 /// One step: visible graph + layout.
+/// Graphviz places edge labels without knowing where a module frame draws its title (the top 18
+/// points of its box): a label that would cover a title strip moves just above the frame. Run on every
+/// finished layout (full and incremental), on the layout's thread; a sweep over the strips sorted by y.
+void keepEdgeLabelsOffTitles(LayoutResult& result);
+
 Result<LayoutPtr> layoutGraph(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree,
                               const CollapseState& collapse, const LayoutOptions& options = {});
 

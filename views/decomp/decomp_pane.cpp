@@ -186,9 +186,8 @@ void DecompPane::refresh() {
     if (session && busy) {
         // the worker owns the session: keep the lists as they are until it finishes
     } else if (session) {
-        const DecompStage st = m_decomp->stage();
-        auto candidates = level == IrLevel::Prims ? std::vector<DecompCandidate>{} : session->candidates(st);
-        auto blocked = session->blocked(st);
+        auto candidates = m_decomp->candidates();
+        auto blocked = session->blocked(m_decomp->stage());
         m_steppable.clear();
         m_steppableOps.clear();
         m_stays.clear();

@@ -49,6 +49,11 @@ IrLevel levelOf(const Program& p) {
 }
 } // namespace
 
+std::vector<DecompCandidate> Decomposition::candidates() const {
+    if (m_busy || !m_session || currentLevel() == IrLevel::Prims) return {};
+    return m_session->candidates(stage());
+}
+
 IrLevel Decomposition::currentLevel() const {
     if (!m_session) return IrLevel::Training;
     if (m_watcher.isRunning()) return m_level; // the worker owns the session until it finishes

@@ -49,6 +49,9 @@ public:
     core::IrLevel currentLevel() const;
     /// The stage a step works on (from the current level).
     core::DecompStage stage() const;
+    /// What a step could rewrite now, at the current stage: none while a step runs, without a
+    /// program, or once the program is prims. The pane's lists and the graph's context menu ask this.
+    std::vector<core::DecompCandidate> candidates() const;
 
     // Steps run on a worker; false when busy or there is nothing to do.
     bool stepNode(const QString& node);

@@ -230,25 +230,10 @@ EdgeItem::EdgeItem(const LayoutResult& layout, int index) : m_index(index) {
     }
     m_label = QString::fromStdString(ve.label);
     m_labelPos = qp(e.labelPos);
-    if (!m_label.isEmpty()) keepLabelOffTitles(layout);
     m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-4, -4, 4, 4);
     if (!m_label.isEmpty()) m_bounds = m_bounds.united(QRectF(m_labelPos.x() + 2, m_labelPos.y() - 8, m_label.size() * 5.0 + 8, 14));
     setZValue(1);
     setToolTip(QString::fromStdString(ve.value) + "  " + m_label);
-}
-
-// Graphviz places edge labels without knowing where a module frame draws its title: a label on a
-// title strip ("layer1.0.relu #2") is moved just below it.
-void EdgeItem::keepLabelOffTitles(const core::LayoutResult& layout) {
-    const QRectF label(m_labelPos.x() + 3, m_labelPos.y() - 7, m_label.size() * 5.0 + 8, 12);
-    for (const auto& c : layout.clusters) {
-        const QRectF box = qr(c.box);
-        const QRectF title(box.left(), box.top(), box.width(), 18);
-        if (title.intersects(label)) {
-            m_labelPos.setY(title.bottom() + 9);
-            return;
-        }
-    }
 }
 
 QRectF EdgeItem::boundingRect() const { return m_bounds; }

@@ -73,8 +73,6 @@ public:
     void setHighlighted(bool on);
 
 private:
-    void keepLabelOffTitles(const core::LayoutResult& layout);
-
     QPainterPath m_path;
     QPolygonF m_arrow;
     QString m_label;

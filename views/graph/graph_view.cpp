@@ -1,6 +1,5 @@
 #include "views/graph/graph_view.h"
 
-#include "core/decomp/decomp_session.h"
 #include "views/decomp/decomposition.h"
 #include "views/document.h"
 #include "views/graph/graph_items.h"
@@ -290,14 +289,14 @@ void GraphView::addNodeActions(QMenu& menu, int n) {
     QAction* source = menu.addAction(tr("Show source"), this, [this, n] { emit showSourceRequested(n); });
     source->setEnabled(!node.meta.frames.empty());
     if (node.meta.frames.empty()) source->setToolTip(tr("The file records no stack trace for this node"));
-    // candidates of the session's stage: the same test the Decomposition pane's Step button makes
-    QAction* decompose = menu.addAction(tr("Decompose this node"), this, [this, name = node.name] {
-        m_doc->decomposition()->stepNode(QString::fromStdString(name));
+    // the same candidates the Decomposition pane's Step button acts on (top-level graph only)
+    Decomposition* d = m_doc->decomposition();
+    QAction* decompose = menu.addAction(tr("Decompose this node"), this, [d, name = node.name] {
+        d->stepNode(QString::fromStdString(name));
     });
     bool steppable = false;
-    Decomposition* d = m_doc->decomposition();
-    if (d && !d->isBusy() && d->session() && d->currentLevel() != IrLevel::Prims && m_doc->scopes().size() == 1)
-        for (const auto& c : d->session()->candidates(d->stage())) steppable = steppable || c.node == node.name;
+    if (d && m_doc->scopes().size() == 1)
+        for (const auto& c : d->candidates()) steppable = steppable || c.node == node.name;
     decompose->setEnabled(steppable);
     menu.addSeparator();
     // users and producers become the search hits (outlined; Enter in the search field steps through them)

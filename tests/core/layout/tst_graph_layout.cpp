@@ -66,6 +66,16 @@ void TestGraphLayout::checkGeometry(const LayoutResult& r, const ModuleTree& tre
         QVERIFY2(r.bounds.contains(b, 1.0), r.graph.items[k].id.c_str());
         QCOMPARE(b.w, r.graph.items[k].width);
     }
+    // no edge label covers a module frame's title (keepEdgeLabelsOffTitles)
+    for (const auto& e : r.edges) {
+        const std::string& text = r.graph.edges[static_cast<size_t>(e.edge)].label;
+        if (text.empty()) continue;
+        const double left = e.labelPos.x + 3, right = left + static_cast<double>(text.size()) * 5.0 + 8;
+        const double top = e.labelPos.y - 7, bottom = top + 12;
+        for (const auto& c : r.clusters)
+            QVERIFY2(!(c.box.y < bottom && c.box.y + 18 > top && c.box.x < right && c.box.x + c.box.w > left),
+                     (text + " on the title of " + c.label).c_str());
+    }
     for (const auto& e : r.edges) {
         const auto& ve = r.graph.edges[static_cast<size_t>(e.edge)];
         QVERIFY(e.points.size() >= 4);
