@@ -18,6 +18,7 @@
 #include "views/inspect/table_models.h"
 #include "views/inspect/table_pane.h"
 #include "views/run/run_controller.h"
+#include "views/run/step_controller.h"
 #include "views/inspect/weights_pane.h"
 #include "views/package/package_view.h"
 #include "views/settings_writer.h"
@@ -81,9 +82,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     statusBar()->addPermanentWidget(m_statusVerifier);
     connect(m_cancel, &QToolButton::clicked, m_doc, &Document::cancel);
     auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    connect(esc, &QShortcut::activated, m_doc, [this] { if (m_doc->isBusy()) m_doc->cancel(); });
+    connect(esc, &QShortcut::activated, m_doc, [this] {
+        if (m_doc->isBusy()) m_doc->cancel();
+        if (m_step && m_step->isBusy()) m_step->stop();
+    });
     // Run menu, profile / timeline / outputs docks and the heatmap (views/run_controller.h)
     m_run = new RunController(this, m_doc, m_graph);
+    // Run › Step node / Run to here and the Values dock (views/run/step_controller.h)
+    m_step = new StepController(this, m_doc);
+    connect(m_graph->view(), &GraphView::runToHereRequested, m_step, &StepController::runTo);
     // the run's docks join the bottom tabs; the FX text stays in front until there is a run to show
     if (auto* fx = findChild<QDockWidget*>(QStringLiteral("fx"))) fx->raise();
 
@@ -454,6 +461,9 @@ void MainWindow::showStackTrace() {
 
 void MainWindow::resetLayout() {
     restoreState(m_defaultState);
+    // the default hides what has nothing to show; a run or a stepping session has
+    m_run->revealDocks();
+    if (m_step->stepper()) m_step->valuesDock()->show();
     sizeDocks();
 }
 

@@ -24,6 +24,7 @@ class RangeConstraintsModel;
 class WeightsPane;
 class CompareLauncher;
 class RunController;
+class StepController;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -44,6 +45,7 @@ public:
     CompareLauncher* compareLauncher() const { return m_compare; }
     /// The Run menu, the run docks and the heatmap (views/run/run_controller.h).
     RunController* runController() const { return m_run; }
+    StepController* stepController() const { return m_step; }
 
     void openFile(const QString& path);
     /// The bundled example (what a start without a file shows).
@@ -89,6 +91,7 @@ private:
     FxTextPane* m_fx = nullptr;
     CompareLauncher* m_compare = nullptr;
     RunController* m_run = nullptr;
+    StepController* m_step = nullptr;
     QTreeView* m_moduleView = nullptr;
     QTreeView* m_inspectorView = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -11,6 +11,7 @@
 #include "views/document.h"
 #include "views/graph/graph_pane.h"
 #include "views/run/run_controller.h"
+#include "views/run/step_controller.h"
 
 #include <memory>
 
@@ -38,6 +39,8 @@ int main(int argc, char** argv) {
     QCommandLineOption run("run", "run the program once the graph is shown and turn the heatmap on");
     parser.addOption(run);
     parser.addOption(decompose);
+    QCommandLineOption runTo("run-to", "once shown, step the program node by node up to the node NAME (Run › Run to here)", "NAME");
+    parser.addOption(runTo);
     QCommandLineOption compare("compare", "once shown, open the Compare window against the program in FILE", "FILE");
     parser.addOption(compare);
     parser.process(app);
@@ -46,7 +49,7 @@ int main(int argc, char** argv) {
     // --select / --search apply once, when the first layout arrives
     auto* doc = window.document();
     auto once = std::make_shared<QMetaObject::Connection>();
-    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose, run, compare] {
+    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose, run, runTo, compare] {
         QObject::disconnect(*once);
         if (parser.isSet(run)) {
             window.runController()->heatmapAction()->setChecked(true);
@@ -59,6 +62,10 @@ int main(int argc, char** argv) {
         if (parser.isSet(search)) {
             window.graphPane()->searchField()->setText(parser.value(search));
             window.graphPane()->nextHit();
+        }
+        if (parser.isSet(runTo)) {
+            const int n = doc->nodeIndexOf(parser.value(runTo));
+            if (n >= 0) window.stepController()->runTo(n);
         }
         if (parser.isSet(select)) {
             int n = doc->nodeIndexOf(parser.value(select));

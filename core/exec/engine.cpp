@@ -1,4 +1,5 @@
 #include "core/exec/engine.h"
+#include "core/exec/stepper.h"
 
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
@@ -15,35 +16,10 @@
 
 namespace irlens::core::exec {
 
-namespace {
+// The state of a run, named (not in the anonymous namespace) because Stepper::State holds one.
+namespace engine_detail {
 
 using Clock = std::chrono::steady_clock;
-
-int64_t nowNs(Clock::time_point start) {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-}
-
-// Profiling reads the time once per node. The CPU's time-stamp counter costs a fraction of a
-// clock_gettime call; when it is invariant (constant rate, runs in sleep states) node times are
-// taken in ticks and scaled to the run's steady-clock wall time at its end.
-bool invariantTsc() {
-#if defined(__x86_64__)
-    static const bool ok = [] {
-        unsigned a = 0, b = 0, c = 0, d = 0;
-        return __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8)) != 0;
-    }();
-    return ok;
-#else
-    return false;
-#endif
-}
-
-int64_t ticksSince(int64_t origin, Clock::time_point start, bool tsc) {
-#if defined(__x86_64__)
-    if (tsc) return static_cast<int64_t>(__rdtsc()) - origin;
-#endif
-    return nowNs(start) - origin;
-}
 
 // State of one run of one graph.
 struct GraphRun {
@@ -75,6 +51,40 @@ struct RunShared {
     }
     bool cancelled() const { return options.cancel && options.cancel->load(std::memory_order_relaxed); }
 };
+
+} // namespace engine_detail
+
+namespace {
+
+using engine_detail::Clock;
+using engine_detail::GraphRun;
+using engine_detail::RunShared;
+
+int64_t nowNs(Clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
+
+// Profiling reads the time once per node. The CPU's time-stamp counter costs a fraction of a
+// clock_gettime call; when it is invariant (constant rate, runs in sleep states) node times are
+// taken in ticks and scaled to the run's steady-clock wall time at its end.
+bool invariantTsc() {
+#if defined(__x86_64__)
+    static const bool ok = [] {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        return __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8)) != 0;
+    }();
+    return ok;
+#else
+    return false;
+#endif
+}
+
+int64_t ticksSince(int64_t origin, Clock::time_point start, bool tsc) {
+#if defined(__x86_64__)
+    if (tsc) return static_cast<int64_t>(__rdtsc()) - origin;
+#endif
+    return nowNs(start) - origin;
+}
 
 void initRun(GraphRun& run) {
     const size_t n = run.g.slotNames.size();
@@ -496,6 +506,122 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
     if (options.observer) options.observer->onRunEnd(result.wallNs, result.peakBytes);
     if (!status) return status;
     collectOutputs(plan, run, result, options.stateful ? &m_state : nullptr);
+    return result;
+}
+
+// ---- Stepper: the same node execution, one node per call, on the calling thread ----
+
+struct Stepper::State {
+    RunOptions options;          // one thread, no observer: RunShared refers to it
+    RunShared shared;
+    GraphRun run;
+    explicit State(const PlanGraph& g)
+        : shared{options, 1, std::make_shared<AllocTracker>(), Clock::now(), {0}, {0}, {false}, nullptr, nullptr, false, 0, {}, {}, 0},
+          run{g, {}, nullptr, nullptr} {}
+};
+
+Result<std::unique_ptr<Stepper>> Stepper::create(ProgramPtr program, const std::vector<EValue>& userInputs) {
+    // no fusion: a node folded into its consumer would have no value of its own to show
+    auto plan = ExecutionPlan::compile(std::move(program), false, false);
+    if (!plan) return plan.status().withContext("compiling");
+    return create(std::shared_ptr<const ExecutionPlan>(*plan), userInputs);
+}
+
+Result<std::unique_ptr<Stepper>> Stepper::create(std::shared_ptr<const ExecutionPlan> plan, const std::vector<EValue>& userInputs) {
+    if (plan->fusedNodes() > 0) return Status::error("the stepper needs a plan compiled without fusion");
+    auto state = std::make_unique<State>(plan->graph());
+    state->shared.total = static_cast<int>(plan->graph().nodes.size());
+    initRun(state->run);
+    IRLENS_TRY(bindInputs(*plan, {}, userInputs, state->run));
+    return std::unique_ptr<Stepper>(new Stepper(std::move(plan), std::move(state)));
+}
+
+Stepper::Stepper(std::shared_ptr<const ExecutionPlan> plan, std::unique_ptr<State> state)
+    : m_plan(std::move(plan)), m_state(std::move(state)) {
+    const PlanGraph& g = m_plan->graph();
+    for (size_t k = 0; k < g.slotNames.size(); ++k) m_slotOf.emplace(g.slotNames[k], static_cast<int>(k));
+    m_produced = m_state->run.slots; // the bound inputs; node outputs are added as they run
+    m_freedAfter.assign(g.slotNames.size(), -1);
+    m_nodeNs.assign(g.nodes.size(), -1);
+}
+
+Stepper::~Stepper() = default;
+
+int Stepper::nodeCount() const { return static_cast<int>(m_plan->graph().nodes.size()); }
+
+Status Stepper::step() {
+    if (!m_error) return m_error;
+    if (finished()) return Status::error("every node has run");
+    const PlanNode& pn = m_plan->graph().nodes[static_cast<size_t>(m_next)];
+    GraphRun& run = m_state->run;
+    WorkerClock clock;
+    const auto start = Clock::now();
+    if (!execNode(run, pn, m_state->shared, true, clock)) {
+        std::lock_guard lock(m_state->shared.errorMutex);
+        m_error = m_state->shared.error;
+        return m_error;
+    }
+    m_nodeNs[static_cast<size_t>(m_next)] = nowNs(start);
+    for (const auto& slots : pn.outputSlots)
+        for (int s : slots)
+            if (s >= 0) m_produced[static_cast<size_t>(s)] = run.slots[static_cast<size_t>(s)];
+    for (int s : pn.inputSlots)
+        if (run.slots[static_cast<size_t>(s)].isNone() && m_freedAfter[static_cast<size_t>(s)] < 0) m_freedAfter[static_cast<size_t>(s)] = m_next;
+    ++m_next;
+    return Status::ok();
+}
+
+Status Stepper::runTo(int node, const std::atomic<bool>* cancel) {
+    if (node < 0 || node >= nodeCount()) return Status::error("no node " + std::to_string(node) + " in the graph");
+    while (m_next <= node) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) return Status::error("cancelled before node " + std::to_string(m_next));
+        IRLENS_TRY(step());
+    }
+    return Status::ok();
+}
+
+int64_t Stepper::nodeNs(int node) const {
+    return node >= 0 && node < nodeCount() ? m_nodeNs[static_cast<size_t>(node)] : -1;
+}
+
+int Stepper::slotOf(const std::string& name) const {
+    auto it = m_slotOf.find(name);
+    return it == m_slotOf.end() ? -1 : it->second;
+}
+
+const EValue* Stepper::value(const std::string& name) const {
+    const int s = slotOf(name);
+    if (s < 0 || m_produced[static_cast<size_t>(s)].isNone()) return nullptr;
+    return &m_produced[static_cast<size_t>(s)];
+}
+
+bool Stepper::isLive(const std::string& name) const {
+    const int s = slotOf(name);
+    return s >= 0 && !m_state->run.slots[static_cast<size_t>(s)].isNone();
+}
+
+int Stepper::freedAfter(const std::string& name) const {
+    const int s = slotOf(name);
+    return s < 0 ? -1 : m_freedAfter[static_cast<size_t>(s)];
+}
+
+std::vector<std::string> Stepper::outputsOf(int node) const {
+    std::vector<std::string> names;
+    if (node < 0 || node >= nodeCount()) return names;
+    const PlanGraph& g = m_plan->graph();
+    for (const auto& slots : g.nodes[static_cast<size_t>(node)].outputSlots)
+        for (int s : slots)
+            if (s >= 0) names.push_back(g.slotNames[static_cast<size_t>(s)]);
+    return names;
+}
+
+Result<RunResult> Stepper::result() const {
+    if (!m_error) return m_error;
+    if (!finished()) return Status::error(std::to_string(nodeCount() - m_next) + " nodes have not run yet");
+    RunResult result;
+    for (int64_t ns : m_nodeNs) result.wallNs += std::max<int64_t>(ns, 0);
+    result.peakBytes = m_state->shared.tracker->peak.load();
+    collectOutputs(*m_plan, m_state->run, result, nullptr);
     return result;
 }
 

@@ -298,6 +298,11 @@ void GraphView::addNodeActions(QMenu& menu, int n) {
     if (d && m_doc->scopes().size() == 1)
         for (const auto& c : d->candidates()) steppable = steppable || c.node == node.name;
     decompose->setEnabled(steppable);
+    // the stepping interpreter runs the top-level graph (Run › Run to here)
+    QAction* runTo = menu.addAction(tr("Run to here"), this, [this, n] { emit runToHereRequested(n); });
+    runTo->setObjectName("runToHereNodeAction");
+    runTo->setEnabled(m_doc->scopes().size() == 1);
+    if (!runTo->isEnabled()) runTo->setToolTip(tr("Stepping runs the top-level graph: leave the subgraph first"));
     menu.addSeparator();
     // users and producers become the search hits (outlined; Enter in the search field steps through them)
     const std::vector<int> producers = producersOf(*g, n), users = usersOf(*g, n);

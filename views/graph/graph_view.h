@@ -64,6 +64,8 @@ signals:
     void showInFxTextRequested(int nodeIndex);
     /// "Show source": the node's stack trace and the lines around its last frame (the Node pane).
     void showSourceRequested(int nodeIndex);
+    /// "Run to here": execute the top-level graph up to this node (the stepping interpreter).
+    void runToHereRequested(int nodeIndex);
 
 private:
     void onRebuilt();

@@ -205,6 +205,9 @@ RunController::Docks RunController::createPanes() {
     window->tabifyDockWidget(profileDock, timelineDock);
     window->tabifyDockWidget(timelineDock, flameDock);
     window->tabifyDockWidget(flameDock, outputsDock);
+    // empty until a run: hidden, so the graph keeps the height (shown by the first run's result)
+    for (auto* d : {profileDock, timelineDock, flameDock, outputsDock}) d->hide();
+    m_docks = {profileDock, timelineDock, flameDock, outputsDock};
 
     m_heatmap = new HeatmapOverlay(m_doc, m_graph, this);
     connect(m_heatmapAction, &QAction::toggled, m_heatmap, &HeatmapOverlay::setEnabled);
@@ -287,6 +290,13 @@ void RunController::createStatusWidgets() {
     });
 }
 
+void RunController::revealDocks() {
+    if (!m_doc->runResult()) return;
+    m_docksRevealed = true;
+    for (auto* d : m_docks) d->show();
+    m_docks[0]->raise();
+}
+
 void RunController::connectDocument(QDockWidget* profileDock) {
     // a new program makes the last run stale
     connect(m_doc, &Document::programChanged, this, [this] {
@@ -298,6 +308,7 @@ void RunController::connectDocument(QDockWidget* profileDock) {
     connect(m_doc, &Document::runFinished, this, [this, profileDock](RunSnapshotPtr r) {
         setHeatmapAvailable(r != nullptr);
         if (!r) return;
+        if (!m_docksRevealed) revealDocks();
         profileDock->raise(); // the table is what a user reads first after a run
         for (int c = 0; c < 2; ++c) m_profilePane->view()->resizeColumnToContents(c);
         QString summary = tr("%1 ms median [%2–%3] of %4 · %5 nodes · %6 threads · peak %7 MiB · inputs: %8")

@@ -63,6 +63,9 @@ public:
     /// Starts a run of the current program (a running one is cancelled and its result dropped).
     void run();
     void cancel();
+    /// Shows the run's docks (hidden until there is a run to show) when there is a run result;
+    /// the first result does it by itself, View › Reset layout asks again.
+    void revealDocks();
 
 signals:
     void runFailed(const QString& message);
@@ -103,6 +106,8 @@ private:
     QTimer* m_poll = nullptr;
     quint64 m_generation = 0;
     std::shared_ptr<Job> m_job;
+    Docks m_docks{};
+    bool m_docksRevealed = false; // the first run's result showed the docks; the user decides after that
     bool m_running = false;
 };
 

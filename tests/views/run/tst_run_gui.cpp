@@ -1,5 +1,11 @@
 // The run GUI: the Run action on the bundled example (and fixtures when ../shared is present), the
 // profile table, the heatmap overlay and the per-thread timeline.
+// engine headers (oneTBB) before Qt's
+#include "core/exec/engine.h"
+#include "core/exec/output_summary.h"
+#include "core/exec/run_compare.h"
+#include "core/exec/stepper.h"
+
 #include "support/gui_test_util.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_pane.h"
@@ -11,6 +17,9 @@
 #include "views/run/run_controller.h"
 #include "views/run/run_outputs_model.h"
 #include "views/run/run_snapshot.h"
+#include "views/run/step_controller.h"
+#include "views/run/step_values_model.h"
+#include "views/document.h"
 #include "views/inspect/table_pane.h"
 #include "views/run/timeline_widget.h"
 #include "views/settings_writer.h"
@@ -22,6 +31,7 @@
 #include <QSpinBox>
 #include <QImage>
 #include <QLabel>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QToolTip>
@@ -50,6 +60,9 @@ private slots:
     void cancelledAndStaleRunsAreDropped();
     void threadCount_data();
     void threadCount();
+    void runDocksShownWhenThereIsARun();
+    void stepThroughToTheEnd();
+    void runToHere();
 };
 
 void TestRunGui::initTestCase() {
@@ -395,6 +408,131 @@ void TestRunGui::threadCount() {
     // a new window starts with the remembered count
     MainWindow again;
     QCOMPARE(again.findChild<RunController*>()->threadsBox()->value(), threads);
+}
+
+// The bottom area carries only what has something to show: the run's docks and the Values pane
+// appear with a run and a step, and View › Reset layout keeps them while they have content.
+void TestRunGui::runDocksShownWhenThereIsARun() {
+    MainWindow w;
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    w.resetLayout(); // whatever an earlier test left in the settings
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const char* runDocks[] = {"runProfile", "runTimeline", "runFlameGraph", "runOutputs"};
+    for (const char* name : runDocks) QVERIFY2(w.findChild<QDockWidget*>(name)->isHidden(), name);
+    auto* values = w.findChild<QDockWidget*>("stepValues");
+    QVERIFY(values && values->isHidden());
+    QVERIFY(!w.findChild<QDockWidget*>("fx")->isHidden()); // the program's text is always there
+    w.findChild<RunController*>()->run();
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->runResult() != nullptr, 30000);
+    for (const char* name : runDocks) QVERIFY2(!w.findChild<QDockWidget*>(name)->isHidden(), name);
+    w.stepController()->step();
+    QVERIFY(!values->isHidden());
+    w.resetLayout();
+    for (const char* name : runDocks) QVERIFY2(!w.findChild<QDockWidget*>(name)->isHidden(), name);
+    QVERIFY(!values->isHidden());
+    // a new program: no run, no session; Reset layout hides their docks again
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    w.resetLayout();
+    for (const char* name : runDocks) QVERIFY2(w.findChild<QDockWidget*>(name)->isHidden(), name);
+    QVERIFY(values->isHidden());
+}
+
+namespace {
+// What the engine computes for `value` when it is made one more output of the program (2 threads).
+core::exec::OutputSummary engineValue(const core::Program& program, const std::string& value, const std::vector<core::exec::EValue>& inputs) {
+    auto p = std::make_shared<core::Program>(program);
+    p->graph.outputs.push_back(core::Argument::tensor(value));
+    p->signature.outputSpecs.push_back({core::OutputKind::UserOutput, core::Argument::tensor(value), ""});
+    auto run = core::exec::compileAndRun(p, inputs, 2);
+    if (!run || !run->outputs.back().isTensor()) return {};
+    return core::exec::summarizeOutput(run->outputs.back().tensor);
+}
+} // namespace
+
+// Run › Step node (F10) through tiny_mlp: each step selects the next node, and every row's value
+// equals the engine's value for that node in a full run.
+void TestRunGui::stepThroughToTheEnd() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow w;
+    QCOMPARE(openInWindow(w, "generated/tiny_mlp/model.pt2"), QString());
+    StepController* sc = w.stepController();
+    QVERIFY(sc->stepAction()->isEnabled());
+    QSignalSpy stepped(sc, &StepController::stepped);
+    sc->stepAction()->trigger();
+    QCOMPARE(stepped.count(), 1);
+    const core::exec::Stepper* st = sc->stepper();
+    QVERIFY(st);
+    const int nodes = st->nodeCount();
+    QVERIFY(nodes > 3);
+    QCOMPARE(w.document()->selectedNode(), 1); // the next node is the one selected
+    while (!st->finished()) {
+        const int next = st->nextNode();
+        QCOMPARE(w.document()->selectedNode(), next);
+        QVERIFY(sc->valuesModel()->row(next)->next);
+        sc->stepAction()->trigger();
+        QVERIFY2(st->executed(next), qPrintable(sc->valuesModel()->row(next)->name));
+    }
+    QVERIFY(!sc->stepAction()->isEnabled()); // every node has run: the reason is on hover
+    QVERIFY(sc->stepAction()->toolTip().contains("Restart"));
+    // the inputs the run would use: model.expected/ next to the file
+    auto expected = core::exec::loadExpected(testing::fixture("generated/tiny_mlp/model.expected").string());
+    QVERIFY2(expected.isOk(), expected.error().c_str());
+    int compared = 0;
+    for (int n = 0; n < nodes; ++n) {
+        const StepRow* row = sc->valuesModel()->row(n);
+        QVERIFY(row->executed);
+        if (!row->hasStats) continue;
+        const std::string value = st->outputsOf(n).front();
+        const auto ref = engineValue(*w.document()->program(), value, expected->main.inputs);
+        QVERIFY2(ref.count > 0, value.c_str());
+        auto close = [](double a, double b) { return std::abs(a - b) <= 1e-5 * std::max(1.0, std::abs(b)); };
+        QVERIFY2(close(row->min, ref.min) && close(row->max, ref.max) && close(row->mean, ref.mean), value.c_str());
+        ++compared;
+    }
+    QVERIFY(compared >= nodes / 2);
+    // freed values say so; the graph output does not
+    int freed = 0;
+    for (int n = 0; n < nodes; ++n) freed += sc->valuesModel()->index(n, StepValuesModel::State).data().toString().startsWith("freed after");
+    QVERIFY(freed > 0);
+    QCOMPARE(sc->valuesModel()->index(nodes - 1, StepValuesModel::State).data().toString(), QString("output"));
+    // restart: from the first node again
+    sc->restartAction()->trigger();
+    QVERIFY(!sc->stepper());
+    QVERIFY(sc->stepAction()->isEnabled());
+}
+
+// "Run to here" from the node's context menu runs exactly up to it; an earlier node has run already.
+void TestRunGui::runToHere() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow w;
+    QCOMPARE(openInWindow(w, "generated/tiny_gpt/model.pt2"), QString());
+    StepController* sc = w.stepController();
+    QVERIFY(!sc->runToAction()->isEnabled()); // nothing selected: nothing to run to
+    QVERIFY(sc->runToAction()->toolTip().contains("Select"));
+    const int target = static_cast<int>(w.document()->graph()->nodes.size()) * 2 / 3;
+    QMenu menu;
+    w.graphPane()->view()->addNodeActions(menu, target);
+    QAction* runTo = menu.findChild<QAction*>("runToHereNodeAction");
+    QVERIFY(runTo && runTo->isEnabled());
+    QSignalSpy stepped(sc, &StepController::stepped);
+    runTo->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!sc->isBusy(), 30000);
+    QCOMPARE(stepped.count(), 1);
+    const core::exec::Stepper* st = sc->stepper();
+    QVERIFY(st->executed(target));
+    QCOMPARE(st->nextNode(), target + 1);
+    QCOMPARE(w.document()->selectedNode(), target + 1);
+    QVERIFY(sc->valuesModel()->row(target)->executed);
+    QVERIFY(!sc->valuesModel()->row(target + 1)->executed);
+    // an earlier node: nothing runs, the pane says it has run
+    w.document()->selectNode(target / 2);
+    QVERIFY(sc->runToAction()->isEnabled());
+    sc->runToAction()->trigger();
+    QCOMPARE(st->nextNode(), target + 1);
+    QVERIFY(w.findChild<QLabel*>("stepStatus")->text().contains("already run"));
 }
 
 QTEST_MAIN(TestRunGui)
