@@ -126,6 +126,7 @@ void Document::setProgram(ProgramPtr program, const QString& title) {
     m_cache.clear();
     m_layout.reset();
     m_selected = -1;
+    m_selectedItem.clear();
     m_symbol.clear();
     m_searchHits.clear();
     m_diagnostics.clear();
@@ -209,6 +210,7 @@ void Document::leaveSubgraph(int depth) {
 
 void Document::onScopeChanged() {
     m_selected = -1;
+    m_selectedItem.clear();
     m_searchHits.clear();
     emit scopeChanged();
     emit selectionChanged(-1);
@@ -322,9 +324,18 @@ void Document::requestLayout(bool force) {
 void Document::selectNode(int nodeIndex) {
     const Graph* g = graph();
     if (!g || nodeIndex >= static_cast<int>(g->nodes.size())) nodeIndex = -1;
-    if (nodeIndex == m_selected) return;
+    if (nodeIndex == m_selected && m_selectedItem.isEmpty()) return;
     m_selected = nodeIndex;
+    m_selectedItem.clear();
     emit selectionChanged(nodeIndex);
+}
+
+void Document::selectItem(const QString& itemId) {
+    if (itemId.isEmpty()) return selectNode(-1);
+    if (itemId == m_selectedItem) return;
+    m_selected = -1;
+    m_selectedItem = itemId;
+    emit selectionChanged(-1);
 }
 
 int Document::nodeIndexOf(const QString& name) const {

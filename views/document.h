@@ -110,6 +110,11 @@ public:
     // ------------------------------------------------------------------ selection (one for every pane)
     int selectedNode() const { return m_selected; }
     void selectNode(int nodeIndex);
+    /// The FX graph's other nodes, which are not in the serialized node list: a placeholder
+    /// ("in:<value>", a user input or lifted state) or the output node ("out"). Selecting one
+    /// clears the node selection (selectionChanged(-1)); "" when a node or nothing is selected.
+    void selectItem(const QString& itemId);
+    QString selectedItem() const { return m_selectedItem; }
     bool selectNodeByName(const QString& name);
     int nodeIndexOf(const QString& name) const;
     /// Highlights every node whose output shape uses `symbol` ("" clears).
@@ -178,6 +183,7 @@ private:
     core::LayoutPtr m_layout;
     core::LayoutCache m_cache;
     int m_selected = -1;
+    QString m_selectedItem;
     QString m_symbol;
     std::vector<int> m_searchHits;
     std::vector<DiagnosticRow> m_diagnostics;

@@ -332,7 +332,7 @@ void MainWindow::showLegend() {
         html += QString("<tr><td bgcolor='%1' style='color:%2'>&nbsp;&nbsp;%3&nbsp;&nbsp;</td></tr>")
                     .arg(c.name(), readableTextOn(c).name(), QString::fromUtf8(opFamilyName(f)));
     }
-    html += "</table><p>" + tr("Badges: T training IR · C core ATen · P prims · H higher-order · S symbolic") + "</p><p>" +
+    html += "</table><p>" + tr("Badges, the op's level: C core ATen · N non-core ATen · P prims · H higher-order · S symbolic · X custom. The program's dialect (TRAINING, ATEN) is in the status bar") + "</p><p>" +
             tr("Green pills: user inputs · red pill: output · dashed boxes: collapsed modules · double border: "
                "higher-order op (double-click to enter) · small chips: parameters (blue), buffers (green), "
                "constants (lilac), values read far away (orange, click to jump)") + "</p>";

@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("file", "a .pt2 file to open");
-    QCommandLineOption select("select", "select the node NAME once the graph is shown", "NAME");
+    QCommandLineOption select("select", "select the node NAME once the graph is shown (in:VALUE: a placeholder; out: the output node)", "NAME");
     QCommandLineOption search("search", "search for TEXT once the graph is shown", "TEXT");
     QCommandLineOption decompose("decompose", "once shown, decompose the program to LEVEL (core or prims)", "LEVEL");
     parser.addOption(select);
@@ -67,7 +67,9 @@ int main(int argc, char** argv) {
             const int n = doc->nodeIndexOf(parser.value(runTo));
             if (n >= 0) window.stepController()->runTo(n);
         }
-        if (parser.isSet(select)) {
+        if (parser.isSet(select) && (parser.value(select).startsWith("in:") || parser.value(select) == "out")) {
+            doc->selectItem(parser.value(select));
+        } else if (parser.isSet(select)) {
             int n = doc->nodeIndexOf(parser.value(select));
             if (n >= 0) {
                 doc->revealNode(n);

@@ -25,6 +25,10 @@ const char* irLevelName(IrLevel level) {
     return "unknown";
 }
 
+const char* opLevelName(IrLevel level) { return level == IrLevel::Training ? "non-core ATen" : irLevelName(level); }
+
+char opLevelBadge(IrLevel level) { return level == IrLevel::Training ? 'N' : irLevelBadge(level); }
+
 char irLevelBadge(IrLevel level) {
     switch (level) {
     case IrLevel::Training: return 'T';

@@ -16,6 +16,10 @@ namespace irlens::core {
 enum class IrLevel { Training, CoreAten, Prims, HigherOrder, Symbolic, Custom, Unknown };
 const char* irLevelName(IrLevel level);  // "training", "core ATen", "prims", "higher-order", "symbolic", "custom", "unknown"
 char irLevelBadge(IrLevel level);        // 'T', 'C', 'P', 'H', 'S', 'X', '?'
+/// The level of one op, as opposed to a program's stage: an ATen op outside the core set is
+/// "non-core ATen" (badge 'N') whatever the program's dialect; the other levels as irLevelName.
+const char* opLevelName(IrLevel level);
+char opLevelBadge(IrLevel level);        // 'N', 'C', 'P', 'H', 'S', 'X', '?'
 
 /// One argument of a schema: `int[2] stride=[1, 1]`, `*, Scalar alpha=1`.
 struct SchemaArg {

@@ -4,7 +4,9 @@
 #include "views/inspect/fx_text_pane.h"
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
+#include "views/graph/graph_items.h"
 #include "views/graph/graph_view.h"
+#include "views/inspect/node_inspector_model.h"
 #include "views/main_window.h"
 
 #include <QDockWidget>
@@ -26,6 +28,7 @@ private slots:
     void opensExampleWithoutFile();
     void exports();
     void fxTextSyncsSelection();
+    void clickSelectsPlaceholder();
     void openFileFromDisk();
     void badFileReportsError();
 };
@@ -94,6 +97,55 @@ void TestMainWindow::fxTextSyncsSelection() {
     QTextCursor c(fx->document()->findBlockByNumber(fx->lineOfNode(other)));
     fx->setTextCursor(c);
     QCOMPARE(w.document()->selectedNode(), 2);
+    // placeholders and the output node are FX nodes too: their lines select them, and back
+    QTextCursor ph(fx->document()->findBlockByNumber(fx->lineOfNode("x")));
+    fx->setTextCursor(ph);
+    QCOMPARE(w.document()->selectedItem(), QString("in:x"));
+    QTextCursor ret(fx->document()->findBlockByNumber(fx->lineOfNode("return")));
+    fx->setTextCursor(ret);
+    QCOMPARE(w.document()->selectedItem(), QString("out"));
+    w.document()->selectNode(2);
+    w.document()->selectItem("in:x");
+    QCOMPARE(fx->textCursor().blockNumber(), fx->lineOfNode("x"));
+}
+
+// A click on the user input's box, or on a parameter's chip, selects that placeholder of the FX graph:
+// it is outlined, and the Node pane shows it in the spec's words.
+void TestMainWindow::clickSelectsPlaceholder() {
+    MainWindow w;
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    GraphView* view = w.graphPane()->view();
+    const NodeItem* input = nullptr;
+    const NodeItem* withChip = nullptr;
+    int chip = -1;
+    for (const NodeItem* item : w.graphPane()->scene()->nodeItems()) {
+        if (item->item().id == "in:x") input = item;
+        for (size_t c = 0; c < item->item().chips.size() && !withChip; ++c)
+            if (item->item().chips[c].kind == core::Chip::Kind::Parameter && !item->chipRect(static_cast<int>(c)).isEmpty()) {
+                withChip = item;
+                chip = static_cast<int>(c);
+            }
+    }
+    QVERIFY(input && withChip);
+    view->selectAt(input->sceneBoundingRect().center());
+    QCOMPARE(w.document()->selectedItem(), QString("in:x"));
+    QVERIFY(input->emphasis() & int(Emphasis::Selected));
+    auto opcode = [&w] {
+        const QAbstractItemModel* m = w.inspectorModel();
+        const QModelIndex node = m->index(0, 0);
+        for (int r = 0; r < m->rowCount(node); ++r)
+            if (m->index(r, 0, node).data().toString() == "opcode") return m->index(r, 1, node).data().toString();
+        return QString();
+    };
+    QCOMPARE(opcode(), QString("placeholder"));
+    view->selectAt(withChip->chipRect(chip).center());
+    QCOMPARE(w.document()->selectedItem(), "in:" + QString::fromStdString(withChip->item().chips[static_cast<size_t>(chip)].value));
+    QCOMPARE(opcode(), QString("placeholder"));
+    // a box of an op: back to call_function
+    view->selectAt(w.graphPane()->scene()->itemForNode(0)->sceneBoundingRect().center());
+    QVERIFY(w.document()->selectedItem().isEmpty());
+    QCOMPARE(opcode(), QString("call_function"));
 }
 
 void TestMainWindow::openFileFromDisk() {

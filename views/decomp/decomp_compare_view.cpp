@@ -229,7 +229,7 @@ void DecompCompareView::fill(QGraphicsScene* scene, QGraphicsView* view, const L
         if (op) {
             const Target& t = graph.nodes[static_cast<size_t>(vi.nodeIndex)].target;
             rgb = opFamilyColor(opFamilyOf(t));
-            badge = irLevelBadge(OpRegistry::instance().levelOf(t));
+            badge = opLevelBadge(OpRegistry::instance().levelOf(t));
         }
         auto* item = new NodeItem(*layout, static_cast<int>(k), themedFill(rgb, dark), badge);
         if (op && markNew && m_comparison)

@@ -3,6 +3,7 @@
 #include <QRegularExpression>
 
 #include <unordered_map>
+#include <algorithm>
 #include <unordered_set>
 
 namespace irlens::views {
@@ -51,6 +52,35 @@ std::vector<int> usersOf(const Graph& graph, int node, size_t limit) {
                 break;
             }
     }
+    return out;
+}
+
+std::vector<int> nodesBetween(const Graph& graph, const std::string& from, const std::string& to) {
+    // forward: values that depend on `from`, in one pass (nodes are in topological order)
+    std::unordered_set<std::string> reached{from};
+    std::vector<bool> forward(graph.nodes.size(), false);
+    for (size_t k = 0; k < graph.nodes.size(); ++k) {
+        std::vector<std::string> names;
+        for (const auto& in : graph.nodes[k].inputs) in.arg.collectValueNames(names);
+        for (const auto& n : names) forward[k] = forward[k] || reached.count(n) > 0;
+        if (forward[k])
+            for (const auto& out : graph.nodes[k].outputNames()) reached.insert(out);
+    }
+    if (!reached.count(to) || from == to) return {};
+    // backward from `to`, through forward nodes only
+    std::unordered_set<std::string> needed{to};
+    std::vector<int> out;
+    for (size_t k = graph.nodes.size(); k-- > 0;) {
+        if (!forward[k]) continue;
+        bool feeds = false;
+        for (const auto& o : graph.nodes[k].outputNames()) feeds = feeds || needed.count(o) > 0;
+        if (!feeds) continue;
+        out.push_back(static_cast<int>(k));
+        std::vector<std::string> names;
+        for (const auto& in : graph.nodes[k].inputs) in.arg.collectValueNames(names);
+        needed.insert(names.begin(), names.end());
+    }
+    std::reverse(out.begin(), out.end());
     return out;
 }
 

@@ -20,6 +20,10 @@ int firstUserOf(const core::Graph& graph, int node);
 std::vector<int> usersOf(const core::Graph& graph, int node, size_t limit = SIZE_MAX);
 /// Every node producing an input of `node`, in argument order, without repeats.
 std::vector<int> producersOf(const core::Graph& graph, int node);
+/// The nodes on some path from value `from` (a placeholder or a node's output) to value `to`, in
+/// graph order: those reached forward from `from` whose outputs reach `to` (the producer of `to`
+/// included). Empty when `to` does not depend on `from`.
+std::vector<int> nodesBetween(const core::Graph& graph, const std::string& from, const std::string& to);
 
 /// Nodes matching `query` by name, op (target), or module path, case-insensitive substring; with
 /// `regex` the query is a regular expression matched against the same fields. An invalid regex

@@ -86,7 +86,7 @@ void GraphScene::rebuild(LayoutPtr layout) {
             if (g && vi.nodeIndex >= 0 && vi.nodeIndex < static_cast<int>(g->nodes.size())) {
                 const Target& t = g->nodes[static_cast<size_t>(vi.nodeIndex)].target;
                 rgb = opFamilyColor(opFamilyOf(t));
-                m_badges[k] = irLevelBadge(registry.levelOf(t));
+                m_badges[k] = opLevelBadge(registry.levelOf(t));
             }
             break;
         }
@@ -192,6 +192,10 @@ void GraphScene::refreshEmphasis() {
     if (m_doc->selectedNode() >= 0) {
         auto it = m_layout->graph.itemOfNode.find(m_doc->selectedNode());
         if (it != m_layout->graph.itemOfNode.end()) selectedItem = it->second;
+    } else if (!m_doc->selectedItem().isEmpty()) {
+        const std::string id = m_doc->selectedItem().toStdString();
+        for (size_t k = 0; k < m_layout->graph.items.size() && selectedItem < 0; ++k)
+            if (m_layout->graph.items[k].id == id) selectedItem = static_cast<int>(k);
     }
     for (size_t k = 0; k < m_edges.size(); ++k) {
         const VisibleEdge& e = m_layout->graph.edges[k];

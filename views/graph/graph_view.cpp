@@ -154,12 +154,16 @@ void GraphView::selectItemAt(const QPointF& scenePos) {
                     if (kv.second == node->index() && (first < 0 || kv.first < first)) first = kv.first;
                 m_doc->selectNode(first);
             } else {
-                m_doc->selectNode(-1);
+                // a placeholder or the output node: the Node pane shows it in the spec's words
+                m_doc->selectItem(QString::fromStdString(vi.id));
             }
             int chip = node->chipAt(scenePos);
             if (chip >= 0) {
                 const Chip& c = vi.chips[static_cast<size_t>(chip)];
                 if (c.kind == Chip::Kind::FanOut) m_doc->selectNodeByName(QString::fromStdString(c.value));
+                // lifted state drawn as a chip is a placeholder of the FX graph
+                if (c.kind == Chip::Kind::Parameter || c.kind == Chip::Kind::Buffer || c.kind == Chip::Kind::Constant)
+                    m_doc->selectItem("in:" + QString::fromStdString(c.value));
                 if (c.kind == Chip::Kind::Subgraph) {
                     // entered after the click is handled: the scene is rebuilt for the subgraph
                     const int n = vi.nodeIndex, sub = c.subgraph;

@@ -33,6 +33,12 @@ FxTextPane::Printed printGraph(const ProgramPtr& program, const Graph* graph, bo
     out.nodeOf.resize(static_cast<size_t>(out.lines.size()));
     static const QRegularExpression def(QStringLiteral("^\\s+%([A-Za-z_0-9]+) : "));
     for (qsizetype k = 0; k < out.lines.size(); ++k) {
+        // the output node's line, under a key no Python name can take
+        if (out.lines[k].startsWith(QLatin1String("    return ")) && !out.lineOf.contains(QStringLiteral("return"))) {
+            out.lineOf.insert(QStringLiteral("return"), static_cast<int>(k));
+            out.nodeOf[static_cast<size_t>(k)] = QStringLiteral("return");
+            continue;
+        }
         auto m = def.match(out.lines[k]);
         if (!m.hasMatch()) continue;
         const QString name = m.captured(1);
@@ -141,8 +147,14 @@ void FxTextPane::showSelection(int nodeIndex) {
     if (m_syncing || m_loading) return; // applied once the text is complete
     QList<QTextEdit::ExtraSelection> extras;
     const Graph* g = m_doc->graph();
-    if (g && nodeIndex >= 0 && nodeIndex < static_cast<int>(g->nodes.size())) {
-        int line = lineOfNode(QString::fromStdString(g->nodes[static_cast<size_t>(nodeIndex)].name));
+    int line = -1;
+    if (g && nodeIndex >= 0 && nodeIndex < static_cast<int>(g->nodes.size()))
+        line = lineOfNode(QString::fromStdString(g->nodes[static_cast<size_t>(nodeIndex)].name));
+    else if (const QString item = m_doc->selectedItem(); item.startsWith(QLatin1String("in:")))
+        line = lineOfNode(item.mid(3)); // a placeholder
+    else if (item == QLatin1String("out"))
+        line = lineOfNode(QStringLiteral("return"));
+    {
         if (line >= 0) {
             QTextEdit::ExtraSelection sel;
             sel.cursor = QTextCursor(document()->findBlockByNumber(line));
@@ -164,8 +176,13 @@ void FxTextPane::onCursorMoved() {
     const QString name = nodeOnLine(textCursor().blockNumber());
     if (name.isEmpty()) return;
     m_syncing = true;
-    int n = m_doc->nodeIndexOf(name);
-    if (n >= 0) {
+    int n = -1;
+    const QString text = textCursor().block().text();
+    if (name == QLatin1String("return")) {
+        m_doc->selectItem(QStringLiteral("out"));
+    } else if (text.contains(QLatin1String(" = placeholder["))) {
+        m_doc->selectItem("in:" + name);
+    } else if ((n = m_doc->nodeIndexOf(name)) >= 0) {
         m_doc->revealNode(n);
         m_doc->selectNode(n);
     }

@@ -1,5 +1,6 @@
 #pragma once
-// The node inspector's content for one node, as an InfoRow tree: op, overload, IR level, schema,
+// The node inspector's content for one node, as an InfoRow tree, named as the Export IR spec and
+// torch.fx name things (opcode, target, args / kwargs, meta['val'] ...): op, overload, op level, schema,
 // arguments (linked to their producers), outputs as FakeTensor rows, stack trace (with the source
 // around each line when the file exists here), module stack, source_fn_stack, torch_fn, raw meta.
 
@@ -10,7 +11,14 @@
 
 namespace irlens::views {
 
-std::unique_ptr<InfoRow> buildNodeInfo(const core::Graph& graph, int nodeIndex);
+/// `program` (optional) adds the program's dialect beside the op's level.
+std::unique_ptr<InfoRow> buildNodeInfo(const core::Graph& graph, int nodeIndex, const core::Program* program = nullptr);
+/// A placeholder of the FX graph (`value`: a user input or lifted state): its InputKind, state_dict
+/// target, persistence, meta['val'] and users.
+std::unique_ptr<InfoRow> buildPlaceholderInfo(const core::Program& program, const std::string& value);
+/// The output node: each returned position with its OutputKind and target, buffer mutations linked
+/// to their paths, and the in_spec / out_spec pytrees as trees.
+std::unique_ptr<InfoRow> buildOutputInfo(const core::Program& program);
 
 /// An argument as Python would write it ("[1, 1]", "None", "%conv", "torch.float32").
 QString formatArgument(const core::Argument& arg);

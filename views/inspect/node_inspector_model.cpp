@@ -1,6 +1,7 @@
 #include "views/inspect/node_inspector_model.h"
 
 #include "views/document.h"
+#include "views/graph/graph_navigation.h"
 #include "views/inspect/node_info.h"
 
 namespace irlens::views {
@@ -13,6 +14,12 @@ NodeInspectorModel::NodeInspectorModel(Document* document, QObject* parent) : In
 
 void NodeInspectorModel::refresh() {
     const auto* g = m_doc->graph();
+    const QString item = m_doc->selectedItem();
+    // placeholders and the output node of the top-level graph, in the spec's words
+    if (g && m_doc->program() && g == &m_doc->program()->graph && !item.isEmpty()) {
+        if (item.startsWith("in:")) return setRoot(buildPlaceholderInfo(*m_doc->program(), item.mid(3).toStdString()));
+        if (item == "out") return setRoot(buildOutputInfo(*m_doc->program()));
+    }
     if (g && m_doc->selectedNode() < 0) {
         // nothing selected: say what to do rather than show an empty pane
         auto root = std::make_unique<InfoRow>();
@@ -20,7 +27,7 @@ void NodeInspectorModel::refresh() {
         setRoot(std::move(root));
         return;
     }
-    setRoot(g ? buildNodeInfo(*g, m_doc->selectedNode()) : nullptr);
+    setRoot(g ? buildNodeInfo(*g, m_doc->selectedNode(), m_doc->program().get()) : nullptr);
 }
 
 bool followLink(Document* doc, const QString& link) {
@@ -37,6 +44,15 @@ bool followLink(Document* doc, const QString& link) {
         return true;
     }
     if (link.startsWith("subgraph:")) return doc->enterSubgraph(doc->selectedNode(), link.mid(9).toInt());
+    if (link.startsWith("path:") && doc->graph()) {
+        // every node on a path between two values (a buffer mutation), outlined as search hits
+        const QStringList ends = link.mid(5).split('>');
+        if (ends.size() != 2) return false;
+        const std::vector<int> nodes = nodesBetween(*doc->graph(), ends[0].toStdString(), ends[1].toStdString());
+        doc->setSearchHits(nodes);
+        if (!nodes.empty()) doc->revealNode(nodes.front());
+        return !nodes.empty();
+    }
     return false;
 }
 

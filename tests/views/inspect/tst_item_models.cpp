@@ -1,6 +1,8 @@
 // Item models: each passes QAbstractItemModelTester; their content checked on real programs.
 #include "core/ir/example_program.h"
 #include "support/gui_test_util.h"
+#include "views/document.h"
+#include "views/graph/graph_navigation.h"
 #include "views/inspect/module_tree_model.h"
 #include "views/inspect/node_info.h"
 #include "views/inspect/node_inspector_model.h"
@@ -11,7 +13,9 @@
 #include <QTemporaryFile>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 using namespace irlens;
 using namespace irlens::views;
@@ -24,6 +28,9 @@ private slots:
     void modelsPassTester();
     void inspectorShowsConvolution();
     void inspectorLinksAndSource();
+    void inspectorInTheSpecsWords();
+    void placeholderSelected();
+    void outputNodeWalksTheSignature();
     void signatureAndRanges();
     void weightsStatistics();
     void tensorStatsStrided();
@@ -110,7 +117,8 @@ void TestItemModels::inspectorShowsConvolution() {
     QModelIndex node = childByKey(inspector, {}, "Node");
     QCOMPARE(childByKey(inspector, node, "name").siblingAtColumn(1).data().toString(), name);
     QCOMPARE(childByKey(inspector, node, "overload").siblingAtColumn(1).data().toString(), QString("default"));
-    QVERIFY(childByKey(inspector, node, "IR level").siblingAtColumn(1).data().toString().startsWith("core ATen"));
+    QVERIFY(childByKey(inspector, node, "op level").siblingAtColumn(1).data().toString().startsWith("core ATen"));
+    QCOMPARE(childByKey(inspector, node, "opcode").siblingAtColumn(1).data().toString(), QString("call_function"));
     QVERIFY(childByKey(inspector, node, "schema").siblingAtColumn(1).data().toString().startsWith("aten::convolution(Tensor input"));
     // the stack trace as frames: the last one is the model's conv call
     QModelIndex st = childByKey(inspector, {}, "Stack trace");
@@ -125,7 +133,7 @@ void TestItemModels::inspectorShowsConvolution() {
     // module stack breadcrumb ends in conv1
     QVERIFY(childByKey(inspector, {}, "Module stack").siblingAtColumn(1).data().toString().endsWith("conv1"));
     // the argument "input" links to the graph input (no producer node), "weight" to the parameter
-    QModelIndex args = childByKey(inspector, {}, "Arguments");
+    QModelIndex args = childByKey(inspector, {}, "args");
     QCOMPARE(childByKey(inspector, args, "weight").data(InfoTreeModel::LinkRole).toString(), QString("node:p_conv1_weight"));
 }
 
@@ -151,7 +159,7 @@ void TestItemModels::inspectorLinksAndSource() {
     InfoTreeModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setRoot(std::move(root));
-    QCOMPARE(model.findRow("Arguments", "self").data(InfoTreeModel::LinkRole).toString(), QString("node:a"));
+    QCOMPARE(model.findRow("args", "self").data(InfoTreeModel::LinkRole).toString(), QString("node:a"));
     QModelIndex source = model.findRow("Stack trace", "source");
     QVERIFY(source.isValid());
     QCOMPARE(model.rowCount(source), 7); // lines 7..13
@@ -230,6 +238,106 @@ void TestItemModels::tensorStatsStrided() {
     QVERIFY(std::abs(s->std - std::sqrt(17.5 / 6)) < 1e-12);
     t.storage = nullptr;
     QVERIFY(!computeTensorStats(t));
+}
+
+// Rows named as the spec names them, each explained on hover; the op's level apart from the
+// program's dialect (a non-core op in an ATEN program is "non-core ATen", not "training").
+void TestItemModels::inspectorInTheSpecsWords() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    NodeInspectorModel inspector(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/tiny_gpt/model.pt2")).isEmpty());
+    const core::Graph& g = *doc.graph();
+    const int view = firstNodeWithOp(g, "_unsafe_view");
+    QVERIFY(view >= 0);
+    doc.selectNode(view);
+    QModelIndex node = childByKey(inspector, {}, "Node");
+    QCOMPARE(childByKey(inspector, node, "op level").siblingAtColumn(1).data().toString(), QString("non-core ATen (N)"));
+    QCOMPARE(childByKey(inspector, node, "program dialect").siblingAtColumn(1).data().toString(), QString("ATEN"));
+    for (const char* key : {"opcode", "target", "op level", "program dialect"})
+        QVERIFY2(!childByKey(inspector, node, key).data(Qt::ToolTipRole).toString().isEmpty(), key);
+    for (const char* key : {"args", "kwargs", "Outputs", "users", "Stack trace", "Module stack"})
+        QVERIFY2(!childByKey(inspector, {}, key).data(Qt::ToolTipRole).toString().isEmpty(), key);
+    // users: exactly the nodes reading its output
+    const std::vector<int> users = usersOf(g, view);
+    QModelIndex u = childByKey(inspector, {}, "users");
+    QCOMPARE(inspector.rowCount(u), static_cast<int>(users.size()));
+    for (size_t k = 0; k < users.size(); ++k)
+        QCOMPARE(inspector.index(static_cast<int>(k), 0, u).data().toString(), QString::fromStdString(g.nodes[users[k]].name));
+    // a schema's keyword-only argument goes under kwargs (layer norm's none; softmax's half_to_float is positional)
+    const int softmax = firstNodeWithOp(g, "_softmax");
+    doc.selectNode(softmax);
+    QCOMPARE(inspector.rowCount(childByKey(inspector, {}, "args")), 3);
+}
+
+// A placeholder of lifted state: its InputKind, state_dict target, meta['val'] and users.
+void TestItemModels::placeholderSelected() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    NodeInspectorModel inspector(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/resnet18/model.pt2")).isEmpty());
+    doc.selectItem("in:p_conv1_weight");
+    QCOMPARE(doc.selectedNode(), -1);
+    QModelIndex node = childByKey(inspector, {}, "Node");
+    QCOMPARE(childByKey(inspector, node, "opcode").siblingAtColumn(1).data().toString(), QString("placeholder"));
+    QCOMPARE(childByKey(inspector, node, "input kind").siblingAtColumn(1).data().toString(), QString("PARAMETER"));
+    QCOMPARE(childByKey(inspector, node, "state_dict target").siblingAtColumn(1).data().toString(), QString("conv1.weight"));
+    QVERIFY(childByKey(inspector, node, "stored").siblingAtColumn(1).data().toString().startsWith("float32[64, 3, 7, 7]"));
+    QCOMPARE(childByKey(inspector, {}, "meta['val']").siblingAtColumn(1).data().toString(), QString("f32[64, 3, 7, 7]"));
+    QModelIndex users = childByKey(inspector, {}, "users");
+    QCOMPARE(inspector.rowCount(users), 1);
+    QCOMPARE(inspector.index(0, 0, users).data().toString(), QString("convolution"));
+    // a buffer says whether it is persistent; the user input is USER_INPUT
+    doc.selectItem("in:b_bn1_running_mean");
+    QCOMPARE(childByKey(inspector, childByKey(inspector, {}, "Node"), "persistent").siblingAtColumn(1).data().toString(), QString("True"));
+    doc.selectItem("in:x");
+    QCOMPARE(childByKey(inspector, childByKey(inspector, {}, "Node"), "input kind").siblingAtColumn(1).data().toString(), QString("USER_INPUT"));
+    // selecting a node again leaves the placeholder
+    doc.selectNode(0);
+    QVERIFY(doc.selectedItem().isEmpty());
+    QCOMPARE(childByKey(inspector, childByKey(inspector, {}, "Node"), "opcode").siblingAtColumn(1).data().toString(), QString("call_function"));
+}
+
+// The output node of buffer_mutation: each position with its OutputKind and target; a mutation's path
+// from the buffer's placeholder outlined; the pytree specs as trees with the value names as leaves.
+void TestItemModels::outputNodeWalksTheSignature() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    NodeInspectorModel inspector(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/buffer_mutation/model.pt2")).isEmpty());
+    doc.selectItem("out");
+    QModelIndex returns = childByKey(inspector, {}, "returns");
+    QCOMPARE(inspector.rowCount(returns), 3);
+    QCOMPARE(inspector.index(0, 1, returns).data().toString(), QString("BUFFER_MUTATION"));
+    QCOMPARE(inspector.index(2, 1, returns).data().toString(), QString("USER_OUTPUT"));
+    QModelIndex first = inspector.index(0, 0, returns);
+    QCOMPARE(childByKey(inspector, first, "target").siblingAtColumn(1).data().toString(), QString("steps"));
+    const QString link = childByKey(inspector, first, "path").data(InfoTreeModel::LinkRole).toString();
+    QVERIFY2(link.startsWith("path:b_steps>"), qPrintable(link));
+    QVERIFY(followLink(&doc, link));
+    const std::vector<int> path = doc.searchHits();
+    QVERIFY(!path.empty());
+    // the last node on the path produces the value written back, and every node depends on the buffer
+    const std::string written = link.section('>', 1).toStdString();
+    const auto outs = doc.graph()->nodes[static_cast<size_t>(path.back())].outputNames();
+    QVERIFY(std::find(outs.begin(), outs.end(), written) != outs.end());
+    // connected from the placeholder: each node reads the buffer or a value of an earlier node on the path
+    std::set<std::string> onPath{"b_steps"};
+    for (int n : path) {
+        const core::Node& pn = doc.graph()->nodes[static_cast<size_t>(n)];
+        std::vector<std::string> read;
+        for (const auto& in : pn.inputs) in.arg.collectValueNames(read);
+        QVERIFY2(std::any_of(read.begin(), read.end(), [&](const std::string& r) { return onPath.count(r) > 0; }), pn.name.c_str());
+        for (const auto& o : pn.outputNames()) onPath.insert(o);
+    }
+    QVERIFY(nodesBetween(*doc.graph(), written, "b_steps").empty()); // no path backwards
+    // in_spec: ((x,), {}) with x as the leaf
+    QModelIndex in = childByKey(inspector, {}, "in_spec");
+    QVERIFY(in.isValid());
+    QModelIndex tuple = inspector.index(0, 0, in);
+    QCOMPARE(tuple.data().toString(), QString("tuple"));
+    QCOMPARE(inspector.index(0, 0, inspector.index(0, 0, tuple)).data().toString(), QString("x"));
+    QVERIFY(childByKey(inspector, {}, "out_spec").isValid());
 }
 
 QTEST_MAIN(TestItemModels)
