@@ -19,6 +19,7 @@
 #include "views/inspect/table_pane.h"
 #include "views/run/run_controller.h"
 #include "views/run/step_controller.h"
+#include "views/teach/spec_reference.h"
 #include "views/inspect/weights_pane.h"
 #include "views/package/package_view.h"
 #include "views/settings_writer.h"
@@ -216,9 +217,12 @@ void MainWindow::buildDocks() {
         m_fx->setFocus();
     });
     m_diagnostics = new DiagnosticsModel(m_doc, this);
-    auto* diagDock = dock(tr("Diagnostics"), "diagnostics",
-                          new TablePane(m_doc, m_diagnostics, DiagnosticsModel::NodeNameRole, this, "node:"),
-                          Qt::BottomDockWidgetArea);
+    auto* diagPane = new TablePane(m_doc, m_diagnostics, DiagnosticsModel::NodeNameRole, this, "node:");
+    auto* diagDock = dock(tr("Diagnostics"), "diagnostics", diagPane, Qt::BottomDockWidgetArea);
+    // activating the Rule column opens the rule's explanation (Help › Export IR rules)
+    connect(diagPane, &TablePane::rowActivated, this, [this](const QModelIndex& index) {
+        if (index.column() == 1) showSpecReference(index.data().toString());
+    });
     m_weights = new WeightsPane(m_doc, this);
     auto* weightsDock = dock(tr("Weights"), "weights", m_weights, Qt::BottomDockWidgetArea);
     tabifyDockWidget(fxDock, diagDock);
@@ -302,6 +306,11 @@ void MainWindow::buildMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Legend"), this, &MainWindow::showLegend);
+    help->addAction(tr("Export IR &rules…"), this, [this] { showSpecReference(); });
+    help->addAction(tr("IR &levels and ops…"), this, [this] {
+        showSpecReference();
+        m_specReference->showPage(SpecReferenceDialog::Levels);
+    });
     help->addAction(tr("&Keys"), this, [this] {
         QMessageBox::information(this, tr("Keys"),
                                  tr("Wheel, Ctrl+= / Ctrl+-: zoom · drag: pan · Ctrl+0: fit\n"
@@ -457,6 +466,14 @@ void MainWindow::showStackTrace() {
         m_inspectorView->scrollTo(last, QAbstractItemView::PositionAtTop);
         return;
     }
+}
+
+void MainWindow::showSpecReference(const QString& rule) {
+    if (!m_specReference) m_specReference = new SpecReferenceDialog(m_doc, this);
+    m_specReference->showPage(SpecReferenceDialog::Rules);
+    if (!rule.isEmpty()) m_specReference->showRule(rule);
+    m_specReference->show();
+    m_specReference->raise();
 }
 
 void MainWindow::resetLayout() {

@@ -25,6 +25,7 @@ class WeightsPane;
 class CompareLauncher;
 class RunController;
 class StepController;
+class SpecReferenceDialog;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -56,6 +57,9 @@ public:
     bool exportDot(const QString& path);
     /// Op family colours, shapes and badges.
     void showLegend();
+    /// Help › Export IR rules (and IR levels, ops): the reference window, on rule `rule` when given.
+    void showSpecReference(const QString& rule = {});
+    SpecReferenceDialog* specReference() const { return m_specReference; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -92,6 +96,7 @@ private:
     CompareLauncher* m_compare = nullptr;
     RunController* m_run = nullptr;
     StepController* m_step = nullptr;
+    SpecReferenceDialog* m_specReference = nullptr;
     QTreeView* m_moduleView = nullptr;
     QTreeView* m_inspectorView = nullptr;
     QMenu* m_viewMenu = nullptr;

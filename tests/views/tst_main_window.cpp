@@ -8,8 +8,15 @@
 #include "views/graph/graph_view.h"
 #include "views/inspect/node_inspector_model.h"
 #include "views/main_window.h"
+#include "views/teach/spec_reference.h"
+#include "views/inspect/table_pane.h"
+#include "core/ops/op_registry.h"
+#include "core/verify/diagnostic.h"
 
 #include <QDockWidget>
+#include <QMenuBar>
+#include <QStandardItemModel>
+#include <QTextBrowser>
 #include <QImage>
 #include <QLabel>
 #include <QStatusBar>
@@ -29,6 +36,7 @@ private slots:
     void exports();
     void fxTextSyncsSelection();
     void clickSelectsPlaceholder();
+    void specReference();
     void openFileFromDisk();
     void badFileReportsError();
 };
@@ -146,6 +154,54 @@ void TestMainWindow::clickSelectsPlaceholder() {
     view->selectAt(w.graphPane()->scene()->itemForNode(0)->sceneBoundingRect().center());
     QVERIFY(w.document()->selectedItem().isEmpty());
     QCOMPARE(opcode(), QString("call_function"));
+}
+
+// Help › Export IR rules lists every verifier rule, each explained (passage, breaking example, fix);
+// IR levels compares the levels; Ops lists the 193 core ATen and the prims overloads.
+void TestMainWindow::specReference() {
+    MainWindow w;
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    QAction* rulesAction = nullptr;
+    for (QAction* menu : w.menuBar()->actions())
+        if (menu->menu())
+            for (QAction* a : menu->menu()->actions())
+                if (a->text().startsWith("Export IR &rules")) rulesAction = a;
+    QVERIFY(rulesAction);
+    rulesAction->trigger();
+    SpecReferenceDialog* d = w.specReference();
+    QVERIFY(d && d->isVisible());
+    const auto& rules = core::verifierRules();
+    QCOMPARE(d->rulesModel()->rowCount(), static_cast<int>(rules.size()));
+    for (const auto& r : rules) {
+        QVERIFY(d->showRule(QString::fromUtf8(r.id)));
+        const QString text = d->ruleText()->toPlainText();
+        QVERIFY2(text.contains(QString::fromUtf8(r.title)) && text.contains("Breaks it:") && text.contains("Fix:"), r.id);
+        QVERIFY2(text.size() > 150, r.id); // an explanation, not just headings
+    }
+    QVERIFY(!d->showRule("EIR-NOPE"));
+    // the levels compared, with promotion and broadcasting explicit only in prims
+    const QString levels = d->levelsText()->toPlainText();
+    QVERIFY(levels.contains("Core ATen") && levels.contains("convert_element_type") && levels.contains("broadcast_in_dim"));
+    // every core ATen and prims overload, with a kernel column and a decomposition column
+    int core = 0, prims = 0;
+    for (const auto& op : core::OpRegistry::instance().all()) {
+        core += op.level == core::IrLevel::CoreAten;
+        prims += op.level == core::IrLevel::Prims;
+    }
+    QCOMPARE(core, 193);
+    QCOMPARE(d->opsModel()->rowCount(), core + prims);
+    const auto add = d->opsModel()->findItems("aten::add.Tensor");
+    QCOMPARE(add.size(), 1);
+    QCOMPARE(d->opsModel()->item(add.front()->row(), 4)->text(), QString("yes"));
+    const auto conv = d->opsModel()->findItems("aten::convolution.default");
+    QCOMPARE(conv.size(), 1);
+    QVERIFY(d->opsModel()->item(conv.front()->row(), 5)->text().startsWith("stays"));
+    // a diagnostic's rule opens its explanation
+    d->hide();
+    w.showSpecReference(QString::fromUtf8(rules.front().id));
+    QVERIFY(d->isVisible());
+    QVERIFY(d->ruleText()->toPlainText().contains(QString::fromUtf8(rules.front().title)));
 }
 
 void TestMainWindow::openFileFromDisk() {

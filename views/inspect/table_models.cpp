@@ -1,5 +1,7 @@
 #include "views/inspect/table_models.h"
 
+#include "core/verify/diagnostic.h"
+
 #include "views/document.h"
 
 #include <QLocale>
@@ -149,7 +151,14 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
     const DiagnosticRow& d = m_doc->diagnostics()[static_cast<size_t>(index.row())];
     if (role == NodeNameRole) return d.node;
-    if (role == Qt::ToolTipRole) return d.message;
+    if (role == Qt::ToolTipRole) {
+        // the finding, then what the rule asks and where the spec says it
+        const core::RuleInfo* rule = core::findRule(d.rule.toStdString());
+        if (!rule) return d.message;
+        return QStringLiteral("%1\n\n%2 · %3\n%4\nSpec: %5\n%6").arg(d.message, d.rule, QString::fromUtf8(rule->title),
+                                                                     QString::fromUtf8(rule->explanation), QString::fromUtf8(rule->specRef),
+                                                                     tr("(activate the rule to read its example and fix)"));
+    }
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
     case 0: return d.severity == DiagnosticRow::Severity::Error ? tr("error") : d.severity == DiagnosticRow::Severity::Warning ? tr("warning") : tr("info");
