@@ -461,7 +461,7 @@ private slots:
             }
             QVERIFY(!printFxGraph(p).empty());
             QVERIFY(!exportDot(p).empty());
-            QVERIFY(!printSignature(p.signature).empty());
+            QVERIFY(!printSignature(p).empty());
         }
         QCOMPARE(structural, 150);
     }
