@@ -137,6 +137,23 @@ private slots:
         QVERIFY(QString(IRLENS_VERSION).contains(QRegularExpression("^\\d+\\.\\d+\\.\\d+$")));
     }
 
+    // A file `decompose -o` writes says irlens wrote it, and keeps naming the torch that exported the graph.
+    void decomposeRecordsTheWriter() {
+        IRLENS_REQUIRE_SHARED();
+        QTemporaryDir dir;
+        const QString out = dir.filePath("core.pt2");
+        Run d = cli({"decompose", fx("generated/tiny_mlp/model.pt2"), "--to", "core", "-o", out});
+        QVERIFY2(d.code == 0, qPrintable(d.out + d.err));
+        Run source = cli({"info", fx("generated/tiny_mlp/model.pt2")});
+        Run info = cli({"info", out});
+        QCOMPARE(info.code, 0);
+        QVERIFY2(!source.out.contains("written by:"), qPrintable(source.out));
+        QVERIFY2(info.out.contains("schema:      8.12\n"), qPrintable(info.out));
+        QVERIFY2(info.out.contains("written by:  irlens " IRLENS_VERSION " (torch above exported the graph)\n"), qPrintable(info.out));
+        const QRegularExpression torch("torch:       (\\S+)\n");
+        QCOMPARE(torch.match(info.out).captured(1), torch.match(source.out).captured(1));
+    }
+
     // `run` as a script uses it: --expect against PyTorch's numbers, --json fields, a Chrome trace Perfetto opens.
     void runWithExpectJsonAndTrace() {
         IRLENS_REQUIRE_SHARED();
