@@ -1,6 +1,7 @@
 // irlens-cli info FILE: what the file is and what the program holds, in one screen.
 #include "app/cli/commands.h"
 #include "core/io/aoti_package.h"
+#include "core/io/json_codec.h"
 #include "core/io/pt2_reader.h"
 
 #include <cstdio>
@@ -70,6 +71,9 @@ int runInfo(const std::vector<std::string>& raw) {
     std::printf("model:       %s\n", p.modelName.c_str());
     std::printf("schema:      %s\n", p.schemaVersion.toString().c_str());
     std::printf("torch:       %s\n", p.torchVersion.c_str());
+    // A file irlens rewrote keeps the exporting torch's version; the writer is recorded beside it.
+    if (auto w = p.metadata.find(core::kWriterMetadataKey); w != p.metadata.end())
+        std::printf("written by:  %s (torch above exported the graph)\n", w->second.c_str());
     std::string dialect;
     for (const auto& v : p.verifiers) dialect += (dialect.empty() ? "" : ", ") + v;
     if (dialect.empty()) dialect = p.dialect.empty() ? "(none)" : p.dialect;

@@ -20,7 +20,7 @@ int runPrint(const std::vector<std::string>& argv) {
     core::ProgramPtr program = loaded.value();
     std::string text;
     if (args.has("--signature")) {
-        text = core::printSignature(program->signature);
+        text = core::printSignature(*program);
     } else {
         core::FxPrintOptions options;
         options.schemaLookup = [](const core::Target& t) -> const core::OpSchema* {

@@ -1,5 +1,6 @@
 // irlens-cli verify FILE [--json] [--core-aten] [--meta]: checks a program against the Export IR spec.
-// Exit 0 when clean or only warnings, 1 on errors, 2 when the file cannot be read.
+// irlens-cli verify --rules [--json]: the rule catalogue (what each rule asks, the spec passage, an example
+// that breaks it and the fix). Exit 0 when clean or only warnings, 1 on errors, 2 when the file cannot be read.
 #include "app/cli/commands.h"
 
 #include "core/verify/verifier.h"
@@ -11,12 +12,49 @@
 namespace irlens::cli {
 namespace {
 
+void writeJson(const nlohmann::json& j) {
+    std::string text = j.dump(2) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+int printRules(bool json) {
+    const auto& rules = core::verifierRules();
+    if (json) {
+        nlohmann::json j = nlohmann::json::array();
+        for (const auto& r : rules)
+            j.push_back({{"rule", r.id}, {"title", r.title}, {"reference", r.specRef},
+                         {"severity", core::severityName(r.severity)}, {"explanation", r.explanation},
+                         {"passage", r.passage}, {"breaks", r.breakingExample}, {"fix", r.fix}});
+        writeJson(j);
+        return Ok;
+    }
+    for (const auto& r : rules) {
+        std::printf("%s  %s (%s)\n", r.id, r.title, core::severityName(r.severity));
+        std::printf("    %s\n    spec: %s\n    reference: %s\n    breaks it: %s\n    fix: %s\n\n", r.explanation, r.passage,
+                    r.specRef, r.breakingExample, r.fix);
+    }
+    std::printf("%zu rules\n", rules.size());
+    return Ok;
+}
+
+nlohmann::json diagnosticJson(const core::Diagnostic& d) {
+    const core::RuleInfo* rule = core::findRule(d.ruleId);
+    return {{"rule", d.ruleId}, {"title", rule ? rule->title : ""}, {"reference", rule ? rule->specRef : ""},
+            {"severity", core::severityName(d.severity)}, {"graph", d.graph}, {"node", d.node},
+            {"message", d.message}, {"fix", d.fix}};
+}
+
 int runVerify(const std::vector<std::string>& argv) {
     Args args(argv, {"--model"});
     if (!args.error().empty()) return fail(Unusable, args.error());
+    if (args.has("--rules")) {
+        if (!args.positional().empty()) return fail(Unusable, "usage: irlens-cli verify --rules [--json] (no FILE)");
+        return printRules(args.has("--json"));
+    }
     bool example = args.has("--example");
     if (!example && args.positional().size() != 1)
-        return fail(Unusable, "usage: irlens-cli verify FILE [--json] [--core-aten] [--meta] [--model NAME] | --example");
+        return fail(Unusable,
+                    "usage: irlens-cli verify FILE [--json] [--core-aten] [--meta] [--model NAME] | --example | --rules [--json]");
     std::string source = example ? "built-in example" : args.positional()[0];
     auto loaded = loadProgramArg(args, true, /*checkCrc=*/true); // every record's CRC, weights included
     if (!loaded) return fail(Unusable, loaded.error());
@@ -34,11 +72,8 @@ int runVerify(const std::vector<std::string>& argv) {
         j["warnings"] = counts.warnings;
         j["infos"] = counts.infos;
         j["diagnostics"] = nlohmann::json::array();
-        for (const auto& d : diagnostics)
-            j["diagnostics"].push_back({{"rule", d.ruleId}, {"severity", core::severityName(d.severity)},
-                                        {"graph", d.graph}, {"node", d.node}, {"message", d.message}, {"fix", d.fix}});
-        std::string text = j.dump(2) + "\n";
-        std::fwrite(text.data(), 1, text.size(), stdout);
+        for (const auto& d : diagnostics) j["diagnostics"].push_back(diagnosticJson(d));
+        writeJson(j);
     } else {
         for (const auto& d : diagnostics) std::printf("%s\n", core::formatDiagnostic(d).c_str());
         std::printf("%s: %zu error(s), %zu warning(s), %zu info\n", source.c_str(), counts.errors, counts.warnings,
@@ -47,8 +82,9 @@ int runVerify(const std::vector<std::string>& argv) {
     return counts.errors ? CheckFailed : Ok;
 }
 
-CommandRegistration registration({"verify", "verify FILE [--json] [--core-aten] [--meta] [--model NAME]",
-                                  "check a program against the Export IR spec (exit 1 on errors)", runVerify});
+CommandRegistration registration({"verify", "verify FILE [--json] [--core-aten] [--meta] [--model NAME] | --rules [--json]",
+                                  "check a program against the Export IR spec (exit 1 on errors); --rules lists the rules",
+                                  runVerify});
 
 } // namespace
 } // namespace irlens::cli

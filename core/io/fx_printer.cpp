@@ -165,6 +165,14 @@ public:
         return out;
     }
 
+    /// Serialized value name -> FX node name, for every value a placeholder or node defines.
+    std::map<std::string, std::string> valueNames() {
+        nodeNames();
+        std::map<std::string, std::string> out;
+        for (const auto& [value, idx] : m_values) out.emplace(value, m_nodes[size_t(idx)].name);
+        return out;
+    }
+
     std::string print(const std::string& title) {
         addPlaceholders();
         for (const auto& node : m_graph.nodes) addNode(node);
@@ -472,6 +480,11 @@ std::string printFxGraph(const Graph& graph, const FxPrintOptions& options) {
 std::vector<std::string> fxNodeNames(const Graph& graph) {
     FxPrintOptions options;
     return GraphPrinter(graph, nullptr, options).nodeNames();
+}
+
+std::map<std::string, std::string> fxValueNames(const Program& program) {
+    FxPrintOptions options;
+    return GraphPrinter(program.graph, &program, options).valueNames();
 }
 
 } // namespace irlens::core

@@ -14,6 +14,7 @@
 #include "core/ops/op_registry.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,12 @@ std::string printFxGraph(const Graph& graph, const FxPrintOptions& options = {})
 /// target ("native_layer_norm_default"), not after its first getitem. Placeholder names come from
 /// the graph's inputs, so a graph whose inputs have no value names may differ from the printed text.
 std::vector<std::string> fxNodeNames(const Graph& graph);
+
+/// The FX name of each value of the program's graph (serialized value name -> the name of the FX node that holds it):
+/// placeholders keep theirs, a tensor output "sum" lives in the FX node "sum_1" (FX does not shadow the
+/// builtin), a tuple element in its getitem node. The signature printer names values by it, so the
+/// signature and the FX text name the same thing. Values no node defines are absent.
+std::map<std::string, std::string> fxValueNames(const Program& program);
 
 /// Python's repr of a float: "1e-05", "0.1", "1.0", "-inf", "nan".
 std::string pythonFloatRepr(double value);

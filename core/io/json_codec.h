@@ -26,9 +26,16 @@ Result<std::shared_ptr<Program>> decodeProgramJson(std::string_view json, const 
 inline constexpr int kEncodedSchemaMajor = 8;
 inline constexpr int kEncodedSchemaMinor = 12;
 
+/// The graph_module.metadata key that names the program that wrote the file ("irlens 0.1.0"). torch's
+/// deserializer reads only "custom" from that map and ignores other keys, so every loader tolerates it;
+/// torch_version keeps naming the torch that exported the graph (loaders do not read it either, and it is
+/// the only record of where the ops' semantics come from).
+inline constexpr const char* kWriterMetadataKey = "irlens_writer";
+
 /// Encodes a Program as schema-8 JSON (current producers' form: single-key unions, {major, minor},
-/// `kind` on named arguments, sympy expressions kept as stored).
-std::string encodeProgramJson(const Program& program);
+/// `kind` on named arguments, sympy expressions kept as stored). A non-empty `writer` is recorded under
+/// graph_module.metadata[kWriterMetadataKey], replacing an earlier writer's.
+std::string encodeProgramJson(const Program& program, const std::string& writer = {});
 
 /// TensorMeta as schema-8 JSON (also the `tensor_meta` of payload configs; the reader parses those).
 std::string encodeTensorMetaJson(const TensorMeta& meta);

@@ -359,7 +359,7 @@ std::string encodeTensorMetaJson(const TensorMeta& meta) {
     return w.take();
 }
 
-std::string encodeProgramJson(const Program& p) {
+std::string encodeProgramJson(const Program& p, const std::string& writer) {
     Writer w;
     w.reserve(1024 + p.graph.nodes.size() * 1024);
     w.beginObject().key("graph_module").beginObject().key("graph");
@@ -390,7 +390,9 @@ std::string encodeProgramJson(const Program& p) {
         w.endObject();
     }
     w.endArray().key("metadata").beginObject();
-    for (const auto& [k, v] : p.metadata) w.key(k).string(v);
+    std::map<std::string, std::string> metadata = p.metadata;
+    if (!writer.empty()) metadata[kWriterMetadataKey] = writer;
+    for (const auto& [k, v] : metadata) w.key(k).string(v);
     w.endObject().key("treespec_namedtuple_fields");
     if (p.treespecNamedtupleFieldsJson.empty()) w.beginObject().endObject();
     else w.raw(p.treespecNamedtupleFieldsJson);

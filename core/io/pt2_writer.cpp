@@ -105,7 +105,7 @@ Status writeArchive(const Program& program, ZipWriter& zip) {
                    .withContext("constants"));
     IRLENS_TRY(zip.add(root + "data/constants/" + m + "_constants_config.json", configJson(constantConfig)));
 
-    IRLENS_TRY(zip.add(root + "models/" + m + ".json", encodeProgramJson(program)));
+    IRLENS_TRY(zip.add(root + "models/" + m + ".json", encodeProgramJson(program, irlensWriterName())));
 
     if (program.hasSampleInputs) {
         auto pt = torchSaveSampleInputs(program.sampleArgs, program.sampleKwargs);
@@ -124,6 +124,8 @@ Status writeArchive(const Program& program, ZipWriter& zip) {
 }
 
 } // namespace
+
+std::string irlensWriterName() { return std::string("irlens ") + IRLENS_VERSION; }
 
 Status savePt2(const Program& program, const std::string& path) {
     namespace fs = std::filesystem;

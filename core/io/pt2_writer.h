@@ -9,8 +9,12 @@
 
 namespace irlens::core {
 
+/// "irlens <version>": what savePt2 records as the file's writer (graph_module.metadata["irlens_writer"],
+/// see kWriterMetadataKey), so a file irlens rewrote at schema 8.12 does not pass for torch's own output.
+std::string irlensWriterName();
+
 /// Saves atomically: writes a temporary file beside `path`, then renames it. A failed save leaves
-/// an existing file untouched.
+/// an existing file untouched. The program JSON records irlensWriterName() as its writer.
 Status savePt2(const Program& program, const std::string& path);
 
 } // namespace irlens::core

@@ -7,11 +7,16 @@ namespace {
 
 // The `name` of an ArgumentSpec: value names for tensors, sym ints, tokens and custom objects;
 // a constant argument's own name; a literal output (as_int ...) prints as its value.
-std::string argName(const Argument& a) {
+std::string renamed(const std::string& value, const ValueNames& names) {
+    auto it = names.find(value);
+    return it == names.end() ? value : it->second;
+}
+
+std::string argName(const Argument& a, const ValueNames& names) {
     switch (a.kind) {
-    case ArgKind::Tensor: case ArgKind::OptionalTensor: case ArgKind::CustomObj: return a.s;
+    case ArgKind::Tensor: case ArgKind::OptionalTensor: case ArgKind::CustomObj: return renamed(a.s, names);
     case ArgKind::SymInt: case ArgKind::SymBool: case ArgKind::SymFloat:
-        if (a.isName) return a.s;
+        if (a.isName) return renamed(a.s, names);
         if (a.kind == ArgKind::SymInt) return std::to_string(a.i);
         if (a.kind == ArgKind::SymBool) return a.b ? "True" : "False";
         return pythonFloatRepr(a.f);
@@ -26,8 +31,8 @@ std::string argName(const Argument& a) {
 
 } // namespace
 
-std::string formatInputSpec(const InputSpec& spec) {
-    std::string name = spec.kind == InputKind::ConstantInput ? spec.name : argName(spec.arg);
+std::string formatInputSpec(const InputSpec& spec, const ValueNames& names) {
+    std::string name = spec.kind == InputKind::ConstantInput ? spec.name : argName(spec.arg, names);
     std::string out = name + ": " + inputKindName(spec.kind);
     bool hasTarget = spec.kind == InputKind::Parameter || spec.kind == InputKind::Buffer ||
                      spec.kind == InputKind::TensorConstant || spec.kind == InputKind::CustomObj;
@@ -36,17 +41,21 @@ std::string formatInputSpec(const InputSpec& spec) {
     return out;
 }
 
-std::string formatOutputSpec(const OutputSpec& spec) {
-    std::string out = argName(spec.arg) + ": " + outputKindName(spec.kind);
+std::string formatOutputSpec(const OutputSpec& spec, const ValueNames& names) {
+    std::string out = argName(spec.arg, names) + ": " + outputKindName(spec.kind);
     bool hasTarget = spec.kind != OutputKind::UserOutput && spec.kind != OutputKind::LossOutput && spec.kind != OutputKind::Token;
     if (hasTarget) out += " target='" + spec.target + "'";
     return out;
 }
 
-std::string printSignature(const GraphSignature& signature) {
+std::string printSignature(const Program& program) {
+    const GraphSignature& signature = program.signature;
+    const ValueNames names = fxValueNames(program);
     std::string inputs, outputs;
-    for (size_t k = 0; k < signature.inputSpecs.size(); ++k) inputs += (k ? "\n" : "") + formatInputSpec(signature.inputSpecs[k]);
-    for (size_t k = 0; k < signature.outputSpecs.size(); ++k) outputs += (k ? "\n" : "") + formatOutputSpec(signature.outputSpecs[k]);
+    for (size_t k = 0; k < signature.inputSpecs.size(); ++k)
+        inputs += (k ? "\n" : "") + formatInputSpec(signature.inputSpecs[k], names);
+    for (size_t k = 0; k < signature.outputSpecs.size(); ++k)
+        outputs += (k ? "\n" : "") + formatOutputSpec(signature.outputSpecs[k], names);
     return "\n# inputs\n" + inputs + "\n\n# outputs\n" + outputs + "\n";
 }
 

@@ -10,15 +10,21 @@
 
 #include "core/ir/program.h"
 
+#include <map>
 #include <string>
 
 namespace irlens::core {
 
+/// Serialized value name -> the name to print (fxValueNames); a value it does not list prints as stored.
+using ValueNames = std::map<std::string, std::string>;
+
 /// One input spec line ("p_fc_weight: PARAMETER target='fc.weight'").
-std::string formatInputSpec(const InputSpec& spec);
+std::string formatInputSpec(const InputSpec& spec, const ValueNames& names = {});
 /// One output spec line ("add: USER_OUTPUT").
-std::string formatOutputSpec(const OutputSpec& spec);
-/// The whole signature, exactly as str(ep.graph_signature) (it starts and ends with a newline).
-std::string printSignature(const GraphSignature& signature);
+std::string formatOutputSpec(const OutputSpec& spec, const ValueNames& names = {});
+/// The whole signature, exactly as str(ep.graph_signature) (it starts and ends with a newline). Values are
+/// named as the FX text names their nodes (fxValueNames): an output "sum" prints as "sum_1", the node
+/// `print(ep.graph)` returns, so the signature and the graph never name one value two ways.
+std::string printSignature(const Program& program);
 
 } // namespace irlens::core

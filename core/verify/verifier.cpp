@@ -1,6 +1,6 @@
 #include "core/verify/verifier.h"
 
-#include "core/ops/meta.h"
+#include "core/io/fx_printer.h"
 #include "core/ops/op_registry.h"
 #include "core/verify/verifier_context.h"
 
@@ -26,22 +26,71 @@ bool isAtenDialect(const Program& p) {
     return p.verifiers.empty() && p.dialect != "TRAINING";
 }
 
+} // namespace
+
+std::string nodeLabel(const Node& node, const std::string& fxName) {
+    if (fxName == node.name || !node.hasSerializedName) return "'" + fxName + "'";
+    return "'" + fxName + "' (recorded as '" + node.name + "')";
+}
+
+namespace {
+
 // ---------------------------------------------------------------- targets and dialect
 
-void checkTarget(VerifyContext& ctx, const Node& node, const std::string& path) {
+// "torch.ops.aten.sub" (an OpOverloadPacket) has two parts after torch.ops; Target::parse fills in
+// "default" for it, so the overload field alone cannot tell.
+bool isOverloadPacket(const Target& t) {
+    size_t dots = 0;
+    for (char c : t.full) dots += c == '.';
+    return t.kind == Target::Kind::Op && dots < 4;
+}
+
+// The target as the program holds it: "aten.sub" for a packet, "aten.sub.Tensor" for an overload
+// (messages must not name an overload the file never chose).
+std::string heldName(const Target& t) {
+    static const std::string prefix = "torch.ops.";
+    if (t.kind == Target::Kind::Op && t.full.rfind(prefix, 0) == 0) return t.full.substr(prefix.size());
+    return t.shortName();
+}
+
+// "'aten.sub.Tensor' or 'aten.sub.Scalar'" from the op tables, for the fix of a packet.
+std::string knownOverloads(const Target& t) {
+    std::vector<std::string> names;
+    for (const auto& op : OpRegistry::instance().all())
+        if (op.ns == t.ns && op.schema.name == t.op) names.push_back("'" + t.ns + "." + t.op + "." + op.schema.overload + "'");
+    if (names.empty()) return "'" + heldName(t) + ".default' or the overload its schema names (e.g. '.Tensor')";
+    if (names.size() > 6) names.resize(6);
+    return join(names, " or ");
+}
+
+// EIR-D004: Core ATen is an opset of aten operators. When the caller asks for Core ATen only, every call
+// to another namespace (a custom op: quantized_decomposed, prims, a user library) is named, so a program
+// holding one never passes that check silently; it stays a warning because the spec allows custom ops.
+void checkCoreAtenNamespace(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n) {
     const Target& t = node.target;
-    const std::string& n = node.name;
+    if (!ctx.options.coreAtenOnly.value_or(false) || t.ns == "aten") return;
+    ctx.report("EIR-D004", path, node.name,
+               "node " + n + " calls '" + heldName(t) + "', a custom op of namespace '" + t.ns +
+                   "', not an ATen op: the program is not Core ATen only",
+               "keep it if the consumer implements '" + t.ns + "' ops; otherwise decompose it into Core ATen ops");
+}
+
+// `n` is the node's label (nodeLabel: its FX name, quoted); findings are keyed by node.name.
+void checkTarget(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n) {
+    const Target& t = node.target;
+    const std::string& key = node.name;
     switch (t.kind) {
     case Target::Kind::Unknown:
-        ctx.report("EIR-S001", path, n,
-                   "node '" + n + "' calls '" + t.full + "', which is not an ATen/custom op overload "
+        ctx.report("EIR-S001", path, key,
+                   "node " + n + " calls '" + t.full + "', which is not an ATen/custom op overload "
                    "(torch.ops.<ns>.<op>.<overload>), a higher-order op or a symbolic op",
                    "replace the call by the operator overload it stands for, or register it as a custom op");
         return;
     case Target::Kind::Extension:
-        ctx.report("EIR-S001", Severity::Info, path, n,
-                   "node '" + n + "' calls the registered extension op '" + t.full + "'; its semantics are not checked",
+        ctx.report("EIR-S001", Severity::Info, path, key,
+                   "node " + n + " calls the registered extension op '" + t.full + "'; its semantics are not checked",
                    "none needed if the consumer knows the extension");
+        checkCoreAtenNamespace(ctx, node, path, n);
         return;
     case Target::Kind::HigherOrder:
     case Target::Kind::Symbolic:
@@ -49,47 +98,51 @@ void checkTarget(VerifyContext& ctx, const Node& node, const std::string& path) 
     case Target::Kind::Op:
         break;
     }
-    // "torch.ops.aten.add" (an OpOverloadPacket) has two parts after torch.ops.
-    size_t dots = 0;
-    for (char c : t.full) dots += c == '.';
-    if (dots < 4) {
-        ctx.report("EIR-S002", path, n,
-                   "node '" + n + "' calls '" + t.full + "', an overload packet; Export IR names one overload",
-                   "use '" + t.full + ".default' or the overload the arguments select (e.g. '.Tensor')");
-    }
+    if (!isOperatorName(t)) return; // not a name any table holds: EIR-S013 says so, nothing else applies
+    const bool packet = isOverloadPacket(t);
+    if (packet)
+        ctx.report("EIR-S002", path, key,
+                   "node " + n + " calls '" + t.full + "', an overload packet; Export IR names one overload",
+                   "name the overload the arguments select: " + knownOverloads(t));
+    checkCoreAtenNamespace(ctx, node, path, n);
+    // A packet resolves to its .default overload when there is one (as calling the packet would); only
+    // then are its schema and level known.
     const OpInfo* info = OpRegistry::instance().find(t);
     const bool training = ctx.program.isTrainingDialect();
     bool isOut = info ? info->schema.isOut() : (t.overload == "out" || t.overload.rfind("out_", 0) == 0);
     bool inplace = info ? info->schema.isInplace()
                         : (!t.op.empty() && t.op.back() == '_' && t.op.rfind("__", 0) != 0);
     if (isOut) {
-        ctx.report("EIR-D002", training ? Severity::Warning : Severity::Error, path, n,
-                   "node '" + n + "' calls the out= overload '" + t.shortName() + "'; Export IR is functional",
-                   "call the functional overload (e.g. '" + t.ns + "." + t.op + ".default') and use its result");
+        ctx.report("EIR-D002", training ? Severity::Warning : Severity::Error, path, key,
+                   "node " + n + " calls the out= overload '" + heldName(t) + "'; Export IR is functional",
+                   "call a functional overload (" + knownOverloads(t) + ") and use its result");
     } else if (inplace) {
         if (training)
-            ctx.report("EIR-D001", Severity::Info, path, n,
-                       "node '" + n + "' calls the in-place op '" + t.shortName() +
+            ctx.report("EIR-D001", Severity::Info, path, key,
+                       "node " + n + " calls the in-place op '" + heldName(t) +
                        "'; allowed at the training IR, removed by run_decompositions()",
                        "none at this level; decompose to Core ATen for a functional graph");
         else
-            ctx.report("EIR-D001", Severity::Error, path, n,
-                       "node '" + n + "' calls the in-place op '" + t.shortName() + "' in a functional (ATen) program",
+            ctx.report("EIR-D001", Severity::Error, path, key,
+                       "node " + n + " calls the in-place op '" + heldName(t) + "' in a functional (ATen) program",
                        "use the functional variant ('" + t.ns + "." +
                            (t.op.back() == '_' ? t.op.substr(0, t.op.size() - 1) : t.op) +
                            "') and return mutated buffers as BUFFER_MUTATION outputs");
     }
     if (!info && t.ns == "aten")
-        ctx.report("EIR-S011", path, n,
-                   "node '" + n + "' calls '" + t.shortName() + "', which irlens has no schema for; its arguments "
-                   "and val are not checked against a schema",
-                   "none needed; add the schema to the op tables if this op should be checked");
+        ctx.report("EIR-S011", path, key,
+                   packet ? "node " + n + " calls the overload packet '" + heldName(t) + "'; irlens cannot tell which "
+                            "overload's schema applies, so its arguments and val are not checked against a schema"
+                          : "node " + n + " calls '" + heldName(t) + "', which irlens has no schema for; its arguments "
+                            "and val are not checked against a schema",
+                   packet ? "name the overload (see EIR-S002); then its schema is checked"
+                          : "none needed; add the schema to the op tables if this op should be checked");
     bool coreRule = ctx.options.coreAtenOnly ? *ctx.options.coreAtenOnly : (!training && isAtenDialect(ctx.program));
     IrLevel level = OpRegistry::instance().levelOf(t);
-    if (coreRule && t.ns == "aten" && level != IrLevel::Symbolic && !(info && info->hasTag("core"))) {
+    if (coreRule && t.ns == "aten" && level != IrLevel::Symbolic && (info || !packet) && !(info && info->hasTag("core"))) {
         Severity sev = ctx.options.coreAtenOnly.value_or(false) ? Severity::Error : Severity::Warning;
-        ctx.report("EIR-D003", sev, path, n,
-                   "node '" + n + "' calls '" + t.shortName() + "', which is not in the Core ATen opset",
+        ctx.report("EIR-D003", sev, path, key,
+                   "node " + n + " calls '" + heldName(t) + "', which is not in the Core ATen opset",
                    "decompose it (run_decompositions / irlens decompose --to core) into Core ATen ops");
     }
 }
@@ -140,21 +193,21 @@ bool outputMatches(const std::string& kind, const Argument& o) {
     return true; // Scalar and friends: anything
 }
 
-void checkVal(VerifyContext& ctx, const Graph& g, const Node& node, const std::string& path) {
-    const std::string& n = node.name;
+void checkVal(VerifyContext& ctx, const Graph& g, const Node& node, const std::string& path, const std::string& n) {
+    const std::string& key = node.name;
     // Every value a node defines needs its val (tensor_values / sym_*_values).
     std::function<void(const Argument&)> needVal = [&](const Argument& o) {
         if (o.kind == ArgKind::Tensor || (o.kind == ArgKind::OptionalTensor && !o.s.empty())) {
             if (!g.tensorValues.count(o.s))
-                ctx.report("EIR-M002", path, n,
-                           "node '" + n + "' defines tensor '" + o.s + "' but the graph has no tensor_values entry (val) for it",
+                ctx.report("EIR-M002", path, key,
+                           "node " + n + " defines tensor '" + o.s + "' but the graph has no tensor_values entry (val) for it",
                            "record its FakeTensor meta (dtype, sizes, strides, device) in tensor_values['" + o.s + "']");
         } else if ((o.kind == ArgKind::SymInt || o.kind == ArgKind::SymBool || o.kind == ArgKind::SymFloat) && o.isName) {
             bool found = o.kind == ArgKind::SymInt ? g.symIntValues.count(o.s) > 0
                        : o.kind == ArgKind::SymBool ? g.symBoolValues.count(o.s) > 0 : g.symFloatValues.count(o.s) > 0;
             if (!found)
-                ctx.report("EIR-M002", path, n,
-                           "node '" + n + "' defines symbolic value '" + o.s + "' but the graph has no sym value entry (val) for it",
+                ctx.report("EIR-M002", path, key,
+                           "node " + n + " defines symbolic value '" + o.s + "' but the graph has no sym value entry (val) for it",
                            "record it in sym_int_values / sym_bool_values / sym_float_values");
         } else {
             for (const auto& e : o.list) needVal(e);
@@ -167,8 +220,8 @@ void checkVal(VerifyContext& ctx, const Graph& g, const Node& node, const std::s
         bool ok = node.outputs.size() == 1 && (node.outputs[0].kind == ArgKind::SymInt || node.outputs[0].kind == ArgKind::SymBool ||
                                                node.outputs[0].kind == ArgKind::SymFloat);
         if (!ok)
-            ctx.report("EIR-M005", path, n,
-                       "node '" + n + "' is the symbolic op '" + t.full + "' but records " + describeOutputs(node.outputs) +
+            ctx.report("EIR-M005", path, key,
+                       "node " + n + " is the symbolic op '" + t.full + "' but records " + describeOutputs(node.outputs) +
                            " instead of one symbolic value",
                        "record a single as_sym_int / as_sym_bool / as_sym_float output");
         return;
@@ -190,29 +243,30 @@ void checkVal(VerifyContext& ctx, const Graph& g, const Node& node, const std::s
     if (!ok) {
         std::vector<std::string> expected;
         for (size_t k = 0; k < kinds.size(); ++k) expected.push_back(kinds[k].empty() ? returns[k].type : kinds[k]);
-        ctx.report("EIR-M005", path, n,
-                   "node '" + n + "' (" + t.shortName() + ") returns (" + join(expected, ", ") + ") but records " +
+        ctx.report("EIR-M005", path, key,
+                   "node " + n + " (" + heldName(t) + ") returns (" + join(expected, ", ") + ") but records " +
                        describeOutputs(node.outputs),
-                   "record one output per schema return (unused tuple elements still get a name such as '" + n +
+                   "record one output per schema return (unused tuple elements still get a name such as '" + key +
                        "_unused_1')");
     }
 }
 
-void checkMetaPresence(VerifyContext& ctx, const Node& node, const std::string& path) {
-    const std::string& n = node.name;
+void checkMetaPresence(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n) {
+    const std::string& key = node.name;
     if (!node.meta.stackTrace)
-        ctx.report("EIR-M001", path, n, "node '" + n + "' has no stack_trace in its metadata",
+        ctx.report("EIR-M001", path, key, "node " + n + " has no stack_trace in its metadata",
                    "export with the original source available; the trace links the node to the line that made it");
     if (!node.meta.moduleStack)
-        ctx.report("EIR-M003", path, n, "node '" + n + "' has no nn_module_stack in its metadata",
+        ctx.report("EIR-M003", path, key, "node " + n + " has no nn_module_stack in its metadata",
                    "keep nn_module_stack when transforming the graph (copy the meta of the node you replace)");
     if (!node.meta.sourceFnStack)
-        ctx.report("EIR-M004", path, n, "node '" + n + "' has no source_fn_stack in its metadata",
+        ctx.report("EIR-M004", path, key, "node " + n + " has no source_fn_stack in its metadata",
                    "keep source_fn_stack when transforming the graph (copy the meta of the node you replace)");
 }
 
 // cond(pred, true_graph, false_graph, operands): both branches take the operands and return alike.
-void checkCond(VerifyContext& ctx, const Node& node, const std::string& path) {
+// `n` is the node's label: a cond node is 'cond' as in the FX text, never the 'getitem' that holds its result.
+void checkCond(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n) {
     std::vector<const Argument*> positional;
     for (const auto& in : node.inputs)
         if (in.name.empty()) positional.push_back(&in.arg);
@@ -226,13 +280,13 @@ void checkCond(VerifyContext& ctx, const Node& node, const std::string& path) {
         outputs[b] = g.outputs.size();
         if (g.inputs.size() != operands)
             ctx.report("EIR-S012", path, node.name,
-                       "cond node '" + node.name + "' passes " + std::to_string(operands) + " operand(s) but its branch '" +
+                       "cond node " + n + " passes " + std::to_string(operands) + " operand(s) but its branch '" +
                            branches[b]->s + "' takes " + std::to_string(g.inputs.size()),
                        "make every branch take exactly the operands list, in order");
     }
     if (outputs[0] != outputs[1])
         ctx.report("EIR-S012", path, node.name,
-                   "cond node '" + node.name + "': branch '" + branches[0]->s + "' returns " + std::to_string(outputs[0]) +
+                   "cond node " + n + ": branch '" + branches[0]->s + "' returns " + std::to_string(outputs[0]) +
                        " value(s) but '" + branches[1]->s + "' returns " + std::to_string(outputs[1]),
                    "both branches must return the same number of values with the same metas");
 }
@@ -243,10 +297,15 @@ void checkCond(VerifyContext& ctx, const Node& node, const std::string& path) {
 struct Definitions {
     std::set<std::string> placeholders;
     std::map<std::string, size_t> producer;
+    std::vector<std::string> fx;     // each node's FX name (fxNodeNames)
+    std::vector<std::string> labels; // what messages call each node (nodeLabel)
 };
 
 Definitions collectDefinitions(VerifyContext& ctx, const Graph& g, const std::string& path) {
     Definitions defs;
+    defs.fx = fxNodeNames(g);
+    defs.labels.reserve(g.nodes.size());
+    for (size_t k = 0; k < g.nodes.size(); ++k) defs.labels.push_back(nodeLabel(g.nodes[k], defs.fx[k]));
     for (const auto& in : g.inputs) {
         std::vector<std::string> names;
         in.collectValueNames(names);
@@ -260,13 +319,13 @@ Definitions collectDefinitions(VerifyContext& ctx, const Graph& g, const std::st
         for (const auto& v : node.outputNames()) {
             if (defs.placeholders.count(v)) {
                 ctx.report("EIR-S003", path, node.name,
-                           "node '" + node.name + "' defines '" + v + "', a name already taken by a placeholder "
+                           "node " + defs.labels[k] + " defines '" + v + "', a name already taken by a placeholder "
                            "(a placeholder after a non-placeholder node)",
                            "rename the node's output; placeholders are the graph inputs and come first");
             } else if (auto it = defs.producer.find(v); it != defs.producer.end()) {
                 ctx.report("EIR-S007", path, node.name,
-                           "node '" + node.name + "' defines '" + v + "', which node '" + g.nodes[it->second].name +
-                               "' already defines",
+                           "node " + defs.labels[k] + " defines '" + v + "', which node " + defs.labels[it->second] +
+                               " already defines",
                            "give each value a unique name");
             } else {
                 defs.producer[v] = k;
@@ -277,15 +336,16 @@ Definitions collectDefinitions(VerifyContext& ctx, const Graph& g, const std::st
 }
 
 /// A subgraph argument: only higher-order ops take one, and it must be attached (then it is verified too).
-void checkSubgraphInput(VerifyContext& ctx, const Node& node, const Argument& arg, const std::string& path) {
+void checkSubgraphInput(VerifyContext& ctx, const Node& node, const Argument& arg, const std::string& path,
+                        const std::string& n) {
     if (node.target.kind != Target::Kind::HigherOrder)
         ctx.report("EIR-S010", path, node.name,
-                   "node '" + node.name + "' (" + node.target.shortName() + ") takes the submodule '" + arg.s +
+                   "node " + n + " (" + heldName(node.target) + ") takes the submodule '" + arg.s +
                        "'; only higher-order ops take subgraphs",
                    "pass tensors to ordinary ops; wrap control flow in a higher-order op (cond, map, ...)");
     if (!arg.graph)
         ctx.report("EIR-S010", path, node.name,
-                   "node '" + node.name + "' refers to submodule '" + arg.s + "' but no graph is attached",
+                   "node " + n + " refers to submodule '" + arg.s + "' but no graph is attached",
                    "serialize the subgraph inline (as_graph {name, graph})");
     else
         verifyGraph(ctx, *arg.graph, (path.empty() ? "" : path + ".") + node.name + "." + arg.s, false);
@@ -300,25 +360,25 @@ std::vector<size_t> checkReads(VerifyContext& ctx, const Graph& g, size_t k, con
     std::vector<size_t> forward;
     std::set<std::string> reported;
     for (const auto& in : node.inputs) {
-        if (in.arg.kind == ArgKind::Graph) checkSubgraphInput(ctx, node, in.arg, path);
+        if (in.arg.kind == ArgKind::Graph) checkSubgraphInput(ctx, node, in.arg, path, defs.labels[k]);
         std::vector<std::string> names;
         in.arg.collectValueNames(names);
         for (const auto& v : names) {
             if (defs.placeholders.count(v) || !reported.insert(v).second) continue;
             if (std::find(own.begin(), own.end(), v) != own.end()) {
-                ctx.report("EIR-S008", path, node.name, "node '" + node.name + "' uses its own output '" + v + "'",
+                ctx.report("EIR-S008", path, node.name, "node " + defs.labels[k] + " uses its own output '" + v + "'",
                            "read the value from the node that produced it before this one");
                 continue;
             }
             auto it = defs.producer.find(v);
             if (it == defs.producer.end()) {
                 ctx.report("EIR-S006", path, node.name,
-                           "node '" + node.name + "' reads '" + v + "', which no placeholder or node defines",
+                           "node " + defs.labels[k] + " reads '" + v + "', which no placeholder or node defines",
                            "define '" + v + "' as a graph input or an earlier node's output, or fix the name");
             } else if (it->second > k) {
                 ctx.report("EIR-S005", path, node.name,
-                           "node '" + node.name + "' reads '" + v + "' before node '" + g.nodes[it->second].name +
-                               "' defines it",
+                           "node " + defs.labels[k] + " reads '" + v + "' before node " + defs.labels[it->second] +
+                               " defines it",
                            "order the nodes topologically (producers before consumers)");
                 forward.push_back(it->second);
             }
@@ -358,10 +418,10 @@ void checkCycles(VerifyContext& ctx, const Graph& g, const Definitions& defs, co
                 size_t from = 0;
                 while (from < frames.size() && frames[from].first != d) ++from;
                 for (size_t f = from; f < frames.size(); ++f) {
-                    names.push_back(g.nodes[frames[f].first].name);
+                    names.push_back(defs.fx[frames[f].first]);
                     inReportedCycle.insert(frames[f].first);
                 }
-                names.push_back(g.nodes[d].name);
+                names.push_back(defs.fx[d]);
                 ctx.report("EIR-S009", path, g.nodes[d].name,
                            "nodes form a cycle: " + join(names, " -> ") + " (each reads the next one's output)",
                            "break the cycle; an exported graph is a DAG");
@@ -391,11 +451,13 @@ void verifyGraph(VerifyContext& ctx, const Graph& g, const std::string& path, bo
     bool anyForward = false;
     for (size_t k = 0; k < g.nodes.size(); ++k) {
         const Node& node = g.nodes[k];
-        checkTarget(ctx, node, path);
-        if (node.target.kind == Target::Kind::HigherOrder && node.target.op == "cond") checkCond(ctx, node, path);
+        const std::string& n = defs.labels[k];
+        checkTarget(ctx, node, path, n);
+        if (node.target.kind == Target::Kind::HigherOrder && node.target.op == "cond") checkCond(ctx, node, path, n);
         anyForward = !checkReads(ctx, g, k, defs, path).empty() || anyForward;
-        checkVal(ctx, g, node, path);
-        if (topLevel && ctx.options.checkMetaPresence) checkMetaPresence(ctx, node, path);
+        checkVal(ctx, g, node, path, n);
+        checkPrimOperands(ctx, g, node, path, n);
+        if (topLevel && ctx.options.checkMetaPresence) checkMetaPresence(ctx, node, path, n);
     }
     if (anyForward) checkCycles(ctx, g, defs, path);
     checkOutputs(ctx, g, defs, path);
@@ -408,18 +470,13 @@ std::vector<Diagnostic> verify(const Program& program, const VerifyOptions& opti
     detail::VerifyContext ctx{program, options, out};
     detail::verifyGraph(ctx, program.graph, "", true);
     detail::verifySignature(ctx);
+    detail::verifyPlaceholders(ctx);
+    detail::verifyBufferMutations(ctx);
     detail::verifySampleInputs(ctx);
+    detail::verifySampleRanges(ctx);
     detail::verifySymbols(ctx);
     detail::verifyValues(ctx);
-    if (options.checkInferredMeta) {
-        MetaCheckReport report = checkRecordedMeta(program);
-        for (const auto& m : report.mismatches)
-            ctx.report("EIR-M006", "", m.node,
-                       m.field == "error" ? "node '" + m.node + "': its meta function rejects the recorded inputs: " + m.message
-                                          : "node '" + m.node + "' records " + m.field + " " + m.recorded + " for '" + m.value +
-                                                "' but its meta function gives " + m.inferred,
-                       "re-export, or fix the recorded tensor_values['" + m.value + "'] (" + m.field + ")");
-    }
+    if (options.checkInferredMeta) detail::verifyInferredMeta(ctx);
     return out;
 }
 

@@ -29,6 +29,13 @@ struct VerifyOptions {
 
 std::vector<Diagnostic> verify(const Program& program, const VerifyOptions& options = {});
 
+/// EIR-M006 on its own, for a front end that runs it on demand (it costs a pass of shape inference):
+/// re-infers every node's outputs with the op library's meta functions (core/ops/meta.h), top-level graph
+/// and HOP subgraphs, and reports each disagreement with the recorded val as a finding (graph, node key,
+/// FX name in the message). The same findings verify() adds when `checkInferredMeta` is set. Nodes whose
+/// op has no meta function are not findings (checkRecordedMeta lists them).
+std::vector<Diagnostic> verifyInferredMeta(const Program& program, size_t maxDiagnostics = 5000);
+
 /// Counts by severity.
 struct DiagnosticCounts {
     size_t errors = 0, warnings = 0, infos = 0;

@@ -30,10 +30,34 @@ struct VerifyContext {
     }
 };
 
+/// How a finding names a node: its FX name quoted ("'cond'", as the FX text shows it), followed by the name
+/// the program records when that differs ("'x_1' (recorded as 'relu')"). A node the file left unnamed
+/// has only its FX name. Findings stay keyed by Node::name (Diagnostic::node), which the GUI selects by.
+std::string nodeLabel(const Node& node, const std::string& fxName);
+
+/// Whether a target is made of identifiers (EIR-S013 reports those that are not; no other rule reads them).
+bool isOperatorName(const Target& t);
+
+/// The first value name an argument holds ("" for a constant).
+std::string firstName(const Argument& a);
+
 /// Structure, dialect and meta rules for one graph; recurses into subgraphs (graphPath names them).
 void verifyGraph(VerifyContext& ctx, const Graph& graph, const std::string& graphPath, bool topLevel);
 /// Signature rules (EIR-G*).
 void verifySignature(VerifyContext& ctx);
+/// Every placeholder has a val of the kind its input spec names; lifted state matches the state dict (EIR-G008, G009).
+void verifyPlaceholders(VerifyContext& ctx);
+/// Buffers the graph writes have their BUFFER_MUTATION output (EIR-G011).
+void verifyBufferMutations(VerifyContext& ctx);
+/// EIR-G011 for outputs without a spec that sit among the mutation outputs; true when it reported them
+/// (then the output specs are accounted for and EIR-G002 stays quiet).
+bool reportDroppedMutationOutputs(VerifyContext& ctx);
+/// Sample inputs within the range constraints, one value per symbol (EIR-G010).
+void verifySampleRanges(VerifyContext& ctx);
+/// Elementwise prims: operands of one dtype and one shape (EIR-P001, P002). `n` is the node's label.
+void checkPrimOperands(VerifyContext& ctx, const Graph& g, const Node& node, const std::string& path, const std::string& n);
+/// Recorded vals against the meta functions, per graph (EIR-M006).
+void verifyInferredMeta(VerifyContext& ctx);
 /// Sample inputs against the user inputs (EIR-G007).
 void verifySampleInputs(VerifyContext& ctx);
 /// Range constraints for free symbols (EIR-Y001).

@@ -6,13 +6,14 @@
 #include <set>
 
 namespace irlens::core::detail {
-namespace {
 
 std::string firstName(const Argument& a) {
     std::vector<std::string> names;
     a.collectValueNames(names);
     return names.empty() ? std::string() : names[0];
 }
+
+namespace {
 
 bool isStateInput(InputKind k) {
     return k == InputKind::Parameter || k == InputKind::Buffer || k == InputKind::TensorConstant || k == InputKind::CustomObj;
@@ -41,6 +42,7 @@ void checkSpecsMatchGraph(VerifyContext& ctx) {
                            "' but placeholder " + std::to_string(k) + " is '" + graphName + "'",
                        "make input_specs[" + std::to_string(k) + "].arg name the graph input at the same position");
     }
+    if (reportDroppedMutationOutputs(ctx)) return; // the outputs are accounted for, with a more precise finding
     if (outs.size() != g.outputs.size())
         ctx.report("EIR-G002", "", "output",
                    "the signature has " + std::to_string(outs.size()) + " output specs but the graph returns " +

@@ -45,17 +45,24 @@ std::string quoted(const std::string& s) {
     return "'" + out + (s.size() > 200 ? "...'" : "'");
 }
 
+} // namespace
+
+bool isOperatorName(const Target& t) {
+    switch (t.kind) {
+    case Target::Kind::Op: return isIdentifier(t.ns) && isIdentifier(t.op) && isDottedIdentifier(t.overload);
+    case Target::Kind::HigherOrder: return isIdentifier(t.op);
+    case Target::Kind::Extension: return isDottedIdentifier(t.ns) && isDottedIdentifier(t.op);
+    case Target::Kind::Symbolic: return isDottedIdentifier(t.ns) && isIdentifier(t.op);
+    case Target::Kind::Unknown: return isDottedIdentifier(t.full); // EIR-S001 reports it as unknown
+    }
+    return false;
+}
+
+namespace {
+
 void checkTargetName(VerifyContext& ctx, const Node& node, const std::string& path) {
     const Target& t = node.target;
-    bool ok = true;
-    switch (t.kind) {
-    case Target::Kind::Op: ok = isIdentifier(t.ns) && isIdentifier(t.op) && isDottedIdentifier(t.overload); break;
-    case Target::Kind::HigherOrder: ok = isIdentifier(t.op); break;
-    case Target::Kind::Extension: ok = isDottedIdentifier(t.ns) && isDottedIdentifier(t.op); break;
-    case Target::Kind::Symbolic: ok = isDottedIdentifier(t.ns) && isIdentifier(t.op); break;
-    case Target::Kind::Unknown: ok = isDottedIdentifier(t.full); break; // EIR-S001 reports it as unknown
-    }
-    if (!ok)
+    if (!isOperatorName(t))
         ctx.report("EIR-S013", path, node.name,
                    "node '" + node.name + "' names its target " + quoted(t.full) +
                        ", which is not an operator name (dot-separated identifiers such as torch.ops.aten.add.Tensor)",

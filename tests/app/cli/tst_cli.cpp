@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 
 #include <cstring>
 #include <QTemporaryDir>
@@ -135,6 +136,61 @@ private slots:
         QCOMPARE(r.code, 0);
         QCOMPARE(r.out, QString("irlens-cli " IRLENS_VERSION "\n"));
         QVERIFY(QString(IRLENS_VERSION).contains(QRegularExpression("^\\d+\\.\\d+\\.\\d+$")));
+    }
+
+    // `verify --rules`: the catalogue, as text and as JSON, every rule with its explanation, passage, example and fix.
+    void verifyRules() {
+        Run text = cli({"verify", "--rules"});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("EIR-G011  buffers the graph writes have their BUFFER_MUTATION output"), qPrintable(text.out));
+        QVERIFY(text.out.contains("    breaks it: prims.gt.default of a [2, 8] tensor and an [8] tensor\n"));
+        Run json = cli({"verify", "--rules", "--json"});
+        QCOMPARE(json.code, 0);
+        const QJsonArray rules = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QVERIFY(rules.size() >= 40);
+        QVERIFY2(text.out.contains(QString("\n%1 rules\n").arg(rules.size())), qPrintable(text.out.right(40)));
+        QSet<QString> ids;
+        for (const auto& v : rules) {
+            const QJsonObject r = v.toObject();
+            ids.insert(r.value("rule").toString());
+            for (const char* key : {"title", "reference", "severity", "explanation", "passage", "breaks", "fix"})
+                QVERIFY2(!r.value(key).toString().isEmpty(), qPrintable(r.value("rule").toString() + " has no " + key));
+        }
+        for (const char* id : {"EIR-D004", "EIR-P001", "EIR-P002", "EIR-G008", "EIR-G009", "EIR-G010", "EIR-G011"}) QVERIFY2(ids.contains(id), id);
+        QCOMPARE(cli({"verify", "--rules", "model.pt2"}).code, 2);
+    }
+
+    // `verify --json` names each finding's rule by title and spec reference too.
+    void verifyJsonNamesTheRule() {
+        IRLENS_REQUIRE_SHARED();
+        Run r = cli({"verify", fx("generated/cond_branch/model.pt2"), "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonArray ds = QJsonDocument::fromJson(r.out.toUtf8()).object().value("diagnostics").toArray();
+        QVERIFY(!ds.isEmpty());
+        for (const auto& v : ds) {
+            const QJsonObject d = v.toObject();
+            QVERIFY(!d.value("title").toString().isEmpty());
+            QVERIFY(!d.value("reference").toString().isEmpty());
+        }
+        QCOMPARE(ds[0].toObject().value("title").toString(),
+                 QString("Core ATen: targets are tagged core (ATen programs, decomposition output)"));
+    }
+
+    // A file `decompose -o` writes says irlens wrote it, and keeps naming the torch that exported the graph.
+    void decomposeRecordsTheWriter() {
+        IRLENS_REQUIRE_SHARED();
+        QTemporaryDir dir;
+        const QString out = dir.filePath("core.pt2");
+        Run d = cli({"decompose", fx("generated/tiny_mlp/model.pt2"), "--to", "core", "-o", out});
+        QVERIFY2(d.code == 0, qPrintable(d.out + d.err));
+        Run source = cli({"info", fx("generated/tiny_mlp/model.pt2")});
+        Run info = cli({"info", out});
+        QCOMPARE(info.code, 0);
+        QVERIFY2(!source.out.contains("written by:"), qPrintable(source.out));
+        QVERIFY2(info.out.contains("schema:      8.12\n"), qPrintable(info.out));
+        QVERIFY2(info.out.contains("written by:  irlens " IRLENS_VERSION " (torch above exported the graph)\n"), qPrintable(info.out));
+        const QRegularExpression torch("torch:       (\\S+)\n");
+        QCOMPARE(torch.match(info.out).captured(1), torch.match(source.out).captured(1));
     }
 
     // `run` as a script uses it: --expect against PyTorch's numbers, --json fields, a Chrome trace Perfetto opens.

@@ -3,12 +3,14 @@
 #include "core/io/fx_printer.h"
 #include "core/io/pt2_reader.h"
 #include "core/io/signature_printer.h"
+#include "core/ir/builder.h"
 #include "core/ops/op_registry.h"
 #include "support/shared_fixtures.h"
 #include "test_programs.h"
 
 #include <QTest>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -55,6 +57,19 @@ const char* const kFixtureGoldens[][2] = {
     {"generated/mobilenet_v2/model.training.pt2", "mobilenet_v2.training"},
 };
 
+// Every value the signature names is a node ("%name :") of the FX text: the two never name one value two ways.
+void assertSignatureNamesFxNodes(const Program& p) {
+    const std::string fx = printFxGraph(p, registryOptions());
+    std::istringstream lines(printSignature(p));
+    for (std::string line; std::getline(lines, line);) {
+        const auto colon = line.find(": ");
+        if (line.empty() || line[0] == '#' || colon == std::string::npos) continue;
+        const std::string name = line.substr(0, colon);
+        if (name == "None" || std::isdigit(static_cast<unsigned char>(name[0]))) continue; // a literal output
+        QVERIFY2(fx.find("\n    %" + name + " : ") != std::string::npos, ("signature names '" + name + "', no FX node").c_str());
+    }
+}
+
 } // namespace
 
 class TstFxPrinter : public QObject {
@@ -98,7 +113,7 @@ private slots:
     void goldenSignature() {
         QFETCH(QString, name);
         for (const auto& [n, make] : irlens::testing::goldenPrograms())
-            if (n == name.toStdString()) compareGolden(n + ".signature.txt", printSignature(make()->signature));
+            if (n == name.toStdString()) compareGolden(n + ".signature.txt", printSignature(*make()));
     }
 
     // The lines that matter most, asserted directly so a wrong golden update cannot hide them.
@@ -161,6 +176,21 @@ private slots:
         QVERIFY(text.contains("args = (%x, %y), kwargs = {alpha: 2})"));
     }
 
+    // The signature names each value as the FX text names the node holding it: an output "sum" lives in the
+    // FX node "sum_1" (FX does not shadow the builtin), so the signature says "sum_1" too.
+    void signatureNamesLikeTheFxText() {
+        ProgramBuilder b("sum");
+        b.userInput("x", makeTensorMeta(ScalarType::Float32, std::vector<int64_t>{2, 3}));
+        b.call("torch.ops.aten.sum.default", "sum").arg("self", "x").out(makeTensorMeta(ScalarType::Float32, std::vector<int64_t>{}));
+        b.userOutput("sum");
+        auto p = b.build();
+        QVERIFY2(p.isOk(), p.error().c_str());
+        const QString fx = QString::fromStdString(printFxGraph(**p, registryOptions()));
+        QVERIFY2(fx.contains("\n    return (sum_1,)\n"), qPrintable(fx));
+        QCOMPARE(QString::fromStdString(printSignature(**p)), QString("\n# inputs\nx: USER_INPUT\n\n# outputs\nsum_1: USER_OUTPUT\n"));
+        for (const auto& [name, make] : irlens::testing::goldenPrograms()) assertSignatureNamesFxNodes(*make());
+    }
+
     void fixtures_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("golden");
@@ -175,7 +205,8 @@ private slots:
         auto loaded = loadPt2(irlens::testing::fixture(file.toStdString()).string(), options);
         QVERIFY2(loaded.isOk(), loaded.error().c_str());
         compareGolden("fixtures/" + golden.toStdString() + ".fx.txt", printFxGraph(*loaded.value(), registryOptions()));
-        compareGolden("fixtures/" + golden.toStdString() + ".signature.txt", printSignature(loaded.value()->signature));
+        compareGolden("fixtures/" + golden.toStdString() + ".signature.txt", printSignature(*loaded.value()));
+        assertSignatureNamesFxNodes(*loaded.value());
     }
 };
 
