@@ -12,6 +12,7 @@
 #include "views/graph/graph_pane.h"
 #include "views/run/run_controller.h"
 #include "views/run/step_controller.h"
+#include "views/teach/spec_reference.h"
 
 #include <memory>
 
@@ -41,6 +42,8 @@ int main(int argc, char** argv) {
     parser.addOption(decompose);
     QCommandLineOption runTo("run-to", "once shown, step the program node by node up to the node NAME (Run › Run to here)", "NAME");
     parser.addOption(runTo);
+    QCommandLineOption reference("reference", "open the Export IR reference on PAGE (rules, levels or ops; rules:ID for one rule)", "PAGE");
+    parser.addOption(reference);
     QCommandLineOption compare("compare", "once shown, open the Compare window against the program in FILE", "FILE");
     parser.addOption(compare);
     parser.process(app);
@@ -49,7 +52,7 @@ int main(int argc, char** argv) {
     // --select / --search apply once, when the first layout arrives
     auto* doc = window.document();
     auto once = std::make_shared<QMetaObject::Connection>();
-    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose, run, runTo, compare] {
+    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose, run, runTo, compare, reference] {
         QObject::disconnect(*once);
         if (parser.isSet(run)) {
             window.runController()->heatmapAction()->setChecked(true);
@@ -62,6 +65,12 @@ int main(int argc, char** argv) {
         if (parser.isSet(search)) {
             window.graphPane()->searchField()->setText(parser.value(search));
             window.graphPane()->nextHit();
+        }
+        if (parser.isSet(reference)) {
+            const QString page = parser.value(reference);
+            window.showSpecReference(page.startsWith("rules:") ? page.mid(6) : QString());
+            if (page == "levels") window.specReference()->showPage(irlens::views::SpecReferenceDialog::Levels);
+            if (page == "ops") window.specReference()->showPage(irlens::views::SpecReferenceDialog::Ops);
         }
         if (parser.isSet(runTo)) {
             const int n = doc->nodeIndexOf(parser.value(runTo));

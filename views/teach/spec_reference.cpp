@@ -15,6 +15,7 @@
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -27,24 +28,16 @@ namespace {
 QString q(const char* s) { return QString::fromUtf8(s ? s : ""); }
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-const char* severityName(Severity s) {
-    switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    default: return "note";
-    }
-}
-
-// How an op is lowered: the rule's title, or why it stays, at the stage below its level.
+// How an op is lowered at the stage below its level: the rule the Decomposition pane would apply
+// (findRule looks at the target only), or why it stays.
 QString decompositionOf(const OpInfo& op) {
-    const DecompStage stage = op.level == IrLevel::Training ? DecompStage::ToCore : DecompStage::ToPrims;
     if (op.level == IrLevel::Prims) return QObject::tr("— (prims are the bottom level)");
-    const std::string key = op.key();
-    for (const DecompRule* r : allRules())
-        if (r->key == key && r->stage == stage) return q(r->title);
-    Target t = Target::parse("torch.ops." + op.ns + "." + op.schema.name + "." + (op.schema.overload.empty() ? "default" : op.schema.overload));
-    if (auto why = whyNoRule(t, stage)) return QObject::tr("stays: %1").arg(q(*why));
-    return stage == DecompStage::ToPrims ? QObject::tr("elementwise → prims (generic rule, torch._refs)") : QObject::tr("—");
+    const DecompStage stage = op.level == IrLevel::Training ? DecompStage::ToCore : DecompStage::ToPrims;
+    Node probe;
+    probe.target = Target::parse("torch.ops." + op.ns + "." + op.schema.name + "." + op.schema.overload);
+    if (const DecompRule* r = findRule(probe, stage)) return q(r->title);
+    if (auto why = whyNoRule(probe.target, stage)) return QObject::tr("stays: %1").arg(q(*why));
+    return QObject::tr("—");
 }
 
 } // namespace
@@ -63,11 +56,20 @@ SpecReferenceDialog::SpecReferenceDialog(Document* document, QWidget* parent) : 
 
 void SpecReferenceDialog::showPage(Page page) { m_tabs->setCurrentIndex(page); }
 
+void SpecReferenceDialog::showEvent(QShowEvent* event) {
+    QDialog::showEvent(event);
+    // the columns fit their contents once the dialog has its width
+    QTimer::singleShot(0, this, [this] {
+        m_rulesPane->fitColumns();
+        m_opsPane->fitColumns();
+    });
+}
+
 QWidget* SpecReferenceDialog::buildRulesPage() {
     m_rules = new QStandardItemModel(this);
     m_rules->setHorizontalHeaderLabels({tr("Rule"), tr("Severity"), tr("Title"), tr("Spec")});
     for (const RuleInfo& r : verifierRules()) {
-        QList<QStandardItem*> row{new QStandardItem(q(r.id)), new QStandardItem(q(severityName(r.severity))),
+        QList<QStandardItem*> row{new QStandardItem(q(r.id)), new QStandardItem(q(core::severityName(r.severity))),
                                   new QStandardItem(q(r.title)), new QStandardItem(q(r.specRef))};
         for (auto* item : row) item->setEditable(false);
         m_rules->appendRow(row);
@@ -138,7 +140,7 @@ QWidget* SpecReferenceDialog::buildLevelsPage() {
     html += row.arg(tr("Broadcasting"), tr("implicit"), tr("implicit"),
                     tr("<b>explicit</b>: every broadcast is a <code>prims.broadcast_in_dim</code>"));
     html += row.arg(tr("Who targets it"), tr("training and fine-tuning flows"), tr("backends, ExecuTorch, inference compilers"),
-                    tr("compilers that want the smallest set of semantics (nvFuser-style)"));
+                    tr("compilers that want the smallest set of semantics"));
     html += "</table>";
     html += tr("<p>The Ops page lists every core ATen and prims overload with its schema, tags, whether the engine has a "
                "kernel for it, and the rule that lowers it.</p>");
@@ -148,7 +150,8 @@ QWidget* SpecReferenceDialog::buildLevelsPage() {
 
 QWidget* SpecReferenceDialog::buildOpsPage() {
     m_ops = new QStandardItemModel(this);
-    m_ops->setHorizontalHeaderLabels({tr("Op"), tr("Level"), tr("Schema"), tr("Tags"), tr("Kernel"), tr("Decomposition")});
+    // the long schema last, so the short columns stay in view
+    m_ops->setHorizontalHeaderLabels({tr("Op"), tr("Level"), tr("Kernel"), tr("Decomposition"), tr("Tags"), tr("Schema")});
     const auto& kernels = exec::KernelRegistry::instance();
     for (const OpInfo& op : OpRegistry::instance().all()) {
         if (op.level != IrLevel::CoreAten && op.level != IrLevel::Prims) continue;
@@ -156,9 +159,9 @@ QWidget* SpecReferenceDialog::buildOpsPage() {
         for (const auto& t : op.tags) tags << q(t);
         const std::string key = op.key();
         QList<QStandardItem*> row{new QStandardItem(q(key)), new QStandardItem(q(opLevelName(op.level))),
-                                  new QStandardItem(q(op.ns + "::" + op.schema.text)), new QStandardItem(tags.join(", ")),
-                                  new QStandardItem(kernels.has(key) ? tr("yes") : tr("no")), new QStandardItem(decompositionOf(op))};
-        row[2]->setToolTip(row[2]->text());
+                                  new QStandardItem(kernels.has(key) ? tr("yes") : tr("no")), new QStandardItem(decompositionOf(op)),
+                                  new QStandardItem(tags.join(", ")), new QStandardItem(q(op.ns + "::" + op.schema.text))};
+        row[3]->setToolTip(row[3]->text());
         row[5]->setToolTip(row[5]->text());
         for (auto* item : row) item->setEditable(false);
         m_ops->appendRow(row);

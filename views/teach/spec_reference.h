@@ -33,6 +33,9 @@ public:
     QTextBrowser* ruleText() const { return m_ruleText; }
     QTextBrowser* levelsText() const { return m_levels; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     QWidget* buildRulesPage();
     QWidget* buildLevelsPage();
