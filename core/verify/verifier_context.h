@@ -35,6 +35,12 @@ struct VerifyContext {
 /// has only its FX name. Findings stay keyed by Node::name (Diagnostic::node), which the GUI selects by.
 std::string nodeLabel(const Node& node, const std::string& fxName);
 
+/// The target as the program holds it: "aten.sub" for an overload packet, "aten.sub.Tensor" for an
+/// overload (a message must not name an overload the file never chose).
+std::string heldName(const Target& t);
+/// Target and dialect rules for one node (EIR-S001, S002, S011, D001..D004). `n` is the node's label.
+void checkTarget(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n);
+
 /// Whether a target is made of identifiers (EIR-S013 reports those that are not; no other rule reads them).
 bool isOperatorName(const Target& t);
 

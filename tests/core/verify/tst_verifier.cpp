@@ -545,6 +545,17 @@ private slots:
         for (const auto& d : verify(noUser)) QCOMPARE(QString::fromStdString(d.ruleId), QString("EIR-G002"));
     }
 
+    // What the prims' own meta functions allow stays clean: where's bool pred beside float operands, a CPU
+    // scalar tensor (rank 0) beside a [2, 2] one.
+    void primsAllowedMixes() {
+        ProgramBuilder b = base();
+        b.userInput("mask", makeTensorMeta(ScalarType::Bool, {2, 2}));
+        withMeta(b.call("torch.ops.prims.where.default", "w").arg("pred", "mask").arg("a", "x").arg("b", "p_w").out(f32({2, 2})));
+        QVERIFY2(verify(b.buildUnchecked()).empty(), qPrintable(describe(verify(b.buildUnchecked()))));
+        Program scalar = primOf("torch.ops.prims.mul.default", f32({}), f32({2, 2}));
+        QVERIFY2(verify(scalar).empty(), qPrintable(describe(verify(scalar))));
+    }
+
     // Findings name nodes as the FX text does, and targets as the program holds them.
     void namesAsTheProgramHoldsThem() {
         // A cond node the loader named after its output ("getitem") is "cond" in the FX text.
