@@ -60,12 +60,12 @@ Result<std::vector<int>> selectNodes(const ExecutionPlan& plan, const std::strin
         if (nodes.empty()) return Status::error("what-if: '" + selector + "' names no " + p.what + " of the program");
         return nodes;
     }
-    for (SelectorKind kind : {SelectorKind::Node, SelectorKind::Op, SelectorKind::Module}) {
+    for (SelectorKind kind : {SelectorKind::Op, SelectorKind::Module, SelectorKind::Node}) {
         std::vector<int> nodes = nodesWhere(plan, kind, selector);
         if (!nodes.empty()) return nodes;
     }
-    return Status::error("what-if: '" + selector + "' names no node, op or module of the program "
-                         "(ops as aten.convolution.default or convolution, modules by path such as layer4.0)");
+    return Status::error("what-if: '" + selector + "' names no op, module or node of the program "
+                         "(ops as aten.convolution.default or convolution, modules by path such as layer4.0, node:NAME)");
 }
 
 Result<std::vector<double>> nodeFactors(const ExecutionPlan& plan, const std::vector<WhatIfSpec>& specs) {

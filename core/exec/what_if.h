@@ -14,7 +14,8 @@
 namespace irlens::core::exec {
 
 /// Scales the time of the nodes `selector` names by `factor` (0: free, 2: twice as slow). A selector
-/// is `node:NAME`, `op:OP`, `module:PATH`, or a bare name tried as a node, then an op, then a module.
+/// is `op:OP`, `module:PATH`, `node:NAME`, or a bare name tried as an op, then a module, then a node
+/// (so `convolution` is the op even where a node has that name too).
 /// An op is its key (`aten::convolution.default`), its short name (`aten.convolution.default`) or
 /// its bare name (`convolution`, every overload); a module path takes its submodules too.
 struct WhatIfSpec {

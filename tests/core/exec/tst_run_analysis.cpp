@@ -320,6 +320,11 @@ void TstRunAnalysis::whatIf() {
     for (int threads : {1, 2}) {
         const Measured& m = measured("resnet18", threads);
         const ExecutionPlan& plan = *m.fixture.plan;
+        // a bare name is the op, before any node of that name; node: takes the node
+        int convolutions = 0;
+        for (const PlanNode& pn : plan.graph().nodes) convolutions += pn.node->target.op == "convolution" ? 1 : 0;
+        QCOMPARE(static_cast<int>(selectNodes(plan, "convolution")->size()), convolutions);
+        QCOMPARE(static_cast<int>(selectNodes(plan, "node:" + plan.graph().nodes[0].node->name)->size()), 1);
         auto same = exec::whatIf(plan, m.run, {{"convolution", 1.0}});
         QVERIFY2(same.isOk(), same.isOk() ? "" : same.error().c_str());
         QCOMPARE(same->predicted.wallNs, same->baseline.wallNs);
@@ -354,7 +359,7 @@ void TstRunAnalysis::whatIfErrors() {
     const Measured& m = measured("tiny_mlp", 1);
     QCOMPARE(QString::fromStdString(selectNodes(*m.fixture.plan, "module:nowhere").error()),
              "what-if: 'module:nowhere' names no module of the program");
-    QVERIFY(QString::fromStdString(selectNodes(*m.fixture.plan, "frobnicate").error()).startsWith("what-if: 'frobnicate' names no node, op or module"));
+    QVERIFY(QString::fromStdString(selectNodes(*m.fixture.plan, "frobnicate").error()).startsWith("what-if: 'frobnicate' names no op, module or node"));
     QVERIFY(!exec::whatIf(*m.fixture.plan, MeasuredRun{}, {}).isOk());
 }
 
