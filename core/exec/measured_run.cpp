@@ -33,24 +33,29 @@ std::vector<int64_t> readyTimes(const PlanGraph& g, const std::vector<NodeTiming
     return ready;
 }
 
-// Adds to `delays` each task start of one run: a node whose interval does not begin where the
-// previous node on its worker ended (the engine restarts the boundary when a worker picks up a task),
-// delayed from the moment both its inputs and its worker were ready. The run's very first node is
-// the calling thread's own start, counted in SchedulingOverheads::runNs instead.
-void collectTaskStarts(const PlanGraph& g, const std::vector<NodeTiming>& run, std::vector<int64_t>& delays) {
+// The task starts of one run: a node whose interval does not begin where the previous node on its
+// worker ended (the engine restarts the boundary when a worker picks up a task). A worker's first
+// node is its join (SchedulingOverheads::workerJoinNs); each later task start adds to `delays` its
+// delay from the moment both its inputs and its worker were ready.
+void collectTaskStarts(const PlanGraph& g, const std::vector<NodeTiming>& run, int threads, std::vector<int64_t>& delays,
+                       SchedulingOverheads& o) {
+    o.workerJoinNs.assign(static_cast<size_t>(std::max(1, threads)), -1);
     const std::vector<int> order = startOrder(run);
     if (order.empty()) return;
     const int64_t origin = run[static_cast<size_t>(order.front())].startNs;
     const std::vector<int64_t> ready = readyTimes(g, run, origin);
     std::map<int, int64_t> workerFree; // thread -> end of its last node so far
-    for (size_t k = 0; k < order.size(); ++k) {
-        const NodeTiming& t = run[static_cast<size_t>(order[k])];
+    for (int node : order) {
+        const NodeTiming& t = run[static_cast<size_t>(node)];
         auto it = workerFree.find(t.thread);
-        const bool chained = it != workerFree.end() && it->second == t.startNs;
-        const int64_t free = it == workerFree.end() ? origin : it->second;
-        if (k > 0 && !chained) delays.push_back(std::max<int64_t>(0, t.startNs - std::max(free, ready[static_cast<size_t>(t.node)])));
+        if (it == workerFree.end()) {
+            if (static_cast<size_t>(t.thread) < o.workerJoinNs.size()) o.workerJoinNs[static_cast<size_t>(t.thread)] = t.startNs - origin;
+        } else if (it->second != t.startNs) {
+            delays.push_back(std::max<int64_t>(0, t.startNs - std::max(it->second, ready[static_cast<size_t>(t.node)])));
+        }
         workerFree[t.thread] = t.endNs;
     }
+    o.workerJoinNs[0] = 0; // the calling thread starts the run
 }
 
 // Time of one run outside its node intervals: before the first node and after the last.
@@ -85,12 +90,10 @@ SampledRun sampledRun(const ExecutionPlan& plan, const Profile& profile, int k) 
     for (const NodeTiming& t : run)
         if (t.node >= 0 && static_cast<size_t>(t.node) < s.nodeNs.size()) s.nodeNs[static_cast<size_t>(t.node)] = t.endNs - t.startNs;
     s.overheads.runNs = outsideNodes(run, s.wallNs);
-    if (profile.threads() > 1) {
-        std::vector<int64_t> delays;
-        collectTaskStarts(plan.graph(), run, delays);
-        s.overheads.taskStartNs = medianOf(delays);
-        s.overheads.taskStarts = static_cast<int>(delays.size());
-    }
+    std::vector<int64_t> delays;
+    collectTaskStarts(plan.graph(), run, profile.threads(), delays, s.overheads);
+    s.overheads.taskStartNs = medianOf(delays);
+    s.overheads.taskStarts = static_cast<int>(delays.size());
     return s;
 }
 
@@ -104,6 +107,17 @@ SchedulingOverheads medianOverheads(const std::vector<SampledRun>& samples) {
     }
     o.runNs = medianOf(run);
     o.taskStartNs = medianOf(task);
+    // per worker, the median join; a worker that sat out most runs counts as never joining
+    for (size_t w = 0; !samples.empty() && w < samples.front().overheads.workerJoinNs.size(); ++w) {
+        std::vector<int64_t> joins;
+        for (const SampledRun& s : samples) {
+            const auto& j = s.overheads.workerJoinNs;
+            joins.push_back(w < j.size() && j[w] >= 0 ? j[w] : std::numeric_limits<int64_t>::max());
+        }
+        std::sort(joins.begin(), joins.end());
+        const int64_t median = joins[joins.size() / 2];
+        o.workerJoinNs.push_back(median == std::numeric_limits<int64_t>::max() ? -1 : median);
+    }
     return o;
 }
 

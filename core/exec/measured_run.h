@@ -26,9 +26,14 @@ struct SchedulingOverheads {
     /// the run's end (arena entry, spawning the roots, joining the workers).
     int64_t runNs = 0;
     /// Median delay from the moment a task could start (its node ready and its worker free) to its
-    /// first node's start: waking or stealing on another worker. 0 when the run had one thread.
+    /// first node's start, over the tasks of workers already at work: taking their own next task or
+    /// stealing one. 0 when the run had one thread.
     int64_t taskStartNs = 0;
     int taskStarts = 0;  // task starts that median is over
+    /// Per worker slot (0 = the calling thread, always 0 here): when it started its first node, from
+    /// the run's first node; -1 when it ran none. A sleeping worker is woken by the first spawned
+    /// task, and on a busy machine that can take milliseconds, or longer than the whole run.
+    std::vector<int64_t> workerJoinNs;
 };
 
 /// One measured run as the scheduling model replays it.

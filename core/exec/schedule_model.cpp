@@ -13,11 +13,12 @@ namespace {
 struct Worker {
     std::vector<int> local;  // cheap ready nodes this worker keeps for itself (runFrom's `local`)
     std::deque<int> tasks;   // spawned, not yet taken: the owner pops the back, thieves the front
-    bool idle = false;
+    bool idle = false;       // joined and waiting for a task
 };
 
-// (end time, worker, node) of a running node; the earliest end first, ties by worker.
-using Finish = std::tuple<int64_t, int, int>;
+// (time, worker, node): a running node's end, or a worker joining the run (node -1); the earliest
+// first, ties by worker.
+using Event = std::tuple<int64_t, int, int>;
 
 class Replay {
 public:
@@ -31,11 +32,15 @@ public:
         if (m_g.roots.empty()) return finish();
         for (size_t k = 1; k < m_g.roots.size(); ++k) spawn(0, m_g.roots[k], 0);
         start(0, m_g.roots[0], 0);
-        for (size_t w = 1; w < m_workers.size(); ++w) becomeFree(static_cast<int>(w), 0);
-        while (!m_running.empty()) {
-            const auto [t, w, node] = m_running.top();
-            m_running.pop();
-            nodeDone(w, node, t);
+        for (size_t w = 1; w < m_workers.size(); ++w) {
+            const int64_t join = w < m_o.workerJoinNs.size() ? m_o.workerJoinNs[w] : 0;
+            if (join >= 0) m_events.emplace(join, static_cast<int>(w), -1);
+        }
+        while (!m_events.empty()) {
+            const auto [t, w, node] = m_events.top();
+            m_events.pop();
+            if (node < 0) join(w, t);
+            else nodeDone(w, node, t);
         }
         return finish();
     }
@@ -48,7 +53,12 @@ private:
     void start(int w, int node, int64_t t) {
         const int64_t end = t + duration(node);
         m_out.nodes[static_cast<size_t>(node)] = ScheduledNode{node, w, t, end};
-        m_running.emplace(end, w, node);
+        m_events.emplace(end, w, node);
+    }
+
+    // A worker's first task starts at its measured join itself (the join is that task's start).
+    void join(int w, int64_t t) {
+        if (!takeTask(w, t)) m_workers[static_cast<size_t>(w)].idle = true;
     }
 
     // A spawned task goes on its spawner's deque; an idle worker (the lowest numbered) takes it.
@@ -81,24 +91,29 @@ private:
         else becomeFree(w, t);
     }
 
-    // A worker whose chain ended: its own newest task, else the oldest task of another worker, else idle.
-    void becomeFree(int w, int64_t t) {
+    // Starts at `t` the worker's own newest task, else the oldest task of another worker; false when there is none.
+    bool takeTask(int w, int64_t t) {
         Worker& me = m_workers[static_cast<size_t>(w)];
         me.idle = false;
         if (!me.tasks.empty()) {
             const int node = me.tasks.back();
             me.tasks.pop_back();
-            start(w, node, t + m_o.taskStartNs);
-            return;
+            start(w, node, t);
+            return true;
         }
         for (Worker& other : m_workers)
             if (!other.tasks.empty()) {
                 const int node = other.tasks.front();
                 other.tasks.pop_front();
-                start(w, node, t + m_o.taskStartNs);
-                return;
+                start(w, node, t);
+                return true;
             }
-        me.idle = true;
+        return false;
+    }
+
+    // A worker whose chain ended, or an idle one woken by a spawn: a task after the task start delay, else idle.
+    void becomeFree(int w, int64_t t) {
+        if (!takeTask(w, t + m_o.taskStartNs)) m_workers[static_cast<size_t>(w)].idle = true;
     }
 
     SchedulePrediction finish() {
@@ -114,7 +129,7 @@ private:
     const ScheduleOptions& m_o;
     std::vector<Worker> m_workers;
     std::vector<int> m_pending;
-    std::priority_queue<Finish, std::vector<Finish>, std::greater<>> m_running;
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
     SchedulePrediction m_out;
 };
 
@@ -139,6 +154,7 @@ ScheduleOptions scheduleOptionsFor(const MeasuredRun& run, int workers) {
     o.workers = workers > 0 ? workers : std::max(1, run.threads);
     o.taskStartNs = run.overheads.taskStartNs;
     o.runNs = run.overheads.runNs;
+    o.workerJoinNs = run.overheads.workerJoinNs;
     return o;
 }
 
@@ -163,6 +179,7 @@ SchedulePrediction predictRun(const PlanGraph& g, const MeasuredRun& run, int wo
     for (const SampledRun& s : run.samples) {
         o.taskStartNs = s.overheads.taskStartNs;
         o.runNs = s.overheads.runNs;
+        o.workerJoinNs = s.overheads.workerJoinNs;
         replays.push_back(predictSchedule(g, scaleTimes(s.nodeNs, factors), o));
     }
     std::sort(replays.begin(), replays.end(), [](const auto& a, const auto& b) { return a.wallNs < b.wallNs; });

@@ -8,8 +8,9 @@
 // when their estimated work (PlanNode::work) reaches the engine's threshold, else kept in the
 // worker's local queue, which it drains (newest first) when its chain ends. A free worker then takes
 // its own newest task, else steals the oldest task of another worker; idle workers take a task as
-// soon as one is spawned. Each task start costs the measured SchedulingOverheads::taskStartNs, and
-// the run the measured runNs: nothing else is added.
+// soon as one is spawned. What the node intervals do not hold is taken from the measured run, and
+// nothing else is added: each task start costs SchedulingOverheads::taskStartNs, the run its runNs,
+// and a worker other than the calling thread takes no task before its measured join (workerJoinNs).
 //
 // Node times are replayed as recorded, so they carry the intra-op parallelism of the measured run
 // (a kernel splits over the workers that are not busy): predict for the thread count you measured.
@@ -26,6 +27,9 @@ struct ScheduleOptions {
     int workers = 1;
     int64_t taskStartNs = 0;  // SchedulingOverheads::taskStartNs
     int64_t runNs = 0;        // SchedulingOverheads::runNs
+    /// Per worker, when it can take its first task (SchedulingOverheads::workerJoinNs; -1: never).
+    /// Workers beyond the list can from the start.
+    std::vector<int64_t> workerJoinNs;
     /// Estimated work from which a ready node gets a task of its own: the engine's kTaskWork
     /// (engine.cpp), which its header does not export; keep the two equal.
     double spawnWork = 1 << 16;

@@ -10,6 +10,7 @@
 #include "core/exec/schedule_model.h"
 #include "core/exec/source_lines.h"
 #include "core/exec/what_if.h"
+#include "core/ir/builder.h"
 #include "support/fixture_plan.h"
 
 #include <QTest>
@@ -37,24 +38,76 @@ struct Measured {
 constexpr int kWarmup = 3;
 constexpr int kRuns = 21;
 
-const Measured& measured(const std::string& name, int threads) {
-    static std::map<std::pair<std::string, int>, Measured> cache;
-    auto it = cache.find({name, threads});
-    if (it != cache.end()) return it->second;
+Measured measure(irlens::testing::FixturePlan fixture, int threads, const std::string& label) {
     Measured m;
-    auto f = irlens::testing::loadFixturePlan(name);
-    if (!f) qFatal("%s", f.error().c_str());
-    m.fixture = std::move(*f);
+    m.fixture = std::move(fixture);
     Engine engine(m.fixture.plan);
     RunOptions options;
     options.threads = threads;
     for (int k = 0; k < kWarmup + kRuns; ++k) {
         options.observer = k < kWarmup ? nullptr : m.profile.get();
         auto r = engine.run(m.fixture.inputs, options);
-        if (!r) qFatal("%s: %s", name.c_str(), r.error().c_str());
+        if (!r) qFatal("%s: %s", label.c_str(), r.error().c_str());
     }
     m.run = measureRun(*m.fixture.plan, *m.profile);
-    return cache.emplace(std::make_pair(name, threads), std::move(m)).first->second;
+    return m;
+}
+
+const Measured& measured(const std::string& name, int threads) {
+    static std::map<std::pair<std::string, int>, Measured> cache;
+    auto it = cache.find({name, threads});
+    if (it != cache.end()) return it->second;
+    auto f = irlens::testing::loadFixturePlan(name);
+    if (!f) qFatal("%s", f.error().c_str());
+    return cache.emplace(std::make_pair(name, threads), measure(std::move(*f), threads, name)).first->second;
+}
+
+// Two independent chains of `length` 256x256 matrix products joined by an add: each product is
+// worth a task, so on two workers the chains can run side by side.
+irlens::testing::FixturePlan twoBranches(int length) {
+    ProgramBuilder b;
+    const TensorMeta square = makeTensorMeta(ScalarType::Float32, std::vector<int64_t>{256, 256});
+    b.userInput("x", square);
+    std::string last[2] = {"x", "x"};
+    for (int step = 0; step < length; ++step)
+        for (int branch = 0; branch < 2; ++branch) {
+            const std::string name = std::string(branch ? "b" : "a") + std::to_string(step);
+            b.call("torch.ops.aten.mm.default", name).arg("self", last[branch]).arg("mat2", "x").out(square);
+            last[branch] = name;
+        }
+    b.call("torch.ops.aten.add.Tensor", "sum").arg("self", last[0]).arg("other", last[1]).out(square);
+    b.userOutput("sum");
+    auto program = b.build();
+    if (!program) qFatal("%s", program.error().c_str());
+    auto plan = ExecutionPlan::compile(*program);
+    if (!plan) qFatal("%s", plan.error().c_str());
+    auto inputs = generateInputs(**plan, 1);
+    if (!inputs) qFatal("%s", inputs.error().c_str());
+    return {*plan, *inputs};
+}
+
+// The model's prediction of a measured run against its median wall time, with what shows how
+// parallel the run was: node time per wall time (1 = serial) and what one worker would take.
+double predictionError(const Measured& m, const QString& label, int threads) {
+    const SchedulePrediction p = predictRun(m.fixture.plan->graph(), m.run);
+    const auto errorOf = [&](int64_t ns) { return static_cast<double>(ns - m.run.medianWallNs) / static_cast<double>(m.run.medianWallNs); };
+    // for the record: one replay of the per-node medians, which drop the delays every run has somewhere
+    const int64_t medians = predictSchedule(m.fixture.plan->graph(), m.run.nodeNs, scheduleOptionsFor(m.run)).wallNs;
+    std::vector<double> busy;
+    for (const SampledRun& r : m.run.samples) {
+        int64_t sum = 0;
+        for (int64_t ns : r.nodeNs) sum += std::max<int64_t>(0, ns);
+        busy.push_back(static_cast<double>(sum) / static_cast<double>(r.wallNs));
+    }
+    std::sort(busy.begin(), busy.end());
+    const int64_t serial = predictRun(m.fixture.plan->graph(), m.run, 1).wallNs;
+    qInfo("%s, %d threads: predicted %.3f ms, measured median %.3f ms over %d runs: error %+.1f%% "
+          "(task start %.1f us, run overhead %.1f us; per-node medians replayed: %.3f ms, %+.1f%%; "
+          "node time / wall %.2f; one worker would take %.3f ms)",
+          qPrintable(label), threads, p.wallNs / 1e6, m.run.medianWallNs / 1e6, m.run.runs, 100 * errorOf(p.wallNs),
+          m.run.overheads.taskStartNs / 1e3, m.run.overheads.runNs / 1e3, medians / 1e6, 100 * errorOf(medians),
+          busy[busy.size() / 2], serial / 1e6);
+    return errorOf(p.wallNs);
 }
 
 void addModelRows(const std::vector<int>& threadCounts) {
@@ -193,6 +246,7 @@ private slots:
     void scheduleFollowsEnginePolicy();
     void predictionWithinTolerance_data();
     void predictionWithinTolerance();
+    void predictionOnParallelBranches();
     void whatIf();
     void whatIfErrors();
     void linesAddUp_data() { addModelRows({1}); }
@@ -254,8 +308,8 @@ void TstRunAnalysis::criticalPathByBruteForce() {
 }
 
 // A diamond A -> {B, C} -> D replayed by hand under the engine's policy: on one worker in graph
-// order; on two, B inline after A and C (heavy) spawned for the idle worker, or, when C is cheap,
-// kept in A's worker's local queue and run after B.
+// order; on two, B inline after A and C (heavy) spawned for the idle worker (or for the other
+// worker when it joins, if it does), or, when C is cheap, kept in A's worker's local queue and run after B.
 void TstRunAnalysis::scheduleFollowsEnginePolicy() {
     PlanGraph g;
     const int64_t times[] = {10, 100, 50, 5};
@@ -283,6 +337,18 @@ void TstRunAnalysis::scheduleFollowsEnginePolicy() {
     QCOMPARE(heavy.nodes[2].startNs, 10 + 3);
     QCOMPARE(heavy.nodes[3].startNs, 110);
     QCOMPARE(heavy.wallNs, 110 + 5 + 2);
+    // the other worker joins late: it takes the spawned C when it comes; or never, and A's worker runs C after B
+    o.workerJoinNs = {0, 50};
+    const SchedulePrediction late = predictSchedule(g, ns, o);
+    QCOMPARE(late.nodes[2].worker, 1);
+    QCOMPARE(late.nodes[2].startNs, 50);
+    QCOMPARE(late.wallNs, 110 + 5 + 2);
+    o.workerJoinNs = {0, -1};
+    const SchedulePrediction absent = predictSchedule(g, ns, o);
+    QCOMPARE(absent.nodes[2].worker, 0);
+    QCOMPARE(absent.nodes[2].startNs, 110 + 3);
+    QCOMPARE(absent.wallNs, 113 + 50 + 5 + 2);
+    o.workerJoinNs.clear();
     g.nodes[2].work = o.spawnWork - 1;
     const SchedulePrediction cheap = predictSchedule(g, ns, o);
     QCOMPARE(cheap.nodes[2].worker, 0);
@@ -297,21 +363,20 @@ void TstRunAnalysis::predictionWithinTolerance_data() {
         for (int t : {1, 2}) QTest::addRow("%s, %d thread%s", name, t, t > 1 ? "s" : "") << name << t;
 }
 
-// The model replays the median node times; it should land near the median measured wall time.
+// The model replays each measured run; the median replay should land near the median measured wall time.
 void TstRunAnalysis::predictionWithinTolerance() {
     QFETCH(QString, model);
     QFETCH(int, threads);
     IRLENS_REQUIRE_SHARED();
-    const Measured& m = measured(model.toStdString(), threads);
-    const SchedulePrediction p = predictRun(m.fixture.plan->graph(), m.run);
-    const auto errorOf = [&](int64_t ns) { return static_cast<double>(ns - m.run.medianWallNs) / static_cast<double>(m.run.medianWallNs); };
-    const double error = errorOf(p.wallNs);
-    // for the record: one replay of the per-node medians, which drop the delays every run has somewhere
-    const int64_t medians = predictSchedule(m.fixture.plan->graph(), m.run.nodeNs, scheduleOptionsFor(m.run)).wallNs;
-    qInfo("%s, %d threads: predicted %.3f ms, measured median %.3f ms over %d runs: error %+.1f%% "
-          "(task start %.1f us, run overhead %.1f us; per-node medians replayed: %.3f ms, %+.1f%%)",
-          qPrintable(model), threads, p.wallNs / 1e6, m.run.medianWallNs / 1e6, m.run.runs, 100 * error,
-          m.run.overheads.taskStartNs / 1e3, m.run.overheads.runNs / 1e3, medians / 1e6, 100 * errorOf(medians));
+    const double error = predictionError(measured(model.toStdString(), threads), model, threads);
+    QVERIFY2(std::abs(error) <= 0.25, qPrintable(QString("prediction off by %1%").arg(100 * error, 0, 'f', 1)));
+}
+
+// The fixtures are chains at heart (node time / wall stays near 1 on two threads); two independent
+// chains give the spawn and steal policy something to do.
+void TstRunAnalysis::predictionOnParallelBranches() {
+    const Measured m = measure(twoBranches(4), 2, "two branches");
+    const double error = predictionError(m, "two branches of 4 matrix products", 2);
     QVERIFY2(std::abs(error) <= 0.25, qPrintable(QString("prediction off by %1%").arg(100 * error, 0, 'f', 1)));
 }
 
