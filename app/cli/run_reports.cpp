@@ -109,7 +109,7 @@ void printByLine(const ExecutionPlan& plan, const MeasuredRun& run, int64_t top)
     for (size_t k = 0; k < lp.lines.size() && k < static_cast<size_t>(top); ++k) {
         const SourceLine& l = lp.lines[k];
         std::printf("  %9.3f %5.1f%% %9.3f %5d  %s:%d%s  %s\n", ms(l.selfNs), percentOf(l.selfNs, lp.tracedNs), ms(l.inclusiveNs), l.nodes,
-                    l.file.empty() ? "(no frame)" : l.file.c_str(), l.line, l.library ? " (torch)" : "", l.code.c_str());
+                    l.file.empty() ? "(no frame)" : l.file.c_str(), l.line, l.inLibrary ? " (torch)" : "", l.code.c_str());
     }
 }
 
@@ -154,7 +154,7 @@ nlohmann::json byLineJson(const ExecutionPlan& plan, const MeasuredRun& run) {
     const LineProfile lp = lineProfile(plan, run.nodeNs);
     nlohmann::json lines = nlohmann::json::array();
     for (const SourceLine& l : lp.lines)
-        lines.push_back({{"file", l.file}, {"line", l.line}, {"function", l.function}, {"code", l.code}, {"library", l.library},
+        lines.push_back({{"file", l.file}, {"line", l.line}, {"function", l.function}, {"code", l.code}, {"library", l.inLibrary},
                          {"self_ms", ms(l.selfNs)}, {"inclusive_ms", ms(l.inclusiveNs)}, {"self_nodes", l.selfNodes}, {"nodes", l.nodes}});
     return {{"traced_ms", ms(lp.tracedNs)}, {"traced_nodes", lp.tracedNodes}, {"untraced_ms", ms(lp.untracedNs)},
             {"untraced_nodes", lp.untracedNodes}, {"lines", lines}};

@@ -99,10 +99,11 @@ private:
         }
     }
 
-    // The storage a node's outputs view when it allocated nothing in the measured run: its first tensor argument's.
+    // The storage a node's outputs view when it allocated nothing in the measured run: its first tensor
+    // argument's. Not for higher-order nodes: their branches allocate, and that is not counted as theirs.
     int viewedStorage(const PlanNode& pn) const {
         const size_t k = static_cast<size_t>(pn.index);
-        if (k >= m_run.nodeBytes.size() || m_run.nodeBytes[k] != 0) return -1;
+        if (k >= m_run.nodeBytes.size() || m_run.nodeBytes[k] != 0 || !pn.subgraphs.empty()) return -1;
         for (const PlanArg& a : pn.args)
             if (a.source == PlanArg::Source::Slot && m_storageOf[static_cast<size_t>(a.slot)] >= 0) return m_storageOf[static_cast<size_t>(a.slot)];
         return -1;

@@ -13,7 +13,8 @@
 //   outputs never are), as the engine's use counts do. Storage is freed when its last value goes.
 // - Views: a node whose kernel allocated no bytes in the measured run (views, aliases, nodes that
 //   fusion reduced to passing their input on, in-place ops) does not own its outputs: they share the
-//   storage of the node's first tensor argument and keep it alive.
+//   storage of the node's first tensor argument and keep it alive. Higher-order nodes (cond, map)
+//   allocate inside their branches, which their own count does not see: they own their outputs.
 // - Workspace: bytes a kernel allocated beyond the outputs it owns (NodeTiming::bytes minus their
 //   meta size), live only while the node runs. It is measured through the kernel's allocator, so
 //   scratch memory a library keeps to itself (oneDNN's scratchpad, cached reordered weights) is not

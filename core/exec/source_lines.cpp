@@ -37,7 +37,7 @@ SourceLine& lineFor(std::map<LineKey, SourceLine>& lines, const StackFrame* f) {
         l.line = f->line;
         l.function = f->function;
         l.code = f->code;
-        l.library = isLibraryFrame(f->file);
+        l.inLibrary = isLibraryFrame(f->file);
     }
     return l;
 }

@@ -19,7 +19,7 @@ struct SourceLine {
     int line = 0;
     std::string function;    // of the first frame seen at this line
     std::string code;        // the source text the trace quotes ("" when it quotes none)
-    bool library = false;    // a frame inside PyTorch (isLibraryFrame)
+    bool inLibrary = false;  // a frame inside PyTorch (isLibraryFrame)
     int64_t selfNs = 0;      // nodes whose innermost user frame is this line
     int64_t inclusiveNs = 0; // nodes with this line anywhere on their stack, each once
     int selfNodes = 0;
