@@ -1,6 +1,8 @@
 // irlens-cli run FILE: execute a program on the CPU engine, time every node, compare with reference
-// outputs. Exit 0 fine, 1 outputs differ from --expect, 2 unusable input or a failed run.
+// outputs; on request, where the time and the memory went (run_reports.h). Exit 0 fine, 1 outputs
+// differ from --expect, 2 unusable input or a failed run.
 #include "app/cli/commands.h"
+#include "app/cli/run_reports.h"
 #include "core/exec/engine.h"
 #include "core/exec/output_summary.h"
 #include "core/exec/profile.h"
@@ -24,7 +26,12 @@ struct RunArgs {
     InputRequest inputs;
     bool json = false;
     std::string trace, profileCsv, model;
+    RunReports reports;
 };
+
+constexpr const char* kRunUsage =
+    "run FILE [--threads N] [--repeat K] [--warmup W] [--inputs DIR] [--expect DIR] [--trace F] [--profile F] [--json] "
+    "[--memory] [--critical-path [--what-if SELECTOR=FACTOR ...]] [--by-line] [--top N]";
 
 bool parseInt(const std::string& s, int64_t& out) {
     try {
@@ -52,12 +59,27 @@ bool parseSymbols(const std::string& spec, std::map<std::string, int64_t>& symbo
     return true;
 }
 
+// --memory, --critical-path, --what-if (repeatable; implies --critical-path), --by-line.
+Status parseReports(const Args& args, RunArgs& r) {
+    r.reports.memory = args.has("--memory");
+    r.reports.criticalPath = args.has("--critical-path");
+    r.reports.byLine = args.has("--by-line");
+    r.reports.top = r.top;
+    for (const std::string& text : args.values("--what-if")) {
+        auto spec = parseWhatIf(text);
+        if (!spec) return spec.status();
+        r.reports.whatIf.push_back(*spec);
+        r.reports.criticalPath = true;
+    }
+    return Status::ok();
+}
+
 // The command line as a RunArgs, or the usage error.
 Result<RunArgs> parseRunArgs(const std::vector<std::string>& raw) {
-    Args args(raw, {"--threads", "--repeat", "--warmup", "--inputs", "--expect", "--trace", "--profile", "--seed", "--sym", "--top", "--model"});
+    Args args(raw, {"--threads", "--repeat", "--warmup", "--inputs", "--expect", "--trace", "--profile", "--seed", "--sym", "--top", "--model",
+                    "--what-if"});
     if (!args.error().empty()) return Status::error(args.error());
-    if (args.positional().size() != 1)
-        return Status::error("usage: irlens-cli run FILE [--threads N] [--repeat K] [--warmup W] [--inputs DIR] [--expect DIR] [--trace OUT.json] [--profile OUT.csv] [--json]");
+    if (args.positional().size() != 1) return Status::error(std::string("usage: irlens-cli ") + kRunUsage);
     RunArgs r;
     r.file = args.positional()[0];
     int64_t seed = 0;
@@ -77,6 +99,7 @@ Result<RunArgs> parseRunArgs(const std::vector<std::string>& raw) {
     r.trace = args.value("--trace");
     r.profileCsv = args.value("--profile");
     r.model = args.value("--model");
+    IRLENS_TRY(parseReports(args, r));
     return r;
 }
 
@@ -87,7 +110,7 @@ Status writeFile(const std::string& path, const std::string& text) {
     return out ? Status::ok() : Status::error("cannot write " + path);
 }
 
-void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold) {
+void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold, const ExecutionPlan& plan) {
     const RunResult& last = rc.last;
     std::vector<int64_t> walls = profile.wallNs();
     std::sort(walls.begin(), walls.end());
@@ -123,6 +146,7 @@ void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile
             j["expect"]["checks"].push_back({{"case", c.caseName}, {"output", c.what}, {"ok", c.cmp.ok}, {"max_abs", c.cmp.maxAbs},
                                              {"max_rel", c.cmp.maxRel}, {"message", c.cmp.message}});
     }
+    if (a.reports.any()) addRunReportsJson(plan, measureRun(plan, profile), a.reports, j);
     std::printf("%s\n", j.dump().c_str());
 }
 
@@ -140,12 +164,12 @@ void printTopNodes(const Profile& profile, int64_t top, double medianMs) {
     }
 }
 
-void printText(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold, size_t nodeCount) {
+void printText(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold, const ExecutionPlan& plan) {
     const RunResult& last = rc.last;
     const double medianMs = static_cast<double>(profile.medianWallNs()) / 1e6;
     std::vector<int64_t> walls = profile.wallNs();
     std::sort(walls.begin(), walls.end());
-    std::printf("program   %s (%zu nodes)\n", a.file.c_str(), nodeCount);
+    std::printf("program   %s (%zu nodes)\n", a.file.c_str(), plan.graph().nodes.size());
     std::printf("inputs    %s\n", rc.inputsFrom.c_str());
     for (size_t k = 0; k < last.outputs.size(); ++k) {
         const auto& v = last.outputs[k];
@@ -159,6 +183,7 @@ void printText(const RunArgs& a, const RunComparison& rc, const Profile& profile
                     static_cast<long long>(a.warmup));
     std::printf("memory    peak %.2f MiB allocated by the engine\n", static_cast<double>(profile.peakBytes()) / (1024.0 * 1024.0));
     printTopNodes(profile, a.top, medianMs);
+    if (a.reports.any()) printRunReports(plan, measureRun(plan, profile), a.reports);
     for (const auto& c : rc.checks) {
         std::printf("expect    %-5s %-24s %s  max abs %.3g  max rel %.3g%s%s\n", c.caseName.c_str(), c.what.c_str(),
                     c.cmp.ok ? "ok      " : "MISMATCH", c.cmp.maxAbs, c.cmp.maxRel, c.cmp.ok ? "" : "  ", c.cmp.message.c_str());
@@ -176,6 +201,7 @@ int runRun(const std::vector<std::string>& raw) {
     if (!program) return fail(Unusable, program.error());
     auto plan = ExecutionPlan::compile(*program);
     if (!plan) return fail(Unusable, plan.error());
+    if (Status s = checkRunReports(**plan, a->reports); !s) return fail(Unusable, s.message());
 
     Profile profile, cold;
     RunCompareOptions options;
@@ -190,13 +216,14 @@ int runRun(const std::vector<std::string>& raw) {
 
     if (Status s = writeFile(a->trace, profile.chromeTraceJson()); !s) return fail(Unusable, s.message());
     if (Status s = writeFile(a->profileCsv, profile.csv()); !s) return fail(Unusable, s.message());
-    if (a->json) printJson(*a, *rc, profile, cold);
-    else printText(*a, *rc, profile, cold, (*plan)->graph().nodes.size());
+    if (a->json) printJson(*a, *rc, profile, cold, **plan);
+    else printText(*a, *rc, profile, cold, **plan);
     return rc->ok() ? Ok : CheckFailed;
 }
 
-const CommandRegistration reg({"run", "run FILE [--threads N] [--repeat K] [--warmup W] [--inputs DIR] [--expect DIR] [--trace F] [--profile F] [--json]",
-                               "execute on the CPU engine, time every node, compare with reference outputs", runRun});
+const CommandRegistration reg({"run", kRunUsage,
+                               "execute on the CPU engine, time every node, compare with reference outputs; "
+                               "where the time and memory go", runRun});
 
 } // namespace
 } // namespace irlens::cli

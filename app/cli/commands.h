@@ -36,6 +36,8 @@ public:
     const std::vector<std::string>& positional() const { return m_positional; }
     bool has(const std::string& flag) const;
     std::string value(const std::string& flag, const std::string& fallback = {}) const;
+    /// Every value given to a flag that may repeat, in order.
+    std::vector<std::string> values(const std::string& flag) const;
     const std::string& error() const { return m_error; } // unknown/missing values
 private:
     std::vector<std::string> m_positional;

@@ -47,6 +47,13 @@ std::string Args::value(const std::string& flag, const std::string& fallback) co
     return fallback;
 }
 
+std::vector<std::string> Args::values(const std::string& flag) const {
+    std::vector<std::string> out;
+    for (const auto& o : m_options)
+        if (o.first == flag) out.push_back(o.second);
+    return out;
+}
+
 core::Result<core::ProgramPtr> loadProgramArg(const Args& args, bool weights, bool checkCrc) {
     if (args.has("--example")) return core::ProgramPtr(core::makeExampleProgram());
     core::LoadOptions options;

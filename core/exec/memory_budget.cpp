@@ -1,5 +1,7 @@
 #include "core/exec/memory_budget.h"
 
+#include "core/exec/memory_timeline.h"
+
 #include <cstdio>
 #include <limits>
 
@@ -11,23 +13,12 @@ constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
 
 int64_t saturatingAdd(int64_t a, int64_t b) { return a > kSaturated - b ? kSaturated : a + b; }
 
-// Bytes of a value from its meta; hostile meta (10^9 x 10^9 dims) saturates instead of overflowing.
+// Bytes of a value from its meta, counting the values whose sizes are symbolic.
 int64_t metaBytes(const PlanGraph& g, int slot, int& unknown) {
-    if (slot < 0 || static_cast<size_t>(slot) >= g.slotNames.size() || !g.graph) return 0;
-    const TensorMeta* meta = g.graph->tensorMeta(g.slotNames[static_cast<size_t>(slot)]);
-    if (!meta) return 0;
-    auto sizes = meta->staticSizes();
-    if (!sizes) {
-        ++unknown;
-        return 0;
-    }
-    int64_t n = elementSize(meta->dtype);
-    for (int64_t s : *sizes) {
-        if (s <= 0) return 0;
-        if (n > kSaturated / s) return kSaturated;
-        n *= s;
-    }
-    return n;
+    bool symbolic = false;
+    const int64_t bytes = slotMetaBytes(g, slot, &symbolic);
+    unknown += symbolic ? 1 : 0;
+    return bytes;
 }
 
 } // namespace

@@ -89,6 +89,19 @@ void Profile::onRunEnd(int64_t wallNs, int64_t peakBytes) {
 
 int64_t Profile::medianWallNs() const { return medianOf(m_wall); }
 
+std::vector<NodeTiming> Profile::sampleRun(int k) const {
+    const NodeTiming* b = sample(static_cast<size_t>(k));
+    return std::vector<NodeTiming>(b, b + m_nodeCount);
+}
+
+int Profile::medianSample() const {
+    if (m_sampleWall.empty()) return -1;
+    std::vector<size_t> order(m_sampleWall.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return m_sampleWall[a] < m_sampleWall[b]; });
+    return static_cast<int>(order[order.size() / 2]);
+}
+
 std::vector<NodeProfile> Profile::nodes() const {
     std::vector<NodeProfile> out;
     if (!m_plan || m_sampleWall.empty()) return out;
@@ -141,12 +154,7 @@ std::vector<GroupProfile> Profile::byModule() const { return groupBy(nodes(), fa
 std::string Profile::chromeTraceJson() const {
     nlohmann::json events = nlohmann::json::array();
     if (m_plan && !m_sampleWall.empty()) {
-        // the sampled run with the median wall time
-        std::vector<size_t> order(m_sampleWall.size());
-        for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return m_sampleWall[a] < m_sampleWall[b]; });
-        const NodeTiming* b = sample(order[order.size() / 2]);
-        const std::vector<NodeTiming> run(b, b + m_nodeCount);
+        const std::vector<NodeTiming> run = sampleRun(medianSample());
         const auto& pnodes = m_plan->graph().nodes;
         std::map<int, bool> threads;
         for (const auto& t : run) {

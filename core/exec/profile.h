@@ -52,6 +52,12 @@ public:
     int samples() const { return static_cast<int>(m_sampleWall.size()); }
     /// Most runs kept: 256, fewer for big graphs (at most about 4 M node timings in all).
     int sampleCapacity() const { return m_capacity; }
+    /// Timings of sampled run k (0 <= k < samples()), one per plan node; `node` is -1 where a node did not run.
+    std::vector<NodeTiming> sampleRun(int k) const;
+    /// Wall time of sampled run k.
+    int64_t sampleWallNs(int k) const { return m_sampleWall[static_cast<size_t>(k)]; }
+    /// The sampled run whose wall time is the median (the run the Chrome trace shows); -1 before any run.
+    int medianSample() const;
     const std::vector<int64_t>& wallNs() const { return m_wall; }
     int64_t medianWallNs() const;
     int64_t peakBytes() const { return m_peak; }

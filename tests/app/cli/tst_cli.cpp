@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <cmath>
 #include <cstring>
 #include <QTemporaryDir>
 #include <QTest>
@@ -275,6 +276,58 @@ private slots:
         Run r = cli({"run", fx("generated/tiny_mlp/model.pt2"), "--expect", dir.path()});
         QCOMPARE(r.code, 1);
         QVERIFY2((r.out + r.err).contains("addmm_2"), qPrintable(r.out + r.err));
+    }
+
+    // `run --memory --critical-path --what-if --by-line`: the reports as text, and as JSON whose numbers
+    // agree with each other (the live blocks add up to the peak, the path to its nodes' times, the lines
+    // to the traced time); freeing every convolution makes the predicted run shorter.
+    void runReports() {
+        IRLENS_REQUIRE_SHARED();
+        const QString model = fx("generated/resnet18/model.pt2");
+        Run text = cli({"run", model, "--repeat", "3", "--memory", "--critical-path", "--what-if", "convolution=0", "--by-line"});
+        QCOMPARE(text.code, 0);
+        for (const char* line : {"\nlive      peak ", "\ncurve     ", "\nlive at the peak ", "\ncritical  path of ", "\nmodel     predicted ",
+                                 "\nwhat-if   convolution=0 ", "\nby line   "})
+            QVERIFY2(text.out.contains(line), qPrintable(QString(line) + " missing in:\n" + text.out));
+        Run r = cli({"run", model, "--repeat", "3", "--json", "--memory", "--what-if", "convolution=0", "--by-line"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonObject memory = o["memory"].toObject();
+        qint64 live = 0;
+        for (const auto& b : memory["live_at_peak"].toArray()) live += b.toObject()["bytes"].toInteger();
+        QCOMPARE(live, memory["peak_bytes"].toInteger());
+        QCOMPARE(memory["measured_peak_bytes"].toInteger(), o["peak_bytes"].toInteger());
+        const QJsonObject path = o["critical_path"].toObject(); // --what-if implies --critical-path
+        double pathUs = 0;
+        for (const auto& n : path["nodes"].toArray()) pathUs += n.toObject()["us"].toDouble();
+        QVERIFY(std::abs(pathUs / 1e3 - path["length_ms"].toDouble()) < 1e-6 * std::max(1.0, pathUs));
+        QVERIFY(path["what_if"].toObject()["predicted_ms"].toDouble() < path["predicted_ms"].toDouble());
+        const QJsonObject lines = o["by_line"].toObject();
+        double self = 0;
+        for (const auto& l : lines["lines"].toArray()) self += l.toObject()["self_ms"].toDouble();
+        QVERIFY(std::abs(self - lines["traced_ms"].toDouble()) < 1e-6 * std::max(1.0, self));
+        // without the flags, none of it
+        Run plain = cli({"run", model, "--json"});
+        QCOMPARE(plain.code, 0);
+        const QJsonObject p = QJsonDocument::fromJson(plain.out.toUtf8()).object();
+        QVERIFY(!p.contains("memory") && !p.contains("critical_path") && !p.contains("by_line"));
+    }
+
+    void runReportErrors_data() {
+        QTest::addColumn<QString>("whatIf");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("no factor") << "convolution" << "what-if 'convolution': expected SELECTOR=FACTOR, e.g. convolution=0.5 or module:layer4=0";
+        QTest::addRow("negative") << "relu=-2" << "what-if 'relu=-2': the factor '-2' must be a number >= 0 (0 makes the nodes free)";
+        QTest::addRow("no such module") << "module:layer9=0" << "what-if: 'module:layer9' names no module of the program";
+    }
+    void runReportErrors() {
+        QFETCH(QString, whatIf);
+        QFETCH(QString, message);
+        IRLENS_REQUIRE_SHARED();
+        Run r = cli({"run", fx("generated/tiny_mlp/model.pt2"), "--critical-path", "--what-if", whatIf});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, "irlens-cli: " + message + "\n");
+        QVERIFY(r.out.isEmpty()); // refused before running
     }
 };
 

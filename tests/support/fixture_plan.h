@@ -1,0 +1,33 @@
+#pragma once
+// A generated fixture ready to run: generated/<name>/model.pt2 compiled into a plan, with the main
+// inputs of its model.expected/ sidecar.
+
+#include "core/exec/inputs.h"
+#include "core/exec/plan.h"
+#include "core/io/pt2_reader.h"
+#include "support/shared_fixtures.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace irlens::testing {
+
+struct FixturePlan {
+    std::shared_ptr<core::exec::ExecutionPlan> plan;
+    std::vector<core::exec::EValue> inputs;
+};
+
+/// The compiled plan and reference inputs of generated fixture `name`; an error naming the file otherwise.
+inline core::Result<FixturePlan> loadFixturePlan(const std::string& name) {
+    const auto dir = fixture("generated/" + name);
+    auto program = core::loadPt2((dir / "model.pt2").string());
+    if (!program) return program.status().withContext(name);
+    auto plan = core::exec::ExecutionPlan::compile(*program);
+    if (!plan) return plan.status().withContext(name);
+    auto expected = core::exec::loadExpected((dir / "model.expected").string());
+    if (!expected) return expected.status().withContext(name);
+    return FixturePlan{*plan, expected->main.inputs};
+}
+
+} // namespace irlens::testing
