@@ -18,6 +18,7 @@
 #include "views/inspect/table_models.h"
 #include "views/inspect/table_pane.h"
 #include "views/run/run_controller.h"
+#include "views/run/analysis_docks.h"
 #include "views/run/step_controller.h"
 #include "views/teach/spec_reference.h"
 #include "views/inspect/weights_pane.h"
@@ -91,6 +92,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     m_run = new RunController(this, m_doc, m_graph);
     // Run › Step node / Run to here and the Values dock (views/run/step_controller.h)
     m_step = new StepController(this, m_doc);
+    // Memory, Critical path and Source lines after a run (views/run/analysis_docks.h)
+    m_analysis = new AnalysisDocks(this, m_doc);
     connect(m_graph->view(), &GraphView::runToHereRequested, m_step, &StepController::runTo);
     // the run's docks join the bottom tabs; the FX text stays in front until there is a run to show
     if (auto* fx = findChild<QDockWidget*>(QStringLiteral("fx"))) fx->raise();
@@ -480,6 +483,7 @@ void MainWindow::resetLayout() {
     restoreState(m_defaultState);
     // the default hides what has nothing to show; a run or a stepping session has
     m_run->revealDocks();
+    m_analysis->revealDocks();
     if (m_step->stepper()) m_step->valuesDock()->show();
     sizeDocks();
 }

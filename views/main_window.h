@@ -25,6 +25,7 @@ class WeightsPane;
 class CompareLauncher;
 class RunController;
 class StepController;
+class AnalysisDocks;
 class SpecReferenceDialog;
 
 class MainWindow : public QMainWindow {
@@ -47,6 +48,7 @@ public:
     /// The Run menu, the run docks and the heatmap (views/run/run_controller.h).
     RunController* runController() const { return m_run; }
     StepController* stepController() const { return m_step; }
+    AnalysisDocks* analysisDocks() const { return m_analysis; }
 
     void openFile(const QString& path);
     /// The bundled example (what a start without a file shows).
@@ -96,6 +98,7 @@ private:
     CompareLauncher* m_compare = nullptr;
     RunController* m_run = nullptr;
     StepController* m_step = nullptr;
+    AnalysisDocks* m_analysis = nullptr;
     SpecReferenceDialog* m_specReference = nullptr;
     QTreeView* m_moduleView = nullptr;
     QTreeView* m_inspectorView = nullptr;

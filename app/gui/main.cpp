@@ -3,6 +3,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QIcon>
 #include <QLineEdit>
 
@@ -11,6 +13,7 @@
 #include "views/document.h"
 #include "views/graph/graph_pane.h"
 #include "views/run/run_controller.h"
+#include "views/run/analysis_docks.h"
 #include "views/run/step_controller.h"
 #include "views/teach/spec_reference.h"
 
@@ -44,11 +47,34 @@ int main(int argc, char** argv) {
     parser.addOption(runTo);
     QCommandLineOption reference("reference", "open the Export IR reference on PAGE (rules, levels or ops; rules:ID for one rule)", "PAGE");
     parser.addOption(reference);
+    QCommandLineOption dock("dock", "with --run: bring the dock NAME to the front once the run is shown (memory, path, lines, profile ...)", "NAME");
+    parser.addOption(dock);
+    QCommandLineOption whatIf("what-if", "with --run: ask the Critical path dock what if SELECTOR took FACTOR of its time", "SELECTOR=FACTOR");
+    parser.addOption(whatIf);
     QCommandLineOption compare("compare", "once shown, open the Compare window against the program in FILE", "FILE");
     parser.addOption(compare);
     parser.process(app);
     irlens::views::MainWindow window;
     window.show();
+    // --dock / --what-if apply to the first run shown
+    if (parser.isSet(dock) || parser.isSet(whatIf)) {
+        auto first = std::make_shared<QMetaObject::Connection>();
+        *first = QObject::connect(window.document(), &irlens::views::Document::runFinished, &window,
+                                  [&window, &parser, dock, whatIf, first](irlens::views::RunSnapshotPtr run) {
+            if (!run) return;
+            QObject::disconnect(*first);
+            const QString name = parser.value(dock);
+            const QString object = name == "memory" ? "runMemory" : name == "path" ? "runCriticalPath" : name == "lines" ? "runSourceLines"
+                                                                 : "run" + name.left(1).toUpper() + name.mid(1);
+            if (auto* d = window.findChild<QDockWidget*>(object)) d->raise();
+            if (parser.isSet(whatIf)) {
+                const QStringList parts = parser.value(whatIf).split('=');
+                window.analysisDocks()->whatIfSelector()->setText(parts.value(0));
+                window.analysisDocks()->whatIfFactor()->setValue(parts.value(1, "0").toDouble());
+                window.analysisDocks()->applyWhatIf();
+            }
+        });
+    }
     // --select / --search apply once, when the first layout arrives
     auto* doc = window.document();
     auto once = std::make_shared<QMetaObject::Connection>();

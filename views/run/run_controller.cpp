@@ -6,6 +6,7 @@
 #include "core/exec/run_compare.h"
 
 #include "views/run/run_controller.h"
+#include "views/run/run_analysis.h"
 #include "views/settings_writer.h"
 #include "views/count_text.h"
 #include "views/document.h"
@@ -396,6 +397,7 @@ void RunController::run() {
             return;
         }
         job->snapshot = snapshotOf(*result, profile, cold, warmup, generation);
+        job->snapshot->analysis = analyseRun(*plan, profile);
     }));
 }
 

@@ -61,6 +61,8 @@ struct RunCheck {
     std::string message;    // what differs
 };
 
+struct RunAnalysis; // views/run/run_analysis.h: memory, critical path, time per source line
+
 struct RunSnapshot {
     quint64 generation = 0;
     QString inputSource;                               // "sample inputs" / "generated (seed 0)"
@@ -78,6 +80,7 @@ struct RunSnapshot {
     std::vector<RunNode> nodes;        // executed top-level nodes
     std::vector<RunTiming> timings;    // the last measured run's node timings (start/end/thread)
     std::vector<RunOutput> outputs;
+    std::shared_ptr<const RunAnalysis> analysis; // nullptr when the run could not be analysed
 
     int runs() const { return static_cast<int>(runWallNs.size()); }
     /// Sum of node self times (the denominator of every share).

@@ -18,6 +18,7 @@
 #include "views/run/run_outputs_model.h"
 #include "views/run/run_snapshot.h"
 #include "views/run/step_controller.h"
+#include "views/run/analysis_docks.h"
 #include "views/run/step_values_model.h"
 #include "views/document.h"
 #include "views/inspect/table_pane.h"
@@ -32,6 +33,9 @@
 #include <QImage>
 #include <QLabel>
 #include <QMenu>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QStandardItemModel>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QToolTip>
@@ -63,6 +67,7 @@ private slots:
     void runDocksShownWhenThereIsARun();
     void stepThroughToTheEnd();
     void runToHere();
+    void memoryPathAndLines();
 };
 
 void TestRunGui::initTestCase() {
@@ -533,6 +538,76 @@ void TestRunGui::runToHere() {
     sc->runToAction()->trigger();
     QCOMPARE(st->nextNode(), target + 1);
     QVERIFY(w.findChild<QLabel*>("stepStatus")->text().contains("already run"));
+}
+
+// After a run of tiny_gpt: the Memory dock's curve has a point per node and its live-at-peak
+// blocks add up to the peak; the critical path's rows add up to its length and are outlined on the
+// graph; a what-if making bmm free predicts a shorter run; a Source lines row selects exactly the
+// nodes whose stack holds that line.
+void TestRunGui::memoryPathAndLines() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow w;
+    QCOMPARE(openInWindow(w, "generated/tiny_gpt/model.pt2"), QString());
+    w.resetLayout();
+    AnalysisDocks* ad = w.analysisDocks();
+    for (const char* name : {"runMemory", "runCriticalPath", "runSourceLines"}) QVERIFY2(w.findChild<QDockWidget*>(name)->isHidden(), name);
+    w.runController()->run();
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->runResult() != nullptr, 60000);
+    for (const char* name : {"runMemory", "runCriticalPath", "runSourceLines"}) QVERIFY2(!w.findChild<QDockWidget*>(name)->isHidden(), name);
+    const RunSnapshot& run = *w.document()->runResult();
+    // memory: a point per executed node, the peak's blocks sum to the peak
+    const MemorySummary& mem = ad->memoryCurve()->memory();
+    QCOMPARE(mem.curve.size(), run.nodes.size());
+    QVERIFY(mem.peak >= 0 && mem.peakBytes == mem.curve[static_cast<size_t>(mem.peak)].total());
+    double liveBytes = 0;
+    for (int r = 0; r < ad->liveModel()->rowCount(); ++r) liveBytes += ad->liveModel()->item(r, 2)->data(Qt::UserRole + 2).toDouble();
+    QCOMPARE(static_cast<int64_t>(liveBytes), mem.peakBytes);
+    QVERIFY(ad->memorySummary()->text().startsWith("Peak"));
+    // the curve's point under a click selects its node
+    const int x = ad->memoryCurve()->width() / 2;
+    const int point = ad->memoryCurve()->pointAt(x);
+    if (point >= 0) {
+        QTest::mouseClick(ad->memoryCurve(), Qt::LeftButton, {}, QPoint(x, ad->memoryCurve()->height() / 2));
+        QCOMPARE(w.document()->selectedNode(), mem.curve[static_cast<size_t>(point)].node);
+    }
+    // critical path: rows add up to the length, and they are the outlined nodes
+    const PathSummary base = ad->path();
+    QVERIFY(!base.nodes.empty());
+    int64_t sum = 0;
+    for (int64_t ns : base.nodeNs) sum += ns;
+    QCOMPARE(sum, base.lengthNs);
+    QCOMPARE(ad->pathModel()->rowCount(), static_cast<int>(base.nodes.size()));
+    QCOMPARE(w.document()->searchHits(), base.nodes);
+    QVERIFY(base.predictedWallNs > 0);
+    // what if bmm were free: fewer predicted ns, and the bmm nodes are off the path
+    ad->whatIfSelector()->setText("bmm");
+    ad->whatIfFactor()->setValue(0);
+    ad->applyWhatIf();
+    const PathSummary& what = ad->path();
+    QVERIFY2(what.error.isEmpty(), qPrintable(what.error));
+    QVERIFY(what.scaledNodes >= 8); // two per block, four blocks
+    QVERIFY(what.predictedWallNs < base.predictedWallNs);
+    QVERIFY(ad->pathSummary()->text().startsWith("What if bmm"));
+    ad->whatIfSelector()->setText("no_such_op");
+    ad->applyWhatIf();
+    QVERIFY(ad->pathSummary()->text().contains("not understood"));
+    // source lines: a row selects exactly the nodes whose stack has that file:line
+    QVERIFY(ad->linesModel()->rowCount() > 0);
+    const QString where = ad->linesModel()->item(0, 0)->text();
+    const QString file = where.section(':', 0, -2);
+    const int line = where.section(':', -1).toInt();
+    ad->selectLine(0);
+    std::vector<int> expected;
+    const auto& g = *w.document()->graph();
+    for (size_t k = 0; k < g.nodes.size(); ++k)
+        for (const auto& f : g.nodes[k].meta.frames)
+            if (QString::fromStdString(f.file) == file && f.line == line) {
+                expected.push_back(static_cast<int>(k));
+                break;
+            }
+    QVERIFY(!expected.empty());
+    QCOMPARE(w.document()->searchHits(), expected);
+    QCOMPARE(ad->linesModel()->item(0, 3)->text().toInt(), static_cast<int>(expected.size()));
 }
 
 QTEST_MAIN(TestRunGui)

@@ -1,0 +1,348 @@
+#include "views/run/analysis_docks.h"
+
+#include "views/document.h"
+#include "views/inspect/table_pane.h"
+#include "views/run/run_snapshot.h"
+
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace irlens::views {
+
+using namespace irlens::core;
+
+namespace {
+
+QString mib(int64_t bytes) { return QString::number(static_cast<double>(bytes) / (1024.0 * 1024.0), 'f', 2) + " MiB"; }
+QString ms(int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', 3); }
+
+QStandardItem* cell(const QString& text) {
+    auto* item = new QStandardItem(text);
+    item->setEditable(false);
+    return item;
+}
+
+// A number cell that sorts by its value.
+QStandardItem* numberCell(const QString& text, double value) {
+    auto* item = cell(text);
+    item->setData(value, Qt::UserRole + 2);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+// The layers of the curve, bottom up, and their colours (light and dark themes alike).
+struct Layer {
+    const char* name;
+    QColor color;
+};
+const std::array<Layer, 4> kLayers{{{"weights", QColor(0x8d, 0xa0, 0xcb)}, {"inputs", QColor(0x66, 0xc2, 0xa5)},
+                                    {"activations", QColor(0xfc, 0x8d, 0x62)}, {"workspace", QColor(0xe7, 0x8a, 0xc3)}}};
+
+int64_t layerValue(const MemoryPoint& p, size_t layer) {
+    const int64_t v[4] = {p.weights, p.inputs, p.activations, p.workspace};
+    return v[layer];
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------- MemoryCurve
+
+MemoryCurve::MemoryCurve(Document* document, QWidget* parent) : QWidget(parent), m_doc(document) {
+    setObjectName("memoryCurve");
+    setMouseTracking(true);
+    setMinimumHeight(120);
+}
+
+void MemoryCurve::setMemory(MemorySummary memory) {
+    m_memory = std::move(memory);
+    update();
+}
+
+QRectF MemoryCurve::plotRect() const { return QRectF(60, 8, std::max(10, width() - 70), std::max(10, height() - 28)); }
+
+int MemoryCurve::pointAt(int x) const {
+    const QRectF r = plotRect();
+    const int n = static_cast<int>(m_memory.curve.size());
+    if (n == 0 || x < r.left() || x > r.right()) return -1;
+    return std::clamp(static_cast<int>((x - r.left()) / r.width() * n), 0, n - 1);
+}
+
+void MemoryCurve::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QRectF r = plotRect();
+    const auto& pts = m_memory.curve;
+    if (pts.empty()) {
+        p.drawText(rect(), Qt::AlignCenter, tr("Run the program (F5) to see its memory over the run"));
+        return;
+    }
+    int64_t top = 1;
+    for (const auto& pt : pts) top = std::max(top, pt.total());
+    const double step = r.width() / static_cast<double>(pts.size());
+    auto y = [&](int64_t v) { return r.bottom() - r.height() * static_cast<double>(v) / static_cast<double>(top); };
+    // stacked layers: each layer's upper edge over the sum of those below
+    for (size_t layer = kLayers.size(); layer-- > 0;) {
+        QPainterPath path;
+        path.moveTo(r.left(), r.bottom());
+        for (size_t k = 0; k < pts.size(); ++k) {
+            int64_t upTo = 0;
+            for (size_t l = 0; l <= layer; ++l) upTo += layerValue(pts[k], l);
+            path.lineTo(r.left() + step * static_cast<double>(k), y(upTo));
+            path.lineTo(r.left() + step * static_cast<double>(k + 1), y(upTo));
+        }
+        path.lineTo(r.right(), r.bottom());
+        path.closeSubpath();
+        p.fillPath(path, kLayers[layer].color);
+    }
+    // the peak, and the axis labels
+    p.setPen(palette().color(QPalette::WindowText));
+    if (m_memory.peak >= 0) {
+        const double x = r.left() + step * (m_memory.peak + 0.5);
+        p.setPen(QPen(Qt::red, 1.5, Qt::DashLine));
+        p.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QPointF(std::min(x + 4, r.right() - 160), r.top() + 12), tr("peak %1 at %2").arg(mib(m_memory.peakBytes), pts[static_cast<size_t>(m_memory.peak)].name));
+    }
+    p.drawText(QRectF(0, r.top() - 4, r.left() - 6, 16), Qt::AlignRight, mib(top));
+    p.drawText(QRectF(0, r.bottom() - 12, r.left() - 6, 16), Qt::AlignRight, QStringLiteral("0"));
+    double lx = r.left();
+    for (const auto& l : kLayers) {
+        p.fillRect(QRectF(lx, r.bottom() + 8, 10, 10), l.color);
+        p.drawText(QPointF(lx + 14, r.bottom() + 18), tr(l.name));
+        lx += 100;
+    }
+    p.drawText(QPointF(lx + 10, r.bottom() + 18), tr("nodes in execution order →"));
+}
+
+void MemoryCurve::mouseMoveEvent(QMouseEvent* event) {
+    const int k = pointAt(static_cast<int>(event->position().x()));
+    if (k < 0) return QToolTip::hideText();
+    const MemoryPoint& pt = m_memory.curve[static_cast<size_t>(k)];
+    QToolTip::showText(event->globalPosition().toPoint(),
+                       tr("%1 (#%2 in execution order)\n%3 live: weights %4, inputs %5, activations %6, workspace %7")
+                           .arg(pt.name).arg(k).arg(mib(pt.total()), mib(pt.weights), mib(pt.inputs), mib(pt.activations), mib(pt.workspace)),
+                       this);
+}
+
+void MemoryCurve::mousePressEvent(QMouseEvent* event) {
+    const int k = pointAt(static_cast<int>(event->position().x()));
+    if (k < 0) return;
+    const int node = m_memory.curve[static_cast<size_t>(k)].node;
+    m_doc->revealNode(node);
+    m_doc->selectNode(node);
+}
+
+// ---------------------------------------------------------------------------- AnalysisDocks
+
+AnalysisDocks::AnalysisDocks(QMainWindow* window, Document* document) : QObject(window), m_window(window), m_doc(document) {
+    setObjectName("analysisDocks");
+    const std::array<std::pair<QString, QString>, 3> titles{{{tr("Memory"), "runMemory"}, {tr("Critical path"), "runCriticalPath"},
+                                                             {tr("Source lines"), "runSourceLines"}}};
+    QWidget* widgets[3] = {buildMemory(), buildPath(), buildLines()};
+    QDockWidget* neighbour = window->findChild<QDockWidget*>("runOutputs");
+    for (size_t k = 0; k < 3; ++k) {
+        auto* d = new QDockWidget(titles[k].first, window);
+        d->setObjectName(titles[k].second);
+        d->setWidget(widgets[k]);
+        window->addDockWidget(Qt::BottomDockWidgetArea, d);
+        if (neighbour) window->tabifyDockWidget(neighbour, d);
+        neighbour = d;
+        d->hide(); // nothing to show before a run
+        m_docks[k] = d;
+    }
+    connect(m_doc, &Document::runFinished, this, [this](RunSnapshotPtr run) {
+        if (run && !m_revealed) revealDocks();
+        showRun();
+    });
+}
+
+void AnalysisDocks::revealDocks() {
+    if (!m_doc->runResult() || !m_doc->runResult()->analysis) return;
+    m_revealed = true;
+    for (auto* d : m_docks) d->show();
+}
+
+QWidget* AnalysisDocks::buildMemory() {
+    auto* split = new QSplitter(Qt::Horizontal, m_window);
+    auto* left = new QWidget(split);
+    auto* vl = new QVBoxLayout(left);
+    vl->setContentsMargins(0, 0, 0, 0);
+    m_memoryText = new QLabel(tr("Not run yet: Run › Run (F5)"), left);
+    m_memoryText->setObjectName("memorySummary");
+    m_memoryText->setWordWrap(true);
+    m_curve = new MemoryCurve(m_doc, left);
+    vl->addWidget(m_memoryText);
+    vl->addWidget(m_curve, 1);
+    m_live = new QStandardItemModel(this);
+    m_live->setHorizontalHeaderLabels({tr("Live at the peak"), tr("Kind"), tr("MiB"), tr("Type"), tr("Producer"), tr("Module"), tr("Last user")});
+    m_livePane = new TablePane(m_doc, m_live, Qt::UserRole + 1, split);
+    m_livePane->proxy()->setSortRole(Qt::UserRole + 2);
+    auto* pane = m_livePane;
+    split->addWidget(left);
+    split->addWidget(pane);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    return split;
+}
+
+QWidget* AnalysisDocks::buildPath() {
+    auto* box = new QWidget(m_window);
+    auto* vl = new QVBoxLayout(box);
+    vl->setContentsMargins(0, 0, 0, 0);
+    m_pathText = new QLabel(tr("Not run yet: Run › Run (F5)"), box);
+    m_pathText->setObjectName("pathSummary");
+    m_pathText->setWordWrap(true);
+    auto* row = new QHBoxLayout;
+    m_selector = new QLineEdit(box);
+    m_selector->setObjectName("whatIfSelector");
+    m_selector->setPlaceholderText(tr("what if: an op (convolution), a module (layer4.0) or node:NAME"));
+    m_factor = new QDoubleSpinBox(box);
+    m_factor->setObjectName("whatIfFactor");
+    m_factor->setRange(0, 100);
+    m_factor->setSingleStep(0.25);
+    m_factor->setValue(0.5);
+    m_factor->setPrefix(tr("time × "));
+    m_factor->setToolTip(tr("Scale the selected nodes' time: 0.5 twice as fast, 0 free"));
+    auto* predict = new QPushButton(tr("Predict"), box);
+    row->addWidget(m_selector, 1);
+    row->addWidget(m_factor);
+    row->addWidget(predict);
+    connect(predict, &QPushButton::clicked, this, &AnalysisDocks::applyWhatIf);
+    connect(m_selector, &QLineEdit::returnPressed, this, &AnalysisDocks::applyWhatIf);
+    m_path = new QStandardItemModel(this);
+    m_path->setHorizontalHeaderLabels({tr("Node on the path"), tr("Op"), tr("ms"), tr("% of the path")});
+    m_pathPane = new TablePane(m_doc, m_path, Qt::UserRole + 1, box);
+    m_pathPane->proxy()->setSortRole(Qt::UserRole + 2);
+    auto* pane = m_pathPane;
+    vl->addWidget(m_pathText);
+    vl->addLayout(row);
+    vl->addWidget(pane, 1);
+    return box;
+}
+
+QWidget* AnalysisDocks::buildLines() {
+    m_lines = new QStandardItemModel(this);
+    m_lines->setHorizontalHeaderLabels({tr("Source line"), tr("Self ms"), tr("Inclusive ms"), tr("Nodes"), tr("Function"), tr("Code")});
+    m_linesPane = new TablePane(m_doc, m_lines, 0, m_window);
+    m_linesPane->proxy()->setSortRole(Qt::UserRole + 2);
+    connect(m_linesPane, &TablePane::rowActivated, this, [this](const QModelIndex& index) { selectLine(index.row()); });
+    return m_linesPane;
+}
+
+void AnalysisDocks::showRun() {
+    RunSnapshotPtr run = m_doc->runResult();
+    m_live->removeRows(0, m_live->rowCount());
+    m_path->removeRows(0, m_path->rowCount());
+    m_lines->removeRows(0, m_lines->rowCount());
+    if (!run || !run->analysis) {
+        m_curve->setMemory({});
+        m_memoryText->setText(tr("Not run yet: Run › Run (F5)"));
+        m_pathText->setText(tr("Not run yet: Run › Run (F5)"));
+        return;
+    }
+    const RunAnalysis& a = *run->analysis;
+    MemorySummary mem = memoryOf(a);
+    m_memoryText->setText(tr("Peak %1 at %2 · activations + workspace there %3 (the engine measured %4) · every intermediate "
+                             "value kept would take %5, freeing after the last use saved %6")
+                              .arg(mib(mem.peakBytes), mem.peak >= 0 ? mem.curve[static_cast<size_t>(mem.peak)].name : QString(),
+                                   mib(mem.runPeakBytes), mib(mem.measuredPeakBytes), mib(mem.allocatedBytes),
+                                   mib(std::max<int64_t>(0, mem.allocatedBytes - mem.runPeakBytes))));
+    for (const LiveBlock& b : mem.liveAtPeak) {
+        QList<QStandardItem*> row{cell(b.name), cell(b.kind), numberCell(QString::number(static_cast<double>(b.bytes) / 1048576.0, 'f', 3), static_cast<double>(b.bytes)),
+                                  cell(b.type), cell(b.producer), cell(b.module), cell(b.lastUser)};
+        if (!b.producer.isEmpty()) row[0]->setData("node:" + b.producer, Qt::UserRole + 1);
+        m_live->appendRow(row);
+    }
+    m_curve->setMemory(std::move(mem));
+    m_livePane->fitColumns();
+    showPath(criticalPathOf(a), tr("Critical path"));
+    m_lineRows = linesOf(a);
+    for (const LineRow& l : m_lineRows.rows) {
+        m_lines->appendRow({cell(QString("%1:%2").arg(l.file).arg(l.line)), numberCell(ms(l.selfNs), static_cast<double>(l.selfNs)),
+                            numberCell(ms(l.inclusiveNs), static_cast<double>(l.inclusiveNs)), numberCell(QString::number(l.nodes), l.nodes),
+                            cell(l.function), cell(l.code)});
+    }
+    m_linesPane->fitColumns();
+}
+
+void AnalysisDocks::showPath(const PathSummary& path, const QString& heading, int64_t baselineNs) {
+    m_shownPath = path;
+    m_path->removeRows(0, m_path->rowCount());
+    const Graph* g = m_doc->program() ? &m_doc->program()->graph : nullptr;
+    if (!path.error.isEmpty() || !g) {
+        m_pathText->setText(tr("What-if not understood: %1").arg(path.error));
+        return;
+    }
+    const double measured = static_cast<double>(path.measuredWallNs);
+    const double error = measured > 0 ? (static_cast<double>(path.predictedWallNs) - measured) / measured * 100.0 : 0.0;
+    const QString share = QString::number(measured > 0 ? static_cast<double>(path.lengthNs) / measured * 100.0 : 0.0, 'f', 1);
+    QString model;
+    if (baselineNs > 0) {
+        // a what-if: the new prediction against the model's own baseline (the measured run cannot say)
+        const double change = (static_cast<double>(path.predictedWallNs) - static_cast<double>(baselineNs)) / static_cast<double>(baselineNs) * 100.0;
+        model = tr("the model predicts %1 ms instead of %2 ms (%3%4 %)").arg(ms(path.predictedWallNs), ms(baselineNs))
+                    .arg(change >= 0 ? "+" : "").arg(change, 0, 'f', 1);
+    } else {
+        model = tr("the scheduling model predicts %1 ms on %2 threads (%3%4 % off the measured)").arg(ms(path.predictedWallNs)).arg(path.threads)
+                    .arg(error >= 0 ? "+" : "").arg(error, 0, 'f', 1);
+    }
+    m_pathText->setText(tr("%1: %2 nodes, %3 ms = %4 % of the measured wall time %5 ms · %6")
+                            .arg(heading).arg(path.nodes.size()).arg(ms(path.lengthNs), share, ms(path.measuredWallNs), model));
+    for (size_t k = 0; k < path.nodes.size(); ++k) {
+        const Node& n = g->nodes[static_cast<size_t>(path.nodes[k])];
+        const double share = path.lengthNs > 0 ? static_cast<double>(path.nodeNs[k]) / static_cast<double>(path.lengthNs) * 100.0 : 0.0;
+        QList<QStandardItem*> row{cell(QString::fromStdString(n.name)), cell(QString::fromStdString(n.target.shortName())),
+                                  numberCell(ms(path.nodeNs[k]), static_cast<double>(path.nodeNs[k])), numberCell(QString::number(share, 'f', 1), share)};
+        row[0]->setData("node:" + QString::fromStdString(n.name), Qt::UserRole + 1);
+        m_path->appendRow(row);
+    }
+    m_pathPane->fitColumns();
+    // outlined on the graph, as search hits (Enter steps along it)
+    if (m_doc->scopes().size() == 1) m_doc->setSearchHits(path.nodes);
+}
+
+void AnalysisDocks::applyWhatIf() {
+    RunSnapshotPtr run = m_doc->runResult();
+    if (!run || !run->analysis) return;
+    const QString selector = m_selector->text().trimmed();
+    const PathSummary base = criticalPathOf(*run->analysis);
+    PathSummary what = criticalPathOf(*run->analysis, selector, m_factor->value());
+    if (!what.error.isEmpty()) return showPath(what, QString());
+    showPath(what, tr("What if %1 took ×%2 of its time (%3 nodes)").arg(selector).arg(m_factor->value()).arg(what.scaledNodes),
+             base.predictedWallNs);
+}
+
+void AnalysisDocks::selectLine(int row) {
+    if (row < 0 || row >= static_cast<int>(m_lineRows.rows.size()) || !m_doc->graph() || m_doc->scopes().size() != 1) return;
+    const LineRow& l = m_lineRows.rows[static_cast<size_t>(row)];
+    std::vector<int> nodes;
+    const Graph& g = *m_doc->graph();
+    for (size_t k = 0; k < g.nodes.size(); ++k)
+        for (const auto& f : g.nodes[k].meta.frames)
+            if (QString::fromStdString(f.file) == l.file && f.line == l.line) {
+                nodes.push_back(static_cast<int>(k));
+                break;
+            }
+    m_doc->setSearchHits(nodes);
+    if (!nodes.empty()) {
+        m_doc->revealNode(nodes.front());
+        m_doc->selectNode(nodes.front());
+    }
+}
+
+} // namespace irlens::views

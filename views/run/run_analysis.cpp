@@ -1,0 +1,101 @@
+// engine headers (oneTBB) before Qt's: see run_snapshot.h
+#include "core/exec/critical_path.h"
+#include "core/exec/measured_run.h"
+#include "core/exec/memory_timeline.h"
+#include "core/exec/profile.h"
+#include "core/exec/schedule_model.h"
+#include "core/exec/source_lines.h"
+#include "core/exec/what_if.h"
+
+#include "views/run/run_analysis.h"
+
+#include <QObject>
+
+#include <algorithm>
+
+namespace irlens::views {
+
+using namespace irlens::core::exec;
+
+struct RunAnalysis {
+    std::shared_ptr<const ExecutionPlan> plan;
+    MeasuredRun run;
+    MemoryTimeline memory;
+    LineProfile lines;
+    int64_t wallNs = 0;
+};
+
+RunAnalysisPtr analyseRun(std::shared_ptr<const ExecutionPlan> plan, const Profile& profile) {
+    auto a = std::make_shared<RunAnalysis>();
+    a->plan = std::move(plan);
+    a->run = measureRun(*a->plan, profile);
+    a->memory = memoryTimeline(*a->plan, a->run);
+    a->lines = lineProfile(*a->plan, a->run.nodeNs);
+    a->wallNs = a->run.medianWallNs;
+    return a;
+}
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+QString nodeName(const ExecutionPlan& plan, int node) {
+    return node >= 0 && node < static_cast<int>(plan.graph().nodes.size()) ? q(plan.graph().nodes[static_cast<size_t>(node)].node->name) : QString();
+}
+} // namespace
+
+MemorySummary memoryOf(const RunAnalysis& a) {
+    MemorySummary m;
+    for (const MemoryStep& s : a.memory.steps)
+        m.curve.push_back({s.node, nodeName(*a.plan, s.node), s.weights, s.inputs, s.activations, s.workspace});
+    m.peak = a.memory.peakStep;
+    m.peakBytes = a.memory.peakBytes;
+    for (const LiveTensor& t : a.memory.liveAtPeak)
+        m.liveAtPeak.push_back({q(t.name), QString::fromUtf8(memoryKindName(t.kind)), q(t.type), q(t.producerName), q(t.modulePath),
+                                t.lastUser < 0 ? QObject::tr("(held to the end)") : q(t.lastUserName), t.producer, t.bytes});
+    m.intermediateBytes = a.memory.intermediateBytes;
+    m.allocatedBytes = a.memory.allocatedBytes;
+    m.runPeakBytes = a.memory.runPeakBytes();
+    m.measuredPeakBytes = a.memory.measuredPeakBytes;
+    return m;
+}
+
+PathSummary criticalPathOf(const RunAnalysis& a, const QString& selector, double factor) {
+    PathSummary p;
+    p.measuredWallNs = a.wallNs;
+    p.threads = a.run.threads;
+    std::vector<WhatIfSpec> specs;
+    if (!selector.trimmed().isEmpty()) {
+        if (factor < 0) {
+            p.error = QObject::tr("a speed-up factor is 0 (free) or more");
+            return p;
+        }
+        specs.push_back({selector.trimmed().toStdString(), factor});
+    }
+    auto w = whatIf(*a.plan, a.run, specs);
+    if (!w) {
+        p.error = q(w.status().message());
+        return p;
+    }
+    const CriticalPath& path = specs.empty() ? w->baselinePath : w->path;
+    const std::vector<int64_t>& times = specs.empty() ? a.run.nodeNs : w->nodeNs;
+    for (int n : path.nodes) {
+        p.nodes.push_back(a.plan->graph().nodes[static_cast<size_t>(n)].index);
+        p.nodeNs.push_back(std::max<int64_t>(0, times[static_cast<size_t>(n)]));
+    }
+    p.lengthNs = path.lengthNs;
+    p.predictedWallNs = specs.empty() ? w->baseline.wallNs : w->predicted.wallNs;
+    p.scaledNodes = w->scaledNodes;
+    return p;
+}
+
+LineSummary linesOf(const RunAnalysis& a) {
+    LineSummary s;
+    for (const SourceLine& l : a.lines.lines)
+        s.rows.push_back({q(l.file), l.line, q(l.function), q(l.code), l.inLibrary, l.selfNs, l.inclusiveNs, l.selfNodes, l.nodes});
+    s.tracedNs = a.lines.tracedNs;
+    s.untracedNs = a.lines.untracedNs;
+    s.tracedNodes = a.lines.tracedNodes;
+    s.untracedNodes = a.lines.untracedNodes;
+    return s;
+}
+
+} // namespace irlens::views

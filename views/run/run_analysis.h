@@ -1,0 +1,81 @@
+#pragma once
+// What a finished run means, for the Memory, Critical path and Source lines docks: the analyses of
+// core/exec (memory_timeline.h, critical_path.h, schedule_model.h, what_if.h, source_lines.h) made
+// once on the run's worker, kept with the plan and the measured times so a what-if can be asked
+// later. Plain copies out; no engine header here (this header sits next to Qt's).
+
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace irlens::core::exec {
+class ExecutionPlan;
+class Profile;
+}
+
+namespace irlens::views {
+
+struct RunAnalysis;
+using RunAnalysisPtr = std::shared_ptr<const RunAnalysis>;
+
+/// Built on the run's worker from the compiled plan and the profile of the measured runs.
+RunAnalysisPtr analyseRun(std::shared_ptr<const core::exec::ExecutionPlan> plan, const core::exec::Profile& profile);
+
+struct MemoryPoint {
+    int node = -1;
+    QString name;
+    int64_t weights = 0, inputs = 0, activations = 0, workspace = 0;
+    int64_t total() const { return weights + inputs + activations + workspace; }
+};
+
+struct LiveBlock {
+    QString name, kind, type, producer, module, lastUser;
+    int producerNode = -1;
+    int64_t bytes = 0;
+};
+
+struct MemorySummary {
+    std::vector<MemoryPoint> curve;  // one per node, in execution order
+    int peak = -1;                   // index into curve
+    int64_t peakBytes = 0;
+    std::vector<LiveBlock> liveAtPeak; // largest first; adds up to peakBytes
+    int64_t intermediateBytes = 0;   // every intermediate value's size, views included
+    int64_t allocatedBytes = 0;      // storage the nodes allocated (what never freeing would hold)
+    int64_t runPeakBytes = 0;        // activations + workspace at the peak (what the engine allocates)
+    int64_t measuredPeakBytes = 0;   // the engine's measured peak
+};
+MemorySummary memoryOf(const RunAnalysis& analysis);
+
+struct PathSummary {
+    std::vector<int> nodes;          // graph node indices along the path
+    std::vector<int64_t> nodeNs;     // their times
+    int64_t lengthNs = 0;
+    int64_t predictedWallNs = 0;     // the scheduling model on the measured times
+    int64_t measuredWallNs = 0;      // median wall time of the measured runs
+    int threads = 1;
+    int scaledNodes = 0;             // what-if: nodes the selector matched
+    QString error;                   // what-if: the selector or factor was not understood
+};
+/// The critical path and the model's prediction; with `selector` ("convolution", "layer4.0",
+/// "node:NAME") every matched node's time scaled by `factor` (0 = free).
+PathSummary criticalPathOf(const RunAnalysis& analysis, const QString& selector = {}, double factor = 1.0);
+
+struct LineRow {
+    QString file;
+    int line = 0;
+    QString function, code;
+    bool inLibrary = false;
+    int64_t selfNs = 0, inclusiveNs = 0;
+    int selfNodes = 0, nodes = 0;
+};
+struct LineSummary {
+    std::vector<LineRow> rows;       // by self time, largest first
+    int64_t tracedNs = 0, untracedNs = 0;
+    int tracedNodes = 0, untracedNodes = 0;
+};
+LineSummary linesOf(const RunAnalysis& analysis);
+
+} // namespace irlens::views
