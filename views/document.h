@@ -114,6 +114,9 @@ public:
     /// ("in:<value>", a user input or lifted state) or the output node ("out"). Selecting one
     /// clears the node selection (selectionChanged(-1)); "" when a node or nothing is selected.
     void selectItem(const QString& itemId);
+    /// Re-infers every node's meta['val'] with the meta functions on a worker (EIR-M006) and adds the
+    /// disagreements to the diagnostics (replacing an earlier check's); metaChecked() when done.
+    void checkInferredMeta();
     QString selectedItem() const { return m_selectedItem; }
     bool selectNodeByName(const QString& name);
     int nodeIndexOf(const QString& name) const;
@@ -165,6 +168,8 @@ signals:
     void progressChanged(const QString& stage, int percent);
     /// A run finished (or its result was cleared: nullptr).
     void runFinished(std::shared_ptr<const irlens::views::RunSnapshot> run);
+    /// Graph › Check metas (EIR-M006) finished with `findings` disagreements.
+    void metaChecked(int findings);
 
 private:
     void pushTopScope();
@@ -184,6 +189,7 @@ private:
     core::LayoutCache m_cache;
     int m_selected = -1;
     QString m_selectedItem;
+    int m_metaChecked = -1;
     QString m_symbol;
     std::vector<int> m_searchHits;
     std::vector<DiagnosticRow> m_diagnostics;

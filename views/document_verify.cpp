@@ -10,6 +10,48 @@ namespace irlens::views {
 
 using namespace irlens::core;
 
+namespace {
+
+std::vector<DiagnosticRow> rowsOf(const std::vector<core::Diagnostic>& found) {
+    std::vector<DiagnosticRow> out;
+    for (const auto& d : found) {
+        DiagnosticRow v;
+        v.severity = d.severity == Severity::Error ? DiagnosticRow::Severity::Error
+                   : d.severity == Severity::Warning ? DiagnosticRow::Severity::Warning : DiagnosticRow::Severity::Info;
+        v.rule = QString::fromStdString(d.ruleId);
+        v.node = QString::fromStdString(d.node);
+        v.graph = QString::fromStdString(d.graph);
+        v.message = QString::fromStdString(d.message);
+        if (!d.fix.empty()) v.message += QStringLiteral(" — fix: ") + QString::fromStdString(d.fix);
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+} // namespace
+
+void Document::checkInferredMeta() {
+    if (!m_program) return;
+    const quint64 generation = m_programGeneration;
+    ProgramPtr program = m_program;
+    auto future = QtConcurrent::run(workerPool(), [program] { return verifyInferredMeta(*program); });
+    auto* watcher = new QFutureWatcher<std::vector<core::Diagnostic>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_programGeneration) return;
+        // the findings replace an earlier check's, next to the verifier's own
+        std::vector<DiagnosticRow> rows;
+        for (const auto& d : m_diagnostics)
+            if (d.rule != QLatin1String("EIR-M006")) rows.push_back(d);
+        std::vector<DiagnosticRow> found = rowsOf(watcher->result());
+        m_metaChecked = static_cast<int>(found.size());
+        rows.insert(rows.end(), found.begin(), found.end());
+        setDiagnostics(std::move(rows));
+        emit metaChecked(m_metaChecked);
+    });
+    watcher->setFuture(future);
+}
+
 void Document::startVerify() {
     if (!m_program) return;
     const quint64 generation = m_programGeneration;
@@ -21,19 +63,7 @@ void Document::startVerify() {
         watcher->deleteLater();
         if (generation != m_programGeneration) return; // another program since
         m_verifying = false;
-        std::vector<DiagnosticRow> out;
-        for (const auto& d : watcher->result()) {
-            DiagnosticRow v;
-            v.severity = d.severity == Severity::Error ? DiagnosticRow::Severity::Error
-                       : d.severity == Severity::Warning ? DiagnosticRow::Severity::Warning : DiagnosticRow::Severity::Info;
-            v.rule = QString::fromStdString(d.ruleId);
-            v.node = QString::fromStdString(d.node);
-            v.graph = QString::fromStdString(d.graph);
-            v.message = QString::fromStdString(d.message);
-            if (!d.fix.empty()) v.message += QStringLiteral(" — fix: ") + QString::fromStdString(d.fix);
-            out.push_back(std::move(v));
-        }
-        setDiagnostics(std::move(out));
+        setDiagnostics(rowsOf(watcher->result()));
     });
     watcher->setFuture(future);
 }

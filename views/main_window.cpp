@@ -306,6 +306,15 @@ void MainWindow::buildMenus() {
     graph->addAction(tr("&Expand all modules"), m_doc, &Document::expandAll);
     graph->addAction(tr("&Up from subgraph"), QKeySequence(Qt::ALT | Qt::Key_Backspace), m_doc, [this] { m_doc->leaveSubgraph(); });
     graph->addAction(tr("Clear symbol highlight"), m_doc, [this] { m_doc->setHighlightSymbol({}); });
+    graph->addSeparator();
+    // the verifier's slow check, on demand: every val re-inferred by the meta functions
+    QAction* meta = graph->addAction(tr("Check metas with the meta functions (EIR-M006)"), m_doc, &Document::checkInferredMeta);
+    meta->setObjectName("checkMetaAction");
+    connect(m_doc, &Document::metaChecked, this, [this](int findings) {
+        statusBar()->showMessage(findings == 0 ? tr("Every meta['val'] agrees with its op's meta function (EIR-M006)")
+                                               : tr("%1 meta['val'] disagree with the meta functions (EIR-M006): see Diagnostics").arg(findings),
+                                 10000);
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Legend"), this, &MainWindow::showLegend);

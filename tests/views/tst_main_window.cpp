@@ -12,6 +12,7 @@
 #include "views/inspect/table_pane.h"
 #include "core/ops/op_registry.h"
 #include "core/verify/diagnostic.h"
+#include "core/ir/example_program.h"
 
 #include <QDockWidget>
 #include <QMenuBar>
@@ -37,6 +38,7 @@ private slots:
     void fxTextSyncsSelection();
     void clickSelectsPlaceholder();
     void specReference();
+    void checkMetasFromTheMenu();
     void openFileFromDisk();
     void badFileReportsError();
 };
@@ -203,6 +205,34 @@ void TestMainWindow::specReference() {
     w.showSpecReference(QString::fromUtf8(rules.front().id));
     QVERIFY(d->isVisible());
     QVERIFY(d->ruleText()->toPlainText().contains(QString::fromUtf8(rules.front().title)));
+}
+
+// Graph › Check metas re-infers every val (EIR-M006): the example agrees with its meta functions; a
+// copy whose one recorded val has the wrong shape gets exactly that node named.
+void TestMainWindow::checkMetasFromTheMenu() {
+    MainWindow w;
+    auto* action = w.findChild<QAction*>("checkMetaAction");
+    QVERIFY(action);
+    QSignalSpy checked(w.document(), &Document::metaChecked);
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    action->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 30000);
+    QCOMPARE(checked.takeFirst().at(0).toInt(), 0);
+    auto broken = std::make_shared<core::Program>(*core::makeExampleProgram());
+    const core::Node& victim = broken->graph.nodes[2];
+    const std::string value = victim.outputNames().front();
+    auto& meta = broken->graph.tensorValues.at(value);
+    meta.sizes.push_back(meta.sizes.back()); // one dimension too many
+    w.document()->setProgram(broken, "broken");
+    QVERIFY(testing::waitForLayout(*w.document()));
+    action->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 30000);
+    QVERIFY(checked.takeFirst().at(0).toInt() >= 1);
+    bool named = false;
+    for (const auto& d : w.document()->diagnostics())
+        named = named || (d.rule == "EIR-M006" && d.message.contains(QString::fromStdString(value)));
+    QVERIFY(named);
 }
 
 void TestMainWindow::openFileFromDisk() {
