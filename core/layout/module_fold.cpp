@@ -1,0 +1,219 @@
+#include "core/layout/module_fold.h"
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <unordered_map>
+
+namespace irlens::core {
+namespace {
+
+/// Writes a module subtree as text that names no node, value or parameter: two subtrees with the
+/// same text are the same computation. Hashing the text (not comparing it) keeps memory flat.
+class SignatureWriter {
+public:
+    SignatureWriter(const Graph& graph, const ModuleTree& tree, const std::unordered_map<std::string, const TensorMeta*>& state)
+        : m_graph(graph), m_tree(tree), m_state(state) {}
+
+    uint64_t write(int module, const std::vector<int>& subtree) {
+        m_text.clear();
+        m_position.clear();
+        m_outside.clear();
+        m_module = module;
+        m_text += m_tree.module(module).type;
+        for (size_t k = 0; k < subtree.size(); ++k) {
+            const Node& node = m_graph.nodes[static_cast<size_t>(subtree[k])];
+            m_text += "\n";
+            writePlace(subtree[k]);
+            m_text += node.target.full;
+            for (const auto& in : node.inputs) {
+                m_text += ' ' + in.name + '=';
+                writeArg(in.arg);
+            }
+            m_text += " ->";
+            for (const auto& out : node.outputNames()) {
+                writeMeta(m_graph.tensorMeta(out));
+                m_position.emplace(out, static_cast<int>(k));
+            }
+        }
+        return std::hash<std::string>{}(m_text);
+    }
+
+private:
+    /// Where the node sits below the module: the ordinal and type of each module call on the way,
+    /// so that two blocks whose sub-modules split the same ops differently do not match.
+    void writePlace(int node) {
+        std::vector<int> chain;
+        for (int m = m_tree.moduleOfNode(node); m != m_module && m > 0; m = m_tree.module(m).parent) chain.push_back(m);
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            const auto& siblings = m_tree.module(m_tree.module(*it).parent).children;
+            const auto at = std::find(siblings.begin(), siblings.end(), *it) - siblings.begin();
+            m_text += std::to_string(at) + ':' + m_tree.module(*it).shortType() + '/';
+        }
+        m_text += ' ';
+    }
+
+    void writeMeta(const TensorMeta* meta) {
+        m_text += meta ? meta->shortString() : std::string("?");
+        m_text += ';';
+    }
+
+    /// A value read: inside the subtree by the producer's position, a parameter or buffer by its
+    /// shape, anything else from outside by its order of first use.
+    void writeValue(const std::string& value) {
+        if (auto p = m_position.find(value); p != m_position.end()) {
+            m_text += '#' + std::to_string(p->second);
+            return;
+        }
+        if (auto s = m_state.find(value); s != m_state.end()) {
+            m_text += 'P';
+            writeMeta(s->second);
+            return;
+        }
+        auto [it, fresh] = m_outside.emplace(value, static_cast<int>(m_outside.size()));
+        m_text += 'E' + std::to_string(it->second);
+    }
+
+    void writeArg(const Argument& a) {
+        const bool byName = a.kind == ArgKind::Tensor || a.kind == ArgKind::OptionalTensor ||
+                            ((a.kind == ArgKind::SymInt || a.kind == ArgKind::SymBool || a.kind == ArgKind::SymFloat) && a.isName);
+        if (byName) {
+            if (a.s.empty()) m_text += "None";
+            else writeValue(a.s);
+            return;
+        }
+        m_text += std::to_string(static_cast<int>(a.kind));
+        if (a.kind == ArgKind::Graph) return; // a subgraph is named after its owner; its body is not compared
+        if (!a.list.empty()) {
+            m_text += '[';
+            for (const auto& e : a.list) {
+                writeArg(e);
+                m_text += ',';
+            }
+            m_text += ']';
+            return;
+        }
+        m_text += '(' + std::to_string(a.i) + ',' + std::to_string(a.f) + ',' + std::to_string(a.b) + ',' + a.s + ',' + a.key + ')';
+    }
+
+    const Graph& m_graph;
+    const ModuleTree& m_tree;
+    const std::unordered_map<std::string, const TensorMeta*>& m_state;
+    int m_module = 0;
+    std::string m_text;
+    std::unordered_map<std::string, int> m_position;
+    std::unordered_map<std::string, int> m_outside;
+};
+
+/// Per module, the nodes of its subtree in graph order (the root's list stays empty: it has no
+/// siblings to fold with).
+std::vector<std::vector<int>> subtreeNodes(const Graph& graph, const ModuleTree& tree) {
+    std::vector<std::vector<int>> out(static_cast<size_t>(tree.size()));
+    for (size_t n = 0; n < graph.nodes.size(); ++n)
+        for (int m = tree.moduleOfNode(static_cast<int>(n)); m > 0; m = tree.module(m).parent)
+            out[static_cast<size_t>(m)].push_back(static_cast<int>(n));
+    return out;
+}
+
+std::unordered_map<std::string, const TensorMeta*> stateValues(const Graph& graph, const GraphSignature* signature) {
+    std::unordered_map<std::string, const TensorMeta*> state;
+    if (!signature) return state;
+    for (const auto& spec : signature->inputSpecs) {
+        if (spec.kind == InputKind::UserInput) continue;
+        std::vector<std::string> names;
+        spec.arg.collectValueNames(names);
+        for (const auto& n : names) state.emplace(n, graph.tensorMeta(n));
+    }
+    return state;
+}
+
+} // namespace
+
+ModuleFolds ModuleFolds::detect(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree) {
+    ModuleFolds f;
+    const size_t modules = static_cast<size_t>(tree.size());
+    f.m_signature.assign(modules, 0);
+    f.m_foldOfModule.assign(modules, -1);
+    f.m_instanceOfModule.assign(modules, -1);
+    f.m_place.assign(graph.nodes.size(), {});
+    auto subtree = subtreeNodes(graph, tree);
+    const auto state = stateValues(graph, signature);
+    SignatureWriter writer(graph, tree, state);
+    for (size_t m = 1; m < modules; ++m) f.m_signature[m] = writer.write(static_cast<int>(m), subtree[m]);
+
+    // maximal runs of consecutive siblings with one signature (and one size: a cheap guard against
+    // a hash collision)
+    for (size_t parent = 0; parent < modules; ++parent) {
+        const auto& children = tree.module(static_cast<int>(parent)).children;
+        for (size_t a = 0; a < children.size();) {
+            size_t b = a + 1;
+            auto same = [&](int x, int y) {
+                return f.m_signature[static_cast<size_t>(x)] == f.m_signature[static_cast<size_t>(y)] &&
+                       subtree[static_cast<size_t>(x)].size() == subtree[static_cast<size_t>(y)].size();
+            };
+            while (b < children.size() && same(children[a], children[b])) ++b;
+            if (b - a >= 2 && !subtree[static_cast<size_t>(children[a])].empty()) {
+                ModuleFold fold;
+                fold.instances.assign(children.begin() + static_cast<long>(a), children.begin() + static_cast<long>(b));
+                fold.signature = f.m_signature[static_cast<size_t>(children[a])];
+                fold.depth = tree.module(children[a]).depth;
+                f.m_folds.push_back(std::move(fold));
+            }
+            a = b;
+        }
+    }
+    std::stable_sort(f.m_folds.begin(), f.m_folds.end(), [&](const ModuleFold& x, const ModuleFold& y) {
+        if (x.depth != y.depth) return x.depth < y.depth;
+        return subtree[static_cast<size_t>(x.representative())].front() < subtree[static_cast<size_t>(y.representative())].front();
+    });
+    // nodes belong to the outermost run that holds them: the folds are sorted outer first
+    for (size_t k = 0; k < f.m_folds.size(); ++k) {
+        auto& fold = f.m_folds[k];
+        for (size_t i = 0; i < fold.instances.size(); ++i) {
+            const int m = fold.instances[i];
+            f.m_foldOfModule[static_cast<size_t>(m)] = static_cast<int>(k);
+            f.m_instanceOfModule[static_cast<size_t>(m)] = static_cast<int>(i);
+            fold.nodes.push_back(std::move(subtree[static_cast<size_t>(m)]));
+            const auto& nodes = fold.nodes.back();
+            for (size_t p = 0; p < nodes.size(); ++p) {
+                Place& place = f.m_place[static_cast<size_t>(nodes[p])];
+                if (place.fold < 0) place = {static_cast<int>(k), static_cast<int>(i), static_cast<int>(p)};
+            }
+        }
+    }
+    return f;
+}
+
+uint64_t ModuleFolds::signatureOf(int module) const {
+    return module >= 0 && static_cast<size_t>(module) < m_signature.size() ? m_signature[static_cast<size_t>(module)] : 0;
+}
+
+int ModuleFolds::foldOfModule(int module) const {
+    return module >= 0 && static_cast<size_t>(module) < m_foldOfModule.size() ? m_foldOfModule[static_cast<size_t>(module)] : -1;
+}
+
+int ModuleFolds::instanceOfModule(int module) const {
+    return module >= 0 && static_cast<size_t>(module) < m_instanceOfModule.size()
+               ? m_instanceOfModule[static_cast<size_t>(module)]
+               : -1;
+}
+
+ModuleFolds::Place ModuleFolds::placeOfNode(int node) const {
+    return node >= 0 && static_cast<size_t>(node) < m_place.size() ? m_place[static_cast<size_t>(node)] : Place{};
+}
+
+int ModuleFolds::representativeNode(int node) const {
+    const Place p = placeOfNode(node);
+    if (p.fold < 0) return node;
+    return m_folds[static_cast<size_t>(p.fold)].nodes.front()[static_cast<size_t>(p.position)];
+}
+
+int ModuleFolds::instanceNode(int fold, int instance, int node) const {
+    const Place p = placeOfNode(node);
+    if (fold < 0 || static_cast<size_t>(fold) >= m_folds.size() || p.fold != fold) return -1;
+    const auto& nodes = m_folds[static_cast<size_t>(fold)].nodes;
+    if (instance < 0 || static_cast<size_t>(instance) >= nodes.size()) return -1;
+    return nodes[static_cast<size_t>(instance)][static_cast<size_t>(p.position)];
+}
+
+} // namespace irlens::core
