@@ -1,5 +1,6 @@
 #include "core/layout/graph_layout.h"
 
+#include "core/layout/composed_layout.h"
 #include "core/layout/graphviz_session.h"
 
 #include <pthread.h>
@@ -114,6 +115,12 @@ void keepEdgeLabelsOffTitles(LayoutResult& result) {
 
 Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree, const LayoutOptions& options) {
     if (options.cancel && options.cancel->load()) return Status::error("layout cancelled");
+    if (options.method == LayoutMethod::Composed ||
+        (options.method == LayoutMethod::Automatic && graph.items.size() > kComposedLayoutBoxes)) {
+        ComposedLayoutOptions composed;
+        composed.cancel = options.cancel;
+        return layoutComposed(std::move(graph), tree, composed);
+    }
     auto result = std::make_shared<LayoutResult>();
     result->graph = std::move(graph);
     Status status = Status::error("layout did not run");
