@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <string>
 #include <unordered_map>
 
@@ -13,7 +14,12 @@ namespace {
 class SignatureWriter {
 public:
     SignatureWriter(const Graph& graph, const ModuleTree& tree, const std::unordered_map<std::string, const TensorMeta*>& state)
-        : m_graph(graph), m_tree(tree), m_state(state) {}
+        : m_graph(graph), m_tree(tree), m_state(state), m_ordinal(static_cast<size_t>(tree.size()), 0) {
+        // a module's place among its siblings, looked up per node: searching the parent's list each
+        // time is quadratic under a Sequential of thousands of blocks
+        for (const auto& m : tree.modules())
+            for (size_t k = 0; k < m.children.size(); ++k) m_ordinal[static_cast<size_t>(m.children[k])] = static_cast<int>(k);
+    }
 
     uint64_t write(int module, const std::vector<int>& subtree) {
         m_text.clear();
@@ -45,11 +51,8 @@ private:
     void writePlace(int node) {
         std::vector<int> chain;
         for (int m = m_tree.moduleOfNode(node); m != m_module && m > 0; m = m_tree.module(m).parent) chain.push_back(m);
-        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-            const auto& siblings = m_tree.module(m_tree.module(*it).parent).children;
-            const auto at = std::find(siblings.begin(), siblings.end(), *it) - siblings.begin();
-            m_text += std::to_string(at) + ':' + m_tree.module(*it).shortType() + '/';
-        }
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+            m_text += std::to_string(m_ordinal[static_cast<size_t>(*it)]) + ':' + m_tree.module(*it).shortType() + '/';
         m_text += ' ';
     }
 
@@ -99,6 +102,7 @@ private:
     const Graph& m_graph;
     const ModuleTree& m_tree;
     const std::unordered_map<std::string, const TensorMeta*>& m_state;
+    std::vector<int> m_ordinal;
     int m_module = 0;
     std::string m_text;
     std::unordered_map<std::string, int> m_position;
@@ -141,32 +145,34 @@ ModuleFolds ModuleFolds::detect(const Graph& graph, const GraphSignature* signat
     SignatureWriter writer(graph, tree, state);
     for (size_t m = 1; m < modules; ++m) f.m_signature[m] = writer.write(static_cast<int>(m), subtree[m]);
 
-    // maximal runs of consecutive siblings with one signature (and one size: a cheap guard against
-    // a hash collision)
+    // siblings with one signature (and one size: a cheap guard against a hash collision), in order
     for (size_t parent = 0; parent < modules; ++parent) {
         const auto& children = tree.module(static_cast<int>(parent)).children;
-        for (size_t a = 0; a < children.size();) {
-            size_t b = a + 1;
-            auto same = [&](int x, int y) {
-                return f.m_signature[static_cast<size_t>(x)] == f.m_signature[static_cast<size_t>(y)] &&
-                       subtree[static_cast<size_t>(x)].size() == subtree[static_cast<size_t>(y)].size();
-            };
-            while (b < children.size() && same(children[a], children[b])) ++b;
-            if (b - a >= 2 && !subtree[static_cast<size_t>(children[a])].empty()) {
-                ModuleFold fold;
-                fold.instances.assign(children.begin() + static_cast<long>(a), children.begin() + static_cast<long>(b));
-                fold.signature = f.m_signature[static_cast<size_t>(children[a])];
-                fold.depth = tree.module(children[a]).depth;
-                f.m_folds.push_back(std::move(fold));
-            }
-            a = b;
+        std::map<std::pair<uint64_t, size_t>, std::vector<int>> groups;
+        std::vector<std::pair<uint64_t, size_t>> order; // keys by first appearance
+        for (int c : children) {
+            if (subtree[static_cast<size_t>(c)].empty()) continue;
+            const auto key = std::make_pair(f.m_signature[static_cast<size_t>(c)], subtree[static_cast<size_t>(c)].size());
+            auto& group = groups[key];
+            if (group.empty()) order.push_back(key);
+            group.push_back(c);
+        }
+        for (const auto& key : order) {
+            auto& group = groups[key];
+            if (group.size() < 2) continue;
+            ModuleFold fold;
+            fold.signature = key.first;
+            fold.depth = tree.module(group.front()).depth;
+            fold.consecutive = std::search(children.begin(), children.end(), group.begin(), group.end()) != children.end();
+            fold.instances = std::move(group);
+            f.m_folds.push_back(std::move(fold));
         }
     }
     std::stable_sort(f.m_folds.begin(), f.m_folds.end(), [&](const ModuleFold& x, const ModuleFold& y) {
         if (x.depth != y.depth) return x.depth < y.depth;
         return subtree[static_cast<size_t>(x.representative())].front() < subtree[static_cast<size_t>(y.representative())].front();
     });
-    // nodes belong to the outermost run that holds them: the folds are sorted outer first
+    // nodes belong to the outermost group that holds them: the folds are sorted outer first
     for (size_t k = 0; k < f.m_folds.size(); ++k) {
         auto& fold = f.m_folds[k];
         for (size_t i = 0; i < fold.instances.size(); ++i) {

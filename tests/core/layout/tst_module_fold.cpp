@@ -1,4 +1,4 @@
-// Repeated blocks: runs of identical sibling modules, and the maps between an instance's nodes and
+// Repeated blocks: groups of identical sibling modules, and the maps between an instance's nodes and
 // the nodes drawn for them.
 #include "core/layout/module_fold.h"
 #include "support/fixture_program.h"
@@ -15,11 +15,12 @@ using irlens::testing::makeBlockStack;
 class TestModuleFold : public QObject {
     Q_OBJECT
 private slots:
-    void identicalBlocksFoldIntoOneRun();
+    void identicalBlocksFoldIntoOneGroup();
     void everyNodeMapsToItsRepresentativeAndBack();
-    void differencesSplitTheRun_data();
-    void differencesSplitTheRun();
+    void aDifferentBlockIsLeftOut_data();
+    void aDifferentBlockIsLeftOut();
     void llamaDeepFolds128Layers();
+    void deepStackAlternatesTwoKindsOfBlock();
 };
 
 namespace {
@@ -37,7 +38,7 @@ const ModuleFold* largestFold(const ModuleFolds& folds) {
     return best;
 }
 
-/// Checks the round trip of every node of every run: instance -> representative -> instance.
+/// Checks the round trip of every node of every group: instance -> representative -> instance.
 void checkRoundTrips(const ModuleFolds& folds, size_t nodeCount) {
     for (size_t n = 0; n < nodeCount; ++n) {
         const auto place = folds.placeOfNode(static_cast<int>(n));
@@ -53,14 +54,15 @@ void checkRoundTrips(const ModuleFolds& folds, size_t nodeCount) {
 
 } // namespace
 
-void TestModuleFold::identicalBlocksFoldIntoOneRun() {
+void TestModuleFold::identicalBlocksFoldIntoOneGroup() {
     auto p = makeBlockStack(5);
     auto tree = ModuleTree::build(p->graph);
     auto folds = ModuleFolds::detect(p->graph, &p->signature, tree);
-    // the five blocks under "layers"; their fc children are alone in their block, so no run there
+    // the five blocks under "layers"; their fc children are alone in their block, so no group there
     QCOMPARE(folds.folds().size(), size_t(1));
     const auto& f = folds.folds().front();
     QCOMPARE(f.count(), 5);
+    QVERIFY(f.consecutive);
     QCOMPARE(f.representative(), tree.find("layers.0"));
     QCOMPARE(f.instances.back(), tree.find("layers.4"));
     QCOMPARE(f.nodes[3].size(), size_t(3));
@@ -82,27 +84,25 @@ void TestModuleFold::everyNodeMapsToItsRepresentativeAndBack() {
     QCOMPARE(folds.instanceNode(0, 4, nodeIndex(g, "add_0")), nodeIndex(g, "add_4"));
     QCOMPARE(folds.instanceNode(0, 2, nodeIndex(g, "add_5")), nodeIndex(g, "add_2")); // from any instance
     QCOMPARE(folds.instanceNode(0, 6, nodeIndex(g, "add_0")), -1);                   // no seventh block
-    QCOMPARE(folds.instanceNode(0, 1, nodeIndex(g, "head")), -1);                    // not in the run
+    QCOMPARE(folds.instanceNode(0, 1, nodeIndex(g, "head")), -1);                    // not in the group
     checkRoundTrips(folds, g.nodes.size());
 }
 
-void TestModuleFold::differencesSplitTheRun_data() {
+void TestModuleFold::aDifferentBlockIsLeftOut_data() {
     QTest::addColumn<QString>("change");
-    QTest::addColumn<int>("largest");
-    QTest::addColumn<int>("runs");
-    QTest::addRow("names only") << "rename" << 5 << 1;
-    QTest::addRow("other op") << "op" << 2 << 2;
-    QTest::addRow("other shape") << "shape" << 2 << 2;
-    QTest::addRow("other parameter shape") << "param" << 2 << 2;
-    QTest::addRow("other wiring") << "wiring" << 2 << 2;
-    QTest::addRow("other argument") << "argument" << 2 << 2;
+    QTest::addColumn<int>("count");
+    QTest::addRow("names only") << "rename" << 5;
+    QTest::addRow("other op") << "op" << 4;
+    QTest::addRow("other shape") << "shape" << 4;
+    QTest::addRow("other parameter shape") << "param" << 4;
+    QTest::addRow("other wiring") << "wiring" << 4;
+    QTest::addRow("other argument") << "argument" << 4;
 }
 
-void TestModuleFold::differencesSplitTheRun() {
-    // five blocks; block 2 differs in one way: the run splits into blocks 0-1 and 3-4
+void TestModuleFold::aDifferentBlockIsLeftOut() {
+    // five blocks; block 2 differs in one way: the group is blocks 0, 1, 3 and 4, not consecutive
     QFETCH(QString, change);
-    QFETCH(int, largest);
-    QFETCH(int, runs);
+    QFETCH(int, count);
     Program p = *makeBlockStack(5); // a copy to edit
     auto& g = p.graph;
     const int relu2 = nodeIndex(g, "relu_2"), add2 = nodeIndex(g, "add_2");
@@ -126,11 +126,14 @@ void TestModuleFold::differencesSplitTheRun() {
     }
     auto tree = ModuleTree::build(g);
     auto folds = ModuleFolds::detect(g, &p.signature, tree);
-    QCOMPARE(static_cast<int>(folds.folds().size()), runs);
-    QCOMPARE(largestFold(folds)->count(), largest);
-    if (runs == 2) {
+    QCOMPARE(folds.folds().size(), size_t(1));
+    const ModuleFold& f = folds.folds().front();
+    QCOMPARE(f.count(), count);
+    QCOMPARE(f.consecutive, count == 5);
+    if (count == 4) {
         QCOMPARE(folds.foldOfModule(tree.find("layers.2")), -1);
-        QCOMPARE(folds.folds()[1].representative(), tree.find("layers.3"));
+        QCOMPARE(f.instances[2], tree.find("layers.3"));
+        QCOMPARE(folds.instanceOfModule(tree.find("layers.3")), 2);
     }
     checkRoundTrips(folds, g.nodes.size());
 }
@@ -146,6 +149,7 @@ void TestModuleFold::llamaDeepFolds128Layers() {
     const ModuleFold* f = largestFold(folds);
     QVERIFY(f);
     QCOMPARE(f->count(), 128);
+    QVERIFY(f->consecutive);
     QCOMPARE(f->depth, tree.module(f->representative()).depth);
     // every decoder layer is one instance, all of one size
     int layerNodes = 0;
@@ -153,8 +157,24 @@ void TestModuleFold::llamaDeepFolds128Layers() {
     QCOMPARE(layerNodes, 128 * tree.module(f->representative()).totalNodes);
     for (const auto& nodes : f->nodes) QCOMPARE(nodes.size(), f->nodes.front().size());
     checkRoundTrips(folds, p->graph.nodes.size());
-    qInfo("llama_deep: %zu runs, the largest %d x %s (%d nodes each), detected in %.1f ms", folds.folds().size(), f->count(),
+    qInfo("llama_deep: %zu groups, the largest %d x %s (%d nodes each), detected in %.1f ms", folds.folds().size(), f->count(),
           tree.module(f->representative()).shortType().c_str(), tree.module(f->representative()).totalNodes, ms);
+}
+
+void TestModuleFold::deepStackAlternatesTwoKindsOfBlock() {
+    // 240 blocks, MLP and attention in turn: two groups of 120, neither consecutive
+    IRLENS_REQUIRE_SHARED();
+    auto p = irlens::testing::loadFixtureGraph("generated/deep_stack/model.pt2");
+    QVERIFY(p);
+    auto tree = ModuleTree::build(p->graph);
+    auto folds = ModuleFolds::detect(p->graph, &p->signature, tree);
+    std::vector<const ModuleFold*> top;
+    for (const auto& f : folds.folds())
+        if (f.count() == 120) top.push_back(&f);
+    QCOMPARE(top.size(), size_t(2));
+    QVERIFY(!top[0]->consecutive && !top[1]->consecutive);
+    QCOMPARE(top[0]->instances[1] , tree.module(tree.module(top[0]->instances[0]).parent).children[2]);
+    checkRoundTrips(folds, p->graph.nodes.size());
 }
 
 QTEST_GUILESS_MAIN(TestModuleFold)
