@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 namespace irlens::core {
@@ -13,8 +14,9 @@ namespace {
 /// same text are the same computation. Hashing the text (not comparing it) keeps memory flat.
 class SignatureWriter {
 public:
-    SignatureWriter(const Graph& graph, const ModuleTree& tree, const std::unordered_map<std::string, const TensorMeta*>& state)
-        : m_graph(graph), m_tree(tree), m_state(state), m_ordinal(static_cast<size_t>(tree.size()), 0) {
+    SignatureWriter(const Graph& graph, const ModuleTree& tree, const std::unordered_map<std::string, std::string>& state)
+        : m_graph(graph), m_tree(tree), m_state(state), m_ordinal(static_cast<size_t>(tree.size()), 0),
+          m_outputs(graph.nodes.size()) {
         // a module's place among its siblings, looked up per node: searching the parent's list each
         // time is quadratic under a Sequential of thousands of blocks
         for (const auto& m : tree.modules())
@@ -23,8 +25,10 @@ public:
 
     uint64_t write(int module, const std::vector<int>& subtree) {
         m_text.clear();
-        m_position.clear();
-        m_outside.clear();
+        // fresh maps (move-assigned; `= {}` and clear() keep the buckets): the buckets of the largest
+        // module so far (100k after a big Sequential) would be zeroed again for every later small one
+        m_position = ValueIndex();
+        m_outside = ValueIndex();
         m_module = module;
         m_text += m_tree.module(module).type;
         for (size_t k = 0; k < subtree.size(); ++k) {
@@ -33,19 +37,41 @@ public:
             writePlace(subtree[k]);
             m_text += node.target.full;
             for (const auto& in : node.inputs) {
-                m_text += ' ' + in.name + '=';
+                m_text += ' ';
+                m_text += in.name;
+                m_text += '=';
                 writeArg(in.arg);
             }
             m_text += " ->";
-            for (const auto& out : node.outputNames()) {
-                writeMeta(m_graph.tensorMeta(out));
-                m_position.emplace(out, static_cast<int>(k));
-            }
+            const NodeOutputs& outputs = outputsOf(subtree[k]);
+            m_text += outputs.metas;
+            for (const auto& out : outputs.names) m_position.try_emplace(out, static_cast<int>(k));
         }
         return std::hash<std::string>{}(m_text);
     }
 
 private:
+    /// A node's outputs and their shapes as text: the same in every module that holds the node, so
+    /// written once (a node is in as many subtrees as it has enclosing modules).
+    struct NodeOutputs {
+        std::vector<std::string> names;
+        std::string metas;
+        bool done = false;
+    };
+
+    const NodeOutputs& outputsOf(int node) {
+        NodeOutputs& o = m_outputs[static_cast<size_t>(node)];
+        if (o.done) return o;
+        o.names = m_graph.nodes[static_cast<size_t>(node)].outputNames();
+        for (const auto& out : o.names) {
+            const TensorMeta* meta = m_graph.tensorMeta(out);
+            o.metas += meta ? meta->shortString() : std::string("?");
+            o.metas += ';';
+        }
+        o.done = true;
+        return o;
+    }
+
     /// Where the node sits below the module: the ordinal and type of each module call on the way,
     /// so that two blocks whose sub-modules split the same ops differently do not match.
     void writePlace(int node) {
@@ -56,25 +82,23 @@ private:
         m_text += ' ';
     }
 
-    void writeMeta(const TensorMeta* meta) {
-        m_text += meta ? meta->shortString() : std::string("?");
-        m_text += ';';
-    }
 
     /// A value read: inside the subtree by the producer's position, a parameter or buffer by its
     /// shape, anything else from outside by its order of first use.
     void writeValue(const std::string& value) {
         if (auto p = m_position.find(value); p != m_position.end()) {
-            m_text += '#' + std::to_string(p->second);
+            m_text += '#';
+            m_text += std::to_string(p->second);
             return;
         }
         if (auto s = m_state.find(value); s != m_state.end()) {
             m_text += 'P';
-            writeMeta(s->second);
+            m_text += s->second; // the parameter's shape, never its name
             return;
         }
-        auto [it, fresh] = m_outside.emplace(value, static_cast<int>(m_outside.size()));
-        m_text += 'E' + std::to_string(it->second);
+        auto [it, fresh] = m_outside.try_emplace(value, static_cast<int>(m_outside.size()));
+        m_text += 'E';
+        m_text += std::to_string(it->second);
     }
 
     void writeArg(const Argument& a) {
@@ -101,12 +125,14 @@ private:
 
     const Graph& m_graph;
     const ModuleTree& m_tree;
-    const std::unordered_map<std::string, const TensorMeta*>& m_state;
+    const std::unordered_map<std::string, std::string>& m_state;
     std::vector<int> m_ordinal;
+    std::vector<NodeOutputs> m_outputs;
     int m_module = 0;
     std::string m_text;
-    std::unordered_map<std::string, int> m_position;
-    std::unordered_map<std::string, int> m_outside;
+    using ValueIndex = std::unordered_map<std::string_view, int>; // keys view names held by the graph and m_outputs
+    ValueIndex m_position;
+    ValueIndex m_outside;
 };
 
 /// Per module, the nodes of its subtree in graph order (the root's list stays empty: it has no
@@ -119,14 +145,18 @@ std::vector<std::vector<int>> subtreeNodes(const Graph& graph, const ModuleTree&
     return out;
 }
 
-std::unordered_map<std::string, const TensorMeta*> stateValues(const Graph& graph, const GraphSignature* signature) {
-    std::unordered_map<std::string, const TensorMeta*> state;
+/// Parameters, buffers and constants by value name, with their shape as text.
+std::unordered_map<std::string, std::string> stateValues(const Graph& graph, const GraphSignature* signature) {
+    std::unordered_map<std::string, std::string> state;
     if (!signature) return state;
     for (const auto& spec : signature->inputSpecs) {
         if (spec.kind == InputKind::UserInput) continue;
         std::vector<std::string> names;
         spec.arg.collectValueNames(names);
-        for (const auto& n : names) state.emplace(n, graph.tensorMeta(n));
+        for (const auto& n : names) {
+            const TensorMeta* meta = graph.tensorMeta(n);
+            state.emplace(n, (meta ? meta->shortString() : std::string("?")) + ';');
+        }
     }
     return state;
 }
