@@ -143,6 +143,14 @@ Result<std::string> renderGraphviz(const Graph& graph, const GraphSignature* sig
     result.graph = buildVisibleGraph(graph, signature, tree, collapse);
     std::string out;
     Status status = Status::error("render did not run");
+    if (result.graph.items.size() > kComposedLayoutBoxes) {
+        // as the GUI: a big graph is laid out per module, then Graphviz only draws it
+        auto laidOut = layoutComposed(std::move(result.graph), tree);
+        if (!laidOut) return laidOut.status();
+        runGraphvizJob([&] { status = detail::renderLaidOut(**laidOut, tree, &graph, format, &out); });
+        if (!status) return status;
+        return out;
+    }
     runGraphvizJob([&] { status = detail::runDot(result, tree, &graph, true, format, &out); });
     if (!status) return status;
     return out;

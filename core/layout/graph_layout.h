@@ -41,6 +41,7 @@ Result<LayoutPtr> layoutGraph(const Graph& graph, const GraphSignature* signatur
                               const CollapseState& collapse, const LayoutOptions& options = {});
 
 /// Lets Graphviz draw the graph itself, labelled and coloured ("svg", "png", "pdf", "dot"...).
+/// Above kComposedLayoutBoxes boxes the geometry is the composed layout's and Graphviz only renders it.
 /// Used by `irlens-cli render`, which keeps the command line free of Qt.
 Result<std::string> renderGraphviz(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree,
                                    const CollapseState& collapse, const std::string& format);

@@ -319,6 +319,62 @@ Status runLocalDot(const LocalGraph& graph, LocalGeometry& out) {
     return Status::ok();
 }
 
+namespace {
+
+std::string number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+/// Writes the geometry of `layout` into the attributes Graphviz's "nop2" engine keeps as they are
+/// (positions in points, y up): node centres, edge splines, cluster and graph boxes.
+void pinGeometry(Builder& b, const LayoutResult& layout) {
+    const double height = layout.bounds.y + layout.bounds.h;
+    auto point = [&](LPoint p) { return number(p.x) + "," + number(height - p.y); };
+    auto box = [&](const LRect& r) {
+        return number(r.x) + "," + number(height - r.y - r.h) + "," + number(r.x + r.w) + "," + number(height - r.y);
+    };
+    agsafeset(b.g, cs("bb"), cs(box({0, 0, layout.bounds.x + layout.bounds.w, height}).c_str()), cs(""));
+    for (size_t k = 0; k < b.nodes.size(); ++k)
+        agsafeset(b.nodes[k], cs("pos"), cs(point(layout.boxes[k].center()).c_str()), cs(""));
+    for (const auto& c : layout.clusters)
+        if (auto it = b.clusterGraph.find(c.module); it != b.clusterGraph.end())
+            agsafeset(it->second, cs("bb"), cs(box(c.box).c_str()), cs(""));
+    for (const auto& e : layout.edges) {
+        std::string pos = e.arrow ? "e," + point(e.arrowTip) : std::string();
+        for (const auto& p : e.points) pos += (pos.empty() ? "" : " ") + point(p);
+        agsafeset(b.edges[static_cast<size_t>(e.edge)], cs("pos"), cs(pos.c_str()), cs(""));
+    }
+}
+
+} // namespace
+
+Status renderLaidOut(const LayoutResult& layout, const ModuleTree& tree, const Graph* source, const std::string& format,
+                     std::string* rendered) {
+    LayoutResult shell; // the Builder reads the graph only
+    shell.graph = layout.graph;
+    Builder b{shell, tree, source, true, nullptr, {}, {}, {}};
+    b.build();
+    pinGeometry(b, layout);
+    GVC_t* gvc = context();
+    if (!gvc || gvLayout(gvc, b.g, "nop2") != 0) {
+        agclose(b.g);
+        return Status::error("Graphviz cannot draw a laid-out graph on this machine (its 'nop2' engine is missing)");
+    }
+    char* data = nullptr;
+    unsigned int length = 0;
+    Status status;
+    if (gvRenderData(gvc, b.g, format.c_str(), &data, &length) != 0 || !data)
+        status = Status::error("Graphviz cannot render format '" + format + "' on this machine");
+    else
+        rendered->assign(data, length);
+    if (data) gvFreeRenderData(data);
+    gvFreeLayout(gvc, b.g);
+    agclose(b.g);
+    return status;
+}
+
 void placeChips(LayoutResult& r, size_t itemIndex) {
     const auto& item = r.graph.items[itemIndex];
     const LRect& box = r.boxes[itemIndex];

@@ -16,6 +16,11 @@ namespace irlens::core::detail {
 Status runDot(LayoutResult& result, const ModuleTree& tree, const Graph* source, bool decorated,
               const std::string& renderFormat, std::string* rendered);
 
+/// Draws an already laid-out result (a composed layout) with Graphviz's renderers, labelled and
+/// coloured as runDot's decorated output, every position kept (call under runGraphvizJob).
+Status renderLaidOut(const LayoutResult& layout, const ModuleTree& tree, const Graph* source, const std::string& format,
+                     std::string* rendered);
+
 /// Places the chips of item `itemIndex` inside its box (fills result.chips[itemIndex], which must exist and be empty).
 void placeChips(LayoutResult& result, size_t itemIndex);
 
