@@ -7,6 +7,7 @@
 #include "sanitizers/sanitizer_build.h"
 #include "support/fixture_program.h"
 #include "support/layout_checks.h"
+#include "support/peak_memory.h"
 #include "support/shared_fixtures.h"
 #include "support/synthetic_program.h"
 
@@ -14,13 +15,14 @@
 
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <string>
 
 using namespace irlens::core;
 using irlens::testing::checkLayoutGeometry;
 using irlens::testing::checkNoOverlaps;
 using irlens::testing::makeBlockStack;
+using irlens::testing::peakRssMb;
+using irlens::testing::resetPeakRss;
 
 class TestComposedLayout : public QObject {
     Q_OBJECT
@@ -67,16 +69,6 @@ ProgramPtr makeChain(int length) {
     return p;
 }
 
-/// Peak resident memory since the last reset (Linux's VmHWM), in MB; -1 when unknown.
-double peakRssMb() {
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
-    return -1;
-}
-
-void resetPeakRss() { std::ofstream("/proc/self/clear_refs") << "5"; }
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
