@@ -250,6 +250,10 @@ struct LocalBuilder {
     void build() {
         g = agopen(cs("local"), Agdirected, nullptr);
         const SizeAttrs sizes = setLayoutDefaults(g);
+        // dot's old ranking (with the rank=min/max sets of the ports) crashed in decompose() after a
+        // few hundred local runs in one process (tst_composed_layout::manyLayoutsInOneProcess);
+        // newrank ranks the sets as constraints and does not
+        agattr(g, AGRAPH, cs("newrank"), cs("true"));
         Agsym_t* arrowSym = agattr(g, AGEDGE, cs("arrowhead"), cs("normal"));
         Agraph_t* top = nullptr;
         Agraph_t* bottom = nullptr;
