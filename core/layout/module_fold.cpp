@@ -161,63 +161,71 @@ std::unordered_map<std::string, std::string> stateValues(const Graph& graph, con
     return state;
 }
 
+/// The children of `parent` grouped by signature (and size: a cheap guard against a hash
+/// collision), groups of two or more in order of first appearance.
+void groupIdenticalChildren(const ModuleTree& tree, int parent, const std::vector<uint64_t>& signatures,
+                            const std::vector<std::vector<int>>& subtree, std::vector<ModuleFold>& out) {
+    const auto& children = tree.module(parent).children;
+    std::map<std::pair<uint64_t, size_t>, std::vector<int>> groups;
+    std::vector<std::pair<uint64_t, size_t>> order; // keys by first appearance
+    for (int c : children) {
+        if (subtree[static_cast<size_t>(c)].empty()) continue;
+        const auto key = std::make_pair(signatures[static_cast<size_t>(c)], subtree[static_cast<size_t>(c)].size());
+        auto& group = groups[key];
+        if (group.empty()) order.push_back(key);
+        group.push_back(c);
+    }
+    for (const auto& key : order) {
+        auto& group = groups[key];
+        if (group.size() < 2) continue;
+        ModuleFold fold;
+        fold.signature = key.first;
+        fold.depth = tree.module(group.front()).depth;
+        fold.consecutive = std::search(children.begin(), children.end(), group.begin(), group.end()) != children.end();
+        fold.instances = std::move(group);
+        out.push_back(std::move(fold));
+    }
+}
+
 } // namespace
 
 ModuleFolds ModuleFolds::detect(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree) {
     ModuleFolds f;
     const size_t modules = static_cast<size_t>(tree.size());
     f.m_signature.assign(modules, 0);
-    f.m_foldOfModule.assign(modules, -1);
-    f.m_instanceOfModule.assign(modules, -1);
-    f.m_place.assign(graph.nodes.size(), {});
     auto subtree = subtreeNodes(graph, tree);
     const auto state = stateValues(graph, signature);
     SignatureWriter writer(graph, tree, state);
     for (size_t m = 1; m < modules; ++m) f.m_signature[m] = writer.write(static_cast<int>(m), subtree[m]);
-
-    // siblings with one signature (and one size: a cheap guard against a hash collision), in order
-    for (size_t parent = 0; parent < modules; ++parent) {
-        const auto& children = tree.module(static_cast<int>(parent)).children;
-        std::map<std::pair<uint64_t, size_t>, std::vector<int>> groups;
-        std::vector<std::pair<uint64_t, size_t>> order; // keys by first appearance
-        for (int c : children) {
-            if (subtree[static_cast<size_t>(c)].empty()) continue;
-            const auto key = std::make_pair(f.m_signature[static_cast<size_t>(c)], subtree[static_cast<size_t>(c)].size());
-            auto& group = groups[key];
-            if (group.empty()) order.push_back(key);
-            group.push_back(c);
-        }
-        for (const auto& key : order) {
-            auto& group = groups[key];
-            if (group.size() < 2) continue;
-            ModuleFold fold;
-            fold.signature = key.first;
-            fold.depth = tree.module(group.front()).depth;
-            fold.consecutive = std::search(children.begin(), children.end(), group.begin(), group.end()) != children.end();
-            fold.instances = std::move(group);
-            f.m_folds.push_back(std::move(fold));
-        }
-    }
+    for (int parent = 0; parent < tree.size(); ++parent) groupIdenticalChildren(tree, parent, f.m_signature, subtree, f.m_folds);
     std::stable_sort(f.m_folds.begin(), f.m_folds.end(), [&](const ModuleFold& x, const ModuleFold& y) {
         if (x.depth != y.depth) return x.depth < y.depth;
         return subtree[static_cast<size_t>(x.representative())].front() < subtree[static_cast<size_t>(y.representative())].front();
     });
-    // nodes belong to the outermost group that holds them: the folds are sorted outer first
-    for (size_t k = 0; k < f.m_folds.size(); ++k) {
-        auto& fold = f.m_folds[k];
+    f.indexInstances(std::move(subtree), graph.nodes.size());
+    return f;
+}
+
+/// Every instance's module and nodes, indexed; a node belongs to the outermost group that holds it
+/// (the groups are sorted outer first).
+void ModuleFolds::indexInstances(std::vector<std::vector<int>> subtree, size_t nodeCount) {
+    m_foldOfModule.assign(m_signature.size(), -1);
+    m_instanceOfModule.assign(m_signature.size(), -1);
+    m_place.assign(nodeCount, {});
+    for (size_t k = 0; k < m_folds.size(); ++k) {
+        auto& fold = m_folds[k];
         for (size_t i = 0; i < fold.instances.size(); ++i) {
             const int m = fold.instances[i];
-            f.m_foldOfModule[static_cast<size_t>(m)] = static_cast<int>(k);
-            f.m_instanceOfModule[static_cast<size_t>(m)] = static_cast<int>(i);
+            m_foldOfModule[static_cast<size_t>(m)] = static_cast<int>(k);
+            m_instanceOfModule[static_cast<size_t>(m)] = static_cast<int>(i);
             fold.nodes.push_back(std::move(subtree[static_cast<size_t>(m)]));
             const auto& nodes = fold.nodes.back();
             for (size_t p = 0; p < nodes.size(); ++p) {
-                Place& place = f.m_place[static_cast<size_t>(nodes[p])];
+                Place& place = m_place[static_cast<size_t>(nodes[p])];
                 if (place.fold < 0) place = {static_cast<int>(k), static_cast<int>(i), static_cast<int>(p)};
             }
         }
     }
-    return f;
 }
 
 uint64_t ModuleFolds::signatureOf(int module) const {

@@ -58,6 +58,8 @@ public:
     int instanceNode(int fold, int instance, int node) const;
 
 private:
+    void indexInstances(std::vector<std::vector<int>> subtree, size_t nodeCount);
+
     std::vector<uint64_t> m_signature;  // per module
     std::vector<int> m_foldOfModule;    // per module
     std::vector<int> m_instanceOfModule;
