@@ -354,13 +354,22 @@ Status Composer::layoutLevel(const std::vector<int>& level) {
 /// straight, and the size rounded up to whole points (dot keeps node sizes in points).
 PartGeometry Composer::finishGeometry(const Part& part, LocalGeometry local, const LocalGraph& g) const {
     PartGeometry pg;
+    double padBottom = 0;
     if (part.module > 0) {
+        // the margins count from the boxes, not the ports: the rank of the ports that enter may sit
+        // in the title strip and the one of those that leave in the bottom margin, which saves a
+        // rank gap of every edge at every module border it crosses
+        double top = local.h, bottom = 0;
+        for (size_t k = 0; k < part.elements.size(); ++k) {
+            top = std::min(top, local.nodes[k].y);
+            bottom = std::max(bottom, local.nodes[k].y + local.nodes[k].h);
+        }
         pg.padX = kFramePad;
-        pg.padTop = kFrameTitle;
+        pg.padTop = std::max(kPortSize, kFrameTitle - top);
+        padBottom = std::max(kPortSize, kFramePad - (local.h - bottom));
     } else if (part.module == 0) {
-        pg.padX = pg.padTop = kRootPad;
+        pg.padX = pg.padTop = padBottom = kRootPad;
     }
-    const double padBottom = part.module > 0 ? kFramePad : pg.padTop;
     for (size_t e = 0; e < local.edges.size(); ++e) {
         const auto& ge = g.edges[e];
         const LRect& from = local.nodes[static_cast<size_t>(ge.from)];
