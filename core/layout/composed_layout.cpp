@@ -267,12 +267,17 @@ private:
                                port.first == static_cast<int>(Slot::InPort) ? LocalGraph::Role::InPort : LocalGraph::Role::OutPort});
             key.insert(key.end(), {3, port.first, port.second});
         }
+        auto isChildPart = [&](const SlotKey& s) {
+            return s.first == static_cast<int>(Slot::Element) && part.elements[static_cast<size_t>(s.second)] < 0;
+        };
         for (const auto& [from, to] : part.edges) {
             const int a = part.local.at(from), b = part.local.at(to);
             // the arrowhead belongs to the edge's last piece, the one that ends on a box
-            const bool arrow = to.first == static_cast<int>(Slot::Element) && part.elements[static_cast<size_t>(to.second)] >= 0;
+            const bool arrow = to.first == static_cast<int>(Slot::Element) && !isChildPart(to);
             part.localEdge.emplace(std::make_pair(a, b), static_cast<int>(g.edges.size()));
-            g.edges.push_back({a, b, arrow});
+            // a child module's ports are on its bottom and top ranks: the piece outside meets them there,
+            // not on the module's side (the joint would cut across the module's boxes)
+            g.edges.push_back({a, b, arrow, isChildPart(from), isChildPart(to)});
             key.insert(key.end(), {4, a, b, arrow});
         }
         return g;

@@ -277,6 +277,8 @@ struct LocalBuilder {
             const auto& e = in.edges[k];
             Agedge_t* ae = agedge(g, nodes[static_cast<size_t>(e.from)], nodes[static_cast<size_t>(e.to)], nullptr, 1);
             if (!e.arrow) agxset(ae, arrowSym, cs("none"));
+            if (e.fromBottom) agsafeset(ae, cs("tailport"), cs("s"), cs(""));
+            if (e.toTop) agsafeset(ae, cs("headport"), cs("n"), cs(""));
             edges[k] = ae;
         }
     }

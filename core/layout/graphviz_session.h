@@ -38,6 +38,8 @@ struct LocalGraph {
         int from = -1;
         int to = -1;
         bool arrow = true; // false: the line runs on into a module or a port, the arrowhead comes later
+        bool fromBottom = false; // leaves its tail at the bottom centre (a module, whose port is there)
+        bool toTop = false;      // enters its head at the top centre
     };
     std::vector<Node> nodes;
     std::vector<Edge> edges;

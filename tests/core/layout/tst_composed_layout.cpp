@@ -306,7 +306,7 @@ void TestComposedLayout::qualityAgainstFlatDot() {
           qc.area / qf.area, (*flat)->seconds, (*parts)->seconds);
     // the margin: composition cannot pull edges across module borders as dot does, and every module
     // an edge leaves or enters adds a rank for its port and the frame's margins (resnet18, one frame
-    // per conv, bn and relu, is the worst case: x1.86); graphs this small are drawn flat by default
+    // per conv, bn and relu, is the worst case: x1.8); graphs this small are drawn flat by default
     QVERIFY2(qc.crossings <= qf.crossings * 3 / 2 + 10, "composed layout crosses far more edges than dot");
     QVERIFY2(qc.edgeLength <= qf.edgeLength * 2.0, "composed layout's edges are far longer than dot's");
 }
