@@ -1,5 +1,6 @@
 #include "core/layout/graph_layout.h"
 
+#include "core/layout/composed_layout.h"
 #include "core/layout/graphviz_session.h"
 
 #include <pthread.h>
@@ -114,6 +115,12 @@ void keepEdgeLabelsOffTitles(LayoutResult& result) {
 
 Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree, const LayoutOptions& options) {
     if (options.cancel && options.cancel->load()) return Status::error("layout cancelled");
+    if (options.method == LayoutMethod::Composed ||
+        (options.method == LayoutMethod::Automatic && graph.items.size() > kComposedLayoutBoxes)) {
+        ComposedLayoutOptions composed;
+        composed.cancel = options.cancel;
+        return layoutComposed(std::move(graph), tree, composed);
+    }
     auto result = std::make_shared<LayoutResult>();
     result->graph = std::move(graph);
     Status status = Status::error("layout did not run");
@@ -136,6 +143,14 @@ Result<std::string> renderGraphviz(const Graph& graph, const GraphSignature* sig
     result.graph = buildVisibleGraph(graph, signature, tree, collapse);
     std::string out;
     Status status = Status::error("render did not run");
+    if (result.graph.items.size() > kComposedLayoutBoxes) {
+        // as the GUI: a big graph is laid out per module, then Graphviz only draws it
+        auto laidOut = layoutComposed(std::move(result.graph), tree);
+        if (!laidOut) return laidOut.status();
+        runGraphvizJob([&] { status = detail::renderLaidOut(**laidOut, tree, &graph, format, &out); });
+        if (!status) return status;
+        return out;
+    }
     runGraphvizJob([&] { status = detail::runDot(result, tree, &graph, true, format, &out); });
     if (!status) return status;
     return out;

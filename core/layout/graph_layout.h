@@ -15,8 +15,17 @@
 
 namespace irlens::core {
 
+/// How a graph is laid out: one `dot` run over every box (the best drawing, but superlinear: 12k
+/// boxes take most of a minute), or per module and composed (core/layout/composed_layout.h).
+enum class LayoutMethod { Flat, Composed, Automatic };
+
+/// Automatic lays out graphs of more boxes than this per module; below, flat dot takes well under
+/// a second and draws edges across modules more directly.
+inline constexpr size_t kComposedLayoutBoxes = 600;
+
 struct LayoutOptions {
     const std::atomic<bool>* cancel = nullptr; // checked before the (uninterruptible) Graphviz run
+    LayoutMethod method = LayoutMethod::Automatic;
 };
 
 /// Geometry for `graph` as built by buildVisibleGraph.
@@ -32,6 +41,7 @@ Result<LayoutPtr> layoutGraph(const Graph& graph, const GraphSignature* signatur
                               const CollapseState& collapse, const LayoutOptions& options = {});
 
 /// Lets Graphviz draw the graph itself, labelled and coloured ("svg", "png", "pdf", "dot"...).
+/// Above kComposedLayoutBoxes boxes the geometry is the composed layout's and Graphviz only renders it.
 /// Used by `irlens-cli render`, which keeps the command line free of Qt.
 Result<std::string> renderGraphviz(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree,
                                    const CollapseState& collapse, const std::string& format);

@@ -56,6 +56,55 @@ LPoint bezierPoint(const std::vector<LPoint>& p, size_t seg, double t) {
             u * u * u * a.y + 3 * u * u * t * b.y + 3 * u * t * t * c.y + t * t * t * d.y};
 }
 
+/// dot's route of an edge, y flipped to point down from `top`; false when dot left it unrouted.
+bool readSpline(Agedge_t* edge, double top, LayoutEdge& le) {
+    splines* spl = ED_spl(edge);
+    if (!spl || spl->size <= 0 || spl->list[0].size < 4) return false;
+    // one bezier per edge in dot output (several only for concentrated edges)
+    const bezier& bz = spl->list[0];
+    for (int p = 0; p < bz.size; ++p) le.points.push_back({bz.list[p].x, top - bz.list[p].y});
+    if (bz.eflag) {
+        le.arrow = true;
+        le.arrowTip = {bz.ep.x, top - bz.ep.y};
+    } else if (bz.sflag) {
+        std::reverse(le.points.begin(), le.points.end());
+        le.arrow = true;
+        le.arrowTip = {bz.sp.x, top - bz.sp.y};
+    }
+    return true;
+}
+
+struct AttrDefault {
+    int kind;
+    const char* name;
+    const char* value;
+};
+
+/// Node sizes are set per node through these (created once per graph).
+struct SizeAttrs {
+    Agsym_t* w;
+    Agsym_t* h;
+};
+
+/// The graph settings every layout shares (the full one and each local one of a composed layout).
+SizeAttrs setLayoutDefaults(Agraph_t* g) {
+    static constexpr AttrDefault kLayout[] = {
+        {AGRAPH, "rankdir", "TB"}, {AGRAPH, "nodesep", "0.25"}, {AGRAPH, "ranksep", "0.4"},
+        {AGRAPH, "fontsize", "9"}, {AGRAPH, "labeljust", "l"},  {AGRAPH, "label", ""},
+        {AGNODE, "shape", "box"},  {AGNODE, "fixedsize", "true"}, {AGNODE, "label", ""},
+    };
+    for (const auto& d : kLayout) agattr(g, d.kind, cs(d.name), cs(d.value));
+    return {agattr(g, AGNODE, cs("width"), cs("1")), agattr(g, AGNODE, cs("height"), cs("0.5"))};
+}
+
+/// Node `n<index>` of a fixed size in points.
+Agnode_t* sizedNode(Agraph_t* g, const SizeAttrs& attrs, size_t index, double w, double h) {
+    Agnode_t* n = agnode(g, cs(("n" + std::to_string(index)).c_str()), 1);
+    agxset(n, attrs.w, cs(inches(w).c_str()));
+    agxset(n, attrs.h, cs(inches(h).c_str()));
+    return n;
+}
+
 struct Builder {
     LayoutResult& r;
     const ModuleTree& tree;
@@ -81,37 +130,22 @@ struct Builder {
 
     void build() {
         g = agopen(cs("irlens"), Agdirected, nullptr);
-        struct Default {
-            int kind;
-            const char* name;
-            const char* value;
-        };
-        static constexpr Default kLayout[] = {
-            {AGRAPH, "rankdir", "TB"}, {AGRAPH, "nodesep", "0.25"}, {AGRAPH, "ranksep", "0.4"},
-            {AGRAPH, "fontsize", "9"}, {AGRAPH, "labeljust", "l"},  {AGRAPH, "label", ""},
-            {AGNODE, "shape", "box"},  {AGNODE, "fixedsize", "true"}, {AGNODE, "label", ""},
-        };
         // what the SVG/DOT export draws on top of the geometry
-        static constexpr Default kDecorated[] = {
+        static constexpr AttrDefault kDecorated[] = {
             {AGNODE, "style", "rounded,filled"}, {AGNODE, "fillcolor", "#f0f0f0"}, {AGNODE, "fontsize", "9"},
             {AGNODE, "fontname", "Helvetica"},   {AGNODE, "peripheries", "1"},     {AGEDGE, "fontsize", "7"},
             {AGEDGE, "fontname", "Helvetica"},   {AGEDGE, "xlabel", ""},           {AGRAPH, "fontname", "Helvetica"},
             {AGRAPH, "style", "rounded"},
         };
-        for (const auto& d : kLayout) agattr(g, d.kind, cs(d.name), cs(d.value));
+        const SizeAttrs sizes = setLayoutDefaults(g);
         // crossing minimisation dominates on big graphs; fewer passes keep the layout interactive
         if (r.graph.items.size() > 600) agattr(g, AGRAPH, cs("mclimit"), cs("0.3"));
-        Agsym_t* wSym = agattr(g, AGNODE, cs("width"), cs("1"));
-        Agsym_t* hSym = agattr(g, AGNODE, cs("height"), cs("0.5"));
         if (decorated)
             for (const auto& d : kDecorated) agattr(g, d.kind, cs(d.name), cs(d.value));
         nodes.resize(r.graph.items.size());
         for (size_t k = 0; k < r.graph.items.size(); ++k) {
             const auto& item = r.graph.items[k];
-            std::string name = "n" + std::to_string(k);
-            Agnode_t* n = agnode(g, cs(name.c_str()), 1);
-            agxset(n, wSym, cs(inches(item.width).c_str()));
-            agxset(n, hSym, cs(inches(item.height).c_str()));
+            Agnode_t* n = sizedNode(g, sizes, k, item.width, item.height);
             if (item.cluster > 0) agsubnode(clusterFor(item.cluster), n, 1);
             if (decorated) decorate(n, item);
             nodes[k] = n;
@@ -178,20 +212,7 @@ struct Builder {
         for (size_t k = 0; k < edges.size(); ++k) {
             LayoutEdge& le = r.edges[k];
             le.edge = static_cast<int>(k);
-            splines* spl = ED_spl(edges[k]);
-            if (spl && spl->size > 0 && spl->list[0].size >= 4) {
-                // one bezier per edge in dot output (several only for concentrated edges)
-                const bezier& bz = spl->list[0];
-                for (int p = 0; p < bz.size; ++p) le.points.push_back({bz.list[p].x, top - bz.list[p].y});
-                if (bz.eflag) {
-                    le.arrow = true;
-                    le.arrowTip = {bz.ep.x, top - bz.ep.y};
-                } else if (bz.sflag) {
-                    std::reverse(le.points.begin(), le.points.end());
-                    le.arrow = true;
-                    le.arrowTip = {bz.sp.x, top - bz.sp.y};
-                }
-            } else {
+            if (!readSpline(edges[k], top, le)) {
                 // unrouted edge: a straight segment from bottom centre to top centre
                 const auto& e = r.graph.edges[k];
                 LRect a = r.boxes[static_cast<size_t>(e.from)], b = r.boxes[static_cast<size_t>(e.to)];
@@ -200,14 +221,165 @@ struct Builder {
                 le.arrow = true;
                 le.arrowTip = {b.x + b.w / 2, b.y};
             }
-            size_t segs = (le.points.size() - 1) / 3;
-            le.labelPos = segs ? bezierPoint(le.points, segs / 2, segs % 2 ? 0.5 : 0.0) : le.points.front();
+            le.labelPos = splineMidpoint(le.points);
         }
         collectClusters(g, top, 1);
     }
 };
 
+/// Runs dot on `g`; on failure closes `g` and says what failed ("a graph of 12 boxes").
+Status layoutWithDot(GVC_t* gvc, Agraph_t* g, const std::string& what) {
+    if (!gvc) {
+        agclose(g);
+        return Status::error("Graphviz could not be initialised (gvContext failed)");
+    }
+    if (gvLayout(gvc, g, "dot") != 0) {
+        agclose(g);
+        return Status::error("Graphviz 'dot' layout failed for " + what);
+    }
+    return Status::ok();
+}
+
+/// One local graph in Graphviz: boxes, and the ports pinned to the first and last rank.
+struct LocalBuilder {
+    const LocalGraph& in;
+    Agraph_t* g = nullptr;
+    std::vector<Agnode_t*> nodes;
+    std::vector<Agedge_t*> edges;
+
+    void build() {
+        g = agopen(cs("local"), Agdirected, nullptr);
+        const SizeAttrs sizes = setLayoutDefaults(g);
+        // dot's old ranking (with the rank=min/max sets of the ports) crashed in decompose() after a
+        // few hundred local runs in one process (tst_composed_layout::manyLayoutsInOneProcess);
+        // newrank ranks the sets as constraints and does not
+        agattr(g, AGRAPH, cs("newrank"), cs("true"));
+        Agsym_t* arrowSym = agattr(g, AGEDGE, cs("arrowhead"), cs("normal"));
+        Agraph_t* top = nullptr;
+        Agraph_t* bottom = nullptr;
+        nodes.resize(in.nodes.size());
+        for (size_t k = 0; k < in.nodes.size(); ++k) {
+            const auto& n = in.nodes[k];
+            Agnode_t* an = sizedNode(g, sizes, k, n.w, n.h);
+            if (n.role != LocalGraph::Role::Box) {
+                // ports on the outer ranks: what enters comes in at the top, what leaves goes out at the bottom
+                Agraph_t*& rank = n.role == LocalGraph::Role::InPort ? top : bottom;
+                if (!rank) {
+                    rank = agsubg(g, cs(n.role == LocalGraph::Role::InPort ? "in_ports" : "out_ports"), 1);
+                    agsafeset(rank, cs("rank"), cs(n.role == LocalGraph::Role::InPort ? "min" : "max"), cs(""));
+                }
+                agsubnode(rank, an, 1);
+            }
+            nodes[k] = an;
+        }
+        edges.resize(in.edges.size());
+        for (size_t k = 0; k < in.edges.size(); ++k) {
+            const auto& e = in.edges[k];
+            Agedge_t* ae = agedge(g, nodes[static_cast<size_t>(e.from)], nodes[static_cast<size_t>(e.to)], nullptr, 1);
+            if (!e.arrow) agxset(ae, arrowSym, cs("none"));
+            if (e.fromBottom) agsafeset(ae, cs("tailport"), cs("s"), cs(""));
+            if (e.toTop) agsafeset(ae, cs("headport"), cs("n"), cs(""));
+            edges[k] = ae;
+        }
+    }
+
+    void readBack(LocalGeometry& out) {
+        const boxf bb = GD_bb(g);
+        const double top = bb.UR.y;
+        out.w = bb.UR.x - bb.LL.x;
+        out.h = bb.UR.y - bb.LL.y;
+        out.nodes.resize(nodes.size());
+        for (size_t k = 0; k < nodes.size(); ++k) {
+            const pointf c = ND_coord(nodes[k]);
+            const double w = in.nodes[k].w, h = in.nodes[k].h;
+            out.nodes[k] = {c.x - bb.LL.x - w / 2, top - c.y - h / 2, w, h};
+        }
+        out.edges.resize(edges.size());
+        for (size_t k = 0; k < edges.size(); ++k) {
+            LayoutEdge& le = out.edges[k];
+            le.edge = static_cast<int>(k);
+            if (readSpline(edges[k], top, le)) {
+                for (auto& p : le.points) p.x -= bb.LL.x;
+                le.arrowTip.x -= bb.LL.x;
+            }
+        }
+    }
+};
+
 } // namespace
+
+LPoint splineMidpoint(const std::vector<LPoint>& points) {
+    if (points.empty()) return {};
+    const size_t segs = (points.size() - 1) / 3;
+    return segs ? bezierPoint(points, segs / 2, segs % 2 ? 0.5 : 0.0) : points.front();
+}
+
+Status runLocalDot(const LocalGraph& graph, LocalGeometry& out) {
+    LocalBuilder b{graph, nullptr, {}, {}};
+    b.build();
+    GVC_t* gvc = context();
+    IRLENS_TRY(layoutWithDot(gvc, b.g, "a module of " + std::to_string(graph.nodes.size()) + " boxes"));
+    b.readBack(out);
+    gvFreeLayout(gvc, b.g);
+    agclose(b.g);
+    return Status::ok();
+}
+
+namespace {
+
+std::string number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+/// Writes the geometry of `layout` into the attributes Graphviz's "nop2" engine keeps as they are
+/// (positions in points, y up): node centres, edge splines, cluster and graph boxes.
+void pinGeometry(Builder& b, const LayoutResult& layout) {
+    const double height = layout.bounds.y + layout.bounds.h;
+    auto point = [&](LPoint p) { return number(p.x) + "," + number(height - p.y); };
+    auto box = [&](const LRect& r) {
+        return number(r.x) + "," + number(height - r.y - r.h) + "," + number(r.x + r.w) + "," + number(height - r.y);
+    };
+    agsafeset(b.g, cs("bb"), cs(box({0, 0, layout.bounds.x + layout.bounds.w, height}).c_str()), cs(""));
+    for (size_t k = 0; k < b.nodes.size(); ++k)
+        agsafeset(b.nodes[k], cs("pos"), cs(point(layout.boxes[k].center()).c_str()), cs(""));
+    for (const auto& c : layout.clusters)
+        if (auto it = b.clusterGraph.find(c.module); it != b.clusterGraph.end())
+            agsafeset(it->second, cs("bb"), cs(box(c.box).c_str()), cs(""));
+    for (const auto& e : layout.edges) {
+        std::string pos = e.arrow ? "e," + point(e.arrowTip) : std::string();
+        for (const auto& p : e.points) pos += (pos.empty() ? "" : " ") + point(p);
+        agsafeset(b.edges[static_cast<size_t>(e.edge)], cs("pos"), cs(pos.c_str()), cs(""));
+    }
+}
+
+} // namespace
+
+Status renderLaidOut(const LayoutResult& layout, const ModuleTree& tree, const Graph* source, const std::string& format,
+                     std::string* rendered) {
+    LayoutResult shell; // the Builder reads the graph only
+    shell.graph = layout.graph;
+    Builder b{shell, tree, source, true, nullptr, {}, {}, {}};
+    b.build();
+    pinGeometry(b, layout);
+    GVC_t* gvc = context();
+    if (!gvc || gvLayout(gvc, b.g, "nop2") != 0) {
+        agclose(b.g);
+        return Status::error("Graphviz cannot draw a laid-out graph on this machine (its 'nop2' engine is missing)");
+    }
+    char* data = nullptr;
+    unsigned int length = 0;
+    Status status;
+    if (gvRenderData(gvc, b.g, format.c_str(), &data, &length) != 0 || !data)
+        status = Status::error("Graphviz cannot render format '" + format + "' on this machine");
+    else
+        rendered->assign(data, length);
+    if (data) gvFreeRenderData(data);
+    gvFreeLayout(gvc, b.g);
+    agclose(b.g);
+    return status;
+}
 
 void placeChips(LayoutResult& r, size_t itemIndex) {
     const auto& item = r.graph.items[itemIndex];
@@ -231,15 +403,7 @@ Status runDot(LayoutResult& result, const ModuleTree& tree, const Graph* source,
     Builder b{result, tree, source, decorated, nullptr, {}, {}, {}};
     b.build();
     GVC_t* gvc = context();
-    if (!gvc) {
-        agclose(b.g);
-        return Status::error("Graphviz could not be initialised (gvContext failed)");
-    }
-    if (gvLayout(gvc, b.g, "dot") != 0) {
-        agclose(b.g);
-        return Status::error("Graphviz 'dot' layout failed for a graph of " + std::to_string(result.graph.items.size()) +
-                             " boxes");
-    }
+    IRLENS_TRY(layoutWithDot(gvc, b.g, "a graph of " + std::to_string(result.graph.items.size()) + " boxes"));
     b.readBack();
     Status status;
     if (!renderFormat.empty() && rendered) {

@@ -56,7 +56,7 @@ struct LayoutResult {
     std::vector<LayoutEdge> edges;    // one per graph.edges
     std::vector<LayoutCluster> clusters;
     LRect bounds;
-    double seconds = 0;               // time spent in Graphviz
+    double seconds = 0;               // time spent laying out (a flat layout: in Graphviz; a composed one: all of it)
     // Set by layoutIncremental (core/layout/incremental_layout.h); a full layout leaves them empty.
     int incrementalSteps = 0;         // incremental layouts since the last full one
     std::vector<LRect> touchedRegions; // where replacement boxes were placed, in this layout's coordinates

@@ -32,6 +32,9 @@ void TestCliRender::renders_data() {
     QTest::addRow("resnet18 png") << "resnet18" << "none" << "png" << QStringList{"PNG"};
     QTest::addRow("deep_stack collapsed") << "deep_stack" << "auto" << "svg" << QStringList{"layers", "5400 nodes"};
     QTest::addRow("cond_branch flat") << "cond_branch" << "none" << "svg" << QStringList{"cond"};
+    // 12k boxes: laid out per module and composed, then drawn by Graphviz at those positions
+    QTest::addRow("llama_deep fully expanded") << "llama_deep" << "none" << "svg"
+                                               << QStringList{"layers.127 · LlamaBlock", "embedding", "f32[1, 16, 32]"};
 }
 
 void TestCliRender::renders() {

@@ -6,6 +6,7 @@
 #include "support/synthetic_program.h"
 #include "sanitizers/sanitizer_build.h"
 #include "support/fixture_program.h"
+#include "support/layout_checks.h"
 #include "support/shared_fixtures.h"
 
 #include <QTest>
@@ -16,17 +17,7 @@
 using namespace irlens::core;
 using irlens::testing::makeBlockStack;
 
-namespace {
-
-double distanceToBorder(const LRect& r, LPoint p) {
-    // distance from p to the rectangle outline
-    double dx = std::max({r.x - p.x, 0.0, p.x - (r.x + r.w)});
-    double dy = std::max({r.y - p.y, 0.0, p.y - (r.y + r.h)});
-    if (dx > 0 || dy > 0) return std::hypot(dx, dy);
-    return std::min({p.x - r.x, r.x + r.w - p.x, p.y - r.y, r.y + r.h - p.y});
-}
-
-} // namespace
+using irlens::testing::checkLayoutGeometry;
 
 class TestGraphLayout : public QObject {
     Q_OBJECT
@@ -57,44 +48,7 @@ double secondsOf(const std::function<void()>& fn) {
 
 } // namespace
 
-void TestGraphLayout::checkGeometry(const LayoutResult& r, const ModuleTree& tree) {
-    QCOMPARE(r.boxes.size(), r.graph.items.size());
-    QCOMPARE(r.edges.size(), r.graph.edges.size());
-    for (size_t k = 0; k < r.boxes.size(); ++k) {
-        const auto& b = r.boxes[k];
-        QVERIFY2(b.w > 0 && b.h > 0, r.graph.items[k].id.c_str());
-        QVERIFY2(r.bounds.contains(b, 1.0), r.graph.items[k].id.c_str());
-        QCOMPARE(b.w, r.graph.items[k].width);
-    }
-    // no edge label covers a module frame's title (keepEdgeLabelsOffTitles)
-    for (const auto& e : r.edges) {
-        const std::string& text = r.graph.edges[static_cast<size_t>(e.edge)].label;
-        if (text.empty()) continue;
-        const double left = e.labelPos.x + 3, right = left + static_cast<double>(text.size()) * 5.0 + 8;
-        const double top = e.labelPos.y - 7, bottom = top + 12;
-        for (const auto& c : r.clusters)
-            QVERIFY2(!(c.box.y < bottom && c.box.y + 18 > top && c.box.x < right && c.box.x + c.box.w > left),
-                     (text + " on the title of " + c.label).c_str());
-    }
-    for (const auto& e : r.edges) {
-        const auto& ve = r.graph.edges[static_cast<size_t>(e.edge)];
-        QVERIFY(e.points.size() >= 4);
-        QCOMPARE((e.points.size() - 1) % 3, size_t(0));
-        QVERIFY(e.arrow);
-        const LRect& to = r.boxes[static_cast<size_t>(ve.to)];
-        const LRect& from = r.boxes[static_cast<size_t>(ve.from)];
-        // the arrow tip touches the target's border; the line leaves from the source's border
-        QVERIFY2(distanceToBorder(to, e.arrowTip) < 2.0, (ve.value + " -> " + r.graph.items[static_cast<size_t>(ve.to)].id).c_str());
-        QVERIFY2(distanceToBorder(from, e.points.front()) < 2.0, ve.value.c_str());
-    }
-    for (const auto& c : r.clusters) {
-        QVERIFY(c.module > 0 && c.module < tree.size());
-        for (size_t k = 0; k < r.graph.items.size(); ++k)
-            if (r.graph.items[k].cluster > 0 && tree.isWithin(r.graph.items[k].cluster, c.module))
-                QVERIFY2(c.box.contains(r.boxes[k], 0.5), (c.label + " holds " + r.graph.items[k].id).c_str());
-    }
-    QCOMPARE(r.clusters.size(), r.graph.clusters.size());
-}
+void TestGraphLayout::checkGeometry(const LayoutResult& r, const ModuleTree& tree) { checkLayoutGeometry(r, tree); }
 
 void TestGraphLayout::geometry_data() {
     QTest::addColumn<int>("blocks");
@@ -186,11 +140,7 @@ void TestGraphLayout::renderSvg() {
     QCOMPARE(bad.error(), std::string("Graphviz cannot render format 'no-such-format' on this machine"));
 }
 
-void TestGraphLayout::fixtureGeometry_data() {
-    QTest::addColumn<QString>("name");
-    for (const char* name : irlens::testing::kGeneratedFixtures)
-        if (std::string(name) != "deep_stack") QTest::addRow("%s", name) << name;
-}
+void TestGraphLayout::fixtureGeometry_data() { irlens::testing::addGeneratedFixtureRows(); }
 
 void TestGraphLayout::fixtureGeometry() {
     IRLENS_REQUIRE_SHARED();

@@ -173,6 +173,8 @@ void TestIncrementalLayout::oneNode_data() {
     QTest::addRow("tiny_gpt layer norm -> prims") << "generated/tiny_gpt/model.pt2" << "layer_norm" << int(DecompStage::ToPrims);
     QTest::addRow("tiny_gpt addmm -> prims (side by side with k, v)") << "generated/tiny_gpt/model.pt2" << "addmm" << int(DecompStage::ToPrims);
     QTest::addRow("tiny_gpt softmax -> prims") << "generated/tiny_gpt/model.pt2" << "softmax" << int(DecompStage::ToPrims);
+    // 12k boxes: the full layout is the composed one
+    QTest::addRow("llama_deep softmax -> prims (composed layout)") << "generated/llama_deep/model.pt2" << "softmax" << int(DecompStage::ToPrims);
 }
 
 void TestIncrementalLayout::oneNode() {

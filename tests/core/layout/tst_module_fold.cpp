@@ -1,0 +1,181 @@
+// Repeated blocks: groups of identical sibling modules, and the maps between an instance's nodes and
+// the nodes drawn for them.
+#include "core/layout/module_fold.h"
+#include "support/fixture_program.h"
+#include "support/shared_fixtures.h"
+#include "support/synthetic_program.h"
+
+#include <QTest>
+
+#include <chrono>
+
+using namespace irlens::core;
+using irlens::testing::makeBlockStack;
+
+class TestModuleFold : public QObject {
+    Q_OBJECT
+private slots:
+    void identicalBlocksFoldIntoOneGroup();
+    void everyNodeMapsToItsRepresentativeAndBack();
+    void aDifferentBlockIsLeftOut_data();
+    void aDifferentBlockIsLeftOut();
+    void llamaDeepFolds128Layers();
+    void deepStackAlternatesTwoKindsOfBlock();
+};
+
+namespace {
+
+int nodeIndex(const Graph& g, const std::string& name) {
+    for (size_t k = 0; k < g.nodes.size(); ++k)
+        if (g.nodes[k].name == name) return static_cast<int>(k);
+    return -1;
+}
+
+const ModuleFold* largestFold(const ModuleFolds& folds) {
+    const ModuleFold* best = nullptr;
+    for (const auto& f : folds.folds())
+        if (!best || f.count() > best->count()) best = &f;
+    return best;
+}
+
+/// Checks the round trip of every node of every group: instance -> representative -> instance.
+void checkRoundTrips(const ModuleFolds& folds, size_t nodeCount) {
+    for (size_t n = 0; n < nodeCount; ++n) {
+        const auto place = folds.placeOfNode(static_cast<int>(n));
+        if (place.fold < 0) {
+            QCOMPARE(folds.representativeNode(static_cast<int>(n)), static_cast<int>(n));
+            continue;
+        }
+        const int rep = folds.representativeNode(static_cast<int>(n));
+        QCOMPARE(folds.placeOfNode(rep).instance, 0);
+        QCOMPARE(folds.instanceNode(place.fold, place.instance, rep), static_cast<int>(n));
+    }
+}
+
+} // namespace
+
+void TestModuleFold::identicalBlocksFoldIntoOneGroup() {
+    auto p = makeBlockStack(5);
+    auto tree = ModuleTree::build(p->graph);
+    auto folds = ModuleFolds::detect(p->graph, &p->signature, tree);
+    // the five blocks under "layers"; their fc children are alone in their block, so no group there
+    QCOMPARE(folds.folds().size(), size_t(1));
+    const auto& f = folds.folds().front();
+    QCOMPARE(f.count(), 5);
+    QVERIFY(f.consecutive);
+    QCOMPARE(f.representative(), tree.find("layers.0"));
+    QCOMPARE(f.instances.back(), tree.find("layers.4"));
+    QCOMPARE(f.nodes[3].size(), size_t(3));
+    QCOMPARE(folds.foldOfModule(tree.find("layers.3")), 0);
+    QCOMPARE(folds.instanceOfModule(tree.find("layers.3")), 3);
+    QCOMPARE(folds.foldOfModule(tree.find("head")), -1);
+    QCOMPARE(folds.signatureOf(tree.find("layers.1")), folds.signatureOf(tree.find("layers.2")));
+    QVERIFY(folds.signatureOf(tree.find("layers.1")) != folds.signatureOf(tree.find("layers.1.fc")));
+}
+
+void TestModuleFold::everyNodeMapsToItsRepresentativeAndBack() {
+    auto p = makeBlockStack(6);
+    auto tree = ModuleTree::build(p->graph);
+    auto folds = ModuleFolds::detect(p->graph, &p->signature, tree);
+    const auto& g = p->graph;
+    QCOMPARE(folds.representativeNode(nodeIndex(g, "relu_4")), nodeIndex(g, "relu_0"));
+    QCOMPARE(folds.representativeNode(nodeIndex(g, "mm_5")), nodeIndex(g, "mm_0"));
+    QCOMPARE(folds.representativeNode(nodeIndex(g, "head")), nodeIndex(g, "head"));
+    QCOMPARE(folds.instanceNode(0, 4, nodeIndex(g, "add_0")), nodeIndex(g, "add_4"));
+    QCOMPARE(folds.instanceNode(0, 2, nodeIndex(g, "add_5")), nodeIndex(g, "add_2")); // from any instance
+    QCOMPARE(folds.instanceNode(0, 6, nodeIndex(g, "add_0")), -1);                   // no seventh block
+    QCOMPARE(folds.instanceNode(0, 1, nodeIndex(g, "head")), -1);                    // not in the group
+    checkRoundTrips(folds, g.nodes.size());
+}
+
+void TestModuleFold::aDifferentBlockIsLeftOut_data() {
+    QTest::addColumn<QString>("change");
+    QTest::addColumn<int>("count");
+    QTest::addRow("names only") << "rename" << 5;
+    QTest::addRow("other op") << "op" << 4;
+    QTest::addRow("other shape") << "shape" << 4;
+    QTest::addRow("other parameter shape") << "param" << 4;
+    QTest::addRow("other wiring") << "wiring" << 4;
+    QTest::addRow("other argument") << "argument" << 4;
+}
+
+void TestModuleFold::aDifferentBlockIsLeftOut() {
+    // five blocks; block 2 differs in one way: the group is blocks 0, 1, 3 and 4, not consecutive
+    QFETCH(QString, change);
+    QFETCH(int, count);
+    Program p = *makeBlockStack(5); // a copy to edit
+    auto& g = p.graph;
+    const int relu2 = nodeIndex(g, "relu_2"), add2 = nodeIndex(g, "add_2");
+    if (change == "rename") {
+        // names never count: a node, its value and a parameter renamed
+        g.nodes[static_cast<size_t>(relu2)].name = "renamed";
+        g.nodes[static_cast<size_t>(relu2)].outputs = {Argument::tensor("renamed")};
+        g.tensorValues["renamed"] = g.tensorValues["relu_2"];
+        g.nodes[static_cast<size_t>(add2)].inputs[0].arg.s = "renamed";
+    } else if (change == "op") {
+        g.nodes[static_cast<size_t>(relu2)].target = Target::parse("torch.ops.aten.gelu.default");
+    } else if (change == "shape") {
+        g.tensorValues["relu_2"] = irlens::testing::meta({2, 16});
+    } else if (change == "param") {
+        g.tensorValues["p_layers_2_fc_weight"] = irlens::testing::meta({16, 8});
+    } else if (change == "wiring") {
+        // add_2 = relu_2 + relu_2 instead of relu_2 + the block's input
+        g.nodes[static_cast<size_t>(add2)].inputs[1].arg.s = "relu_2";
+    } else if (change == "argument") {
+        g.nodes[static_cast<size_t>(add2)].inputs.push_back({"alpha", Argument::integer(2), 2});
+    }
+    auto tree = ModuleTree::build(g);
+    auto folds = ModuleFolds::detect(g, &p.signature, tree);
+    QCOMPARE(folds.folds().size(), size_t(1));
+    const ModuleFold& f = folds.folds().front();
+    QCOMPARE(f.count(), count);
+    QCOMPARE(f.consecutive, count == 5);
+    if (count == 4) {
+        QCOMPARE(folds.foldOfModule(tree.find("layers.2")), -1);
+        QCOMPARE(f.instances[2], tree.find("layers.3"));
+        QCOMPARE(folds.instanceOfModule(tree.find("layers.3")), 2);
+    }
+    checkRoundTrips(folds, g.nodes.size());
+}
+
+void TestModuleFold::llamaDeepFolds128Layers() {
+    IRLENS_REQUIRE_SHARED();
+    auto p = irlens::testing::loadFixtureGraph("generated/llama_deep/model.pt2");
+    QVERIFY(p);
+    auto tree = ModuleTree::build(p->graph);
+    auto t0 = std::chrono::steady_clock::now();
+    auto folds = ModuleFolds::detect(p->graph, &p->signature, tree);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const ModuleFold* f = largestFold(folds);
+    QVERIFY(f);
+    QCOMPARE(f->count(), 128);
+    QVERIFY(f->consecutive);
+    QCOMPARE(f->depth, tree.module(f->representative()).depth);
+    // every decoder layer is one instance, all of one size
+    int layerNodes = 0;
+    for (int m : f->instances) layerNodes += tree.module(m).totalNodes;
+    QCOMPARE(layerNodes, 128 * tree.module(f->representative()).totalNodes);
+    for (const auto& nodes : f->nodes) QCOMPARE(nodes.size(), f->nodes.front().size());
+    checkRoundTrips(folds, p->graph.nodes.size());
+    qInfo("llama_deep: %zu groups, the largest %d x %s (%d nodes each), detected in %.1f ms", folds.folds().size(), f->count(),
+          tree.module(f->representative()).shortType().c_str(), tree.module(f->representative()).totalNodes, ms);
+}
+
+void TestModuleFold::deepStackAlternatesTwoKindsOfBlock() {
+    // 240 blocks, MLP and attention in turn: two groups of 120, neither consecutive
+    IRLENS_REQUIRE_SHARED();
+    auto p = irlens::testing::loadFixtureGraph("generated/deep_stack/model.pt2");
+    QVERIFY(p);
+    auto tree = ModuleTree::build(p->graph);
+    auto folds = ModuleFolds::detect(p->graph, &p->signature, tree);
+    std::vector<const ModuleFold*> top;
+    for (const auto& f : folds.folds())
+        if (f.count() == 120) top.push_back(&f);
+    QCOMPARE(top.size(), size_t(2));
+    QVERIFY(!top[0]->consecutive && !top[1]->consecutive);
+    QCOMPARE(top[0]->instances[1] , tree.module(tree.module(top[0]->instances[0]).parent).children[2]);
+    checkRoundTrips(folds, p->graph.nodes.size());
+}
+
+QTEST_GUILESS_MAIN(TestModuleFold)
+#include "tst_module_fold.moc"
