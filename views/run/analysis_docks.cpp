@@ -17,6 +17,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -56,6 +57,17 @@ const std::array<Layer, 4> kLayers{{{"weights", QColor(0x8d, 0xa0, 0xcb)}, {"inp
 int64_t layerValue(const MemoryPoint& p, size_t layer) {
     const int64_t v[4] = {p.weights, p.inputs, p.activations, p.workspace};
     return v[layer];
+}
+
+// Refills a pane's model with the proxy detached: thousands of rows (deep_stack's weights, its path)
+// inserted one by one into an attached model kept the GUI thread busy past 100 ms.
+template <class Fill>
+void refill(TablePane* pane, QStandardItemModel* model, Fill fill) {
+    pane->proxy()->setSourceModel(nullptr);
+    model->removeRows(0, model->rowCount());
+    fill();
+    pane->proxy()->setSourceModel(model);
+    pane->fitColumns();
 }
 
 } // namespace
@@ -246,43 +258,55 @@ QWidget* AnalysisDocks::buildLines() {
 
 void AnalysisDocks::showRun() {
     RunSnapshotPtr run = m_doc->runResult();
-    m_live->removeRows(0, m_live->rowCount());
-    m_path->removeRows(0, m_path->rowCount());
-    m_lines->removeRows(0, m_lines->rowCount());
     if (!run || !run->analysis) {
+        for (auto [pane, model] : {std::pair{m_livePane, m_live}, std::pair{m_pathPane, m_path}, std::pair{m_linesPane, m_lines}})
+            refill(pane, model, [] {});
         m_curve->setMemory({});
         m_memoryText->setText(tr("Not run yet: Run › Run (F5)"));
         m_pathText->setText(tr("Not run yet: Run › Run (F5)"));
         return;
     }
-    const RunAnalysis& a = *run->analysis;
+    // three event-loop turns, one per dock: together they held the GUI thread too long on deep_stack
+    auto later = [this, run](auto part) {
+        QTimer::singleShot(0, this, [this, run, part] {
+            if (m_doc->runResult() == run) part(*run->analysis);
+        });
+    };
+    later([this](const RunAnalysis& a) { showMemory(a); });
+    later([this](const RunAnalysis& a) { showPath(criticalPathOf(a), tr("Critical path")); });
+    later([this](const RunAnalysis& a) { showLines(a); });
+}
+
+void AnalysisDocks::showMemory(const RunAnalysis& a) {
     MemorySummary mem = memoryOf(a);
     m_memoryText->setText(tr("Peak %1 at %2 · activations + workspace there %3 (the engine measured %4) · every intermediate "
                              "value kept would take %5, freeing after the last use saved %6")
                               .arg(mib(mem.peakBytes), mem.peak >= 0 ? mem.curve[static_cast<size_t>(mem.peak)].name : QString(),
                                    mib(mem.runPeakBytes), mib(mem.measuredPeakBytes), mib(mem.allocatedBytes),
                                    mib(std::max<int64_t>(0, mem.allocatedBytes - mem.runPeakBytes))));
-    for (const LiveBlock& b : mem.liveAtPeak) {
-        QList<QStandardItem*> row{cell(b.name), cell(b.kind), numberCell(QString::number(static_cast<double>(b.bytes) / 1048576.0, 'f', 3), static_cast<double>(b.bytes)),
-                                  cell(b.type), cell(b.producer), cell(b.module), cell(b.lastUser)};
-        if (!b.producer.isEmpty()) row[0]->setData("node:" + b.producer, Qt::UserRole + 1);
-        m_live->appendRow(row);
-    }
+    refill(m_livePane, m_live, [this, &mem] {
+        for (const LiveBlock& b : mem.liveAtPeak) {
+            QList<QStandardItem*> row{cell(b.name), cell(b.kind), numberCell(QString::number(static_cast<double>(b.bytes) / 1048576.0, 'f', 3), static_cast<double>(b.bytes)),
+                                      cell(b.type), cell(b.producer), cell(b.module), cell(b.lastUser)};
+            if (!b.producer.isEmpty()) row[0]->setData("node:" + b.producer, Qt::UserRole + 1);
+            m_live->appendRow(row);
+        }
+    });
     m_curve->setMemory(std::move(mem));
-    m_livePane->fitColumns();
-    showPath(criticalPathOf(a), tr("Critical path"));
+}
+
+void AnalysisDocks::showLines(const RunAnalysis& a) {
     m_lineRows = linesOf(a);
-    for (const LineRow& l : m_lineRows.rows) {
-        m_lines->appendRow({cell(QString("%1:%2").arg(l.file).arg(l.line)), numberCell(ms(l.selfNs), static_cast<double>(l.selfNs)),
-                            numberCell(ms(l.inclusiveNs), static_cast<double>(l.inclusiveNs)), numberCell(QString::number(l.nodes), l.nodes),
-                            cell(l.function), cell(l.code)});
-    }
-    m_linesPane->fitColumns();
+    refill(m_linesPane, m_lines, [this] {
+        for (const LineRow& l : m_lineRows.rows)
+            m_lines->appendRow({cell(QString("%1:%2").arg(l.file).arg(l.line)), numberCell(ms(l.selfNs), static_cast<double>(l.selfNs)),
+                                numberCell(ms(l.inclusiveNs), static_cast<double>(l.inclusiveNs)), numberCell(QString::number(l.nodes), l.nodes),
+                                cell(l.function), cell(l.code)});
+    });
 }
 
 void AnalysisDocks::showPath(const PathSummary& path, const QString& heading, int64_t baselineNs) {
     m_shownPath = path;
-    m_path->removeRows(0, m_path->rowCount());
     const Graph* g = m_doc->program() ? &m_doc->program()->graph : nullptr;
     if (!path.error.isEmpty() || !g) {
         m_pathText->setText(tr("What-if not understood: %1").arg(path.error));
@@ -303,15 +327,16 @@ void AnalysisDocks::showPath(const PathSummary& path, const QString& heading, in
     }
     m_pathText->setText(tr("%1: %2 nodes, %3 ms = %4 % of the measured wall time %5 ms · %6")
                             .arg(heading).arg(path.nodes.size()).arg(ms(path.lengthNs), share, ms(path.measuredWallNs), model));
-    for (size_t k = 0; k < path.nodes.size(); ++k) {
-        const Node& n = g->nodes[static_cast<size_t>(path.nodes[k])];
-        const double share = path.lengthNs > 0 ? static_cast<double>(path.nodeNs[k]) / static_cast<double>(path.lengthNs) * 100.0 : 0.0;
-        QList<QStandardItem*> row{cell(QString::fromStdString(n.name)), cell(QString::fromStdString(n.target.shortName())),
-                                  numberCell(ms(path.nodeNs[k]), static_cast<double>(path.nodeNs[k])), numberCell(QString::number(share, 'f', 1), share)};
-        row[0]->setData("node:" + QString::fromStdString(n.name), Qt::UserRole + 1);
-        m_path->appendRow(row);
-    }
-    m_pathPane->fitColumns();
+    refill(m_pathPane, m_path, [this, &path, g] {
+        for (size_t k = 0; k < path.nodes.size(); ++k) {
+            const Node& n = g->nodes[static_cast<size_t>(path.nodes[k])];
+            const double share = path.lengthNs > 0 ? static_cast<double>(path.nodeNs[k]) / static_cast<double>(path.lengthNs) * 100.0 : 0.0;
+            QList<QStandardItem*> row{cell(QString::fromStdString(n.name)), cell(QString::fromStdString(n.target.shortName())),
+                                      numberCell(ms(path.nodeNs[k]), static_cast<double>(path.nodeNs[k])), numberCell(QString::number(share, 'f', 1), share)};
+            row[0]->setData("node:" + QString::fromStdString(n.name), Qt::UserRole + 1);
+            m_path->appendRow(row);
+        }
+    });
     // outlined on the graph, as search hits (Enter steps along it)
     if (m_doc->scopes().size() == 1) m_doc->setSearchHits(path.nodes);
 }

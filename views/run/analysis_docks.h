@@ -75,6 +75,8 @@ private:
     QWidget* buildPath();
     QWidget* buildLines();
     void showRun();
+    void showMemory(const RunAnalysis& analysis);
+    void showLines(const RunAnalysis& analysis);
     /// `baselineNs` > 0: a what-if, compared with the model's prediction on the measured times.
     void showPath(const PathSummary& path, const QString& heading, int64_t baselineNs = 0);
 

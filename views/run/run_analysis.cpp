@@ -17,13 +17,24 @@ namespace irlens::views {
 
 using namespace irlens::core::exec;
 
+// Everything the docks show first is computed here, on the run's worker: replaying the sampled runs
+// for the prediction takes tens of milliseconds on deep_stack, too long for the GUI thread.
 struct RunAnalysis {
     std::shared_ptr<const ExecutionPlan> plan;
     MeasuredRun run;
     MemoryTimeline memory;
     LineProfile lines;
     int64_t wallNs = 0;
+    MemorySummary memorySummary;
+    PathSummary basePath;
+    LineSummary lineSummary;
 };
+
+namespace {
+MemorySummary summarizeMemory(const RunAnalysis& a);
+PathSummary predictPath(const RunAnalysis& a, const QString& selector, double factor);
+LineSummary summarizeLines(const RunAnalysis& a);
+} // namespace
 
 RunAnalysisPtr analyseRun(std::shared_ptr<const ExecutionPlan> plan, const Profile& profile) {
     auto a = std::make_shared<RunAnalysis>();
@@ -32,8 +43,19 @@ RunAnalysisPtr analyseRun(std::shared_ptr<const ExecutionPlan> plan, const Profi
     a->memory = memoryTimeline(*a->plan, a->run);
     a->lines = lineProfile(*a->plan, a->run.nodeNs);
     a->wallNs = a->run.medianWallNs;
+    a->memorySummary = summarizeMemory(*a);
+    a->basePath = predictPath(*a, {}, 1.0);
+    a->lineSummary = summarizeLines(*a);
     return a;
 }
+
+MemorySummary memoryOf(const RunAnalysis& a) { return a.memorySummary; }
+
+PathSummary criticalPathOf(const RunAnalysis& a, const QString& selector, double factor) {
+    return selector.trimmed().isEmpty() ? a.basePath : predictPath(a, selector, factor);
+}
+
+LineSummary linesOf(const RunAnalysis& a) { return a.lineSummary; }
 
 namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
@@ -42,7 +64,9 @@ QString nodeName(const ExecutionPlan& plan, int node) {
 }
 } // namespace
 
-MemorySummary memoryOf(const RunAnalysis& a) {
+namespace {
+
+MemorySummary summarizeMemory(const RunAnalysis& a) {
     MemorySummary m;
     for (const MemoryStep& s : a.memory.steps)
         m.curve.push_back({s.node, nodeName(*a.plan, s.node), s.weights, s.inputs, s.activations, s.workspace});
@@ -58,7 +82,7 @@ MemorySummary memoryOf(const RunAnalysis& a) {
     return m;
 }
 
-PathSummary criticalPathOf(const RunAnalysis& a, const QString& selector, double factor) {
+PathSummary predictPath(const RunAnalysis& a, const QString& selector, double factor) {
     PathSummary p;
     p.measuredWallNs = a.wallNs;
     p.threads = a.run.threads;
@@ -87,7 +111,7 @@ PathSummary criticalPathOf(const RunAnalysis& a, const QString& selector, double
     return p;
 }
 
-LineSummary linesOf(const RunAnalysis& a) {
+LineSummary summarizeLines(const RunAnalysis& a) {
     LineSummary s;
     for (const SourceLine& l : a.lines.lines)
         s.rows.push_back({q(l.file), l.line, q(l.function), q(l.code), l.inLibrary, l.selfNs, l.inclusiveNs, l.selfNodes, l.nodes});
@@ -97,5 +121,7 @@ LineSummary linesOf(const RunAnalysis& a) {
     s.untracedNodes = a.lines.untracedNodes;
     return s;
 }
+
+} // namespace
 
 } // namespace irlens::views

@@ -554,6 +554,8 @@ void TestRunGui::memoryPathAndLines() {
     w.runController()->run();
     QTRY_VERIFY_WITH_TIMEOUT(w.document()->runResult() != nullptr, 60000);
     for (const char* name : {"runMemory", "runCriticalPath", "runSourceLines"}) QVERIFY2(!w.findChild<QDockWidget*>(name)->isHidden(), name);
+    // the docks fill over the next event-loop turns
+    QTRY_VERIFY(!ad->memoryCurve()->memory().curve.empty() && ad->pathModel()->rowCount() > 0 && ad->linesModel()->rowCount() > 0);
     const RunSnapshot& run = *w.document()->runResult();
     // memory: a point per executed node, the peak's blocks sum to the peak
     const MemorySummary& mem = ad->memoryCurve()->memory();
