@@ -142,15 +142,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
 
 MainWindow::~MainWindow() { waitForSettingWrites(); }
 
+QDockWidget* MainWindow::addDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(widget);
+    addDockWidget(area, d);
+    return d;
+}
+
 void MainWindow::buildDocks() {
-    auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
-        auto* d = new QDockWidget(title, this);
-        d->setObjectName(name);
-        d->setWidget(w);
-        addDockWidget(area, d);
-        return d;
-    };
-    // left: modules and signature
+    buildLeftDocks();
+    buildRightDocks();
+    buildBottomDocks();
+}
+
+// The module tree with the signature and the range constraints as tabs beside it.
+void MainWindow::buildLeftDocks() {
     m_modules = new ModuleTreeModel(m_doc, this);
     m_moduleView = new QTreeView(this);
     m_moduleView->setModel(m_modules);
@@ -174,14 +181,21 @@ void MainWindow::buildDocks() {
     connect(m_moduleView, &QTreeView::doubleClicked, this, [this](const QModelIndex& idx) {
         m_doc->toggleModule(idx.data(ModuleTreeModel::ModuleIndexRole).toInt());
     });
-    auto* modulesDock = dock(tr("Modules"), "modules", m_moduleView, Qt::LeftDockWidgetArea);
+    auto* modulesDock = addDock(tr("Modules"), "modules", m_moduleView, Qt::LeftDockWidgetArea);
     m_signature = new SignatureModel(m_doc, this);
-    auto* sigDock = dock(tr("Signature"), "signature", new TablePane(m_doc, m_signature, SignatureModel::LinkRole, this),
+    auto* sigDock = addDock(tr("Signature"), "signature", new TablePane(m_doc, m_signature, SignatureModel::LinkRole, this),
                          Qt::LeftDockWidgetArea);
     m_ranges = new RangeConstraintsModel(m_doc, this);
-    auto* rangeDock = dock(tr("Range constraints"), "ranges", new TablePane(m_doc, m_ranges, 0, this), Qt::LeftDockWidgetArea);
+    auto* rangeDock = addDock(tr("Range constraints"), "ranges", new TablePane(m_doc, m_ranges, 0, this), Qt::LeftDockWidgetArea);
 
-    // right: node inspector
+    tabifyDockWidget(modulesDock, sigDock);
+    tabifyDockWidget(sigDock, rangeDock);
+    modulesDock->raise();
+}
+
+// The Node pane and the decomposition as tabs, each with the whole height (stacked, the Node pane had
+// to be scrolled to reach the module stack and the teaching text showed 6 lines).
+void MainWindow::buildRightDocks() {
     m_inspector = new NodeInspectorModel(m_doc, this);
     m_inspectorView = new QTreeView(this);
     m_inspectorView->setModel(m_inspector);
@@ -202,7 +216,7 @@ void MainWindow::buildDocks() {
     };
     connect(m_inspectorView, &QTreeView::activated, this, follow);
     connect(m_inspectorView, &QTreeView::clicked, this, follow);
-    auto* inspectorDock = dock(tr("Node"), "inspector", m_inspectorView, Qt::RightDockWidgetArea);
+    auto* inspectorDock = addDock(tr("Node"), "inspector", m_inspectorView, Qt::RightDockWidgetArea);
     connect(m_graph->view(), &GraphView::showSourceRequested, this, [this, inspectorDock](int n) {
         inspectorDock->show();
         inspectorDock->raise();
@@ -210,9 +224,15 @@ void MainWindow::buildDocks() {
         showStackTrace();
     });
 
-    // bottom: FX text, diagnostics, weights
+    auto* decompDock = addDock(tr("Decomposition"), "decomposition", new DecompPane(m_doc, this), Qt::RightDockWidgetArea);
+    tabifyDockWidget(inspectorDock, decompDock);
+    inspectorDock->raise();
+}
+
+// The FX text, diagnostics and weights as tabs (the run's docks join them, views/run).
+void MainWindow::buildBottomDocks() {
     m_fx = new FxTextPane(m_doc, this);
-    auto* fxDock = dock(tr("FX text"), "fx", m_fx, Qt::BottomDockWidgetArea);
+    auto* fxDock = addDock(tr("FX text"), "fx", m_fx, Qt::BottomDockWidgetArea);
     connect(m_graph->view(), &GraphView::showInFxTextRequested, this, [this, fxDock](int n) {
         fxDock->show();
         fxDock->raise();
@@ -221,25 +241,16 @@ void MainWindow::buildDocks() {
     });
     m_diagnostics = new DiagnosticsModel(m_doc, this);
     auto* diagPane = new TablePane(m_doc, m_diagnostics, DiagnosticsModel::NodeNameRole, this, "node:");
-    auto* diagDock = dock(tr("Diagnostics"), "diagnostics", diagPane, Qt::BottomDockWidgetArea);
+    auto* diagDock = addDock(tr("Diagnostics"), "diagnostics", diagPane, Qt::BottomDockWidgetArea);
     // activating the Rule column opens the rule's explanation (Help › Export IR rules)
     connect(diagPane, &TablePane::rowActivated, this, [this](const QModelIndex& index) {
         if (index.column() == 1) showSpecReference(index.data().toString());
     });
     m_weights = new WeightsPane(m_doc, this);
-    auto* weightsDock = dock(tr("Weights"), "weights", m_weights, Qt::BottomDockWidgetArea);
+    auto* weightsDock = addDock(tr("Weights"), "weights", m_weights, Qt::BottomDockWidgetArea);
     tabifyDockWidget(fxDock, diagDock);
     tabifyDockWidget(diagDock, weightsDock);
     fxDock->raise();
-    // right: the Node pane and the decomposition as tabs, each with the whole height (stacked, the
-    // Node pane had to be scrolled to reach the module stack and the teaching text showed 6 lines)
-    auto* decompDock = dock(tr("Decomposition"), "decomposition", new DecompPane(m_doc, this), Qt::RightDockWidgetArea);
-    tabifyDockWidget(inspectorDock, decompDock);
-    inspectorDock->raise();
-    // left: the module tree with the signature and ranges as tabs beside it
-    tabifyDockWidget(modulesDock, sigDock);
-    tabifyDockWidget(sigDock, rangeDock);
-    modulesDock->raise();
     connect(m_doc, &Document::diagnosticsChanged, this, [this, diagDock] {
         diagDock->setWindowTitle(tr("Diagnostics (%1)").arg(m_doc->diagnostics().size()));
     });

@@ -11,6 +11,8 @@ class QProgressBar;
 class QToolButton;
 class QTreeView;
 
+class QDockWidget;
+
 namespace irlens::views {
 
 class Document;
@@ -81,6 +83,10 @@ private:
     void showStackTrace();
     void buildMenus();
     void buildDocks();
+    void buildLeftDocks();
+    void buildRightDocks();
+    void buildBottomDocks();
+    QDockWidget* addDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
     void updateStatus();
     void updateTitle();
     void addRecent(const QString& path);

@@ -5,8 +5,11 @@
 
 namespace irlens::core::detail {
 
-std::vector<RuleInfo> graphRuleCatalogue() {
-    const Severity E = Severity::Error, W = Severity::Warning, I = Severity::Info;
+namespace {
+
+// EIR-S*: the graph as a program: targets, placeholders, the output, definitions before uses.
+std::vector<RuleInfo> structureRules() {
+    const Severity E = Severity::Error, I = Severity::Info;
     return {
         {"EIR-S001", "call_function targets are ATen/custom op overloads, higher-order or symbolic ops",
          "IR spec, call_function; verifier.py _check_valid_op", E,
@@ -103,6 +106,13 @@ std::vector<RuleInfo> graphRuleCatalogue() {
          "\"kwargs: Dict[str, object]\" (Node schema): one value per argument name",
          "aten.add.Tensor with alpha passed twice",
          "pass each schema argument once"},
+    };
+}
+
+// EIR-T*: what a tensor meta may hold.
+std::vector<RuleInfo> tensorRules() {
+    const Severity E = Severity::Error;
+    return {
         {"EIR-T001", "tensor metas carry a torch dtype", "format guide 5.6 and 5.7 (TensorMeta.dtype, ScalarType)", E,
          "A val is a FakeTensor, and its dtype is one of torch's dtypes; the serialized ScalarType code must be one "
          "the format defines, or no loader can rebuild the tensor.",
@@ -123,6 +133,13 @@ std::vector<RuleInfo> graphRuleCatalogue() {
          "\"A FakeTensor is an object that contains the metadata of a tensor.\" (FakeTensor)",
          "a val with stride -1 in dimension 0",
          "the file is damaged or crafted; export the program again"},
+    };
+}
+
+// EIR-D*, EIR-P*: what the dialect allows (functional, Core ATen) and what prims require.
+std::vector<RuleInfo> dialectRules() {
+    const Severity E = Severity::Error, W = Severity::Warning;
+    return {
         {"EIR-D001", "functional: no in-place overloads (training IR may keep them)",
          "IR spec, functional; verifier.py (is_mutable)", E,
          "Export IR is functional: an operator does not change its inputs. In-place ops (relu_, add_) become their "
@@ -176,5 +193,14 @@ std::vector<RuleInfo> graphRuleCatalogue() {
          "broadcast the smaller operand first (prims.broadcast_in_dim to [2, 8], broadcast_dimensions [1])"},
     };
 }
+
+} // namespace
+
+std::vector<RuleInfo> graphRuleCatalogue() {
+    std::vector<RuleInfo> rules = structureRules();
+    for (auto part : {tensorRules(), dialectRules()}) rules.insert(rules.end(), part.begin(), part.end());
+    return rules;
+}
+
 
 } // namespace irlens::core::detail

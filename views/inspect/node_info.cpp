@@ -139,6 +139,15 @@ const char* const moduleStack = QT_TRANSLATE_NOOP("NodeInfo",
     "meta['nn_module_stack']: the nn.Module calls the node was traced inside, outermost first");
 const char* const sourceFn = QT_TRANSLATE_NOOP("NodeInfo",
     "meta['source_fn_stack']: the torch function or module type each enclosing call came from");
+const char* const inputKind = QT_TRANSLATE_NOOP("NodeInfo",
+    "InputKind: USER_INPUT (an argument of forward), PARAMETER / BUFFER (lifted module state, fed from the "
+    "state_dict), CONSTANT_TENSOR (a lifted constant), CUSTOM_OBJ, TOKEN (orders side effects)");
+const char* const outputKind = QT_TRANSLATE_NOOP("NodeInfo",
+    "OutputKind: USER_OUTPUT (returned by forward), BUFFER_MUTATION (the buffer's new value, written back "
+    "after the call), USER_INPUT_MUTATION, LOSS_OUTPUT, GRADIENT_TO_PARAMETER, TOKEN");
+const char* const pytreeSpec = QT_TRANSLATE_NOOP("NodeInfo",
+    "The pytree TreeSpec that flattens forward's (args, kwargs) into the user inputs, or its result into the "
+    "user outputs (module_call_graph, the root's signature); the leaves are shown by value name");
 } // namespace tip
 
 QString tr(const char* text) { return QCoreApplication::translate("NodeInfo", text); }
@@ -321,16 +330,6 @@ std::unique_ptr<InfoRow> buildNodeInfo(const Graph& graph, int nodeIndex, const 
 
 namespace {
 
-const char* const kInputKindTip = QT_TRANSLATE_NOOP("NodeInfo",
-    "InputKind: USER_INPUT (an argument of forward), PARAMETER / BUFFER (lifted module state, fed from the "
-    "state_dict), CONSTANT_TENSOR (a lifted constant), CUSTOM_OBJ, TOKEN (orders side effects)");
-const char* const kOutputKindTip = QT_TRANSLATE_NOOP("NodeInfo",
-    "OutputKind: USER_OUTPUT (returned by forward), BUFFER_MUTATION (the buffer's new value, written back "
-    "after the call), USER_INPUT_MUTATION, LOSS_OUTPUT, GRADIENT_TO_PARAMETER, TOKEN");
-const char* const kSpecTip = QT_TRANSLATE_NOOP("NodeInfo",
-    "The pytree TreeSpec that flattens forward's (args, kwargs) into the user inputs, or its result into the "
-    "user outputs (module_call_graph, the root's signature); the leaves are shown by value name");
-
 // One pytree TreeSpec node (torch.utils._pytree's JSON form) and its children; leaves take the next name.
 void addTreeSpec(InfoRow* parent, const QJsonObject& spec, const QStringList& leaves, int& nextLeaf) {
     const QJsonArray children = spec.value("children_spec").toArray();
@@ -356,7 +355,7 @@ void addPytree(InfoRow* root, const QString& key, const std::string& json, const
         root->add(key, q(json))->monospace = true;
         return;
     }
-    auto* row = addTip(root->add(key, QObject::tr("pytree, protocol %1").arg(top.at(0).toInt())), kSpecTip);
+    auto* row = addTip(root->add(key, QObject::tr("pytree, protocol %1").arg(top.at(0).toInt())), tip::pytreeSpec);
     int next = 0;
     addTreeSpec(row, top.at(1).toObject(), leaves, next);
 }
@@ -387,7 +386,7 @@ std::unique_ptr<InfoRow> buildPlaceholderInfo(const Program& program, const std:
     addTip(sec->add(QObject::tr("target"), q(value)), tip::target)->monospace = true;
     if (position >= 0) {
         const InputSpec& spec = program.signature.inputSpecs[static_cast<size_t>(position)];
-        addTip(sec->add(QObject::tr("input kind"), q(inputKindName(spec.kind))), kInputKindTip);
+        addTip(sec->add(QObject::tr("input kind"), q(inputKindName(spec.kind))), tip::inputKind);
         sec->add(QObject::tr("signature position"), QString::number(position));
         if (!spec.target.empty())
             sec->add(QObject::tr("state_dict target"), q(spec.target))->tip =
@@ -424,7 +423,7 @@ std::unique_ptr<InfoRow> buildOutputInfo(const Program& program) {
     QStringList returned;
     for (const auto& a : graph.outputs) returned << formatArgument(a);
     sec->add(QObject::tr("args"), "((" + returned.join(", ") + (returned.size() == 1 ? ",))" : "))"))->monospace = true;
-    auto* rows = addTip(root->add(QObject::tr("returns"), QString::number(graph.outputs.size())), kOutputKindTip);
+    auto* rows = addTip(root->add(QObject::tr("returns"), QString::number(graph.outputs.size())), tip::outputKind);
     std::map<std::string, std::string> placeholderOfBuffer; // buffer FQN -> its placeholder
     for (const auto& in : program.signature.inputSpecs)
         if (!in.target.empty()) placeholderOfBuffer[in.target] = argName(in.arg).toStdString();
@@ -432,7 +431,7 @@ std::unique_ptr<InfoRow> buildOutputInfo(const Program& program) {
     for (size_t k = 0; k < program.signature.outputSpecs.size(); ++k) {
         const OutputSpec& spec = program.signature.outputSpecs[k];
         const QString name = argName(spec.arg);
-        auto* row = addTip(rows->add(QString("[%1] %2").arg(k).arg(name), q(outputKindName(spec.kind))), kOutputKindTip);
+        auto* row = addTip(rows->add(QString("[%1] %2").arg(k).arg(name), q(outputKindName(spec.kind))), tip::outputKind);
         row->link = "node:" + name;
         if (spec.kind == OutputKind::UserOutput) userOutputs << name;
         if (spec.target.empty()) continue;

@@ -146,9 +146,14 @@ bool StepController::ensureSession() {
         return false;
     }
     m_stepper = std::move(*stepper);
+    // once per session, not per row: who produces each value, and which values the graph returns
+    const auto& g = m_stepper->plan().graph();
     m_producer.clear();
-    for (const auto& pn : m_stepper->plan().graph().nodes)
+    for (const auto& pn : g.nodes)
         for (const std::string& out : m_stepper->outputsOf(pn.index)) m_producer.emplace(out, pn.index);
+    m_graphOutputs.clear();
+    for (int s : g.outputSlots)
+        if (s >= 0) m_graphOutputs.insert(g.slotNames[static_cast<size_t>(s)]);
     m_inputsFrom = QString::fromStdString(inputs->from);
     std::vector<StepRow> rows;
     for (const auto& pn : m_stepper->plan().graph().nodes) {
@@ -232,10 +237,6 @@ void StepController::updateRow(int node) {
     r.next = m_stepper->nextNode() == node;
     r.ns = m_stepper->nodeNs(node);
     const auto outs = m_stepper->outputsOf(node);
-    const auto& g = m_stepper->plan().graph();
-    std::set<std::string> graphOutputs;
-    for (int s : g.outputSlots)
-        if (s >= 0) graphOutputs.insert(g.slotNames[static_cast<size_t>(s)]);
     QStringList values, tips;
     r.live = false;
     r.output = false;
@@ -247,7 +248,7 @@ void StepController::updateRow(int node) {
         const QString text = QString::fromStdString(v->describe());
         values << text;
         r.live = r.live || m_stepper->isLive(name);
-        r.output = r.output || graphOutputs.count(name) > 0;
+        r.output = r.output || m_graphOutputs.count(name) > 0;
         const int freed = m_stepper->freedAfter(name);
         if (freed >= 0 && r.freedAfter.isEmpty()) r.freedAfter = m_model->row(freed)->name;
         QString tip = QString::fromStdString(name) + ": " + text;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 class QAction;
 class QDockWidget;
@@ -81,6 +82,7 @@ private:
     std::unique_ptr<core::exec::Stepper> m_stepper;
     QString m_inputsFrom;
     std::unordered_map<std::string, int> m_producer; // value name -> the node producing it
+    std::unordered_set<std::string> m_graphOutputs;  // values the graph returns (never freed)
     int m_target = -1;       // Run to here: the node to reach, -1 when idle
     int m_sliceFrom = 0;     // the first node of the running Run to here
 };
