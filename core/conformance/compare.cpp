@@ -1,0 +1,149 @@
+#include "core/conformance/runner.h"
+
+#include "core/exec/engine.h"
+#include "core/exec/kernel_registry.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace irlens::core::conformance {
+
+namespace {
+
+using exec::Tensor;
+
+double halfToDouble(uint16_t h) {
+    int sign = h >> 15, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+    double v = exp == 0 ? std::ldexp(man, -24) : exp == 31 ? (man ? NAN : INFINITY) : std::ldexp(man + 1024, exp - 25);
+    return sign ? -v : v;
+}
+
+double bfloatToDouble(uint16_t b) {
+    uint32_t bits = static_cast<uint32_t>(b) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+// Byte offset of element `flat` (C order) of a strided tensor.
+int64_t offsetOf(const Tensor& t, int64_t flat) {
+    int64_t off = 0;
+    for (size_t k = t.sizes().size(); k-- > 0;) {
+        off += (flat % t.sizes()[k]) * t.strides()[k];
+        flat /= t.sizes()[k];
+    }
+    return off * t.itemSize();
+}
+
+double floatAt(const Tensor& t, int64_t flat) {
+    const std::byte* p = t.raw() + offsetOf(t, flat);
+    uint16_t h;
+    switch (t.dtype()) {
+    case ScalarType::Float16: std::memcpy(&h, p, 2); return halfToDouble(h);
+    case ScalarType::BFloat16: std::memcpy(&h, p, 2); return bfloatToDouble(h);
+    default: return t.at(flat);
+    }
+}
+
+int64_t intAt(const Tensor& t, int64_t flat) {
+    const std::byte* p = t.raw() + offsetOf(t, flat);
+    switch (t.dtype()) {
+    case ScalarType::Int64: { int64_t v; std::memcpy(&v, p, 8); return v; }
+    case ScalarType::Int32: { int32_t v; std::memcpy(&v, p, 4); return v; }
+    case ScalarType::Int16: { int16_t v; std::memcpy(&v, p, 2); return v; }
+    case ScalarType::Int8: return static_cast<int8_t>(*p);
+    case ScalarType::UInt8: return static_cast<uint8_t>(*p);
+    case ScalarType::Bool: return *p != std::byte{0} ? 1 : 0;
+    default: return 0;
+    }
+}
+
+std::string indexString(const exec::Shape& sizes, int64_t flat) {
+    std::vector<int64_t> idx(sizes.size());
+    for (size_t k = sizes.size(); k-- > 0;) {
+        idx[k] = flat % sizes[k];
+        flat /= sizes[k];
+    }
+    return exec::shapeToString(idx);
+}
+
+std::string num(double v) {
+    std::ostringstream s;
+    s.precision(17);
+    s << v;
+    return s.str();
+}
+
+bool floatsAgree(double a, double e, Tolerance tol) {
+    if (std::isnan(e) || std::isnan(a)) return std::isnan(e) && std::isnan(a);
+    if (std::isinf(e) || std::isinf(a)) return a == e;
+    if (e == 0 && a == 0) return std::signbit(a) == std::signbit(e);
+    return std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e);
+}
+
+std::string compareValues(const Tensor& actual, const Tensor& expected, Tolerance tol) {
+    bool floating = isFloatingType(expected.dtype());
+    for (int64_t i = 0; i < expected.numel(); ++i) {
+        if (floating) {
+            double a = floatAt(actual, i), e = floatAt(expected, i);
+            if (!floatsAgree(a, e, tol))
+                return "element " + indexString(expected.sizes(), i) + " is " + num(a) + ", PyTorch gives " + num(e) +
+                       " (atol " + num(tol.atol) + ", rtol " + num(tol.rtol) + ")";
+        } else {
+            int64_t a = intAt(actual, i), e = intAt(expected, i);
+            if (a != e)
+                return "element " + indexString(expected.sizes(), i) + " is " + std::to_string(a) + ", PyTorch gives " +
+                       std::to_string(e);
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+const char* outcomeName(Outcome o) {
+    switch (o) {
+    case Outcome::Pass: return "pass";
+    case Outcome::Fail: return "fail";
+    case Outcome::Unsupported: return "unsupported";
+    case Outcome::NoKernel: return "no kernel";
+    }
+    return "?";
+}
+
+std::string compareTensor(const Tensor& actual, const Tensor& expected, const exec::Shape& expectedStrides, Tolerance tol,
+                          bool values) {
+    if (actual.dtype() != expected.dtype())
+        return "dtype is " + dtypeName(actual.dtype()) + ", PyTorch gives " + dtypeName(expected.dtype());
+    if (actual.sizes() != expected.sizes())
+        return "shape is " + exec::shapeToString(actual.sizes()) + ", PyTorch gives " + exec::shapeToString(expected.sizes());
+    for (size_t k = 0; k < expectedStrides.size() && k < actual.strides().size(); ++k) {
+        if (actual.sizes()[k] > 1 && actual.strides()[k] != expectedStrides[k])
+            return "strides are " + exec::shapeToString(actual.strides()) + ", PyTorch gives " + exec::shapeToString(expectedStrides);
+    }
+    return values ? compareValues(actual, expected, tol) : std::string();
+}
+
+Result<KnownFailures> loadKnownFailures(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) return Status::error("cannot open " + path);
+    KnownFailures k;
+    std::string line;
+    for (int n = 1; std::getline(f, line); ++n) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream ss(line);
+        std::string op, dtype, why;
+        std::getline(ss, op, '\t');
+        std::getline(ss, dtype, '\t');
+        std::getline(ss, why);
+        if (op.empty() || dtype.empty() || why.empty())
+            return Status::error(path + ":" + std::to_string(n) + ": expected 'op<TAB>dtype<TAB>why'");
+        k.entries[{op, dtype}] = why;
+    }
+    return k;
+}
+
+} // namespace irlens::core::conformance

@@ -1,0 +1,63 @@
+#pragma once
+// The op conformance corpus (tests/conformance/corpus): calls recorded from PyTorch with its answers.
+// `index.json` lists the cases (one per line), `data.bin` holds every tensor's bytes (little-endian).
+// An input tensor is stored as its storage span with PyTorch's strides, so non-contiguous and
+// broadcast (stride 0) inputs come back as they were; an output is stored as its values in C order
+// with the dtype, shape and strides PyTorch reported.
+
+#include "core/exec/tensor.h"
+#include "core/ir/program.h"
+#include "core/ir/status.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace irlens::core::conformance {
+
+struct TensorRecord {
+    ScalarType dtype = ScalarType::Float32;
+    exec::Shape shape;
+    exec::Shape strides;
+    int64_t count = 0;   // elements stored: the storage span (inputs) or numel (outputs)
+    int64_t offset = 0;  // byte offset in data.bin
+};
+
+struct ArgRecord {
+    std::string name;
+    bool keyword = false;
+    enum class Kind { Literal, Tensor, TensorList } kind = Kind::Literal;
+    Argument literal;                               // Literal (None, numbers, lists, dtypes, strings)
+    std::vector<std::optional<TensorRecord>> tensors; // Tensor (one) or TensorList (nullopt = None)
+};
+
+struct CaseRecord {
+    std::string op;      // "aten::add.Tensor", "prims::mul.default"
+    std::string dtype;   // the dtype of its first tensor: "float32", "int8", ...
+    int index = 0;       // position among the cases of (op, dtype)
+    std::string source;  // the OpInfo sample or edge set it came from
+    std::vector<ArgRecord> args;
+    std::vector<TensorRecord> outputs;
+    bool listOutput = false; // one Tensor[] result (split, unbind)
+    bool values = true;      // false: PyTorch leaves the values undefined (empty)
+    /// "aten::add.Tensor float32 #3 (opinfo:add)"
+    std::string label() const;
+};
+
+struct Corpus {
+    std::string dir;
+    std::string torchVersion;
+    std::vector<CaseRecord> cases;
+    std::vector<std::byte> data;
+
+    /// A fresh tensor with the record's bytes; inputs get PyTorch's strides over their storage span.
+    exec::Tensor input(const TensorRecord& r) const;
+    /// The expected output as a contiguous tensor of PyTorch's values.
+    exec::Tensor expected(const TensorRecord& r) const;
+};
+
+/// Reads `dir`/index.json and `dir`/data.bin; errors name the file, the case and the field.
+Result<Corpus> loadCorpus(const std::string& dir);
+
+} // namespace irlens::core::conformance

@@ -1,0 +1,145 @@
+// Every call of the committed conformance corpus (PyTorch 1.13's answers for core ATen and prims
+// calls, tests/conformance/corpus) through the kernel registry at 1 and 2 threads. An op without a
+// kernel, or a kernel refusing a dtype cleanly, is reported as not covered; a kernel that runs and
+// disagrees with PyTorch fails the test unless (op, dtype) is in known_failures.tsv with the reason.
+#include "core/conformance/runner.h"
+
+#include <QtTest>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace irlens::core;
+using namespace irlens::core::conformance;
+
+namespace {
+
+const std::string kDir = std::string(IRLENS_SOURCE_DIR) + "/tests/conformance";
+
+exec::Tensor tensorOf(ScalarType dt, const exec::Shape& shape, const std::vector<double>& v) {
+    exec::Tensor t = *exec::Tensor::empty(dt, shape);
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (dt == ScalarType::Float32) t.data<float>()[i] = static_cast<float>(v[i]);
+        else if (dt == ScalarType::Float64) t.data<double>()[i] = v[i];
+        else if (dt == ScalarType::Int64) t.data<int64_t>()[i] = static_cast<int64_t>(v[i]);
+        else if (dt == ScalarType::BFloat16) { float f = static_cast<float>(v[i]); uint32_t b; std::memcpy(&b, &f, 4); t.data<uint16_t>()[i] = static_cast<uint16_t>(b >> 16); }
+    }
+    return t;
+}
+
+const double kNan = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+} // namespace
+
+class TstOpConformance : public QObject {
+    Q_OBJECT
+private slots:
+    void compare_data() {
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<std::vector<double>>("actual");
+        QTest::addColumn<std::vector<double>>("expected");
+        QTest::addColumn<QString>("difference"); // "" = agree, else a part of the message
+        auto row = [](const char* name, ScalarType dt, std::vector<double> a, std::vector<double> e, const char* diff) {
+            QTest::addRow("%s", name) << static_cast<int>(dt) << a << e << QString(diff);
+        };
+        row("equal", ScalarType::Float32, {1, 2}, {1, 2}, "");
+        row("nan equals nan", ScalarType::Float32, {kNan, 1}, {kNan, 1}, "");
+        row("nan vs number", ScalarType::Float32, {0, 1}, {kNan, 1}, "element [0] is 0, PyTorch gives nan");
+        row("inf by sign", ScalarType::Float64, {1, -kInf}, {1, kInf}, "element [1] is -inf, PyTorch gives inf");
+        row("minus zero kept", ScalarType::Float32, {0.0}, {-0.0}, "element [0] is 0, PyTorch gives -0");
+        row("within f32 tolerance", ScalarType::Float32, {1.000001}, {1}, "");
+        row("outside f32 tolerance", ScalarType::Float32, {1.0001}, {1}, "element [0]");
+        row("bf16 coarse", ScalarType::BFloat16, {1.0078125}, {1}, "");
+        row("bf16 wrong", ScalarType::BFloat16, {1.25}, {1}, "element [0] is 1.25, PyTorch gives 1");
+        row("int exact", ScalarType::Int64, {4, 9007199254740993.0}, {4, 9007199254740993.0}, "");
+        row("int off by one", ScalarType::Int64, {4, 5}, {4, 6}, "element [1] is 5, PyTorch gives 6");
+    }
+    void compare() {
+        QFETCH(int, dtype);
+        QFETCH(std::vector<double>, actual);
+        QFETCH(std::vector<double>, expected);
+        QFETCH(QString, difference);
+        auto dt = static_cast<ScalarType>(dtype);
+        exec::Shape shape{static_cast<int64_t>(actual.size())};
+        auto a = tensorOf(dt, shape, actual), e = tensorOf(dt, shape, expected);
+        std::string diff = compareTensor(a, e, e.strides(), toleranceFor("aten::add.Tensor", dt), true);
+        if (difference.isEmpty()) QVERIFY2(diff.empty(), diff.c_str());
+        else QVERIFY2(QString::fromStdString(diff).contains(difference), diff.c_str());
+    }
+
+    void layoutIsCompared() {
+        auto e = tensorOf(ScalarType::Float32, {2, 3}, {1, 2, 3, 4, 5, 6});
+        auto base = tensorOf(ScalarType::Float32, {3, 2}, {1, 4, 2, 5, 3, 6});
+        auto transposed = base.asStrided({2, 3}, {1, 2}, 0);
+        // same values, other strides: PyTorch's layout is part of the answer
+        QCOMPARE(QString::fromStdString(compareTensor(transposed, e, e.strides(), {}, true)),
+                 QString("strides are [1, 2], PyTorch gives [3, 1]"));
+        QCOMPARE(QString::fromStdString(compareTensor(transposed, e, {1, 2}, {}, true)), QString());
+        // strides of size-1 dimensions do not matter
+        auto row = tensorOf(ScalarType::Float32, {1, 3}, {1, 2, 3});
+        QCOMPARE(QString::fromStdString(compareTensor(row, row, {7, 1}, {}, true)), QString());
+        QCOMPARE(QString::fromStdString(compareTensor(row, tensorOf(ScalarType::Float64, {1, 3}, {1, 2, 3}), {3, 1}, {}, true)),
+                 QString("dtype is float32, PyTorch gives float64"));
+    }
+
+    void badCorpusIsAnError() {
+        auto r = loadCorpus(kDir + "/no_such_corpus");
+        QVERIFY(!r);
+        QVERIFY2(QString::fromStdString(r.error()).contains("no_such_corpus/data.bin"), r.error().c_str());
+    }
+
+    void wrongAnswerFails() {
+        auto corpus = loadCorpus(kDir + "/corpus");
+        QVERIFY2(corpus, corpus ? "" : corpus.error().c_str());
+        const CaseRecord* pick = nullptr;
+        for (const auto& c : corpus->cases)
+            if (c.op == "aten::add.Tensor" && c.dtype == "float32" && !c.outputs.empty() && c.outputs[0].count > 1 &&
+                runCase(*corpus, c, 1).outcome == Outcome::Pass) { pick = &c; break; }
+        QVERIFY2(pick, "no passing aten::add.Tensor float32 case in the corpus");
+        // perturb PyTorch's answer by one part in a thousand: the same kernel must now fail
+        auto& bytes = corpus->data;
+        float v;
+        std::memcpy(&v, bytes.data() + pick->outputs[0].offset + 4, 4);
+        v = v == 0 ? 1e-3f : v * 1.001f;
+        std::memcpy(bytes.data() + pick->outputs[0].offset + 4, &v, 4);
+        CaseResult r = runCase(*corpus, *pick, 1);
+        QCOMPARE(r.outcome, Outcome::Fail);
+        QVERIFY2(QString::fromStdString(r.message).contains("output 0: element"), r.message.c_str());
+    }
+
+    void corpus() {
+        auto corpus = loadCorpus(kDir + "/corpus");
+        QVERIFY2(corpus, corpus ? "" : corpus.error().c_str());
+        auto known = loadKnownFailures(kDir + "/known_failures.tsv");
+        QVERIFY2(known, known ? "" : known.error().c_str());
+        QVERIFY(corpus->cases.size() > 1000);
+        CorpusReport report = runCorpus(*corpus, *known, {1, 2});
+        int pass = 0, fail = 0, unsupported = 0, noKernel = 0, covered = 0, pairs = 0;
+        QStringList noKernelOps;
+        for (const auto& [op, dtypes] : report.cells) {
+            bool any = false;
+            for (const auto& [dt, cell] : dtypes) {
+                pass += cell.pass; fail += cell.fail; unsupported += cell.unsupported; noKernel += cell.noKernel;
+                ++pairs;
+                covered += CorpusReport::covered(cell);
+                any = any || cell.noKernel > 0;
+            }
+            if (any) noKernelOps << QString::fromStdString(op);
+        }
+        qInfo("%d cases from torch %s: %d pass, %d fail (%zu known), %d unsupported dtype, %d without kernel; "
+              "%d of %d (op, dtype) pairs covered", report.cases, corpus->torchVersion.c_str(), pass, fail, fail - report.failures.size(),
+              unsupported, noKernel, covered, pairs);
+        qInfo("not covered (no kernel): %s", qPrintable(noKernelOps.join(' ')));
+        QStringList shown;
+        for (size_t k = 0; k < report.failures.size() && k < 40; ++k) shown << QString::fromStdString(report.failures[k]);
+        QVERIFY2(report.failures.empty(), qPrintable(QString("%1 cases disagree with PyTorch:\n").arg(report.failures.size()) +
+                                                     shown.join('\n')));
+        QStringList stale;
+        for (const auto& s : report.stale) stale << QString::fromStdString(s);
+        QVERIFY2(report.stale.empty(), qPrintable("remove from known_failures.tsv:\n" + stale.join('\n')));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstOpConformance)
+#include "tst_op_conformance.moc"
