@@ -131,10 +131,11 @@ private slots:
               "%d of %d (op, dtype) pairs covered", report.cases, corpus->torchVersion.c_str(), pass, fail, fail - report.failures.size(),
               unsupported, noKernel, covered, pairs);
         qInfo("not covered (no kernel): %s", qPrintable(noKernelOps.join(' ')));
-        QStringList shown;
-        for (size_t k = 0; k < report.failures.size() && k < 40; ++k) shown << QString::fromStdString(report.failures[k]);
-        QVERIFY2(report.failures.empty(), qPrintable(QString("%1 cases disagree with PyTorch:\n").arg(report.failures.size()) +
-                                                     shown.join('\n')));
+        // each failure on its own line (QtTest cuts long messages); IRLENS_CONFORMANCE_ALL=1 lists all, else the first 40
+        size_t limit = qEnvironmentVariableIsSet("IRLENS_CONFORMANCE_ALL") ? report.failures.size() : 40;
+        for (size_t k = 0; k < report.failures.size() && k < limit; ++k) qWarning("%s", report.failures[k].c_str());
+        QVERIFY2(report.failures.empty(),
+                 qPrintable(QString("%1 cases disagree with PyTorch (listed above)").arg(report.failures.size())));
         QStringList stale;
         for (const auto& s : report.stale) stale << QString::fromStdString(s);
         QVERIFY2(report.stale.empty(), qPrintable("remove from known_failures.tsv:\n" + stale.join('\n')));

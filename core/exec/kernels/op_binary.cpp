@@ -70,8 +70,8 @@ T applyBin(Bin op, T a, T b, T alpha) {
         switch (op) {
         case Bin::Add: return a || (alpha && b);
         case Bin::Mul: return a && b;
-        case Bin::Maximum: return a || b;
-        case Bin::Minimum: return a && b;
+        case Bin::Maximum: case Bin::Fmax: return a || b;
+        case Bin::Minimum: case Bin::Fmin: return a && b;
         case Bin::BitAnd: return a && b;
         case Bin::BitOr: return a || b;
         case Bin::BitXor: return a != b;
@@ -105,12 +105,13 @@ T applyBin(Bin op, T a, T b, T alpha) {
         case Bin::Minimum:
             if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return a + b; }
             return a < b ? a : b;
+        // fmax/fmin ignore a NaN operand; on a tie (-0.0 vs 0.0) the first operand wins, as PyTorch's std::max/min
         case Bin::Fmax:
-            if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
-            else return a > b ? a : b;
+            if constexpr (std::is_floating_point_v<T>) { if (a != a) return b; if (b != b) return a; }
+            return a < b ? b : a;
         case Bin::Fmin:
-            if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);
-            else return a < b ? a : b;
+            if constexpr (std::is_floating_point_v<T>) { if (a != a) return b; if (b != b) return a; }
+            return b < a ? b : a;
         case Bin::Hypot: return static_cast<T>(std::hypot(static_cast<double>(a), static_cast<double>(b)));
         case Bin::Fmod: return fmodOf(a, b);
         case Bin::Remainder: {
@@ -211,13 +212,16 @@ void binary(KernelContext& ctx, Bin op) {
     Shape shape = broadcastShapes(x.sizes(), y.sizes());
     Tensor xe = expandTo(x, shape), ye = expandTo(y, shape);
     Scalar alphaS = ctx.scalar("alpha", -1, Scalar{1, Scalar::Kind::Int});
+    // the output's layout follows the operands as given (before any dtype conversion)
+    const Tensor* la = a->isTensor() ? &a->tensor : nullptr;
+    const Tensor* lb = b->isTensor() ? &b->tensor : nullptr;
     if (isComparison(op)) {
-        Tensor out = ctx.alloc(ScalarType::Bool, shape);
+        Tensor out = allocLike(ctx, ScalarType::Bool, shape, {la, lb});
         dispatchAll(common, [&]<class T>() { mapElements<bool, T, T>(ctx.threads(), out, [op](T p, T q) { return applyCmp<T>(op, p, q); }, xe, ye); });
         ctx.setOutput(0, out);
         return;
     }
-    Tensor out = ctx.alloc(common, shape);
+    Tensor out = allocLike(ctx, common, shape, {la, lb});
     dispatchAll(common, [&]<class T>() {
         T alpha = scalarAs<T>(alphaS.value);
         if (op == Bin::Add && alpha == T(1) && !std::is_same_v<T, bool>) {
@@ -269,7 +273,7 @@ void whereKernel(KernelContext& ctx) {
     Tensor x = operandAs(ctx, a, "self", common), y = operandAs(ctx, b, "other", common);
     Tensor c = toDtype(ctx, cond, ScalarType::Bool);
     Shape shape = broadcastShapes(broadcastShapes(c.sizes(), x.sizes()), y.sizes());
-    Tensor out = ctx.alloc(common, shape);
+    Tensor out = allocLike(ctx, common, shape, {&cond, a->isTensor() ? &a->tensor : nullptr, b->isTensor() ? &b->tensor : nullptr});
     dispatchAll(common, [&]<class T>() {
         mapElements<T, bool, T, T>(ctx.threads(), out, [](bool k, T p, T q) { return k ? p : q; }, expandTo(c, shape),
                                    expandTo(x, shape), expandTo(y, shape));
@@ -284,7 +288,7 @@ void maskedFillKernel(KernelContext& ctx) {
     double value = ctx.scalar("value", 2).value;
     Shape shape = broadcastShapes(self.sizes(), mask.sizes());
     if (shape != self.sizes()) kernelFail("masked_fill: mask " + mask.shapeString() + " does not broadcast to " + self.shapeString());
-    Tensor out = ctx.alloc(self.dtype(), shape);
+    Tensor out = allocLike(ctx, self.dtype(), shape, {&self, &mask});
     if (isReducedFloat(self.dtype())) { // a selection: the fill value rounded once, the rest copied bit for bit
         const uint16_t v = floatToReduced(self.dtype(), static_cast<float>(value));
         mapElements<uint16_t, uint16_t, bool>(ctx.threads(), out, [v](uint16_t p, bool m) { return m ? v : p; }, self, expandTo(mask, shape));

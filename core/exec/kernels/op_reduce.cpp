@@ -31,7 +31,8 @@ void reduceImpl(KernelContext& ctx, Red op, const Tensor& x, const std::vector<i
         dt = outType ? *outType : x.dtype();
         if (!isFloatingType(dt)) kernelFail("mean(): could not infer output dtype; input dtype " + dtypeName(x.dtype()) + " is not floating point");
         break;
-    case Red::Any: case Red::All: dt = ScalarType::Bool; break;
+    // any/all of uint8 stay uint8 (0/1), PyTorch's legacy rule; every other dtype gives bool
+    case Red::Any: case Red::All: dt = x.dtype() == ScalarType::UInt8 ? ScalarType::UInt8 : ScalarType::Bool; break;
     default: dt = outType ? *outType : x.dtype(); break;
     }
     // compute in the output dtype for sums/means (torch casts the input first when dtype= is given)
@@ -51,7 +52,8 @@ void reduceImpl(KernelContext& ctx, Red op, const Tensor& x, const std::vector<i
                         bool v = row[i] != T(0);
                         acc = op == Red::All ? (acc && v) : (acc || v);
                     }
-                    out.data<bool>()[o] = acc;
+                    if (dt == ScalarType::UInt8) out.data<uint8_t>()[o] = acc ? 1 : 0;
+                    else out.data<bool>()[o] = acc;
                 } else if (op == Red::Amax || op == Red::Amin) {
                     T acc = row[0];
                     for (int64_t i = 1; i < inner; ++i) {

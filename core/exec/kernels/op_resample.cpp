@@ -181,7 +181,9 @@ void adaptiveAvgPool1dKernel(KernelContext& ctx) {
 
 // copy(self, src, non_blocking): functional copy_ -> src's values in self's dtype and shape.
 void copyKernel(KernelContext& ctx) {
-    Tensor self = ctx.tensor("self", 0), src = ctx.tensor("src", 1);
+    // aten::copy(self, src); prims::copy_to(a, b)
+    Tensor self = ctx.tensor("self", 0);
+    Tensor src = ctx.find("src", 1) ? ctx.tensor("src", 1) : ctx.tensor("b", 1);
     Tensor out = ctx.alloc(self.dtype(), self.sizes());
     copyInto(out, src, ctx.threads());
     ctx.setOutput(0, out);

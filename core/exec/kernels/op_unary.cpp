@@ -160,7 +160,7 @@ void unary(KernelContext& ctx, bool inplace) {
         if (dt != x.dtype()) kernelFail("in-place op would change dtype " + dtypeName(x.dtype()) + " to " + dtypeName(dt));
         out = x;
     } else {
-        out = ctx.alloc(dt, x.sizes());
+        out = allocLike(ctx, dt, x.sizes(), {&x});
     }
     Tensor in = toDtype(ctx, x, dt);
     if (dt == ScalarType::Float32 && in.isContiguous() && out.isContiguous()) {
@@ -193,12 +193,13 @@ template <Un Op> void unaryInplaceKernel(KernelContext& ctx) {
 }
 
 // clamp / hardtanh / relu6: bounds given as scalars (optional for clamp).
-void clampImpl(KernelContext& ctx, std::optional<double> lo, std::optional<double> hi, bool inplace) {
+// hardtanh keeps the input's dtype whatever its bounds (PyTorch casts them); clamp promotes.
+void clampImpl(KernelContext& ctx, std::optional<double> lo, std::optional<double> hi, bool inplace, bool keepDtype = false) {
     Tensor x = ctx.tensor("self", 0);
     ScalarType dt = x.dtype();
-    if (!isFloatingType(dt) && ((lo && std::floor(*lo) != *lo) || (hi && std::floor(*hi) != *hi)) && !inplace)
+    if (!isFloatingType(dt) && ((lo && std::floor(*lo) != *lo) || (hi && std::floor(*hi) != *hi)) && !inplace && !keepDtype)
         dt = ScalarType::Float32;
-    Tensor out = inplace ? x : ctx.alloc(dt, x.sizes());
+    Tensor out = inplace ? x : allocLike(ctx, dt, x.sizes(), {&x});
     if (inplace && x.readOnly()) kernelFail("in-place op on a read-only tensor (a weight of the archive)");
     Tensor in = toDtype(ctx, x, dt);
     dispatchNumeric(dt, [&]<class T>() {
@@ -224,7 +225,7 @@ void clampImpl(KernelContext& ctx, std::optional<double> lo, std::optional<doubl
 
 void clampKernel(KernelContext& ctx) { clampImpl(ctx, ctx.optFloat("min", 1), ctx.optFloat("max", 2), false); }
 void hardtanhKernel(KernelContext& ctx) {
-    clampImpl(ctx, ctx.floatArg("min_val", 1, -1.0), ctx.floatArg("max_val", 2, 1.0), false);
+    clampImpl(ctx, ctx.floatArg("min_val", 1, -1.0), ctx.floatArg("max_val", 2, 1.0), false, true);
 }
 void hardtanhInplaceKernel(KernelContext& ctx) {
     clampImpl(ctx, ctx.floatArg("min_val", 1, -1.0), ctx.floatArg("max_val", 2, 1.0), true);
@@ -239,14 +240,18 @@ void clampTensorKernel(KernelContext& ctx) {
     ScalarType dt = x.dtype();
     if (lo) { shape = broadcastShapes(shape, lo->sizes()); dt = promoteTypes(dt, lo->dtype()); }
     if (hi) { shape = broadcastShapes(shape, hi->sizes()); dt = promoteTypes(dt, hi->dtype()); }
-    Tensor out = ctx.alloc(dt, shape);
+    Tensor out = allocLike(ctx, dt, shape, {&x, lo ? &*lo : nullptr, hi ? &*hi : nullptr});
     Tensor xin = expandTo(toDtype(ctx, x, dt), shape);
     Tensor l = lo ? expandTo(toDtype(ctx, *lo, dt), shape) : Tensor();
     Tensor h = hi ? expandTo(toDtype(ctx, *hi, dt), shape) : Tensor();
     dispatchNumeric(dt, [&]<class T>() {
-        if (lo && hi) mapElements<T, T, T, T>(ctx.threads(), out, [](T v, T a, T b) { return std::min(std::max(v, a), b); }, xin, l, h);
-        else if (lo) mapElements<T, T, T>(ctx.threads(), out, [](T v, T a) { return std::max(v, a); }, xin, l);
-        else if (hi) mapElements<T, T, T>(ctx.threads(), out, [](T v, T b) { return std::min(v, b); }, xin, h);
+        // a NaN anywhere (input or bound) gives NaN, as in PyTorch's clamp with tensor bounds
+        // and on a tie (-0.0 vs 0.0) the bound wins, as in its vectorised max/min
+        auto up = [](T v, T a) { if constexpr (std::is_floating_point_v<T>) { if (a != a || v != v) return a + v; } return v > a ? v : a; };
+        auto down = [](T v, T b) { if constexpr (std::is_floating_point_v<T>) { if (b != b || v != v) return b + v; } return v < b ? v : b; };
+        if (lo && hi) mapElements<T, T, T, T>(ctx.threads(), out, [=](T v, T a, T b) { return down(up(v, a), b); }, xin, l, h);
+        else if (lo) mapElements<T, T, T>(ctx.threads(), out, up, xin, l);
+        else if (hi) mapElements<T, T, T>(ctx.threads(), out, down, xin, h);
         else copyInto(out, xin, ctx.threads());
     });
     ctx.setOutput(0, out);
@@ -302,7 +307,7 @@ enum class Pred { LogicalNot, IsNan, IsInf, IsFinite, SignBit, IsPosInf, IsNegIn
 
 template <Pred P> void predicateKernel(KernelContext& ctx) {
     Tensor x = ctx.tensor("self", 0);
-    Tensor out = ctx.alloc(ScalarType::Bool, x.sizes());
+    Tensor out = allocLike(ctx, ScalarType::Bool, x.sizes(), {&x});
     dispatchAll(x.dtype(), [&]<class T>() {
         mapElements<bool, T>(ctx.threads(), out, [](T v) -> bool {
             if constexpr (P == Pred::LogicalNot) return v == T(0);
@@ -326,7 +331,7 @@ template <Pred P> void predicateKernel(KernelContext& ctx) {
 
 void bitwiseNotKernel(KernelContext& ctx) {
     Tensor x = ctx.tensor("self", 0);
-    Tensor out = ctx.alloc(x.dtype(), x.sizes());
+    Tensor out = allocLike(ctx, x.dtype(), x.sizes(), {&x});
     dispatchAll(x.dtype(), [&]<class T>() {
         if constexpr (std::is_same_v<T, bool>) mapElements<T, T>(ctx.threads(), out, [](T v) { return !v; }, x);
         else if constexpr (std::is_integral_v<T>) mapElements<T, T>(ctx.threads(), out, [](T v) { return static_cast<T>(~v); }, x);

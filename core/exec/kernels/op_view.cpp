@@ -300,12 +300,15 @@ void cloneKernel(KernelContext& ctx) {
 
 void contiguousKernel(KernelContext& ctx) { ctx.setOutput(0, contiguous(ctx, self0(ctx))); }
 
-// _to_copy / to.dtype / convert_element_type: always a new tensor.
+// _to_copy / to.dtype / convert_element_type: always a new tensor, laid out like the input unless
+// memory_format asks for contiguous (PyTorch's preserve_format default).
 void toCopyKernel(KernelContext& ctx) {
     Tensor x = self0(ctx);
     ScalarType dt = x.dtype();
     if (auto d = ctx.dtypeArg("dtype", 1)) dt = *d;
-    Tensor out = ctx.alloc(dt, x.sizes());
+    auto format = ctx.optInt("memory_format", -1);
+    bool preserve = !format || *format == static_cast<int64_t>(MemoryFormat::Preserve);
+    Tensor out = preserve ? allocLike(ctx, dt, x.sizes(), {&x}) : ctx.alloc(dt, x.sizes());
     copyInto(out, x, ctx.threads());
     ctx.setOutput(0, out);
 }

@@ -4,6 +4,7 @@
 #include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace irlens::core::exec {
@@ -138,6 +139,57 @@ void copyInto(const Tensor& dst, const Tensor& src, int threads) {
             }, s);
         });
     });
+}
+
+namespace {
+
+// TensorIterator's reorder_dimensions: an insertion sort of the dimensions, fastest first.
+std::vector<size_t> iterationOrder(const Shape& shape, const std::vector<Shape>& strides) {
+    auto shouldSwap = [&](size_t d0, size_t d1) {
+        for (const auto& s : strides) {
+            if (s[d0] == 0 || s[d1] == 0) continue; // broadcast in this input: ask the next one
+            if (s[d0] != s[d1]) return s[d0] < s[d1] ? -1 : 1;
+            if (shape[d0] > shape[d1]) return 1;    // equal strides: the smaller dimension goes first
+        }
+        return 0;
+    };
+    size_t n = shape.size();
+    std::vector<size_t> perm(n);
+    for (size_t i = 0; i < n; ++i) perm[i] = n - 1 - i;
+    for (size_t i = 1; i < n; ++i) {
+        size_t d1 = i;
+        for (size_t d0 = i; d0-- > 0;) {
+            int c = shouldSwap(perm[d0], perm[d1]);
+            if (c > 0) { std::swap(perm[d0], perm[d1]); d1 = d0; }
+            else if (c < 0) break;
+        }
+    }
+    return perm;
+}
+
+} // namespace
+
+Tensor allocLike(KernelContext& ctx, ScalarType dtype, const Shape& shape, std::initializer_list<const Tensor*> inputs) {
+    size_t n = shape.size();
+    std::vector<Shape> strides;
+    for (const Tensor* t : inputs) {
+        if (!t || !t->defined() || t->dim() == 0 || t->sizes().size() > n) continue;
+        Shape e(n, 0);
+        size_t r = t->sizes().size();
+        for (size_t k = 0; k < r; ++k)
+            if (t->sizes()[k] == shape[k + n - r]) e[k + n - r] = t->strides()[k];
+        strides.push_back(std::move(e));
+    }
+    if (n < 2 || strides.empty()) return ctx.alloc(dtype, shape);
+    auto perm = iterationOrder(shape, strides);
+    Shape out(n);
+    int64_t step = 1;
+    for (size_t d : perm) {
+        out[d] = step;
+        step *= std::max<int64_t>(shape[d], 1);
+    }
+    if (out == contiguousStrides(shape)) return ctx.alloc(dtype, shape);
+    return ctx.alloc(dtype, {shapeNumel(shape)}).asStrided(shape, out, 0);
 }
 
 Tensor contiguous(KernelContext& ctx, const Tensor& t) {

@@ -30,6 +30,11 @@ ScalarType resultType(std::initializer_list<TypeOperand> operands);
 
 /// Copies src into dst element by element (same shape after broadcasting src), converting dtype.
 void copyInto(const Tensor& dst, const Tensor& src, int threads);
+/// A fresh tensor for the output of a pointwise op, laid out as PyTorch's TensorIterator lays it out:
+/// dimensions ordered by the inputs' strides (the first input that tells two dimensions apart
+/// decides; broadcast dimensions are skipped), so transposed inputs give a transposed output;
+/// contiguous inputs give a contiguous one.
+Tensor allocLike(KernelContext& ctx, ScalarType dtype, const Shape& shape, std::initializer_list<const Tensor*> inputs);
 /// `t` itself when contiguous, else a contiguous copy.
 Tensor contiguous(KernelContext& ctx, const Tensor& t);
 /// `t` itself when it already has `dtype`, else a converted contiguous copy.
