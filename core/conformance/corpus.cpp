@@ -1,5 +1,8 @@
 #include "core/conformance/corpus.h"
 
+#include <algorithm>
+#include <filesystem>
+
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -179,28 +182,62 @@ exec::Tensor Corpus::expected(const TensorRecord& r) const {
     return t;
 }
 
-Result<Corpus> loadCorpus(const std::string& dir) {
-    Corpus c;
-    c.dir = dir;
+namespace {
+
+// One part: `dir`/index.json and `dir`/data.bin, appended to `c` (its offsets shifted past what is there).
+Status loadPart(Corpus& c, const std::string& dir) {
     auto data = readAll(dir + "/data.bin");
     if (!data) return data.status();
-    c.data = std::move(*data);
     auto text = readAll(dir + "/index.json");
     if (!text) return text.status();
     json index = json::parse(reinterpret_cast<const char*>(text->data()), reinterpret_cast<const char*>(text->data() + text->size()),
                              nullptr, false);
     if (index.is_discarded() || !index.is_object() || !index.contains("cases") || !index.at("cases").is_array())
         return Status::error(dir + "/index.json: not a corpus index (a JSON object with a 'cases' list expected)");
-    if (index.contains("header")) c.torchVersion = index.at("header").value("torch", "");
+    std::string torch = index.contains("header") ? index.at("header").value("torch", "") : "";
+    if (!torch.empty() && !c.torchVersion.empty() && torch != c.torchVersion)
+        return Status::error(dir + "/index.json: made by torch " + torch + ", the other parts by torch " + c.torchVersion);
+    if (!torch.empty()) c.torchVersion = torch;
     const auto& cases = index.at("cases");
+    const int64_t base = static_cast<int64_t>(c.data.size());
     for (size_t k = 0; k < cases.size(); ++k) {
         try {
-            c.cases.push_back(caseOf(cases[k], c.data.size()));
+            CaseRecord r = caseOf(cases[k], data->size());
+            for (auto& a : r.args)
+                for (auto& t : a.tensors)
+                    if (t) t->offset += base;
+            for (auto& t : r.outputs) t.offset += base;
+            c.cases.push_back(std::move(r));
         } catch (const ParseError& e) {
             return Status::error(dir + "/index.json: case " + std::to_string(k) + ": " + e.message);
         } catch (const json::exception& e) {
             return Status::error(dir + "/index.json: case " + std::to_string(k) + ": " + e.what());
         }
+    }
+    c.data.insert(c.data.end(), data->begin(), data->end());
+    return Status::ok();
+}
+
+} // namespace
+
+Result<Corpus> loadCorpus(const std::string& dir) {
+    namespace fs = std::filesystem;
+    Corpus c;
+    c.dir = dir;
+    std::vector<std::string> parts;
+    std::error_code ec;
+    if (fs::exists(dir + "/index.json", ec)) {
+        parts.push_back(dir);
+    } else {
+        for (const auto& e : fs::directory_iterator(dir, ec))
+            if (e.is_directory() && fs::exists(e.path() / "index.json")) parts.push_back(e.path().string());
+        if (ec) return Status::error(dir + ": " + ec.message());
+        std::sort(parts.begin(), parts.end());
+        if (parts.empty()) return Status::error(dir + ": no corpus part (a folder with index.json and data.bin) in it");
+    }
+    for (const auto& p : parts) {
+        Status s = loadPart(c, p);
+        if (!s) return s;
     }
     return c;
 }

@@ -1,5 +1,6 @@
 #pragma once
 // The op conformance corpus (tests/conformance/corpus): calls recorded from PyTorch with its answers.
+// The corpus is a folder of parts (corpus/opinfo, corpus/backward, ...), each made by one generator:
 // `index.json` lists the cases (one per line), `data.bin` holds every tensor's bytes (little-endian).
 // An input tensor is stored as its storage span with PyTorch's strides, so non-contiguous and
 // broadcast (stride 0) inputs come back as they were; an output is stored as its values in C order
@@ -57,7 +58,8 @@ struct Corpus {
     exec::Tensor expected(const TensorRecord& r) const;
 };
 
-/// Reads `dir`/index.json and `dir`/data.bin; errors name the file, the case and the field.
+/// Reads every part of `dir` (each subfolder with index.json and data.bin, in name order; or `dir` itself
+/// when it holds index.json); errors name the file, the case and the field.
 Result<Corpus> loadCorpus(const std::string& dir);
 
 } // namespace irlens::core::conformance

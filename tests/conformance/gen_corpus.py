@@ -425,7 +425,7 @@ def write(out_dir, sink):
 
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", default=os.path.join(HERE, "corpus"))
+    p.add_argument("--out", default=os.path.join(HERE, "corpus", "opinfo"))
     p.add_argument("--only", help="only OpInfos whose name contains this (for trying the generator)")
     a = p.parse_args()
     faulthandler.enable()

@@ -154,6 +154,14 @@ Tensor operandAs(KernelContext& ctx, const EValue* v, const std::string& name, S
     kernelFail("argument '" + name + "' should be a tensor or a number, got " + v->describe());
 }
 
+// `v` if it is a tensor or an integer; a float number rounded through `reduced` (kept in `slot`) otherwise.
+const EValue* roundedScalar(const EValue* v, ScalarType reduced, EValue& slot) {
+    if (!v || v->kind != EValue::Kind::Double) return v;
+    slot = *v;
+    slot.d = static_cast<double>(reducedToFloat(reduced, floatToReduced(reduced, static_cast<float>(v->toDouble()))));
+    return &slot;
+}
+
 std::optional<Scalar> asScalar(const EValue* v) {
     if (!v || !v->isScalar()) return std::nullopt;
     Scalar s;
@@ -207,14 +215,22 @@ void binary(KernelContext& ctx, Bin op) {
     const ScalarType resultDtype = common;
     if (isReducedFloat(common)) common = ScalarType::Float32;
 
+    // a number operand of a float16 / bfloat16 op is rounded to that dtype first, as PyTorch casts the
+    // wrapped number to the common dtype before its float32 opmath
+    EValue ra, rb;
+    if (isReducedFloat(resultDtype)) {
+        a = roundedScalar(a, resultDtype, ra);
+        b = roundedScalar(b, resultDtype, rb);
+    }
     Tensor x = operandAs(ctx, a, "self", common);
     Tensor y = operandAs(ctx, b, "other", common);
     Shape shape = broadcastShapes(x.sizes(), y.sizes());
     Tensor xe = expandTo(x, shape), ye = expandTo(y, shape);
     Scalar alphaS = ctx.scalar("alpha", -1, Scalar{1, Scalar::Kind::Int});
     // the output's layout follows the operands as given (before any dtype conversion)
+    // (pow(Scalar, Tensor) is the exception: PyTorch writes it into a fresh empty tensor, contiguous)
     const Tensor* la = a->isTensor() ? &a->tensor : nullptr;
-    const Tensor* lb = b->isTensor() ? &b->tensor : nullptr;
+    const Tensor* lb = b->isTensor() && !(op == Bin::Pow && !la) ? &b->tensor : nullptr;
     if (isComparison(op)) {
         Tensor out = allocLike(ctx, ScalarType::Bool, shape, {la, lb});
         dispatchAll(common, [&]<class T>() { mapElements<bool, T, T>(ctx.threads(), out, [op](T p, T q) { return applyCmp<T>(op, p, q); }, xe, ye); });
@@ -236,7 +252,7 @@ void binary(KernelContext& ctx, Bin op) {
             mapElements<T, T, T>(ctx.threads(), out, [op, alpha](T p, T q) { return applyBin<T>(op, p, q, alpha); }, xe, ye);
         }
     });
-    ctx.setOutput(0, toDtype(ctx, out, resultDtype));
+    ctx.setOutput(0, toDtypeKeepLayout(ctx, out, resultDtype));
 }
 
 template <Bin Op> void binaryKernel(KernelContext& ctx) { binary(ctx, Op); }
@@ -278,7 +294,7 @@ void whereKernel(KernelContext& ctx) {
         mapElements<T, bool, T, T>(ctx.threads(), out, [](bool k, T p, T q) { return k ? p : q; }, expandTo(c, shape),
                                    expandTo(x, shape), expandTo(y, shape));
     });
-    ctx.setOutput(0, toDtype(ctx, out, resultDtype));
+    ctx.setOutput(0, toDtypeKeepLayout(ctx, out, resultDtype));
 }
 
 // masked_fill(self, mask, value): value is a Scalar or a 0-dim tensor; dtype stays self's.

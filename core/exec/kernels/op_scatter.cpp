@@ -126,17 +126,17 @@ void scatterReduceKernel(KernelContext& ctx) {
     ctx.setOutput(0, out);
 }
 
-// masked_scatter(self, mask, source): the i-th true place of mask (broadcast to self, C order) takes
-// the i-th element of source.
+// masked_scatter(self, mask, source): self and mask broadcast to one shape (PyTorch expands both, so
+// the result may be larger than self); the i-th true place of mask in C order takes the i-th element
+// of source.
 void maskedScatterKernel(KernelContext& ctx) {
     Tensor x = ctx.tensor("self", 0);
     Tensor mask = toDtype(ctx, ctx.tensor("mask", 1), ScalarType::Bool);
     Tensor source = contiguous(ctx, toDtype(ctx, ctx.tensor("source", 2), x.dtype()));
-    if (broadcastShapes(x.sizes(), mask.sizes()) != x.sizes())
-        kernelFail("masked_scatter: mask " + mask.shapeString() + " does not broadcast to self " + x.shapeString());
-    Tensor m = contiguous(ctx, expandTo(mask, x.sizes()));
-    Tensor out = ctx.alloc(x.dtype(), x.sizes());
-    copyInto(out, x, ctx.threads());
+    const Shape shape = broadcastShapes(x.sizes(), mask.sizes());
+    Tensor m = contiguous(ctx, expandTo(mask, shape));
+    Tensor out = ctx.alloc(x.dtype(), shape);
+    copyInto(out, expandTo(x, shape), ctx.threads());
     const int64_t es = x.itemSize(), available = source.numel();
     int64_t next = 0;
     for (int64_t e = 0; e < out.numel(); ++e) {

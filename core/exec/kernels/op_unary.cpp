@@ -70,7 +70,7 @@ template <class T>
         case Un::Lgamma: return std::lgamma(x);
         case Un::Neg: return -x;
         case Un::Abs: return std::abs(x);
-        case Un::Relu: return std::isnan(x) ? x : (x > T(0) ? x : T(0));
+        case Un::Relu: return x < T(0) ? T(0) : x; // NaN and -0.0 pass through, as clamp_min(x, 0)
         case Un::Floor: return std::floor(x);
         case Un::Ceil: return std::ceil(x);
         case Un::Round: return std::nearbyint(x); // half to even, like torch.round
@@ -111,7 +111,7 @@ void unaryReduced(KernelContext& ctx, Un op, const Tensor& x, bool inplace) {
     Tensor in = toDtype(ctx, x, ScalarType::Float32);
     Tensor wide = ctx.alloc(ScalarType::Float32, x.sizes());
     mapElements<float, float>(ctx.threads(), wide, [op](float v) { return applyUn<float>(op, v); }, in);
-    Tensor out = inplace ? x : ctx.alloc(x.dtype(), x.sizes());
+    Tensor out = inplace ? x : allocLike(ctx, x.dtype(), x.sizes(), {&x});
     copyInto(out, wide, ctx.threads());
     ctx.setOutput(0, out);
 }

@@ -206,6 +206,13 @@ Tensor toDtype(KernelContext& ctx, const Tensor& t, ScalarType dtype) {
     return out;
 }
 
+Tensor toDtypeKeepLayout(KernelContext& ctx, const Tensor& t, ScalarType dtype) {
+    if (t.dtype() == dtype) return t;
+    Tensor out = allocLike(ctx, dtype, t.sizes(), {&t});
+    copyInto(out, t, ctx.threads());
+    return out;
+}
+
 std::optional<Shape> viewStrides(const Tensor& t, const Shape& newSizes) {
     const Shape& oldSizes = t.sizes();
     const Shape& oldStrides = t.strides();

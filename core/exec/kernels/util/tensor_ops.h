@@ -34,6 +34,8 @@ void copyInto(const Tensor& dst, const Tensor& src, int threads);
 /// dimensions ordered by the inputs' strides (the first input that tells two dimensions apart
 /// decides; broadcast dimensions are skipped), so transposed inputs give a transposed output;
 /// contiguous inputs give a contiguous one.
+/// `t` converted to `dtype` in a new tensor laid out like `t` (a dense permutation keeps its strides).
+Tensor toDtypeKeepLayout(KernelContext& ctx, const Tensor& t, ScalarType dtype);
 Tensor allocLike(KernelContext& ctx, ScalarType dtype, const Shape& shape, std::initializer_list<const Tensor*> inputs);
 /// `t` itself when contiguous, else a contiguous copy.
 Tensor contiguous(KernelContext& ctx, const Tensor& t);
