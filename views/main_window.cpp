@@ -46,6 +46,7 @@
 #include <QStatusBar>
 #include <QSvgGenerator>
 #include <QToolBar>
+#include <QTabWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
@@ -231,13 +232,26 @@ void MainWindow::buildRightDocks() {
 
 // The FX text, diagnostics and weights as tabs (the run's docks join them, views/run).
 void MainWindow::buildBottomDocks() {
+    // the FX text, forward()'s code and the print_tabular() table as tabs of one dock
     m_fx = new FxTextPane(m_doc, this);
-    auto* fxDock = addDock(tr("FX text"), "fx", m_fx, Qt::BottomDockWidgetArea);
+    m_fxCode = new FxTextPane(m_doc, this, FxTextPane::Form::Code);
+    m_fxTable = new FxTextPane(m_doc, this, FxTextPane::Form::Table);
+    m_fxTabs = new QTabWidget(this);
+    m_fxTabs->setObjectName("fxForms");
+    m_fxTabs->setDocumentMode(true);
+    m_fxTabs->setTabPosition(QTabWidget::South);
+    m_fxTabs->addTab(m_fx, tr("Graph"));
+    m_fxTabs->addTab(m_fxCode, tr("Code"));
+    m_fxTabs->addTab(m_fxTable, tr("Table"));
+    m_fxTabs->setTabToolTip(0, tr("The FX graph as print(ep.graph) shows it"));
+    m_fxTabs->setTabToolTip(1, tr("forward() as GraphModule.code prints it; each line selects its node"));
+    m_fxTabs->setTabToolTip(2, tr("graph.print_tabular(): opcode, name, target, args, kwargs; each row selects its node"));
+    auto* fxDock = addDock(tr("FX text"), "fx", m_fxTabs, Qt::BottomDockWidgetArea);
     connect(m_graph->view(), &GraphView::showInFxTextRequested, this, [this, fxDock](int n) {
         fxDock->show();
         fxDock->raise();
         m_doc->selectNode(n);
-        m_fx->setFocus();
+        m_fxTabs->currentWidget()->setFocus();
     });
     m_diagnostics = new DiagnosticsModel(m_doc, this);
     auto* diagPane = new TablePane(m_doc, m_diagnostics, DiagnosticsModel::NodeNameRole, this, "node:");

@@ -13,6 +13,8 @@ class QTreeView;
 
 class QDockWidget;
 
+class QTabWidget;
+
 namespace irlens::views {
 
 class Document;
@@ -45,6 +47,10 @@ public:
     RangeConstraintsModel* rangeModel() const { return m_ranges; }
     WeightsPane* weightsPane() const { return m_weights; }
     FxTextPane* fxPane() const { return m_fx; }
+    FxTextPane* fxCodePane() const { return m_fxCode; }
+    FxTextPane* fxTablePane() const { return m_fxTable; }
+    /// The tabs of the FX dock: Graph, Code, Table.
+    QTabWidget* fxTabs() const { return m_fxTabs; }
     /// File › Compare with… (views/compare): opens the Compare window.
     CompareLauncher* compareLauncher() const { return m_compare; }
     /// The Run menu, the run docks and the heatmap (views/run/run_controller.h).
@@ -101,6 +107,9 @@ private:
     RangeConstraintsModel* m_ranges = nullptr;
     WeightsPane* m_weights = nullptr;
     FxTextPane* m_fx = nullptr;
+    FxTextPane* m_fxCode = nullptr;
+    FxTextPane* m_fxTable = nullptr;
+    QTabWidget* m_fxTabs = nullptr;
     CompareLauncher* m_compare = nullptr;
     RunController* m_run = nullptr;
     StepController* m_step = nullptr;

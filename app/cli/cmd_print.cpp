@@ -1,4 +1,5 @@
-// irlens-cli print FILE [--signature]: the FX text of the graph, as print(ep.graph) shows it.
+// irlens-cli print FILE [--signature | --code | --tabular]: the FX text of the graph, as print(ep.graph)
+// shows it; its forward() as GraphModule.code prints it; or graph.print_tabular()'s table.
 #include "app/cli/commands.h"
 
 #include "core/io/fx_printer.h"
@@ -14,7 +15,7 @@ int runPrint(const std::vector<std::string>& argv) {
     Args args(argv, {"--model"});
     if (!args.error().empty()) return fail(Unusable, args.error());
     bool example = args.has("--example");
-    if (!example && args.positional().size() != 1) return fail(Unusable, "usage: irlens-cli print FILE [--signature] [--model NAME] | --example");
+    if (!example && args.positional().size() != 1) return fail(Unusable, "usage: irlens-cli print FILE [--signature | --code | --tabular] [--model NAME] | --example");
     auto loaded = loadProgramArg(args, false /* the graph only */);
     if (!loaded) return fail(Unusable, loaded.error());
     core::ProgramPtr program = loaded.value();
@@ -27,14 +28,20 @@ int runPrint(const std::vector<std::string>& argv) {
             const core::OpInfo* info = core::OpRegistry::instance().find(t);
             return info ? &info->schema : nullptr;
         };
-        text = core::printFxGraph(*program, options);
+        if (args.has("--code") || args.has("--tabular")) {
+            const auto lines = args.has("--code") ? core::printFxCode(*program, options) : core::printFxTabular(*program, options);
+            for (const auto& l : lines) text += l.text + "\n";
+        } else {
+            text = core::printFxGraph(*program, options);
+        }
     }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return Ok;
 }
 
-CommandRegistration registration({"print", "print FILE [--signature] [--model NAME]",
-                                  "the graph as print(ep.graph) shows it, or the graph signature", runPrint});
+CommandRegistration registration({"print", "print FILE [--signature | --code | --tabular] [--model NAME]",
+                                  "the graph as print(ep.graph) shows it, its forward() code, its print_tabular() table, or the graph signature",
+                                  runPrint});
 
 } // namespace
 } // namespace irlens::cli

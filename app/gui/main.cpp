@@ -1,7 +1,10 @@
 // irlens: the desktop inspector. `irlens [FILE]`; without a file it opens the bundled example.
 #include "views/main_window.h"
 
+#include <algorithm>
+
 #include <QApplication>
+#include <QTabWidget>
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -18,6 +21,28 @@
 #include "views/teach/spec_reference.h"
 
 #include <memory>
+
+// --dock / --what-if apply to the first run shown.
+void applyFirstRunOptions(irlens::views::MainWindow& window, const QCommandLineParser& parser, const QCommandLineOption& dock,
+                          const QCommandLineOption& whatIf) {
+    if (!parser.isSet(dock) && !parser.isSet(whatIf)) return;
+    auto first = std::make_shared<QMetaObject::Connection>();
+    *first = QObject::connect(window.document(), &irlens::views::Document::runFinished, &window,
+                              [&window, &parser, dock, whatIf, first](irlens::views::RunSnapshotPtr run) {
+        if (!run) return;
+        QObject::disconnect(*first);
+        const QString name = parser.value(dock);
+        const QString object = name == "memory" ? "runMemory" : name == "path" ? "runCriticalPath" : name == "lines" ? "runSourceLines"
+                                                             : "run" + name.left(1).toUpper() + name.mid(1);
+        if (auto* d = window.findChild<QDockWidget*>(object)) d->raise();
+        if (parser.isSet(whatIf)) {
+            const QStringList parts = parser.value(whatIf).split('=');
+            window.analysisDocks()->whatIfSelector()->setText(parts.value(0));
+            window.analysisDocks()->whatIfFactor()->setValue(parts.value(1, "0").toDouble());
+            window.analysisDocks()->applyWhatIf();
+        }
+    });
+}
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -51,30 +76,15 @@ int main(int argc, char** argv) {
     parser.addOption(dock);
     QCommandLineOption whatIf("what-if", "with --run: ask the Critical path dock what if SELECTOR took FACTOR of its time", "SELECTOR=FACTOR");
     parser.addOption(whatIf);
+    QCommandLineOption fxForm("fx", "show the FX dock's FORM tab: graph, code (forward()) or table (print_tabular)", "FORM");
+    parser.addOption(fxForm);
     QCommandLineOption compare("compare", "once shown, open the Compare window against the program in FILE", "FILE");
     parser.addOption(compare);
     parser.process(app);
     irlens::views::MainWindow window;
     window.show();
-    // --dock / --what-if apply to the first run shown
-    if (parser.isSet(dock) || parser.isSet(whatIf)) {
-        auto first = std::make_shared<QMetaObject::Connection>();
-        *first = QObject::connect(window.document(), &irlens::views::Document::runFinished, &window,
-                                  [&window, &parser, dock, whatIf, first](irlens::views::RunSnapshotPtr run) {
-            if (!run) return;
-            QObject::disconnect(*first);
-            const QString name = parser.value(dock);
-            const QString object = name == "memory" ? "runMemory" : name == "path" ? "runCriticalPath" : name == "lines" ? "runSourceLines"
-                                                                 : "run" + name.left(1).toUpper() + name.mid(1);
-            if (auto* d = window.findChild<QDockWidget*>(object)) d->raise();
-            if (parser.isSet(whatIf)) {
-                const QStringList parts = parser.value(whatIf).split('=');
-                window.analysisDocks()->whatIfSelector()->setText(parts.value(0));
-                window.analysisDocks()->whatIfFactor()->setValue(parts.value(1, "0").toDouble());
-                window.analysisDocks()->applyWhatIf();
-            }
-        });
-    }
+    window.fxTabs()->setCurrentIndex(static_cast<int>(std::max<qsizetype>(0, QStringList{"graph", "code", "table"}.indexOf(parser.value(fxForm)))));
+    applyFirstRunOptions(window, parser, dock, whatIf);
     // --select / --search apply once, when the first layout arrives
     auto* doc = window.document();
     auto once = std::make_shared<QMetaObject::Connection>();

@@ -1,5 +1,7 @@
 #include "core/io/fx_printer.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -137,6 +139,7 @@ struct FxArg {
     std::string text;
     std::vector<FxArg> items;
     std::vector<std::string> keys; // Dict
+    std::string repr;              // Text: Python's repr where it differs from str (strings, devices)
 };
 
 struct FxNode {
@@ -149,6 +152,28 @@ struct FxNode {
 };
 
 FxArg text(std::string t) { FxArg a; a.text = std::move(t); return a; }
+
+// Python's repr of a str: single quotes, backslash and quote escaped.
+std::string pythonStringRepr(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) {
+        if (c == '\\' || c == '\'') out += '\\';
+        if (c == '\n') { out += "\\n"; continue; }
+        out += c;
+    }
+    return out + "'";
+}
+
+FxArg stringArg(const std::string& s) { FxArg a = text(s); a.repr = pythonStringRepr(s); return a; }
+
+// repr(torch.device("cuda:0")) is device(type='cuda', index=0)
+FxArg deviceArg(const std::string& d) {
+    FxArg a = text(d);
+    const auto colon = d.find(':');
+    a.repr = colon == std::string::npos ? "device(type='" + d + "')"
+                                        : "device(type='" + d.substr(0, colon) + "', index=" + d.substr(colon + 1) + ")";
+    return a;
+}
 
 class GraphPrinter {
 public:
@@ -189,7 +214,135 @@ public:
         return s;
     }
 
+    /// Builds the FX nodes and the return value once (for the code and the table).
+    FxArg build() {
+        addPlaceholders();
+        for (const auto& node : m_graph.nodes) addNode(node);
+        FxArg ret = outputArg();
+        countUsers(ret);
+        return ret;
+    }
+
+    /// `GraphModule.code`'s forward() (torch/fx/graph.py CodeGen._gen_python_code).
+    std::vector<FxLine> code() {
+        const FxArg ret = build();
+        const auto lastUses = lastUsesByUser(ret);
+        std::vector<FxLine> out;
+        std::string params;
+        for (const auto& n : m_nodes)
+            if (n.op == "placeholder") params += ", " + n.name;
+        out.push_back({"def forward(self" + params + "):", ""});
+        for (size_t k = 0; k < m_nodes.size(); ++k) {
+            const FxNode& n = m_nodes[k];
+            if (n.op == "placeholder") continue;
+            std::string line = "    " + n.name + " = " + codeOf(n);
+            std::vector<int> dead = lastUses[k];
+            if (n.users == 0) dead.push_back(static_cast<int>(k)); // kept for a side effect: freed at once
+            if (!dead.empty()) {
+                line += ";  ";
+                for (int d : dead) line += m_nodes[size_t(d)].name + " = ";
+                line += "None";
+            }
+            out.push_back({std::move(line), n.name});
+        }
+        out.push_back({"    return " + format(ret, false, true), "output"});
+        return out;
+    }
+
+    /// `graph.print_tabular()`: opcode, name, target, args, kwargs as tabulate's "simple" table.
+    std::vector<FxLine> tabular() {
+        const FxArg ret = build();
+        std::vector<std::array<std::string, 5>> rows;
+        std::vector<std::string> names;
+        for (const auto& n : m_nodes) {
+            rows.push_back({n.op, n.name, tabularTarget(n), format(argsTuple(n), false, true), format(kwargsDict(n), false, true)});
+            names.push_back(n.name);
+        }
+        FxArg outArgs;
+        outArgs.kind = FxArg::Tuple;
+        outArgs.items = {ret};
+        rows.push_back({"output", "output", "output", format(outArgs, false, true), "{}"});
+        names.push_back("output");
+        return tabulate({"opcode", "name", "target", "args", "kwargs"}, rows, names);
+    }
+
 private:
+    // For each FX node, the values whose last use it is, in the order its arguments name them.
+    std::vector<std::vector<int>> lastUsesByUser(const FxArg& ret) const {
+        std::vector<std::vector<int>> byUser(m_nodes.size());
+        std::vector<bool> seen(m_nodes.size(), false);
+        std::vector<int> refs;
+        orderedRefs(ret, refs);
+        for (int r : refs) seen[size_t(r)] = true; // the return keeps them: never freed
+        for (size_t k = m_nodes.size(); k-- > 0;) {
+            refs.clear();
+            for (const auto& a : m_nodes[k].args) orderedRefs(a, refs);
+            for (const auto& [key, a] : m_nodes[k].kwargs) orderedRefs(a, refs);
+            for (int r : refs) {
+                if (seen[size_t(r)]) continue;
+                seen[size_t(r)] = true;
+                byUser[k].push_back(r);
+            }
+        }
+        return byUser;
+    }
+
+    void orderedRefs(const FxArg& a, std::vector<int>& out) const {
+        if (a.kind == FxArg::Ref && std::find(out.begin(), out.end(), a.ref) == out.end()) out.push_back(a.ref);
+        for (const auto& i : a.items) orderedRefs(i, out);
+    }
+
+    // The right-hand side of a node's line: operators of the _operator module as Python operators.
+    std::string codeOf(const FxNode& n) const {
+        if (n.op == "get_attr") return "self." + n.target;
+        static const std::map<std::string, std::string> binary = {
+            {"add", " + "}, {"sub", " - "}, {"mul", " * "}, {"floordiv", " // "}, {"truediv", " / "}, {"mod", " % "},
+            {"pow", " ** "}, {"lshift", " << "}, {"rshift", " >> "}, {"and_", " & "}, {"or_", " | "}, {"xor", " ^ "},
+            {"eq", " == "}, {"ne", " != "}, {"lt", " < "}, {"gt", " > "}, {"le", " <= "}, {"ge", " >= "}, {"matmul", " @ "}};
+        static const std::map<std::string, std::string> unary = {{"neg", "-"}, {"pos", "+"}, {"invert", "~"}};
+        if (n.target.rfind("operator.", 0) == 0 && n.kwargs.empty()) {
+            const std::string op = n.target.substr(9);
+            if (op == "getitem" && n.args.size() == 2) return format(n.args[0], false, true) + "[" + format(n.args[1], false, true) + "]";
+            if (auto b = binary.find(op); b != binary.end() && n.args.size() == 2)
+                return format(n.args[0], false, true) + b->second + format(n.args[1], false, true);
+            if (auto u = unary.find(op); u != unary.end() && n.args.size() == 1) return u->second + format(n.args[0], false, true);
+        }
+        std::string s;
+        for (const auto& a : n.args) s += (s.empty() ? "" : ", ") + format(a, false, true);
+        for (const auto& [k, v] : n.kwargs) s += (s.empty() ? "" : ", ") + k + " = " + format(v, false, true);
+        return n.target + "(" + s + ")";
+    }
+
+    // str(node.target): an OpOverload prints without its torch.ops. prefix, a builtin as Python shows it.
+    static std::string tabularTarget(const FxNode& n) {
+        if (n.op != "call_function") return n.target;
+        if (n.target.rfind("torch.ops.", 0) == 0) return n.target.substr(10);
+        if (n.target.rfind("operator.", 0) == 0) return "<built-in function " + n.target.substr(9) + ">";
+        return n.target;
+    }
+
+    // tabulate's "simple" format: each column as wide as its widest cell and at least its header plus
+    // two, two spaces between columns, a dash rule under the headers; trailing blanks dropped.
+    static std::vector<FxLine> tabulate(const std::array<std::string, 5>& headers, const std::vector<std::array<std::string, 5>>& rows,
+                                        const std::vector<std::string>& names) {
+        std::array<size_t, 5> width{};
+        for (size_t c = 0; c < 5; ++c) {
+            width[c] = headers[c].size() + 2;
+            for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+        }
+        auto join = [&](const std::array<std::string, 5>& cells) {
+            std::string s;
+            for (size_t c = 0; c < 5; ++c) s += (c ? "  " : "") + cells[c] + std::string(width[c] - std::min(width[c], cells[c].size()), ' ');
+            while (!s.empty() && s.back() == ' ') s.pop_back();
+            return s;
+        };
+        std::array<std::string, 5> rule;
+        for (size_t c = 0; c < 5; ++c) rule[c] = std::string(width[c], '-');
+        std::vector<FxLine> out = {{join(headers), ""}, {join(rule), ""}};
+        for (size_t k = 0; k < rows.size(); ++k) out.push_back({join(rows[k]), names[k], rows[k][0] == "placeholder"});
+        return out;
+    }
+
     int addFx(FxNode n) {
         m_nodes.push_back(std::move(n));
         return static_cast<int>(m_nodes.size()) - 1;
@@ -229,14 +382,14 @@ private:
             return text(std::to_string(a.i));
         case ArgKind::Float: return text(pythonFloatRepr(a.f));
         case ArgKind::Bool: return text(a.b ? "True" : "False");
-        case ArgKind::String: return text(a.s);
+        case ArgKind::String: return stringArg(a.s);
         case ArgKind::Complex: return text("(" + pythonFloatRepr(a.f) + (a.imag < 0 ? "-" : "+") + pythonFloatRepr(std::fabs(a.imag)) + "j)");
         case ArgKind::SymInt: case ArgKind::SymBool: case ArgKind::SymFloat:
             if (a.isName) return ref(a.s);
             if (a.kind == ArgKind::SymInt) return text(std::to_string(a.i));
             if (a.kind == ArgKind::SymBool) return text(a.b ? "True" : "False");
             return text(pythonFloatRepr(a.f));
-        case ArgKind::Device: return text(a.device.toString());
+        case ArgKind::Device: return deviceArg(a.device.toString());
         case ArgKind::Graph: {
             FxNode n{m_namespace.create(a.s), "get_attr", a.s, {}, {}, 0};
             int idx = addFx(std::move(n));
@@ -422,39 +575,49 @@ private:
         for (int r : refs) ++m_nodes[r].users;
     }
 
-    // torch/fx/node.py _format_arg, with Node reprs ("%name" inside args; bare names in `return`).
-    std::string format(const FxArg& a, bool percent = false) const {
+    // torch/fx/node.py _format_arg, with Node reprs ("%name" inside args; bare names in `return`). With
+    // `repr`, Python's repr of the values as code and str(tuple) show them: quoted strings and dict keys.
+    std::string format(const FxArg& a, bool percent = false, bool repr = false) const {
         switch (a.kind) {
         case FxArg::Ref: return (percent ? "%" : "") + m_nodes[a.ref].name;
-        case FxArg::Text: return a.text;
+        case FxArg::Text: return repr && !a.repr.empty() ? a.repr : a.text;
         case FxArg::List: case FxArg::Tuple: {
             std::string s = a.kind == FxArg::List ? "[" : "(";
-            for (size_t k = 0; k < a.items.size(); ++k) s += (k ? ", " : "") + format(a.items[k], percent);
+            for (size_t k = 0; k < a.items.size(); ++k) s += (k ? ", " : "") + format(a.items[k], percent, repr);
             if (a.kind == FxArg::Tuple && a.items.size() == 1) s += ",";
             return s + (a.kind == FxArg::List ? "]" : ")");
         }
         case FxArg::Dict: {
             std::string s = "{";
-            for (size_t k = 0; k < a.items.size(); ++k) s += (k ? ", " : "") + a.keys[k] + ": " + format(a.items[k], percent);
+            for (size_t k = 0; k < a.items.size(); ++k)
+                s += (k ? ", " : "") + (repr ? pythonStringRepr(a.keys[k]) : a.keys[k]) + ": " + format(a.items[k], percent, repr);
             return s + "}";
         }
         }
         return {};
     }
 
-    std::string formatNode(const FxNode& n) const {
-        std::string head = "%" + n.name + " : [num_users=" + std::to_string(n.users) + "] = " + n.op + "[target=" + n.target + "]";
-        if (n.op != "call_function") return head;
+    static FxArg argsTuple(const FxNode& n) {
         FxArg args;
         args.kind = FxArg::Tuple;
         args.items = n.args;
+        return args;
+    }
+
+    static FxArg kwargsDict(const FxNode& n) {
         FxArg kwargs;
         kwargs.kind = FxArg::Dict;
         for (const auto& [k, v] : n.kwargs) {
             kwargs.keys.push_back(k);
             kwargs.items.push_back(v);
         }
-        return head + "(args = " + format(args, true) + ", kwargs = " + format(kwargs, true) + ")";
+        return kwargs;
+    }
+
+    std::string formatNode(const FxNode& n) const {
+        std::string head = "%" + n.name + " : [num_users=" + std::to_string(n.users) + "] = " + n.op + "[target=" + n.target + "]";
+        if (n.op != "call_function") return head;
+        return head + "(args = " + format(argsTuple(n), true) + ", kwargs = " + format(kwargsDict(n), true) + ")";
     }
 
     const Graph& m_graph;
@@ -480,6 +643,20 @@ std::string printFxGraph(const Graph& graph, const FxPrintOptions& options) {
 std::vector<std::string> fxNodeNames(const Graph& graph) {
     FxPrintOptions options;
     return GraphPrinter(graph, nullptr, options).nodeNames();
+}
+
+std::vector<FxLine> printFxCode(const Program& program, const FxPrintOptions& options) {
+    return GraphPrinter(program.graph, &program, options).code();
+}
+
+std::vector<FxLine> printFxCode(const Graph& graph, const FxPrintOptions& options) { return GraphPrinter(graph, nullptr, options).code(); }
+
+std::vector<FxLine> printFxTabular(const Program& program, const FxPrintOptions& options) {
+    return GraphPrinter(program.graph, &program, options).tabular();
+}
+
+std::vector<FxLine> printFxTabular(const Graph& graph, const FxPrintOptions& options) {
+    return GraphPrinter(graph, nullptr, options).tabular();
 }
 
 std::map<std::string, std::string> fxValueNames(const Program& program) {

@@ -35,6 +35,24 @@ std::string printFxGraph(const Program& program, const FxPrintOptions& options =
 /// The FX text of one graph (a HOP subgraph, or a graph without a program).
 std::string printFxGraph(const Graph& graph, const FxPrintOptions& options = {});
 
+/// One line of a printed view of the graph and the FX node it stands for ("output" for the return,
+/// "" for none); `placeholder` marks a placeholder's line.
+struct FxLine {
+    std::string text;
+    std::string node;
+    bool placeholder = false;
+};
+
+/// The graph as Python code, as `GraphModule.code` prints its forward() (torch/fx/graph.py CodeGen):
+/// placeholders become parameters, each node one assignment with the values it last uses freed
+/// (`;  x = None`), operator.* nodes as Python operators, `return (...)`. Strings and devices as repr.
+std::vector<FxLine> printFxCode(const Program& program, const FxPrintOptions& options = {});
+std::vector<FxLine> printFxCode(const Graph& graph, const FxPrintOptions& options = {});
+/// `graph.print_tabular()`: one row per FX node (opcode, name, target, args, kwargs) in tabulate's
+/// "simple" format, two header lines first.
+std::vector<FxLine> printFxTabular(const Program& program, const FxPrintOptions& options = {});
+std::vector<FxLine> printFxTabular(const Graph& graph, const FxPrintOptions& options = {});
+
 /// The name FX gives each node of `graph` (in node order): a multi-output node is named after its
 /// target ("native_layer_norm_default"), not after its first getitem. Placeholder names come from
 /// the graph's inputs, so a graph whose inputs have no value names may differ from the printed text.

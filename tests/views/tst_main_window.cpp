@@ -13,6 +13,7 @@
 #include "core/ops/op_registry.h"
 #include "core/verify/diagnostic.h"
 #include "core/ir/example_program.h"
+#include "core/io/fx_printer.h"
 
 #include <QDockWidget>
 #include <QMenuBar>
@@ -22,6 +23,7 @@
 #include <QLabel>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTabWidget>
 #include <QTextBlock>
 #include <QSignalSpy>
 #include <QTest>
@@ -36,6 +38,7 @@ private slots:
     void opensExampleWithoutFile();
     void exports();
     void fxTextSyncsSelection();
+    void fxCodeAndTableSelect();
     void clickSelectsPlaceholder();
     void specReference();
     void checkMetasFromTheMenu();
@@ -117,6 +120,46 @@ void TestMainWindow::fxTextSyncsSelection() {
     w.document()->selectNode(2);
     w.document()->selectItem("in:x");
     QCOMPARE(fx->textCursor().blockNumber(), fx->lineOfNode("x"));
+}
+
+// The Code and Table tabs print when first shown; a line of either selects its node (the table's
+// placeholder rows select the placeholder, the last line the output), and a selection moves the cursor.
+void TestMainWindow::fxCodeAndTableSelect() {
+    MainWindow w;
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    FxTextPane* code = w.fxCodePane();
+    FxTextPane* table = w.fxTablePane();
+    QCOMPARE(code->lineOfNode("return"), -1); // hidden: not printed yet
+    w.fxTabs()->setCurrentWidget(code);
+    QTRY_VERIFY(code->lineOfNode("return") >= 0);
+    QVERIFY(code->document()->firstBlock().text().startsWith("def forward(self, "));
+    const auto& g = *w.document()->graph();
+    const auto names = core::fxNodeNames(g);
+    const int k = static_cast<int>(g.nodes.size()) / 2;
+    const QString name = QString::fromStdString(names[static_cast<size_t>(k)]);
+    // code -> graph
+    code->setTextCursor(QTextCursor(code->document()->findBlockByNumber(code->lineOfNode(name))));
+    QCOMPARE(w.document()->selectedNode(), k);
+    QVERIFY(code->textCursor().block().text().startsWith("    " + name + " = "));
+    // graph -> code
+    w.document()->selectNode(1);
+    QCOMPARE(code->textCursor().blockNumber(), code->lineOfNode(QString::fromStdString(names[1])));
+    // the table: a placeholder's row, a call's row, the output's row
+    w.fxTabs()->setCurrentWidget(table);
+    QTRY_VERIFY(table->lineOfNode("x") >= 0);
+    QVERIFY(table->document()->firstBlock().text().startsWith("opcode"));
+    table->setTextCursor(QTextCursor(table->document()->findBlockByNumber(table->lineOfNode("x"))));
+    QCOMPARE(w.document()->selectedItem(), QString("in:x"));
+    QVERIFY(table->textCursor().block().text().startsWith("placeholder"));
+    table->setTextCursor(QTextCursor(table->document()->findBlockByNumber(table->lineOfNode(name))));
+    QCOMPARE(w.document()->selectedNode(), k);
+    QVERIFY(table->textCursor().block().text().startsWith("call_function  " + name + " "));
+    table->setTextCursor(QTextCursor(table->document()->findBlockByNumber(table->lineOfNode("return"))));
+    QCOMPARE(w.document()->selectedItem(), QString("out"));
 }
 
 // A click on the user input's box, or on a parameter's chip, selects that placeholder of the FX graph:

@@ -18,17 +18,20 @@ using namespace irlens::core;
 
 namespace {
 
-// Pure: runs on a worker for big graphs. `program` keeps `graph` alive.
-FxTextPane::Printed printGraph(const ProgramPtr& program, const Graph* graph, bool top) {
-    FxTextPane::Printed out;
-    if (!program || !graph) return out;
+FxPrintOptions registryOptions() {
     FxPrintOptions options;
     options.schemaLookup = [](const Target& t) -> const OpSchema* {
         const OpInfo* info = OpRegistry::instance().find(t);
         return info ? &info->schema : nullptr;
     };
     options.printSubgraphs = false;
-    const QString text = QString::fromStdString(top ? printFxGraph(*program, options) : printFxGraph(*graph, options));
+    return options;
+}
+
+// The FX text: each node's line found by its "%name : " definition.
+FxTextPane::Printed printGraphText(const ProgramPtr& program, const Graph* graph, bool top) {
+    FxTextPane::Printed out;
+    const QString text = QString::fromStdString(top ? printFxGraph(*program, registryOptions()) : printFxGraph(*graph, registryOptions()));
     out.lines = text.split('\n');
     out.nodeOf.resize(static_cast<size_t>(out.lines.size()));
     static const QRegularExpression def(QStringLiteral("^\\s+%([A-Za-z_0-9]+) : "));
@@ -45,13 +48,41 @@ FxTextPane::Printed printGraph(const ProgramPtr& program, const Graph* graph, bo
         if (out.lineOf.contains(name)) continue;
         out.lineOf.insert(name, static_cast<int>(k));
         out.nodeOf[static_cast<size_t>(k)] = name;
+        if (out.lines[k].contains(QLatin1String(" = placeholder["))) out.placeholders.insert(name);
     }
     return out;
 }
 
+// The code or the table: the printer says which node each line stands for.
+FxTextPane::Printed printGraphLines(const ProgramPtr& program, const Graph* graph, bool top, FxTextPane::Form form) {
+    FxTextPane::Printed out;
+    const bool code = form == FxTextPane::Form::Code;
+    const auto lines = top ? (code ? printFxCode(*program, registryOptions()) : printFxTabular(*program, registryOptions()))
+                           : (code ? printFxCode(*graph, registryOptions()) : printFxTabular(*graph, registryOptions()));
+    out.lines.reserve(static_cast<qsizetype>(lines.size()));
+    out.nodeOf.resize(lines.size());
+    for (size_t k = 0; k < lines.size(); ++k) {
+        out.lines.push_back(QString::fromStdString(lines[k].text));
+        QString name = QString::fromStdString(lines[k].node);
+        if (name.isEmpty()) continue;
+        if (name == QLatin1String("output")) name = QStringLiteral("return");
+        if (out.lineOf.contains(name)) continue;
+        out.lineOf.insert(name, static_cast<int>(k));
+        out.nodeOf[k] = name;
+        if (lines[k].placeholder) out.placeholders.insert(name);
+    }
+    return out;
+}
+
+// Pure: runs on a worker for big graphs. `program` keeps `graph` alive.
+FxTextPane::Printed printGraph(const ProgramPtr& program, const Graph* graph, bool top, FxTextPane::Form form) {
+    if (!program || !graph) return {};
+    return form == FxTextPane::Form::Graph ? printGraphText(program, graph, top) : printGraphLines(program, graph, top, form);
+}
+
 } // namespace
 
-FxTextPane::FxTextPane(Document* doc, QWidget* parent) : QPlainTextEdit(parent), m_doc(doc) {
+FxTextPane::FxTextPane(Document* doc, QWidget* parent, Form form) : QPlainTextEdit(parent), m_doc(doc), m_form(form) {
     setReadOnly(true);
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -64,21 +95,35 @@ FxTextPane::FxTextPane(Document* doc, QWidget* parent) : QPlainTextEdit(parent),
     reload();
 }
 
+void FxTextPane::showEvent(QShowEvent* event) {
+    QPlainTextEdit::showEvent(event);
+    if (m_stale) reload();
+}
+
 void FxTextPane::reload() {
     const quint64 generation = ++m_generation; // drops a print or an append still under way
     m_pending.clear();
     m_next = 0;
+    m_stale = m_form != Form::Graph && !isVisible();
+    if (m_stale) { // printed when shown
+        m_lineOf.clear();
+        m_nodeOf.clear();
+        m_placeholders.clear();
+        setPlainText(QString());
+        return;
+    }
     const Graph* g = m_doc->graph();
     const ProgramPtr program = m_doc->program();
     const bool top = m_doc->scopes().size() == 1;
     if (!g || static_cast<int>(g->nodes.size()) < kSyncNodes) {
-        apply(printGraph(program, g, top));
+        apply(printGraph(program, g, top, m_form));
         return;
     }
     m_loading = true;
     m_syncing = true;
     m_lineOf.clear();
     m_nodeOf.clear();
+    m_placeholders.clear();
     setPlainText(tr("# printing %1 nodes…").arg(g->nodes.size()));
     auto* watcher = new QFutureWatcher<Printed>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
@@ -86,13 +131,14 @@ void FxTextPane::reload() {
         if (generation != m_generation) return; // another graph since
         apply(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run(Document::workerPool(), [program, g, top] { return printGraph(program, g, top); }));
+    watcher->setFuture(QtConcurrent::run(Document::workerPool(), [program, g, top, form = m_form] { return printGraph(program, g, top, form); }));
 }
 
 void FxTextPane::apply(Printed printed) {
     m_syncing = true;
     m_lineOf = std::move(printed.lineOf);
     m_nodeOf = std::move(printed.nodeOf);
+    m_placeholders = std::move(printed.placeholders);
     if (printed.lines.size() < 2000) {
         setPlainText(printed.lines.join('\n'));
         finishLoading();
@@ -177,10 +223,9 @@ void FxTextPane::onCursorMoved() {
     if (name.isEmpty()) return;
     m_syncing = true;
     int n = -1;
-    const QString text = textCursor().block().text();
     if (name == QLatin1String("return")) {
         m_doc->selectItem(QStringLiteral("out"));
-    } else if (text.contains(QLatin1String(" = placeholder["))) {
+    } else if (m_placeholders.contains(name)) {
         m_doc->selectItem("in:" + name);
     } else if ((n = m_doc->nodeIndexOf(name)) >= 0) {
         m_doc->revealNode(n);

@@ -8,6 +8,7 @@
 #include "support/shared_fixtures.h"
 #include "test_programs.h"
 
+#include <algorithm>
 #include <QTest>
 
 #include <cctype>
@@ -107,6 +108,64 @@ private slots:
         QFETCH(QString, name);
         for (const auto& [n, make] : irlens::testing::goldenPrograms())
             if (n == name.toStdString()) compareGolden(n + ".fx.txt", printFxGraph(*make(), registryOptions()));
+    }
+
+    // forward() as GraphModule.code prints it, and print_tabular()'s table, for every builder program.
+    void goldenCodeAndTable_data() { goldenFx_data(); }
+    void goldenCodeAndTable() {
+        QFETCH(QString, name);
+        auto joined = [](const std::vector<FxLine>& lines) {
+            std::string s;
+            for (const auto& l : lines) s += l.text + "\n";
+            return s;
+        };
+        for (const auto& [n, make] : irlens::testing::goldenPrograms()) {
+            if (n != name.toStdString()) continue;
+            auto program = make();
+            compareGolden(n + ".code.txt", joined(printFxCode(*program, registryOptions())));
+            compareGolden(n + ".tabular.txt", joined(printFxTabular(*program, registryOptions())));
+        }
+    }
+
+    // Each line of the code and the table names the FX node it stands for, as the FX text does.
+    void codeAndTableLinesNameTheirNodes() {
+        for (const auto& [n, make] : irlens::testing::goldenPrograms()) {
+            auto program = make();
+            const auto names = fxNodeNames(program->graph);
+            const auto code = printFxCode(*program, registryOptions());
+            const auto table = printFxTabular(*program, registryOptions());
+            QCOMPARE(code.back().node, std::string("output"));
+            QCOMPARE(table.back().node, std::string("output"));
+            for (const auto& name : names) {
+                auto defines = [&](const FxLine& l) { return l.node == name; };
+                QVERIFY2(std::count_if(table.begin(), table.end(), defines) == 1, (n + ": " + name).c_str());
+                auto c = std::find_if(code.begin(), code.end(), defines);
+                QVERIFY2(c != code.end() && c->text.rfind("    " + name + " = ", 0) == 0, (n + ": " + name).c_str());
+            }
+            for (const auto& l : table)
+                QCOMPARE(l.placeholder, l.text.rfind("placeholder ", 0) == 0);
+        }
+    }
+
+    // The literal forms that matter: freeing after the last use, operators, reprs in code and table.
+    void codeKeyLines() {
+        auto lineOf = [](const std::vector<FxLine>& lines, const std::string& node) {
+            for (const auto& l : lines)
+                if (l.node == node) return l.text;
+            return std::string();
+        };
+        for (const auto& [n, make] : irlens::testing::goldenPrograms()) {
+            auto program = make();
+            const auto code = printFxCode(*program, registryOptions());
+            const auto table = printFxTabular(*program, registryOptions());
+            if (n == "add_alpha") QCOMPARE(lineOf(code, "add"), std::string("    add = torch.ops.aten.add.Tensor(x, y, alpha = 2);  x = y = None"));
+            if (n == "multi_output") QCOMPARE(lineOf(code, "getitem"), std::string("    getitem = native_layer_norm[0]"));
+            if (n == "arg_reprs") {
+                QVERIFY(lineOf(code, "gelu").find("approximate = 'tanh'") != std::string::npos);
+                QVERIFY(lineOf(code, "_to_copy").find("device = device(type='cpu')") != std::string::npos);
+                QVERIFY(lineOf(table, "gelu").find("{'approximate': 'tanh'}") != std::string::npos);
+            }
+        }
     }
 
     void goldenSignature_data() { goldenFx_data(); }
