@@ -256,13 +256,20 @@ void Document::revealNode(int nodeIndex) {
 
 void Document::relayout() { requestLayout(true); }
 
+void Document::setDrawFxPlaceholders(bool on) {
+    if (on == m_fxPlaceholders) return;
+    m_fxPlaceholders = on;
+    requestLayout();
+}
+
 void Document::requestLayout(bool force) {
     if (m_scopes.empty()) {
         m_layout.reset();
         return;
     }
     const Scope& s = scope();
-    const std::string key = LayoutCache::key(programKey().toStdString(), s.key.toStdString(), s.collapse.key());
+    const std::string key = LayoutCache::key(programKey().toStdString(), s.key.toStdString(),
+                                             s.collapse.key() + (m_fxPlaceholders ? "|fx" : ""));
     const quint64 generation = ++m_layoutGeneration;
     // a step's incremental placement applies to the first layout of the new program only
     LayoutPtr base = m_scopes.size() == 1 && !force ? m_incrementalBase : nullptr;
@@ -287,8 +294,10 @@ void Document::requestLayout(bool force) {
     const Graph* g = s.graph;
     const GraphSignature* sig = s.signature;
     CollapseState collapse = s.collapse;
-    auto future = QtConcurrent::run(jobPool(), [keepAlive, tree, g, sig, collapse, cancelFlag, base, replaced]() -> Result<LayoutPtr> {
-        VisibleGraph visible = buildVisibleGraph(*g, sig, *tree, collapse);
+    VisibleGraphOptions drawn;
+    drawn.fxPlaceholders = m_fxPlaceholders;
+    auto future = QtConcurrent::run(jobPool(), [keepAlive, tree, g, sig, collapse, drawn, cancelFlag, base, replaced]() -> Result<LayoutPtr> {
+        VisibleGraph visible = buildVisibleGraph(*g, sig, *tree, collapse, drawn);
         if (base) {
             IncrementalLayoutOptions incremental;
             incremental.cancel = cancelFlag.get();

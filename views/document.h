@@ -100,6 +100,10 @@ public:
     void setCollapse(const core::CollapseState& state);
     void collapseAll();
     void expandAll();
+    /// Draw the graph as the FX graph has it (lifted state as placeholder boxes, HOP branches as
+    /// get_attr boxes) instead of state as chips; lays out again.
+    void setDrawFxPlaceholders(bool on);
+    bool drawFxPlaceholders() const { return m_fxPlaceholders; }
     /// Opens every module around a node so that it gets its own box.
     void revealNode(int nodeIndex);
     /// Lays the graph on screen out in full again (after decomposition steps placed incrementally).
@@ -198,6 +202,7 @@ private:
     quint64 m_programGeneration = 0;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_busy = false;
+    bool m_fxPlaceholders = false;
     bool m_verifying = false;
     bool m_verifyPending = false;
     std::shared_ptr<const RunSnapshot> m_run;

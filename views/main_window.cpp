@@ -270,6 +270,19 @@ void MainWindow::buildBottomDocks() {
     });
 }
 
+namespace {
+
+// Graph › Draw as the FX graph has it (checkable).
+void addFxFormAction(QMenu* menu, Document* doc) {
+    QAction* fxForm = menu->addAction(QObject::tr("Draw as the &FX graph has it"), doc, &Document::setDrawFxPlaceholders);
+    fxForm->setObjectName("fxPlaceholdersAction");
+    fxForm->setCheckable(true);
+    fxForm->setToolTip(QObject::tr("Lifted state (parameters, buffers, constants) as placeholder boxes with edges and a "
+                                   "higher-order op's branches as get_attr boxes, as in the FX graph; off: state as chips on its users"));
+}
+
+} // namespace
+
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
@@ -329,6 +342,7 @@ void MainWindow::buildMenus() {
     QMenu* graph = menuBar()->addMenu(tr("&Graph"));
     graph->addAction(tr("&Collapse all modules"), m_doc, &Document::collapseAll);
     graph->addAction(tr("&Expand all modules"), m_doc, &Document::expandAll);
+    addFxFormAction(graph, m_doc);
     graph->addAction(tr("&Up from subgraph"), QKeySequence(Qt::ALT | Qt::Key_Backspace), m_doc, [this] { m_doc->leaveSubgraph(); });
     graph->addAction(tr("Clear symbol highlight"), m_doc, [this] { m_doc->setHighlightSymbol({}); });
     graph->addSeparator();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include <QAction>
 #include <QApplication>
 #include <QTabWidget>
 #include <QCommandLineParser>
@@ -76,6 +77,8 @@ int main(int argc, char** argv) {
     parser.addOption(dock);
     QCommandLineOption whatIf("what-if", "with --run: ask the Critical path dock what if SELECTOR took FACTOR of its time", "SELECTOR=FACTOR");
     parser.addOption(whatIf);
+    QCommandLineOption fxDrawn("fx-placeholders", "draw the graph as the FX graph has it (Graph › Draw as the FX graph has it)");
+    parser.addOption(fxDrawn);
     QCommandLineOption fxForm("fx", "show the FX dock's FORM tab: graph, code (forward()) or table (print_tabular)", "FORM");
     parser.addOption(fxForm);
     QCommandLineOption compare("compare", "once shown, open the Compare window against the program in FILE", "FILE");
@@ -83,6 +86,7 @@ int main(int argc, char** argv) {
     parser.process(app);
     irlens::views::MainWindow window;
     window.show();
+    if (parser.isSet(fxDrawn)) window.findChild<QAction*>("fxPlaceholdersAction")->trigger();
     window.fxTabs()->setCurrentIndex(static_cast<int>(std::max<qsizetype>(0, QStringList{"graph", "code", "table"}.indexOf(parser.value(fxForm)))));
     applyFirstRunOptions(window, parser, dock, whatIf);
     // --select / --search apply once, when the first layout arrives

@@ -167,7 +167,8 @@ private:
                 if (m_producers.count(name)) continue;
                 auto it = specOf.find(name);
                 const InputSpec* spec = it == specOf.end() ? nullptr : it->second;
-                if (spec && spec->kind != InputKind::UserInput && spec->kind != InputKind::ConstantInput) {
+                const bool state = spec && spec->kind != InputKind::UserInput && spec->kind != InputKind::ConstantInput;
+                if (state && !m_options.fxPlaceholders) {
                     m_producers[name] = {Source::State, -1, spec->kind, spec->target};
                     continue;
                 }
@@ -176,6 +177,7 @@ private:
                 item.id = "in:" + name;
                 item.title = name;
                 item.subtitle = valueLabel(m_graph, name);
+                if (state) item.subtitle = std::string(inputKindName(spec->kind)) + " · " + item.subtitle;
                 m_producers[name] = {Source::Input, addItem(std::move(item)), InputKind::UserInput, {}};
             }
     }
@@ -214,6 +216,10 @@ private:
         int sub = 0;
         for (const auto& in : node.inputs) {
             if (in.arg.kind != ArgKind::Graph) continue;
+            if (m_options.fxPlaceholders) { // FX's get_attr node, feeding the HOP
+                m_getAttrs.push_back({static_cast<int>(n), sub++, in.arg.s, item.cluster});
+                continue;
+            }
             Chip chip;
             chip.kind = Chip::Kind::Subgraph;
             chip.value = in.arg.s;
@@ -236,9 +242,31 @@ private:
                     owner = m;
                     break;
                 }
+            const size_t getAttrsBefore = m_getAttrs.size();
             m_vg.itemOfNode[static_cast<int>(n)] = owner >= 0 ? moduleItem(owner) : opItem(n);
+            addGetAttrs(getAttrsBefore, m_vg.itemOfNode[static_cast<int>(n)]);
             for (const auto& out : m_graph.nodes[n].outputNames())
                 if (!m_producers.count(out)) m_producers[out] = {Source::Node, static_cast<int>(n), InputKind::UserInput, {}};
+        }
+    }
+
+    /// The get_attr boxes opItem found since `from`, each with its edge to the HOP's item.
+    void addGetAttrs(size_t from, int hopItem) {
+        for (size_t k = from; k < m_getAttrs.size(); ++k) {
+            const GetAttr& g = m_getAttrs[k];
+            VisibleItem item;
+            item.kind = VisibleItem::Kind::Input;
+            item.id = "attr:" + std::to_string(g.node) + ":" + g.name;
+            item.nodeIndex = g.node;
+            item.subgraph = g.subgraph;
+            item.cluster = g.cluster;
+            item.title = g.name;
+            item.subtitle = "get_attr · subgraph";
+            VisibleEdge e;
+            e.from = addItem(std::move(item));
+            e.to = hopItem;
+            e.value = g.name;
+            m_vg.edges.push_back(std::move(e));
         }
     }
 
@@ -322,7 +350,7 @@ private:
             int from = producerItem(p);
             if (from < 0 || from == u.item) continue;
             const auto& cons = m_consumers[u.value];
-            if (m_options.fanOutChipThreshold > 0 && static_cast<int>(cons.size()) > m_options.fanOutChipThreshold &&
+            if (m_options.fanOutChipThreshold > 0 && !m_options.fxPlaceholders && static_cast<int>(cons.size()) > m_options.fanOutChipThreshold &&
                 u.item != *cons.begin() && u.item != m_outIndex) {
                 addChip(m_vg.items[static_cast<size_t>(u.item)], fanOutChip(u.value, cons.size()));
                 continue;
@@ -350,6 +378,12 @@ private:
     VisibleGraph m_vg;
     std::unordered_map<std::string, Producer> m_producers;
     std::unordered_map<int, int> m_moduleItem;
+    struct GetAttr {
+        int node, subgraph;
+        std::string name;
+        int cluster;
+    };
+    std::vector<GetAttr> m_getAttrs; // fxPlaceholders: subgraphs met by opItem, drawn as get_attr boxes
     int m_outIndex = -1;
     std::vector<Use> m_uses;
     std::unordered_map<std::string, std::set<int>> m_consumers;

@@ -35,6 +35,7 @@ struct VisibleItem {
     std::vector<Chip> chips;
     int hiddenNodes = 0;     // Module: graph nodes folded inside
     bool isHop = false;
+    int subgraph = -1;       // a get_attr box (fxPlaceholders): which subgraph of node nodeIndex it holds
     double width = 0;        // points, estimated from the text
     double height = 0;
 };
@@ -59,6 +60,9 @@ struct VisibleGraph {
 struct VisibleGraphOptions {
     /// A value with more consumers than this becomes chips on them (0 disables).
     int fanOutChipThreshold = 8;
+    /// Draw the graph as the FX graph has it: lifted state (parameters, buffers, constants) as
+    /// placeholder boxes with edges, a HOP's subgraphs as get_attr boxes feeding it, no fan-out chips.
+    bool fxPlaceholders = false;
 };
 
 /// Chip and edge sizing constants shared with the painters.

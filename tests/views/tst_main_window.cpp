@@ -15,6 +15,7 @@
 #include "core/ir/example_program.h"
 #include "core/io/fx_printer.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QStandardItemModel>
@@ -39,6 +40,7 @@ private slots:
     void exports();
     void fxTextSyncsSelection();
     void fxCodeAndTableSelect();
+    void drawAsFxGraphToggle();
     void clickSelectsPlaceholder();
     void specReference();
     void checkMetasFromTheMenu();
@@ -160,6 +162,48 @@ void TestMainWindow::fxCodeAndTableSelect() {
     QVERIFY(table->textCursor().block().text().startsWith("call_function  " + name + " "));
     table->setTextCursor(QTextCursor(table->document()->findBlockByNumber(table->lineOfNode("return"))));
     QCOMPARE(w.document()->selectedItem(), QString("out"));
+}
+
+// Graph › Draw as the FX graph has it: each parameter becomes a placeholder box with edges to its
+// users (no chip left), clicking one selects that placeholder; off again, the chips come back.
+void TestMainWindow::drawAsFxGraphToggle() {
+    MainWindow w;
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    auto* toggle = w.findChild<QAction*>("fxPlaceholdersAction");
+    QVERIFY(toggle && toggle->isCheckable() && !toggle->isChecked());
+    auto stateChips = [&w] {
+        int n = 0;
+        for (const NodeItem* item : w.graphPane()->scene()->nodeItems())
+            for (const auto& c : item->item().chips) n += c.kind == core::Chip::Kind::Parameter || c.kind == core::Chip::Kind::Buffer;
+        return n;
+    };
+    const int chipsBefore = stateChips();
+    QVERIFY(chipsBefore > 0);
+    int params = 0;
+    for (const auto& spec : w.document()->program()->signature.inputSpecs) params += spec.kind == core::InputKind::Parameter;
+    QSignalSpy laidOut(w.document(), &Document::layoutReady);
+    toggle->trigger();
+    QVERIFY(laidOut.count() > 0 || laidOut.wait(60000));
+    QCOMPARE(stateChips(), 0);
+    const NodeItem* param = nullptr;
+    int paramBoxes = 0;
+    for (const NodeItem* item : w.graphPane()->scene()->nodeItems())
+        if (item->item().kind == core::VisibleItem::Kind::Input && item->item().subtitle.rfind("PARAMETER", 0) == 0) {
+            ++paramBoxes;
+            param = item;
+        }
+    QCOMPARE(paramBoxes, params);
+    const auto& layout = *w.graphPane()->scene()->layout();
+    bool hasEdge = false;
+    for (const auto& e : layout.graph.edges) hasEdge |= e.from == param->index();
+    QVERIFY(hasEdge);
+    w.graphPane()->view()->selectAt(param->sceneBoundingRect().center());
+    QCOMPARE(w.document()->selectedItem(), QString::fromStdString(param->item().id));
+    laidOut.clear();
+    toggle->trigger();
+    QVERIFY(laidOut.count() > 0 || laidOut.wait(60000));
+    QCOMPARE(stateChips(), chipsBefore);
 }
 
 // A click on the user input's box, or on a parameter's chip, selects that placeholder of the FX graph:

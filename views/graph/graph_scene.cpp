@@ -79,7 +79,7 @@ void GraphScene::rebuild(LayoutPtr layout) {
         const VisibleItem& vi = layout->graph.items[k];
         unsigned rgb = 0xf0f0f0;
         switch (vi.kind) {
-        case VisibleItem::Kind::Input: rgb = 0xc7e9c0; break;
+        case VisibleItem::Kind::Input: rgb = vi.subgraph >= 0 ? 0xdadaeb : 0xc7e9c0; break; // get_attr / placeholder
         case VisibleItem::Kind::Output: rgb = 0xfcc5c0; break;
         case VisibleItem::Kind::Module: rgb = 0xf2f2f2; break;
         case VisibleItem::Kind::Op:

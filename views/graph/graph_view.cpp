@@ -145,8 +145,8 @@ void GraphView::selectItemAt(const QPointF& scenePos) {
     for (QGraphicsItem* it : m_scene->items(scenePos)) {
         if (auto* node = qgraphicsitem_cast<NodeItem*>(it)) {
             const VisibleItem& vi = node->item();
-            if (vi.kind == VisibleItem::Kind::Op) {
-                m_doc->selectNode(vi.nodeIndex);
+            if (vi.kind == VisibleItem::Kind::Op || vi.subgraph >= 0) {
+                m_doc->selectNode(vi.nodeIndex); // a get_attr box stands for the subgraph of its HOP
             } else if (vi.kind == VisibleItem::Kind::Module) {
                 // a folded module stands for its nodes: select the first one
                 int first = -1;
@@ -180,6 +180,7 @@ bool GraphView::activateAt(const QPointF& scenePos) {
     for (QGraphicsItem* it : m_scene->items(scenePos)) {
         if (auto* node = qgraphicsitem_cast<NodeItem*>(it)) {
             const VisibleItem& vi = node->item();
+            if (vi.subgraph >= 0) return m_doc->enterSubgraph(vi.nodeIndex, vi.subgraph); // a get_attr box: its subgraph
             if (vi.kind == VisibleItem::Kind::Module) {
                 m_doc->toggleModule(vi.moduleIndex);
                 return true;

@@ -2,6 +2,7 @@
 #include "core/layout/collapse_state.h"
 #include "core/layout/module_tree.h"
 #include "core/layout/visible_graph.h"
+#include "core/ir/builder.h"
 #include "support/synthetic_program.h"
 
 #include <QTest>
@@ -19,6 +20,7 @@ private slots:
     void visibleCounts();
     void parametersAreChips();
     void fanOutBecomesChips();
+    void fxPlaceholdersDrawStateAndBranches();
     void edgeLabelsComeFromProducer();
     void cacheKeys();
 };
@@ -175,6 +177,59 @@ void TestModuleTree::fanOutBecomesChips() {
     fromX = 0;
     for (const auto& e : vg.edges) fromX += e.value == "x";
     QCOMPARE(fromX, 12);
+}
+
+// The FX form: lifted state becomes placeholder boxes with edges, a HOP's branches get_attr boxes.
+void TestModuleTree::fxPlaceholdersDrawStateAndBranches() {
+    auto p = makeBlockStack(3);
+    auto tree = ModuleTree::build(p->graph);
+    VisibleGraphOptions fx;
+    fx.fxPlaceholders = true;
+    auto vg = buildVisibleGraph(p->graph, &p->signature, tree, CollapseState::allExpanded(tree), fx);
+    QVERIFY(vg.itemOfId.count("in:p_layers_1_fc_weight"));
+    const int weight = vg.itemOfId.at("in:p_layers_1_fc_weight");
+    const auto& w = vg.items[static_cast<size_t>(weight)];
+    QCOMPARE(w.kind, VisibleItem::Kind::Input);
+    QVERIFY2(w.subtitle.rfind("PARAMETER · ", 0) == 0, w.subtitle.c_str());
+    const int mm1 = vg.itemOfId.at("mm_1");
+    QVERIFY(vg.items[static_cast<size_t>(mm1)].chips.empty());
+    bool edge = false;
+    for (const auto& e : vg.edges) edge |= e.from == weight && e.to == mm1 && e.value == "p_layers_1_fc_weight";
+    QVERIFY(edge);
+    int placeholders = 0;
+    for (const auto& it : vg.items) placeholders += it.kind == VisibleItem::Kind::Input;
+    QCOMPARE(placeholders, static_cast<int>(p->graph.inputs.size())); // one box per FX placeholder
+
+    // a cond: its two branches become get_attr boxes feeding it, not chips
+    auto branch = [] {
+        GraphBuilder g;
+        g.input("x", irlens::testing::meta({3}));
+        g.call("torch.ops.aten.relu.default", "relu").arg("self", "x").out(irlens::testing::meta({3}));
+        g.outputTensor("relu");
+        return g.build().value();
+    };
+    Graph g;
+    g.inputs.push_back(Argument::tensor("x"));
+    g.tensorValues["x"] = irlens::testing::meta({3});
+    auto cond = irlens::testing::makeNode("cond", "torch.ops.higher_order.cond", {"x"}, "");
+    cond.inputs.push_back({"", graphArgument("true_graph_0", branch()), 1});
+    cond.inputs.push_back({"", graphArgument("false_graph_0", branch()), 1});
+    g.nodes.push_back(cond);
+    auto t2 = ModuleTree::build(g);
+    auto plain = buildVisibleGraph(g, nullptr, t2, CollapseState::allExpanded(t2));
+    QCOMPARE(plain.items[static_cast<size_t>(plain.itemOfId.at("cond"))].chips.size(), size_t(2));
+    auto drawn = buildVisibleGraph(g, nullptr, t2, CollapseState::allExpanded(t2), fx);
+    const int hop = drawn.itemOfId.at("cond");
+    QVERIFY(drawn.items[static_cast<size_t>(hop)].chips.empty());
+    for (const char* name : {"true_graph_0", "false_graph_0"}) {
+        const int at = drawn.itemOfId.at(std::string("attr:0:") + name);
+        const auto& item = drawn.items[static_cast<size_t>(at)];
+        QCOMPARE(item.nodeIndex, 0);
+        QCOMPARE(item.subgraph, std::string(name) == "true_graph_0" ? 0 : 1);
+        bool feeds = false;
+        for (const auto& e : drawn.edges) feeds |= e.from == at && e.to == hop;
+        QVERIFY2(feeds, name);
+    }
 }
 
 void TestModuleTree::edgeLabelsComeFromProducer() {
