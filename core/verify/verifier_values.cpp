@@ -3,6 +3,7 @@
 // constraints that are ranges (EIR-Y002). Each guards against a file that once passed verification
 // and then misled the engine or the printers.
 #include "core/ops/tensor_meta_check.h"
+#include "core/io/fx_printer.h"
 #include "core/verify/verifier_context.h"
 
 #include <string_view>
@@ -60,16 +61,16 @@ bool isOperatorName(const Target& t) {
 
 namespace {
 
-void checkTargetName(VerifyContext& ctx, const Node& node, const std::string& path) {
+void checkTargetName(VerifyContext& ctx, const Node& node, const std::string& label, const std::string& path) {
     const Target& t = node.target;
     if (!isOperatorName(t))
         ctx.report("EIR-S013", path, node.name,
-                   "node '" + node.name + "' names its target " + quoted(t.full) +
+                   "node " + label + " names its target " + quoted(t.full) +
                        ", which is not an operator name (dot-separated identifiers such as torch.ops.aten.add.Tensor)",
                    "the file is damaged or crafted; re-export the program");
 }
 
-void checkNamedArguments(VerifyContext& ctx, const Node& node, const std::string& path) {
+void checkNamedArguments(VerifyContext& ctx, const Node& node, const std::string& label, const std::string& path) {
     std::unordered_map<std::string_view, size_t> seen;
     seen.reserve(node.inputs.size());
     for (const auto& in : node.inputs)
@@ -80,7 +81,7 @@ void checkNamedArguments(VerifyContext& ctx, const Node& node, const std::string
         auto it = seen.find(in.name);
         if (in.name.empty() || it == seen.end() || it->second < 2) continue;
         ctx.report("EIR-S014", path, node.name,
-                   "node '" + node.name + "' passes argument " + quoted(in.name) + " " + std::to_string(it->second) +
+                   "node " + label + " passes argument " + quoted(in.name) + " " + std::to_string(it->second) +
                        " times; a call binds each argument once (the others would be dropped silently)",
                    "pass each schema argument once");
         it->second = 0;
@@ -98,9 +99,12 @@ void checkTensorValues(VerifyContext& ctx, const Graph& g, const std::string& pa
 
 void checkGraphValues(VerifyContext& ctx, const Graph& g, const std::string& path, int depth) {
     checkTensorValues(ctx, g, path);
-    for (const Node& node : g.nodes) {
-        checkTargetName(ctx, node, path);
-        checkNamedArguments(ctx, node, path);
+    const auto fx = fxNodeNames(g); // messages name nodes as the FX text does
+    for (size_t k = 0; k < g.nodes.size(); ++k) {
+        const Node& node = g.nodes[k];
+        const std::string label = nodeLabel(node, fx[k]);
+        checkTargetName(ctx, node, label, path);
+        checkNamedArguments(ctx, node, label, path);
         if (depth >= 64) continue; // as deep as any reader nests subgraphs
         for (const auto& in : node.inputs)
             if (in.arg.kind == ArgKind::Graph && in.arg.graph)

@@ -322,6 +322,16 @@ std::map<std::string, Case>& cases() {
             n.arg("self", "x").arg("other", "x").kwarg("alpha", Argument::integer(1)).kwarg("alpha", Argument::integer(2)).out(f32({2, 2}));
         });
     });
+    // a node FX renames ("sum" shadows the builtin): the message names it as the FX text does
+    add("S014 on a node FX renames", [] {
+        ProgramBuilder b("renamed");
+        b.verifiers({"ATEN"});
+        b.userInput("x", f32({2, 2}));
+        b.call("torch.ops.aten.add.Tensor", "sum").arg("self", "x").arg("other", "x")
+            .kwarg("alpha", Argument::integer(1)).kwarg("alpha", Argument::integer(2)).out(f32({2, 2}));
+        b.userOutput("sum");
+        return b.buildUnchecked();
+    });
     // A tensor meta no tensor can have, on the node 'bad': `edit` breaks its tensor_values entry.
     auto badMeta = [](std::function<void(TensorMeta&)> edit) {
         return [edit] {
@@ -458,6 +468,8 @@ private slots:
             "identifiers such as torch.ops.aten.add.Tensor)");
         row("S014 argument passed twice", "EIR-S014", "error", "bad",
             "node 'bad' passes argument 'alpha' 2 times; a call binds each argument once (the others would be dropped silently)");
+        row("S014 on a node FX renames", "EIR-S014", "error", "sum",
+            "node 'sum_1' (recorded as 'sum') passes argument 'alpha' 2 times; a call binds each argument once (the others would be dropped silently)");
         row("T001 dtype code 255", "EIR-T001", "error", "bad", "tensor_values['bad']: dtype code 255 is not a torch dtype");
         row("T002 element count overflows", "EIR-T002", "error", "bad",
             "tensor_values['bad']: sizes [1000000000, 1000000000, 1000000000, 1000000000, 1000000000, 1000000000, "
