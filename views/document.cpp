@@ -6,6 +6,7 @@
 #include "views/decomp/decomposition.h"
 
 #include <QFileInfo>
+#include <QDateTime>
 #include <QFutureWatcher>
 #include <QPointer>
 #include <QThread>
@@ -262,6 +263,21 @@ void Document::setDrawFxPlaceholders(bool on) {
     requestLayout();
 }
 
+// The status bar's "Laying out: 37 of 129 parts", from the layout's thread (at most every 50 ms).
+std::function<void(int, int)> Document::layoutProgress(quint64 generation) {
+    auto last = std::make_shared<std::atomic<qint64>>(0);
+    QPointer<Document> self(this);
+    return [self, generation, last](int done, int total) {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if (done < total && now - last->load() < 50) return;
+        last->store(now);
+        QMetaObject::invokeMethod(self, [self, generation, done, total] {
+            if (!self || generation != self->m_layoutGeneration || !self->m_busy) return;
+            emit self->progressChanged(tr("Laying out: %1 of %2 parts").arg(done).arg(total), total > 0 ? done * 100 / total : -1);
+        }, Qt::QueuedConnection);
+    };
+}
+
 void Document::requestLayout(bool force) {
     if (m_scopes.empty()) {
         m_layout.reset();
@@ -296,7 +312,8 @@ void Document::requestLayout(bool force) {
     CollapseState collapse = s.collapse;
     VisibleGraphOptions drawn;
     drawn.fxPlaceholders = m_fxPlaceholders;
-    auto future = QtConcurrent::run(jobPool(), [keepAlive, tree, g, sig, collapse, drawn, cancelFlag, base, replaced]() -> Result<LayoutPtr> {
+    auto progress = layoutProgress(generation);
+    auto future = QtConcurrent::run(jobPool(), [keepAlive, tree, g, sig, collapse, drawn, cancelFlag, base, replaced, progress]() -> Result<LayoutPtr> {
         VisibleGraph visible = buildVisibleGraph(*g, sig, *tree, collapse, drawn);
         if (base) {
             IncrementalLayoutOptions incremental;
@@ -307,6 +324,7 @@ void Document::requestLayout(bool force) {
         }
         LayoutOptions options;
         options.cancel = cancelFlag.get();
+        options.progress = progress;
         return layoutVisibleGraph(std::move(visible), *tree, options);
     });
     auto* watcher = new QFutureWatcher<Result<LayoutPtr>>(this);

@@ -183,6 +183,7 @@ private:
     void startPendingVerify();
     void requestLayout(bool force = false);
     void setBusy(bool busy, const QString& stage = {});
+    std::function<void(int, int)> layoutProgress(quint64 generation);
     QString programKey() const;
 
     core::ProgramPtr m_program;

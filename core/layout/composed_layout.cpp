@@ -301,6 +301,7 @@ private:
     std::vector<PartGeometry> m_geometries;
     std::map<std::vector<int64_t>, int> m_geometryOfKey;
     double m_dotSeconds = 0;
+    int m_partsDone = 0;
 };
 
 /// Bottom-up, one depth at a time: the parts of a level need their children's sizes.
@@ -312,6 +313,8 @@ Status Composer::layoutParts() {
     for (int d = maxDepth; d >= 0; --d) {
         if (cancelled()) return Status::error("layout cancelled");
         IRLENS_TRY(layoutLevel(levels[static_cast<size_t>(d)]));
+        m_partsDone += static_cast<int>(levels[static_cast<size_t>(d)].size());
+        if (m_options.progress) m_options.progress(m_partsDone, static_cast<int>(m_parts.size()));
     }
     return Status::ok();
 }
@@ -341,10 +344,13 @@ Status Composer::layoutLevel(const std::vector<int>& level) {
     Status status;
     const auto t0 = std::chrono::steady_clock::now();
     const bool ran = needDot.empty() || runGraphvizJob([&] {
-        for (size_t f : needDot) {
+        for (size_t k = 0; k < needDot.size(); ++k) {
             if (!status) return;
             if (cancelled()) status = Status::error("layout cancelled");
-            else status = detail::runLocalDot(graphs[fresh[f]], local[f]);
+            else status = detail::runLocalDot(graphs[fresh[needDot[k]]], local[needDot[k]]);
+            // the level's parts counted in proportion to its dot runs done
+            if (m_options.progress)
+                m_options.progress(m_partsDone + static_cast<int>((k + 1) * level.size() / needDot.size()), static_cast<int>(m_parts.size()));
         }
     }, m_options.cancel);
     m_dotSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

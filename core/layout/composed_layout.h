@@ -18,6 +18,7 @@
 #include "core/layout/module_tree.h"
 
 #include <atomic>
+#include <functional>
 
 namespace irlens::core {
 
@@ -27,6 +28,8 @@ struct ComposedLayoutOptions {
     int maxPartBoxes = 160;
     /// Boxes per window.
     int windowBoxes = 80;
+    /// Parts placed of all, after each Graphviz run (on the layout's thread).
+    std::function<void(int done, int total)> progress;
 };
 
 /// What a composed layout did (for benchmarks and tests).

@@ -119,6 +119,7 @@ Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree,
         (options.method == LayoutMethod::Automatic && graph.items.size() > kComposedLayoutBoxes)) {
         ComposedLayoutOptions composed;
         composed.cancel = options.cancel;
+        composed.progress = options.progress;
         return layoutComposed(std::move(graph), tree, composed);
     }
     auto result = std::make_shared<LayoutResult>();

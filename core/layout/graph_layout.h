@@ -26,6 +26,9 @@ inline constexpr size_t kComposedLayoutBoxes = 600;
 struct LayoutOptions {
     const std::atomic<bool>* cancel = nullptr; // checked before the (uninterruptible) Graphviz run
     LayoutMethod method = LayoutMethod::Automatic;
+    /// A composed layout's progress: parts (open modules, windows, the root) placed of all, called on
+    /// the layout's thread after each Graphviz run. A flat layout is one run and does not call it.
+    std::function<void(int done, int total)> progress;
 };
 
 /// Geometry for `graph` as built by buildVisibleGraph.

@@ -3,7 +3,8 @@
 // core ATen and to prims through the decomposition pane, collapse, enter a HOP subgraph) while a
 // 10 ms timer measures the gaps between its ticks. Any gap over 100 ms means the event loop was
 // blocked; the step causing the longest gap is named in the failure. IRLENS_WATCHDOG_STALL_MS=<ms>
-// blocks the event loop on purpose once (proves the test fails when something blocks).
+// blocks the event loop on purpose once (proves the test fails when something blocks). llamaDeep drives
+// the 12k-node fixture through expand all, search while typing and collapse all.
 #include "support/shared_fixtures.h"
 
 #include "core/ops/op_registry.h"
@@ -176,6 +177,7 @@ private slots:
     void initTestCase();
     void biggestFixtures_data();
     void biggestFixtures();
+    void llamaDeep();
 };
 
 void TestUiResponsive::initTestCase() {
@@ -310,6 +312,63 @@ void TestUiResponsive::biggestFixtures() {
     qInfo("%s: longest time between two events: %s", qPrintable(file), qPrintable(dog.longestEvent()));
     // Net of CPU starvation, at load 4-6 on 2 cores: 18-21 ms for resnet18, tiny_gpt, cond_branch;
     // deep_stack 40-90 ms (step all to prims the worst). RUN_SERIAL in CTest all the same.
+    QVERIFY2(dog.worstGap() <= kMaxGapMs, qPrintable("event loop blocked: " + dog.report().join("; ")));
+}
+
+// llama_deep (12,174 nodes, 128 identical blocks): expand all, search while typing, select, collapse
+// all, under the same limit; the composed layout reports its progress in parts.
+void TestUiResponsive::llamaDeep() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    Document& doc = *window.document();
+    Watchdog dog;
+    dog.setStep("open llama_deep");
+    window.openFile(QString::fromStdString(fixture("generated/llama_deep/model.pt2").string()));
+    QVERIFY2(settle(doc, "open", 60000), "llama_deep did not open in 60 s");
+    auto* scene = window.graphPane()->scene();
+
+    dog.setStep("expand all");
+    QStringList progress;
+    auto connection = connect(&doc, &Document::progressChanged, this, [&progress](const QString& stage, int) { progress << stage; });
+    QElapsedTimer expand;
+    expand.start();
+    doc.expandAll();
+    QVERIFY2(settle(doc, "expand all", 60000, scene), "the expanded layout did not arrive in 60 s");
+    disconnect(connection);
+    qInfo("llama_deep: expand all shown in %lld ms (layout and scene)", expand.elapsed());
+    QCOMPARE(doc.layout()->graph.visibleOpNodes, static_cast<int>(doc.graph()->nodes.size()));
+    const bool counted = std::any_of(progress.begin(), progress.end(), [](const QString& s) { return s.contains(" parts"); });
+    QVERIFY2(counted, qPrintable("no progress in parts: " + progress.join(" | ")));
+
+    // search while typing: one query per keystroke
+    const QString query = "softmax";
+    for (int k = 1; k <= query.size(); ++k) {
+        dog.setStep("search '" + query.left(k) + "'");
+        window.graphPane()->search(query.left(k));
+        QTest::qWait(5);
+    }
+    QCOMPARE(window.graphPane()->search(query), 128); // one softmax per block
+    dog.setStep("next hit x20");
+    for (int i = 0; i < 20; ++i) {
+        window.graphPane()->nextHit();
+        QTest::qWait(5);
+    }
+    dog.setStep("select every 600th node");
+    const int n = int(doc.graph()->nodes.size());
+    for (int i = 0; i < n; i += 600) {
+        doc.selectNode(i);
+        QTest::qWait(5);
+    }
+    dog.setStep("collapse all");
+    doc.collapseAll();
+    settle(doc, "collapse all", 20000, scene);
+    dog.setStep("idle");
+    QTest::qWait(100);
+    qInfo("llama_deep: worst event-loop gap %lld ms during '%s' (%lld ms raw); per step: %s", dog.worstGap(),
+          qPrintable(dog.worstStep()), dog.worstRawGap(), qPrintable(dog.perStep().join("; ")));
     QVERIFY2(dog.worstGap() <= kMaxGapMs, qPrintable("event loop blocked: " + dog.report().join("; ")));
 }
 
