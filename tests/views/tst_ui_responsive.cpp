@@ -169,6 +169,21 @@ bool waitUntil(F done, int timeoutMs) {
     return true;
 }
 
+/// Steps through search hits and then selects nodes spread over the graph, each a step of `dog`.
+void browse(MainWindow& window, Watchdog& dog, int hits, int selections) {
+    dog.setStep(QString("next hit x%1").arg(hits));
+    for (int i = 0; i < hits; ++i) {
+        window.graphPane()->nextHit();
+        QTest::qWait(5);
+    }
+    const int n = int(window.document()->graph()->nodes.size());
+    dog.setStep(QString("select %1 nodes").arg(selections));
+    for (int i = 0; i < n; i += std::max(1, n / selections)) {
+        window.document()->selectNode(i);
+        QTest::qWait(5);
+    }
+}
+
 } // namespace
 
 class TestUiResponsive : public QObject {
@@ -226,18 +241,8 @@ void TestUiResponsive::biggestFixtures() {
     const int hits = window.graphPane()->search(query);
     QVERIFY(hits > 0);
     QTest::qWait(50);
-    dog.setStep("next hit x10");
-    for (int i = 0; i < 10; ++i) {
-        window.graphPane()->nextHit();
-        QTest::qWait(5);
-    }
-
-    dog.setStep("select every 50th node");
+    browse(window, dog, 10, 20);
     const int n = int(doc.graph()->nodes.size());
-    for (int i = 0; i < n; i += std::max(1, n / 20)) {
-        doc.selectNode(i);
-        QTest::qWait(5);
-    }
 
     // a deliberate stall: shows that the watchdog catches a blocked event loop
     if (const int stall = qEnvironmentVariableIntValue("IRLENS_WATCHDOG_STALL_MS"); stall > 0) {
@@ -351,17 +356,7 @@ void TestUiResponsive::llamaDeep() {
         QTest::qWait(5);
     }
     QCOMPARE(window.graphPane()->search(query), 128); // one softmax per block
-    dog.setStep("next hit x20");
-    for (int i = 0; i < 20; ++i) {
-        window.graphPane()->nextHit();
-        QTest::qWait(5);
-    }
-    dog.setStep("select every 600th node");
-    const int n = int(doc.graph()->nodes.size());
-    for (int i = 0; i < n; i += 600) {
-        doc.selectNode(i);
-        QTest::qWait(5);
-    }
+    browse(window, dog, 20, 20);
     dog.setStep("collapse all");
     doc.collapseAll();
     settle(doc, "collapse all", 20000, scene);
