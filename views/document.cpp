@@ -247,6 +247,19 @@ void Document::revealNode(int nodeIndex) {
     if (m_scopes.empty()) return;
     auto& s = m_scopes.back();
     bool changed = false;
+    // a node of a folded run: that run shows the node's instance
+    if (const ModuleFolds* f = foldsDrawn() ? folds() : nullptr) {
+        const auto place = f->placeOfNode(nodeIndex);
+        if (place.fold >= 0 && f->folds()[size_t(place.fold)].consecutive &&
+            f->folds()[size_t(place.fold)].count() >= kMinFoldRun) {
+            auto it = s.shownInstance.find(place.fold);
+            const int shown = it == s.shownInstance.end() ? 0 : it->second;
+            if (shown != place.instance) {
+                s.shownInstance[place.fold] = place.instance;
+                changed = true;
+            }
+        }
+    }
     for (int m : s.tree->chainOfNode(nodeIndex))
         if (!s.collapse.isExpanded(m)) {
             s.collapse.setExpanded(m, true);
@@ -256,6 +269,29 @@ void Document::revealNode(int nodeIndex) {
 }
 
 void Document::relayout() { requestLayout(true); }
+
+const ModuleFolds& Scope::Folds::get(const Graph& g, const GraphSignature* sig, const ModuleTree& tree) {
+    std::call_once(once, [&] {
+        folds = ModuleFolds::detect(g, sig, tree);
+        ready.store(true);
+    });
+    return folds;
+}
+
+const ModuleFolds* Document::folds() const {
+    if (m_scopes.empty() || !m_scopes.back().folds->ready.load()) return nullptr;
+    return &m_scopes.back().folds->folds;
+}
+
+bool Document::foldsDrawn() const {
+    return m_foldRepeated && graph() && static_cast<int>(graph()->nodes.size()) >= kFoldFromNodes;
+}
+
+void Document::setFoldRepeatedBlocks(bool on) {
+    if (on == m_foldRepeated) return;
+    m_foldRepeated = on;
+    requestLayout();
+}
 
 void Document::setDrawFxPlaceholders(bool on) {
     if (on == m_fxPlaceholders) return;
@@ -284,8 +320,12 @@ void Document::requestLayout(bool force) {
         return;
     }
     const Scope& s = scope();
-    const std::string key = LayoutCache::key(programKey().toStdString(), s.key.toStdString(),
-                                             s.collapse.key() + (m_fxPlaceholders ? "|fx" : ""));
+    std::string drawing = m_fxPlaceholders ? "|fx" : "";
+    if (foldsDrawn()) {
+        drawing += "|fold";
+        for (const auto& [fold, instance] : s.shownInstance) drawing += ":" + std::to_string(fold) + "=" + std::to_string(instance);
+    }
+    const std::string key = LayoutCache::key(programKey().toStdString(), s.key.toStdString(), s.collapse.key() + drawing);
     const quint64 generation = ++m_layoutGeneration;
     // a step's incremental placement applies to the first layout of the new program only
     LayoutPtr base = m_scopes.size() == 1 && !force ? m_incrementalBase : nullptr;
@@ -312,8 +352,13 @@ void Document::requestLayout(bool force) {
     CollapseState collapse = s.collapse;
     VisibleGraphOptions drawn;
     drawn.fxPlaceholders = m_fxPlaceholders;
+    drawn.shownInstance = s.shownInstance;
+    drawn.minFoldRun = kMinFoldRun;
+    auto folds = foldsDrawn() ? s.folds : nullptr; // kept alive by the worker, like the tree
     auto progress = layoutProgress(generation);
-    auto future = QtConcurrent::run(jobPool(), [keepAlive, tree, g, sig, collapse, drawn, cancelFlag, base, replaced, progress]() -> Result<LayoutPtr> {
+    auto future = QtConcurrent::run(jobPool(), [keepAlive, tree, g, sig, collapse, drawn, folds, cancelFlag, base, replaced,
+                                                progress]() mutable -> Result<LayoutPtr> {
+        if (folds) drawn.folds = &folds->get(*g, sig, *tree);
         VisibleGraph visible = buildVisibleGraph(*g, sig, *tree, collapse, drawn);
         if (base) {
             IncrementalLayoutOptions incremental;

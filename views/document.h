@@ -10,6 +10,7 @@
 
 #include "core/ir/program.h"
 #include "core/layout/collapse_state.h"
+#include "core/layout/module_fold.h"
 #include "core/layout/incremental_layout.h"
 #include "core/layout/layout_cache.h"
 #include "core/layout/layout_result.h"
@@ -21,6 +22,9 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
+#include <map>
+#include <mutex>
 #include <memory>
 #include <vector>
 
@@ -60,6 +64,15 @@ struct Scope {
     const core::GraphSignature* signature = nullptr; // top level only
     std::shared_ptr<const core::ModuleTree> tree;
     core::CollapseState collapse;
+    /// Repeated blocks, found on the layout's thread the first time it needs them.
+    struct Folds {
+        std::once_flag once;
+        std::atomic<bool> ready{false};
+        core::ModuleFolds folds;
+        const core::ModuleFolds& get(const core::Graph& g, const core::GraphSignature* sig, const core::ModuleTree& tree);
+    };
+    std::shared_ptr<Folds> folds = std::make_shared<Folds>();
+    std::map<int, int> shownInstance;                // fold -> the instance drawn for the run
     QString key;                                     // cache scope key
     int node = -1;                                   // a subgraph: the HOP node of the scope above that holds it
     int subgraph = -1;                               // and which of its subgraphs this is
@@ -104,6 +117,14 @@ public:
     /// get_attr boxes) instead of state as chips; lays out again.
     void setDrawFxPlaceholders(bool on);
     bool drawFxPlaceholders() const { return m_fxPlaceholders; }
+    /// Runs of at least kMinFoldRun identical sibling modules drawn once with a ×N note, in graphs of
+    /// kFoldFromNodes nodes or more (on by default; smaller graphs are drawn in full, as they are cheap).
+    static constexpr int kMinFoldRun = 4;
+    static constexpr int kFoldFromNodes = 2000;
+    void setFoldRepeatedBlocks(bool on);
+    bool foldRepeatedBlocks() const { return m_foldRepeated; }
+    /// The repeated-block groups of the graph on screen, once the first layout has found them (else null).
+    const core::ModuleFolds* folds() const;
     /// Opens every module around a node so that it gets its own box.
     void revealNode(int nodeIndex);
     /// Lays the graph on screen out in full again (after decomposition steps placed incrementally).
@@ -204,6 +225,9 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_busy = false;
     bool m_fxPlaceholders = false;
+    bool m_foldRepeated = true;
+    /// Whether the graph on screen is drawn with its repeated blocks folded.
+    bool foldsDrawn() const;
     bool m_verifying = false;
     bool m_verifyPending = false;
     std::shared_ptr<const RunSnapshot> m_run;

@@ -272,8 +272,16 @@ void MainWindow::buildBottomDocks() {
 
 namespace {
 
-// Graph › Draw as the FX graph has it (checkable).
-void addFxFormAction(QMenu* menu, Document* doc) {
+// Graph › Fold repeated blocks and Draw as the FX graph has it (checkable).
+void addDrawingActions(QMenu* menu, Document* doc) {
+    QAction* fold = menu->addAction(QObject::tr("&Fold repeated blocks"), doc, &Document::setFoldRepeatedBlocks);
+    fold->setObjectName("foldRepeatedAction");
+    fold->setCheckable(true);
+    fold->setChecked(doc->foldRepeatedBlocks());
+    fold->setToolTip(QObject::tr("In graphs of %1 nodes or more, runs of %2 or more identical sibling modules (a decoder's "
+                                 "layers) drawn once with ×N; selecting or finding a node of another instance shows that instance")
+                         .arg(Document::kFoldFromNodes)
+                         .arg(Document::kMinFoldRun));
     QAction* fxForm = menu->addAction(QObject::tr("Draw as the &FX graph has it"), doc, &Document::setDrawFxPlaceholders);
     fxForm->setObjectName("fxPlaceholdersAction");
     fxForm->setCheckable(true);
@@ -342,7 +350,7 @@ void MainWindow::buildMenus() {
     QMenu* graph = menuBar()->addMenu(tr("&Graph"));
     graph->addAction(tr("&Collapse all modules"), m_doc, &Document::collapseAll);
     graph->addAction(tr("&Expand all modules"), m_doc, &Document::expandAll);
-    addFxFormAction(graph, m_doc);
+    addDrawingActions(graph, m_doc);
     graph->addAction(tr("&Up from subgraph"), QKeySequence(Qt::ALT | Qt::Key_Backspace), m_doc, [this] { m_doc->leaveSubgraph(); });
     graph->addAction(tr("Clear symbol highlight"), m_doc, [this] { m_doc->setHighlightSymbol({}); });
     graph->addSeparator();

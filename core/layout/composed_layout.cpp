@@ -418,7 +418,7 @@ void Composer::compose() {
         if (part.module > 0) {
             const auto& mod = m_tree.module(part.module);
             r.clusters.push_back({part.module, {origin[static_cast<size_t>(p)].x, origin[static_cast<size_t>(p)].y, pg.w, pg.h},
-                                  mod.label() + " · " + mod.shortType(), mod.depth});
+                                  moduleTitle(m_tree, r.graph, part.module), mod.depth});
         }
     }
     const size_t n = r.graph.items.size();

@@ -188,8 +188,7 @@ struct Builder {
             LayoutCluster lc;
             lc.module = module;
             lc.box = {bb.LL.x, top - bb.UR.y, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y};
-            const auto& mod = tree.module(module);
-            lc.label = mod.label() + " · " + mod.shortType();
+            lc.label = moduleTitle(tree, r.graph, module);
             lc.depth = depth;
             r.clusters.push_back(std::move(lc));
             collectClusters(c, top, depth + 1);

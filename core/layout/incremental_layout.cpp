@@ -427,7 +427,7 @@ std::vector<LayoutCluster> frameModules(const LayoutResult& previous, const Visi
         const auto& mod = tree.module(m);
         LayoutCluster c;
         c.module = m;
-        c.label = mod.label() + " · " + mod.shortType();
+        c.label = moduleTitle(tree, next, m);
         c.depth = mod.depth;
         c.box = frame[m];
         if (auto it = oldFrame.find(c.label); it != oldFrame.end()) c.box = unite(c.box, it->second);

@@ -1,5 +1,7 @@
 #include "core/layout/visible_graph.h"
 
+#include "core/layout/module_fold.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -99,6 +101,13 @@ double itemTextHeight(const VisibleItem& item) {
     return 38;
 }
 
+std::string moduleTitle(const ModuleTree& tree, const VisibleGraph& graph, int module) {
+    const auto& mod = tree.module(module);
+    std::string title = mod.label() + " · " + mod.shortType();
+    if (auto it = graph.moduleNote.find(module); it != graph.moduleNote.end()) title += it->second;
+    return title;
+}
+
 std::string valueLabel(const Graph& graph, const std::string& value) {
     if (const auto* meta = graph.tensorMeta(value)) return meta->shortString();
     if (auto it = graph.symIntValues.find(value); it != graph.symIntValues.end()) return "sym " + it->second.toString();
@@ -132,6 +141,7 @@ private:
     struct Use {
         int item;
         std::string value;
+        int node = -1; // the consuming graph node (-1: the output)
     };
 
     int addItem(VisibleItem item) {
@@ -194,6 +204,11 @@ private:
         item.cluster = mod.parent;
         item.title = mod.call > 1 ? mod.shortName() + " #" + std::to_string(mod.call) : mod.shortName();
         item.subtitle = mod.shortType() + " · " + std::to_string(mod.totalNodes) + " nodes";
+        if (auto note = m_vg.moduleNote.find(owner); note != m_vg.moduleNote.end()) { // " ×128 (layers.0 … layers.127)"
+            const size_t open = note->second.find(" (");
+            item.title += note->second.substr(0, open);
+            item.subtitle += " each · " + note->second.substr(open + 2, note->second.size() - open - 3);
+        }
         item.hiddenNodes = mod.totalNodes;
         return m_moduleItem.emplace(owner, addItem(std::move(item))).first->second;
     }
@@ -234,8 +249,56 @@ private:
     }
 
     /// One item per visible node or per outermost collapsed module.
+    /// The node drawn for `n`: itself, or (in a folded group) the node at its place in the shown instance.
+    int drawnNode(int n) const {
+        if (!m_options.folds) return n;
+        const auto place = m_options.folds->placeOfNode(n);
+        if (!folded(place.fold)) return n;
+        return m_options.folds->instanceNode(place.fold, shownOf(place.fold), n);
+    }
+    bool folded(int fold) const {
+        if (fold < 0 || !m_options.folds) return false;
+        const auto& f = m_options.folds->folds()[size_t(fold)];
+        return f.consecutive && f.count() >= m_options.minFoldRun && !m_options.unfolded.count(fold);
+    }
+    int shownOf(int fold) const {
+        auto it = m_options.shownInstance.find(fold);
+        const int count = m_options.folds->folds()[size_t(fold)].count();
+        return it == m_options.shownInstance.end() ? 0 : std::clamp(it->second, 0, count - 1);
+    }
+    /// A use inside a folded group that the shown instance does not draw: from one instance to the
+    /// next (it would loop on the shown instance), or within a hidden instance (the shown one draws it).
+    bool hiddenInFold(int producer, int consumer) const {
+        if (!m_options.folds || producer < 0 || consumer < 0) return false;
+        const auto pa = m_options.folds->placeOfNode(producer), pb = m_options.folds->placeOfNode(consumer);
+        return pa.fold == pb.fold && folded(pa.fold) && (pa.instance != pb.instance || pb.instance != shownOf(pb.fold));
+    }
+
+    /// The ×N notes of the shown instances of folded groups.
+    void noteFolds() {
+        if (!m_options.folds) return;
+        const auto& folds = m_options.folds->folds();
+        for (size_t f = 0; f < folds.size(); ++f) {
+            if (!folded(static_cast<int>(f))) continue;
+            const int shown = shownOf(static_cast<int>(f));
+            const auto& first = m_tree.module(folds[f].instances.front());
+            const auto& last = m_tree.module(folds[f].instances.back());
+            std::string note = " ×" + std::to_string(folds[f].count()) + " (" + first.label() + " … " + last.label();
+            if (shown > 0) note += ", showing " + m_tree.module(folds[f].instances[size_t(shown)]).label();
+            m_vg.moduleNote[folds[f].instances[size_t(shown)]] = note + ")";
+        }
+    }
+
+    /// One item per visible node or per outermost collapsed module; nodes of folded instances map onto
+    /// the shown instance's items.
     void addNodes() {
+        noteFolds();
+        std::vector<int> mapped;
         for (size_t n = 0; n < m_graph.nodes.size(); ++n) {
+            if (drawnNode(static_cast<int>(n)) != static_cast<int>(n)) {
+                mapped.push_back(static_cast<int>(n));
+                continue;
+            }
             int owner = -1;
             for (int m : m_tree.chainOfNode(static_cast<int>(n)))
                 if (!m_collapse.isExpanded(m)) {
@@ -247,6 +310,11 @@ private:
             addGetAttrs(getAttrsBefore, m_vg.itemOfNode[static_cast<int>(n)]);
             for (const auto& out : m_graph.nodes[n].outputNames())
                 if (!m_producers.count(out)) m_producers[out] = {Source::Node, static_cast<int>(n), InputKind::UserInput, {}};
+        }
+        for (int n : mapped) {
+            m_vg.itemOfNode[n] = m_vg.itemOfNode.at(drawnNode(n));
+            for (const auto& out : m_graph.nodes[size_t(n)].outputNames())
+                if (!m_producers.count(out)) m_producers[out] = {Source::Node, n, InputKind::UserInput, {}};
         }
     }
 
@@ -281,17 +349,17 @@ private:
 
     /// Every read of a value as (consumer item, value), and the distinct consumer items per value.
     void collectUses() {
-        auto add = [&](const std::vector<std::string>& names, int consumer) {
-            for (const auto& v : names) m_uses.push_back({consumer, v});
+        auto add = [&](const std::vector<std::string>& names, int consumer, int node) {
+            for (const auto& v : names) m_uses.push_back({consumer, v, node});
         };
         for (size_t n = 0; n < m_graph.nodes.size(); ++n) {
             std::vector<std::string> names;
             for (const auto& in : m_graph.nodes[n].inputs) in.arg.collectValueNames(names);
-            add(names, m_vg.itemOfNode[static_cast<int>(n)]);
+            add(names, m_vg.itemOfNode[static_cast<int>(n)], static_cast<int>(n));
         }
         std::vector<std::string> names;
         for (const auto& o : m_graph.outputs) o.collectValueNames(names);
-        add(names, m_outIndex);
+        add(names, m_outIndex, -1);
         for (const auto& u : m_uses) m_consumers[u.value].insert(u.item);
     }
 
@@ -349,6 +417,7 @@ private:
             }
             int from = producerItem(p);
             if (from < 0 || from == u.item) continue;
+            if (p.source == Source::Node && hiddenInFold(p.index, u.node)) continue;
             const auto& cons = m_consumers[u.value];
             if (m_options.fanOutChipThreshold > 0 && !m_options.fxPlaceholders && static_cast<int>(cons.size()) > m_options.fanOutChipThreshold &&
                 u.item != *cons.begin() && u.item != m_outIndex) {

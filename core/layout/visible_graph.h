@@ -7,11 +7,16 @@
 #include "core/layout/collapse_state.h"
 #include "core/layout/module_tree.h"
 
+#include <map>
+#include <set>
+
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace irlens::core {
+
+class ModuleFolds;
 
 /// A value drawn as a small tag on its consumer instead of an edge from far away.
 struct Chip {
@@ -55,7 +60,13 @@ struct VisibleGraph {
     std::unordered_map<int, int> itemOfNode;       // graph node index -> item index (its own or its module's)
     std::unordered_map<std::string, int> itemOfId;
     int visibleOpNodes = 0;                        // items of kind Op
+    /// Folded repeated blocks: the shown instance's module -> what its box or frame title adds
+    /// (" ×128 (layers.0 … layers.127, showing 58)").
+    std::unordered_map<int, std::string> moduleNote;
 };
+
+/// A module's box or frame title: "layers.57 · LlamaBlock", plus the fold note if it stands for a run.
+std::string moduleTitle(const ModuleTree& tree, const VisibleGraph& graph, int module);
 
 struct VisibleGraphOptions {
     /// A value with more consumers than this becomes chips on them (0 disables).
@@ -63,6 +74,14 @@ struct VisibleGraphOptions {
     /// Draw the graph as the FX graph has it: lifted state (parameters, buffers, constants) as
     /// placeholder boxes with edges, a HOP's subgraphs as get_attr boxes feeding it, no fan-out chips.
     bool fxPlaceholders = false;
+    /// Repeated blocks drawn once: each consecutive outermost group of `folds` shows one instance
+    /// (`shownInstance`, default the first) with a ×N note; the other instances' nodes map onto the
+    /// shown one's items, and edges between instances are dropped. Groups in `unfolded`, or every group
+    /// when `folds` is null, are drawn in full.
+    const ModuleFolds* folds = nullptr;
+    std::map<int, int> shownInstance; // fold index -> instance
+    std::set<int> unfolded;           // fold indices
+    int minFoldRun = 2;               // shorter runs are drawn in full
 };
 
 /// Chip and edge sizing constants shared with the painters.

@@ -41,6 +41,7 @@ private slots:
     void fxTextSyncsSelection();
     void fxCodeAndTableSelect();
     void drawAsFxGraphToggle();
+    void repeatedBlocksFolded();
     void clickSelectsPlaceholder();
     void specReference();
     void checkMetasFromTheMenu();
@@ -204,6 +205,47 @@ void TestMainWindow::drawAsFxGraphToggle() {
     toggle->trigger();
     QVERIFY(laidOut.count() > 0 || laidOut.wait(60000));
     QCOMPARE(stateChips(), chipsBefore);
+}
+
+// llama_deep opens with its 128 decoder layers as one box "×128"; selecting a node of layer 57 shows
+// layer 57 open with that node selected; Graph › Fold repeated blocks off draws all 128 boxes.
+void TestMainWindow::repeatedBlocksFolded() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow w;
+    QCOMPARE(testing::openAndWait(*w.document(), testing::fixture("generated/llama_deep/model.pt2")), QString());
+    auto layerBoxes = [&w](QString* title) {
+        int n = 0;
+        for (const NodeItem* item : w.graphPane()->scene()->nodeItems())
+            if (item->item().kind == core::VisibleItem::Kind::Module && item->item().subtitle.rfind("LlamaBlock", 0) == 0) {
+                ++n;
+                if (title) *title = QString::fromStdString(item->item().title + " / " + item->item().subtitle);
+            }
+        return n;
+    };
+    QString title;
+    QCOMPARE(layerBoxes(&title), 1);
+    QVERIFY2(title.contains("×128") && title.contains("layers.0 … layers.127"), qPrintable(title));
+    const int node = w.document()->nodeIndexOf("_softmax_57");
+    QVERIFY(node >= 0);
+    QSignalSpy laidOut(w.document(), &Document::layoutReady);
+    w.document()->revealNode(node);
+    w.document()->selectNode(node);
+    QVERIFY(laidOut.count() > 0 || laidOut.wait(60000));
+    QVERIFY(testing::waitForLayout(*w.document()));
+    NodeItem* shown = w.graphPane()->scene()->itemForNode(node);
+    QVERIFY(shown);
+    QCOMPARE(shown->item().nodeIndex, node); // layer 57's own box, not layer 0's
+    QVERIFY(shown->emphasis() & int(Emphasis::Selected));
+    bool noted = false;
+    for (const auto& c : w.graphPane()->scene()->layout()->clusters) noted |= c.label.find("showing layers.57") != std::string::npos;
+    QVERIFY(noted);
+    auto* fold = w.findChild<QAction*>("foldRepeatedAction");
+    QVERIFY(fold && fold->isChecked());
+    laidOut.clear();
+    fold->trigger();
+    QVERIFY(laidOut.count() > 0 || laidOut.wait(60000));
+    QVERIFY(testing::waitForLayout(*w.document()));
+    QCOMPARE(layerBoxes(nullptr), 127); // layer 57 stays open
 }
 
 // A click on the user input's box, or on a parameter's chip, selects that placeholder of the FX graph:

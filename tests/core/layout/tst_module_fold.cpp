@@ -1,6 +1,8 @@
 // Repeated blocks: groups of identical sibling modules, and the maps between an instance's nodes and
 // the nodes drawn for them.
 #include "core/layout/module_fold.h"
+#include "core/layout/composed_layout.h"
+#include "core/layout/visible_graph.h"
 #include "support/fixture_program.h"
 #include "support/shared_fixtures.h"
 #include "support/synthetic_program.h"
@@ -8,6 +10,7 @@
 #include <QTest>
 
 #include <chrono>
+#include <set>
 
 using namespace irlens::core;
 using irlens::testing::makeBlockStack;
@@ -21,6 +24,7 @@ private slots:
     void aDifferentBlockIsLeftOut();
     void llamaDeepFolds128Layers();
     void deepStackAlternatesTwoKindsOfBlock();
+    void foldedLlamaDrawsOneLayer();
 };
 
 namespace {
@@ -175,6 +179,65 @@ void TestModuleFold::deepStackAlternatesTwoKindsOfBlock() {
     QVERIFY(!top[0]->consecutive && !top[1]->consecutive);
     QCOMPARE(top[0]->instances[1] , tree.module(tree.module(top[0]->instances[0]).parent).children[2]);
     checkRoundTrips(folds, p->graph.nodes.size());
+}
+
+// llama_deep drawn with its 128 layers folded: one box (or one open layer) stands for all, every node of
+// every layer maps onto it, no edge runs from a layer to the next, any instance can be the one shown,
+// and unfolding draws all 128 again.
+void TestModuleFold::foldedLlamaDrawsOneLayer() {
+    IRLENS_REQUIRE_SHARED();
+    auto p = irlens::testing::loadFixtureGraph("generated/llama_deep/model.pt2");
+    QVERIFY(p);
+    auto tree = ModuleTree::build(p->graph);
+    auto folds = ModuleFolds::detect(p->graph, &p->signature, tree);
+    const ModuleFold* f = largestFold(folds);
+    QVERIFY(f && f->count() == 128);
+    const int fi = static_cast<int>(f - folds.folds().data());
+    CollapseState cs; // the layers' parents open, the layers themselves closed
+    for (int m = tree.module(f->representative()).parent; m > 0; m = tree.module(m).parent) cs.setExpanded(m, true);
+    VisibleGraphOptions opt;
+    opt.folds = &folds;
+    auto layerItems = [&](const VisibleGraph& vg) {
+        std::set<int> items;
+        for (int m : f->instances)
+            for (const auto& it : vg.items)
+                if (it.kind == VisibleItem::Kind::Module && it.moduleIndex == m) items.insert(static_cast<int>(&it - vg.items.data()));
+        return items;
+    };
+    auto vg = buildVisibleGraph(p->graph, &p->signature, tree, cs, opt);
+    auto items = layerItems(vg);
+    QCOMPARE(items.size(), size_t(1));
+    const int box = *items.begin();
+    QVERIFY2(vg.items[size_t(box)].title.find("×128") != std::string::npos, vg.items[size_t(box)].title.c_str());
+    for (const auto& nodes : f->nodes)
+        for (int n : nodes) QCOMPARE(vg.itemOfNode.at(n), box);
+    for (const auto& e : vg.edges) QVERIFY(e.from != e.to);
+    // instance 57 shown instead, its box open: the nodes of every layer map onto layer 57's boxes
+    opt.shownInstance[fi] = 57;
+    cs.setExpanded(f->instances[57], true);
+    vg = buildVisibleGraph(p->graph, &p->signature, tree, cs, opt);
+    QVERIFY(layerItems(vg).empty());
+    QVERIFY(vg.moduleNote.at(f->instances[57]).find("showing") != std::string::npos);
+    for (size_t k = 0; k < f->nodes[3].size(); ++k) {
+        const int node = f->nodes[3][k], shown = f->nodes[57][k];
+        QCOMPARE(vg.itemOfNode.at(node), vg.itemOfNode.at(shown));
+        const auto& item = vg.items[size_t(vg.itemOfNode.at(shown))];
+        if (item.kind == VisibleItem::Kind::Op) QCOMPARE(item.nodeIndex, shown); // else a closed sub-module of layer 57
+    }
+    for (const auto& e : vg.edges) {
+        QVERIFY(e.from != e.to);
+        QCOMPARE(e.values, 1); // one value per edge inside the shown layer: the hidden layers add none
+    }
+    auto laidOut = layoutComposed(vg, tree);
+    QVERIFY2(laidOut.isOk(), laidOut.isOk() ? "" : laidOut.error().c_str());
+    bool titled = false;
+    for (const auto& c : (*laidOut)->clusters) titled |= c.module == f->instances[57] && c.label.find("×128") != std::string::npos;
+    QVERIFY(titled);
+    // unfolded: all 128 drawn
+    cs = CollapseState();
+    for (int m = tree.module(f->representative()).parent; m > 0; m = tree.module(m).parent) cs.setExpanded(m, true);
+    opt.unfolded.insert(fi);
+    QCOMPARE(layerItems(buildVisibleGraph(p->graph, &p->signature, tree, cs, opt)).size(), size_t(128));
 }
 
 QTEST_GUILESS_MAIN(TestModuleFold)
