@@ -82,10 +82,14 @@ void embeddingBagKernel(KernelContext& ctx) {
         }
     });
     // The auxiliary outputs as torch's CPU kernel leaves them (only backward reads them): the sum
-    // path without padding_idx returns an empty offset2bag; mean returns bag_size as max_indices.
+    // fast sum path (no padding_idx, float32 / float16 weight with unit row stride) returns an empty
+    // offset2bag, float64 does not take it; mean returns bag_size as max_indices.
     if (mode == 1) copyInto(maxIdx, bagSize, 1);
+    const Tensor weight = ctx.tensor("weight", 0);
+    const bool fastSum = mode == 0 && padding < 0 && (weight.dtype() == ScalarType::Float32 || weight.dtype() == ScalarType::Float16) &&
+                         weight.stride(1) == 1;
     ctx.setOutput(0, out);
-    ctx.setOutput(1, mode == 0 && padding < 0 ? ctx.alloc(ScalarType::Int64, {0}) : offset2bag);
+    ctx.setOutput(1, fastSum ? ctx.alloc(ScalarType::Int64, {0}) : offset2bag);
     ctx.setOutput(2, bagSize);
     ctx.setOutput(3, maxIdx);
 }
