@@ -8,6 +8,7 @@
 #include "core/exec/kernels/conv.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
@@ -32,8 +33,18 @@ std::array<bool, 3> outputMask(KernelContext& ctx, int position) {
     return mask;
 }
 
-void setMaybe(KernelContext& ctx, size_t index, bool wanted, const Tensor& t) {
-    if (wanted) ctx.setOutput(index, t);
+// float16 / bfloat16 compute in float32 and round the results, as PyTorch's opmath does
+ScalarType opmath(ScalarType t) { return isReducedFloat(t) ? ScalarType::Float32 : t; }
+
+// The norm gradients of PyTorch 1.13 round intermediates in float16 / bfloat16 (answers differ
+// from float32 arithmetic by a few percent): refused rather than answered differently.
+void refuseReduced(ScalarType dt) {
+    if (isReducedFloat(dt)) kernelFail("dtype " + dtypeName(dt) + " is not supported by this kernel (float32/float64 only)");
+}
+
+/// Output `index`: `t` in `dtype`, or None when output_mask leaves it out.
+void setMaybe(KernelContext& ctx, size_t index, bool wanted, const Tensor& t, ScalarType dtype) {
+    if (wanted) ctx.setOutput(index, toDtype(ctx, t, dtype));
     else ctx.setOutput(index, EValue::none());
 }
 
@@ -183,7 +194,8 @@ void convolutionBackwardKernel(KernelContext& ctx) {
     if (go.dtype() != input.dtype() || weight.dtype() != input.dtype())
         kernelFail("convolution_backward: grad_output, input and weight must have one dtype, got " + dtypeName(go.dtype()) + ", " +
                    dtypeName(input.dtype()) + " and " + dtypeName(weight.dtype()));
-    const Tensor g0 = contiguous(ctx, go), x = contiguous(ctx, input), w = contiguous(ctx, weight);
+    const ScalarType dt = input.dtype(), cdt = opmath(dt);
+    const Tensor g0 = contiguous(ctx, toDtype(ctx, go, cdt)), x = contiguous(ctx, toDtype(ctx, input, cdt)), w = contiguous(ctx, toDtype(ctx, weight, cdt));
     // a forward convolution's output is the small side; a transposed one's input is
     const Tensor& small = transposed ? x : g0;
     const Tensor& big = transposed ? g0 : x;
@@ -212,12 +224,26 @@ void convolutionBackwardKernel(KernelContext& ctx) {
             }
         }
     });
-    setMaybe(ctx, 0, mask[0], gi);
-    setMaybe(ctx, 1, mask[1], gw);
-    setMaybe(ctx, 2, mask[2], gb);
+    setMaybe(ctx, 0, mask[0], gi, dt);
+    setMaybe(ctx, 1, mask[1], gw, dt);
+    setMaybe(ctx, 2, mask[2], gb, dt);
 }
 
 // ---- normalisations ------------------------------------------------------------------------
+
+// The operands of a norm gradient, contiguous, in the input's dtype.
+struct NormOperands {
+    ScalarType dt;
+    Tensor dy, x, mean, rstd, w;
+};
+
+NormOperands normOperands(KernelContext& ctx, const Tensor& go, const Tensor& input, const Tensor& mean, const Tensor& rstd,
+                          const std::optional<Tensor>& weight) {
+    const ScalarType dt = input.dtype();
+    refuseReduced(dt);
+    auto dense = [&](const Tensor& t) { return contiguous(ctx, toDtype(ctx, t, dt)); };
+    return {dt, dense(go), dense(input), dense(mean), dense(rstd), weight ? dense(*weight) : Tensor()};
+}
 
 // native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask)
 // With g = grad_out * weight and xhat = (x - mean) * rstd over each row of N elements:
@@ -237,14 +263,13 @@ void layerNormBackwardKernel(KernelContext& ctx) {
     if (go.sizes() != input.sizes() || meanT.numel() != outer || rstdT.numel() != outer)
         kernelFail("native_layer_norm_backward: grad_out " + go.shapeString() + ", mean " + meanT.shapeString() + " and rstd " +
                    rstdT.shapeString() + " do not fit input " + input.shapeString());
-    const ScalarType dt = input.dtype();
-    const Tensor dy = contiguous(ctx, toDtype(ctx, go, dt)), x = contiguous(ctx, input);
-    const Tensor mean = contiguous(ctx, toDtype(ctx, meanT, dt)), rstd = contiguous(ctx, toDtype(ctx, rstdT, dt));
-    const Tensor w = weight ? contiguous(ctx, toDtype(ctx, *weight, dt)) : Tensor();
-    Tensor dx = mask[0] ? ctx.alloc(dt, input.sizes()) : Tensor();
-    Tensor dw = mask[1] ? ctx.alloc(dt, weight ? weight->sizes() : norm) : Tensor();
-    Tensor db = mask[2] ? ctx.alloc(dt, bias ? bias->sizes() : norm) : Tensor();
-    dispatchFloat(dt, [&]<class T>() {
+    const NormOperands ops = normOperands(ctx, go, input, meanT, rstdT, weight);
+    const ScalarType dt = ops.dt, cdt = ops.dt;
+    const Tensor &dy = ops.dy, &x = ops.x, &mean = ops.mean, &rstd = ops.rstd, &w = ops.w;
+    Tensor dx = mask[0] ? ctx.alloc(cdt, input.sizes()) : Tensor();
+    Tensor dw = mask[1] ? ctx.alloc(cdt, weight ? weight->sizes() : norm) : Tensor();
+    Tensor db = mask[2] ? ctx.alloc(cdt, bias ? bias->sizes() : norm) : Tensor();
+    dispatchFloat(cdt, [&]<class T>() {
         const T *ys = dy.data<T>(), *xs = x.data<T>(), *ms = mean.data<T>(), *rs = rstd.data<T>();
         const T* ws = weight ? w.data<T>() : nullptr;
         if (mask[0]) {
@@ -276,9 +301,9 @@ void layerNormBackwardKernel(KernelContext& ctx) {
             if (mask[2]) db.data<T>()[i] = static_cast<T>(sb);
         }
     });
-    setMaybe(ctx, 0, mask[0], dx);
-    setMaybe(ctx, 1, mask[1], dw);
-    setMaybe(ctx, 2, mask[2], db);
+    setMaybe(ctx, 0, mask[0], dx, dt);
+    setMaybe(ctx, 1, mask[1], dw, dt);
+    setMaybe(ctx, 2, mask[2], db, dt);
 }
 
 // Per (image, channel) sums of grad_out * x and grad_out over the HxW elements.
@@ -314,15 +339,14 @@ void groupNormBackwardKernel(KernelContext& ctx) {
         kernelFail("native_group_norm_backward: input " + input.shapeString() + ", grad_out " + go.shapeString() + ", mean " +
                    meanT.shapeString() + " do not fit N=" + std::to_string(N) + " C=" + std::to_string(C) + " HxW=" + std::to_string(HxW) +
                    " group=" + std::to_string(G));
-    const ScalarType dt = input.dtype();
-    const Tensor dy = contiguous(ctx, toDtype(ctx, go, dt)), x = contiguous(ctx, input);
-    const Tensor mean = contiguous(ctx, toDtype(ctx, meanT, dt)), rstd = contiguous(ctx, toDtype(ctx, rstdT, dt));
-    const Tensor w = weight ? contiguous(ctx, toDtype(ctx, *weight, dt)) : Tensor();
-    Tensor dx = mask[0] ? ctx.alloc(dt, input.sizes()) : Tensor();
-    Tensor dw = mask[1] ? ctx.alloc(dt, {C}) : Tensor();
-    Tensor db = mask[2] ? ctx.alloc(dt, {C}) : Tensor();
+    const NormOperands ops = normOperands(ctx, go, input, meanT, rstdT, weight);
+    const ScalarType dt = ops.dt, cdt = ops.dt;
+    const Tensor &dy = ops.dy, &x = ops.x, &mean = ops.mean, &rstd = ops.rstd, &w = ops.w;
+    Tensor dx = mask[0] ? ctx.alloc(cdt, input.sizes()) : Tensor();
+    Tensor dw = mask[1] ? ctx.alloc(cdt, {C}) : Tensor();
+    Tensor db = mask[2] ? ctx.alloc(cdt, {C}) : Tensor();
     const int64_t D = C / G;
-    dispatchFloat(dt, [&]<class T>() {
+    dispatchFloat(cdt, [&]<class T>() {
         const T *ys = dy.data<T>(), *xs = x.data<T>(), *ms = mean.data<T>(), *rs = rstd.data<T>();
         auto gamma = [&](int64_t c) { return weight ? static_cast<double>(w.data<T>()[c]) : 1.0; };
         std::vector<double> ds, dbs;
@@ -361,16 +385,22 @@ void groupNormBackwardKernel(KernelContext& ctx) {
             if (mask[2]) db.data<T>()[c] = static_cast<T>(sb);
         }
     });
-    setMaybe(ctx, 0, mask[0], dx);
-    setMaybe(ctx, 1, mask[1], dw);
-    setMaybe(ctx, 2, mask[2], db);
+    setMaybe(ctx, 0, mask[0], dx, dt);
+    setMaybe(ctx, 1, mask[1], dw, dt);
+    setMaybe(ctx, 2, mask[2], db, dt);
 }
 
 // ---- pooling -------------------------------------------------------------------------------
 
 // The pooled input as [planes, H, W] and grad_output as [planes, OH, OW], both contiguous.
 struct PoolGrad {
-    Tensor dy, gi;
+    Tensor dy, gi; // in float32 for float16 / bfloat16
+    ScalarType dtype = ScalarType::Float32; // of the input and the gradient
+    // PyTorch's pooling gradients of float16 / bfloat16 round every quotient and every sum to
+    // that dtype: so does this
+    template <class T> T round(T v) const {
+        return isReducedFloat(dtype) ? static_cast<T>(reducedToFloat(dtype, floatToReduced(dtype, static_cast<float>(v)))) : v;
+    }
     int64_t planes = 0, H = 0, W = 0, OH = 0, OW = 0;
 };
 
@@ -381,13 +411,14 @@ PoolGrad poolGrad(KernelContext& ctx, const char* op, bool zeroed) {
     for (int64_t d = 0; d + 2 < self.dim(); ++d)
         if (go.size(d) != self.size(d)) kernelFail(std::string(op) + ": grad_output " + go.shapeString() + " does not fit input " + self.shapeString());
     PoolGrad p;
-    p.dy = contiguous(ctx, toDtype(ctx, go, self.dtype()));
+    p.dtype = self.dtype();
+    p.dy = contiguous(ctx, toDtype(ctx, go, opmath(self.dtype())));
     p.H = self.size(self.dim() - 2);
     p.W = self.size(self.dim() - 1);
     p.OH = go.size(go.dim() - 2);
     p.OW = go.size(go.dim() - 1);
     p.planes = self.numel() / std::max<int64_t>(1, p.H * p.W);
-    p.gi = zeroed ? ctx.allocZeros(self.dtype(), self.sizes()) : ctx.alloc(self.dtype(), self.sizes());
+    p.gi = zeroed ? ctx.allocZeros(opmath(self.dtype()), self.sizes()) : ctx.alloc(opmath(self.dtype()), self.sizes());
     return p;
 }
 
@@ -409,14 +440,14 @@ void adaptiveAvgPoolBackwardKernel(KernelContext& ctx) {
                     const int64_t h0 = oh * p.H / p.OH, h1 = ((oh + 1) * p.H + p.OH - 1) / p.OH;
                     for (int64_t ow = 0; ow < p.OW; ++ow) {
                         const int64_t w0 = ow * p.W / p.OW, w1 = ((ow + 1) * p.W + p.OW - 1) / p.OW;
-                        const T g = dy[(pl * p.OH + oh) * p.OW + ow] / static_cast<T>(h1 - h0) / static_cast<T>(w1 - w0); // as PyTorch divides
+                        const T g = p.round(p.round(dy[(pl * p.OH + oh) * p.OW + ow] / static_cast<T>(h1 - h0)) / static_cast<T>(w1 - w0));
                         for (int64_t ih = h0; ih < h1; ++ih)
-                            for (int64_t iw = w0; iw < w1; ++iw) gi[(pl * p.H + ih) * p.W + iw] += g;
+                            for (int64_t iw = w0; iw < w1; ++iw) gi[(pl * p.H + ih) * p.W + iw] = p.round(gi[(pl * p.H + ih) * p.W + iw] + g);
                     }
                 }
         });
     });
-    ctx.setOutput(0, p.gi);
+    ctx.setOutput(0, toDtype(ctx, p.gi, p.dtype));
 }
 
 // avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
@@ -447,13 +478,13 @@ void avgPoolBackwardKernel(KernelContext& ctx) {
                         w1 = std::min(w1, p.W);
                         const int64_t div = divisor ? *divisor : countPad ? padded : (h1 - h0) * (w1 - w0);
                         if (div == 0) continue;
-                        const T g = dy[(pl * p.OH + oh) * p.OW + ow] / static_cast<T>(div);
+                        const T g = p.round(dy[(pl * p.OH + oh) * p.OW + ow] / static_cast<T>(div));
                         for (int64_t ih = h0; ih < h1; ++ih)
-                            for (int64_t iw = w0; iw < w1; ++iw) gi[(pl * p.H + ih) * p.W + iw] += g;
+                            for (int64_t iw = w0; iw < w1; ++iw) gi[(pl * p.H + ih) * p.W + iw] = p.round(gi[(pl * p.H + ih) * p.W + iw] + g);
                     }
         });
     });
-    ctx.setOutput(0, p.gi);
+    ctx.setOutput(0, toDtype(ctx, p.gi, p.dtype));
 }
 
 // max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation,
@@ -475,10 +506,13 @@ void maxPoolBackwardKernel(KernelContext& ctx) {
         T* gi = p.gi.data<T>();
         parallelRange(ctx.threads(), p.planes, p.OH * p.OW, [&](int64_t lo, int64_t hi) {
             for (int64_t pl = lo; pl < hi; ++pl)
-                for (int64_t o = 0; o < p.OH * p.OW; ++o) gi[pl * HW + ix[pl * p.OH * p.OW + o]] += dy[pl * p.OH * p.OW + o];
+                for (int64_t o = 0; o < p.OH * p.OW; ++o) {
+                    T& cell = gi[pl * HW + ix[pl * p.OH * p.OW + o]];
+                    cell = p.round(cell + dy[pl * p.OH * p.OW + o]);
+                }
         });
     });
-    ctx.setOutput(0, p.gi);
+    ctx.setOutput(0, toDtype(ctx, p.gi, p.dtype));
 }
 
 } // namespace
