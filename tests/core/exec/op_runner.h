@@ -85,7 +85,7 @@ struct KernelCase {
     int outputs = 1;
     int pick = 0;       // which output to check
     bool list = false;  // single list output (split)
-    std::vector<bool> absent; // outputs the node leaves None (a gradient's output_mask); pick counts the others
+    std::vector<bool> absent = {}; // outputs the node leaves None (a gradient's output_mask); pick counts the others
 };
 
 /// Builds a one-node program "torch.ops.<target>" with `outputs` tensor outputs and runs it; an
