@@ -262,7 +262,8 @@ def gen_pool1d_pad(sink):
             direct(sink, "adaptive_avg_pool1d:%d" % size, dtype, aten.adaptive_avg_pool1d.default, x, [size])
         direct(sink, "adaptive_avg_pool1d:2d_nc", dtype, aten.adaptive_avg_pool1d.default, nc(values((5, 7), dtype)), [3])
         for name, k, st, pad, ceil, cip in [("k3", [3], [], [0], False, True), ("k3s2p1", [3], [2], [1], False, True),
-                                            ("ceil", [2], [2], [1], True, True), ("exclude_pad", [4], [3], [2], True, False)]:
+                                            ("ceil", [2], [2], [1], True, True), ("exclude_pad", [4], [3], [2], True, False),
+                                            ("ceil_extra_window", [2], [2], [0], True, True), ("ceil_pad_exclude", [3], [2], [1], True, False)]:
             direct(sink, "avg_pool1d:%s" % name, dtype, aten.avg_pool1d.default, x, k, st, pad, ceil, cip)
         direct(sink, "avg_pool1d:2d_nc", dtype, aten.avg_pool1d.default, nc(values((6, 8), dtype)), [2], [1], [1], False, False)
     for dtype in ALL:

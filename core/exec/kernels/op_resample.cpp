@@ -4,6 +4,7 @@
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/pool.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include <cmath>
@@ -137,9 +138,9 @@ void avgPool1dKernel(KernelContext& ctx) {
     int64_t k = ctx.ints("kernel_size", 1).at(0);
     auto st = ctx.ints("stride", 2, {});
     int64_t s = st.empty() ? k : st[0], p = ctx.ints("padding", 3, {0}).at(0);
-    bool countPad = ctx.boolArg("count_include_pad", 5, true);
+    bool ceil = ctx.boolArg("ceil_mode", 4, false), countPad = ctx.boolArg("count_include_pad", 5, true);
     if (k <= 0 || s <= 0) kernelFail("avg_pool1d: kernel and stride must be positive");
-    int64_t L = x.size(x.dim() - 1), OL = (L + 2 * p - k) / s + 1;
+    int64_t L = x.size(x.dim() - 1), OL = poolOut(L, k, p, s, 1, ceil);
     if (OL <= 0) kernelFail("avg_pool1d: output would be empty");
     Shape os = x.sizes();
     os.back() = OL;
