@@ -4,6 +4,7 @@
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include <limits>
@@ -95,7 +96,8 @@ void embeddingBagKernel(KernelContext& ctx) {
 }
 
 // embedding_dense_backward(grad_output [..., D], indices [...], num_weights, padding_idx,
-// scale_grad_by_freq): each index's gradient row added into its weight row.
+// scale_grad_by_freq): each index's gradient row added into its weight row. float16 / bfloat16 add
+// in float32 and round the scale, every scaled row and every sum to the dtype, as PyTorch's does.
 void embeddingDenseBackwardKernel(KernelContext& ctx) {
     Tensor grad = ctx.tensor("grad_output", 0);
     auto ids = integerValues(ctx, ctx.tensor("indices", 1), "embedding_dense_backward: indices");
@@ -104,22 +106,25 @@ void embeddingDenseBackwardKernel(KernelContext& ctx) {
     if (grad.dim() < 1) kernelFail("embedding_dense_backward: grad_output must have at least one dimension");
     const int64_t D = grad.size(grad.dim() - 1), n = static_cast<int64_t>(ids.size());
     if (grad.numel() != n * D) kernelFail("embedding_dense_backward: grad_output " + grad.shapeString() + " does not hold one row per index");
-    Tensor g = contiguous(ctx, grad);
-    Tensor out = ctx.allocZeros(grad.dtype(), {rows, D});
+    const ScalarType dt = grad.dtype(), cdt = isReducedFloat(dt) ? ScalarType::Float32 : dt;
+    Tensor g = contiguous(ctx, toDtype(ctx, grad, cdt));
+    Tensor out = ctx.allocZeros(cdt, {rows, D});
     std::vector<int64_t> freq(static_cast<size_t>(std::max<int64_t>(rows, 0)), 0);
     for (int64_t id : ids) {
         if (id < 0 || id >= rows) kernelFail("embedding_dense_backward: index " + std::to_string(id) + " is out of range for " + std::to_string(rows) + " rows");
         ++freq[static_cast<size_t>(id)];
     }
-    dispatchFloat(grad.dtype(), [&]<class T>() {
+    dispatchFloat(cdt, [&]<class T>() {
+        auto round = [&](T v) { return isReducedFloat(dt) ? static_cast<T>(reducedToFloat(dt, floatToReduced(dt, static_cast<float>(v)))) : v; };
         for (int64_t k = 0; k < n; ++k) {
             const int64_t id = ids[static_cast<size_t>(k)];
             if (id == padding) continue;
-            const T scale = byFreq ? T(1) / static_cast<T>(freq[static_cast<size_t>(id)]) : T(1);
-            for (int64_t d = 0; d < D; ++d) out.data<T>()[id * D + d] += scale * g.data<T>()[k * D + d];
+            // the 1 / count scale and the scaled row are rounded to the dtype too
+            const T scale = byFreq ? round(T(1) / static_cast<T>(freq[static_cast<size_t>(id)])) : T(1);
+            for (int64_t d = 0; d < D; ++d) out.data<T>()[id * D + d] = round(out.data<T>()[id * D + d] + round(scale * g.data<T>()[k * D + d]));
         }
     });
-    ctx.setOutput(0, out);
+    ctx.setOutput(0, toDtype(ctx, out, dt));
 }
 
 } // namespace
