@@ -44,7 +44,8 @@ Bags bagsOf(KernelContext& ctx, int64_t rows) {
 // _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
 // include_last_offset, padding_idx) -> (output, offset2bag, bag_size, max_indices)
 void embeddingBagKernel(KernelContext& ctx) {
-    Tensor w = contiguous(ctx, ctx.tensor("weight", 0));
+    const ScalarType dt = ctx.tensor("weight", 0).dtype(), cdt = isReducedFloat(dt) ? ScalarType::Float32 : dt; // float16: float32, rounded once
+    Tensor w = contiguous(ctx, toDtype(ctx, ctx.tensor("weight", 0), cdt));
     if (w.dim() != 2) kernelFail("_embedding_bag: weight must be 2-D, got " + w.shapeString());
     const int64_t mode = ctx.intArg("mode", 4, 0), padding = ctx.intArg("padding_idx", 8, -1);
     if (mode < 0 || mode > 2) kernelFail("_embedding_bag: mode must be 0 (sum), 1 (mean) or 2 (max), got " + std::to_string(mode));
@@ -57,7 +58,7 @@ void embeddingBagKernel(KernelContext& ctx) {
     Tensor offset2bag = ctx.allocZeros(ScalarType::Int64, {n});
     Tensor bagSize = ctx.allocZeros(ScalarType::Int64, {nb});
     Tensor maxIdx = mode == 2 ? ctx.allocZeros(ScalarType::Int64, {nb, D}) : ctx.allocZeros(ScalarType::Int64, {nb});
-    Tensor pw = psw ? contiguous(ctx, toDtype(ctx, *psw, w.dtype())) : Tensor();
+    Tensor pw = psw ? contiguous(ctx, toDtype(ctx, *psw, cdt)) : Tensor();
     dispatchFloat(w.dtype(), [&]<class T>() {
         for (int64_t bag = 0; bag < nb; ++bag) {
             T* o = out.data<T>() + bag * D;
@@ -82,14 +83,14 @@ void embeddingBagKernel(KernelContext& ctx) {
                 for (int64_t d = 0; d < D; ++d) o[d] /= static_cast<T>(count);
         }
     });
-    // The auxiliary outputs as torch's CPU kernel leaves them (only backward reads them): the sum
+    // The auxiliary outputs as torch's CPU kernel leaves them (only backward reads them): the
     // fast sum path (no padding_idx, float32 / float16 weight with unit row stride) returns an empty
     // offset2bag, float64 does not take it; mean returns bag_size as max_indices.
     if (mode == 1) copyInto(maxIdx, bagSize, 1);
     const Tensor weight = ctx.tensor("weight", 0);
     const bool fastSum = mode == 0 && padding < 0 && (weight.dtype() == ScalarType::Float32 || weight.dtype() == ScalarType::Float16) &&
                          weight.stride(1) == 1;
-    ctx.setOutput(0, out);
+    ctx.setOutput(0, toDtype(ctx, out, dt));
     ctx.setOutput(1, fastSum ? ctx.alloc(ScalarType::Int64, {0}) : offset2bag);
     ctx.setOutput(2, bagSize);
     ctx.setOutput(3, maxIdx);
