@@ -399,7 +399,7 @@ struct PoolGrad {
     // PyTorch's pooling gradients of float16 / bfloat16 round every quotient and every sum to
     // that dtype: so does this
     template <class T> T round(T v) const {
-        return isReducedFloat(dtype) ? static_cast<T>(reducedToFloat(dtype, floatToReduced(dtype, static_cast<float>(v)))) : v;
+        return roundedTo(dtype, v);
     }
     int64_t planes = 0, H = 0, W = 0, OH = 0, OW = 0;
 };

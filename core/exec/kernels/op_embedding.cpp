@@ -116,7 +116,7 @@ void embeddingDenseBackwardKernel(KernelContext& ctx) {
         ++freq[static_cast<size_t>(id)];
     }
     dispatchFloat(cdt, [&]<class T>() {
-        auto round = [&](T v) { return isReducedFloat(dt) ? static_cast<T>(reducedToFloat(dt, floatToReduced(dt, static_cast<float>(v)))) : v; };
+        auto round = [&](T v) { return roundedTo(dt, v); };
         for (int64_t k = 0; k < n; ++k) {
             const int64_t id = ids[static_cast<size_t>(k)];
             if (id == padding) continue;

@@ -43,7 +43,7 @@ void col2imKernel(KernelContext& ctx) {
     Shape os = batched ? Shape{N, C, out[0], out[1]} : Shape{C, out[0], out[1]};
     Tensor y = ctx.allocZeros(cdt, os);
     dispatchFloat(cdt, [&]<class T>() {
-        auto add = [&](T a, T b) { return isReducedFloat(dt) ? static_cast<T>(reducedToFloat(dt, floatToReduced(dt, static_cast<float>(a + b)))) : a + b; };
+        auto add = [&](T a, T b) { return roundedTo(dt, a + b); };
         parallelRange(ctx.threads(), N * C, k[0] * k[1] * L, [&](int64_t lo, int64_t hi) {
             for (int64_t nc = lo; nc < hi; ++nc) {
                 const int64_t n = nc / C, c = nc % C;
