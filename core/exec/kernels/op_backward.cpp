@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cmath>
+#include <utility>
 
 namespace irlens::core::exec {
 
@@ -136,7 +137,17 @@ void bigFromSmall(int threads, const ConvGeom& g, const T* S, const T* w, T* B) 
     });
 }
 
-// W[cs, cb', kk] = sum over images and small positions of S[n, cs, o] * B[n, cb, p(o, kk)]
+// The small positions [first, last) along axis d whose big position o * stride - padding + k * dilation
+// falls inside the big tensor.
+std::pair<int64_t, int64_t> insideRange(const ConvGeom& g, size_t d, int64_t k) {
+    const int64_t shift = k * g.dil[d] - g.pad[d]; // p = o * stride + shift
+    const int64_t first = shift >= 0 ? 0 : (-shift + g.st[d] - 1) / g.st[d];
+    const int64_t last = shift < g.b[d] ? std::min(g.s[d], (g.b[d] - shift + g.st[d] - 1) / g.st[d]) : 0;
+    return {first, std::max(first, last)};
+}
+
+// W[cs, cb', kk] = sum over images and small positions of S[n, cs, o] * B[n, cb, p(o, kk)]; the
+// positions inside are found per axis, so the innermost loop runs along a row without tests.
 template <class T>
 void weightGrad(int threads, const ConvGeom& g, const T* S, const T* B, T* W) {
     parallelRange(threads, g.Cs * g.cbg(), g.N * g.sn() * g.kn(), [&](int64_t lo, int64_t hi) {
@@ -144,12 +155,21 @@ void weightGrad(int threads, const ConvGeom& g, const T* S, const T* B, T* W) {
             const int64_t cs = r / g.cbg(), cb = (cs / g.csg()) * g.cbg() + r % g.cbg();
             for (int64_t kk = 0; kk < g.kn(); ++kk) {
                 const auto ki = unflat(kk, g.k);
+                const auto r0 = insideRange(g, 0, ki[0]), r1 = insideRange(g, 1, ki[1]), r2 = insideRange(g, 2, ki[2]);
                 double acc = 0;
-                for (int64_t o = 0; o < g.sn(); ++o) {
-                    const int64_t p = bigAt(g, unflat(o, g.s), ki);
-                    if (p < 0) continue;
-                    for (int64_t n = 0; n < g.N; ++n)
-                        acc += static_cast<double>(S[(n * g.Cs + cs) * g.sn() + o]) * static_cast<double>(B[(n * g.Cb + cb) * g.bn() + p]);
+                for (int64_t n = 0; n < g.N; ++n) {
+                    const T* sp = S + (n * g.Cs + cs) * g.sn();
+                    const T* bp = B + (n * g.Cb + cb) * g.bn() + ki[2] * g.dil[2] - g.pad[2];
+                    for (int64_t o0 = r0.first; o0 < r0.second; ++o0) {
+                        const int64_t p0 = o0 * g.st[0] - g.pad[0] + ki[0] * g.dil[0];
+                        for (int64_t o1 = r1.first; o1 < r1.second; ++o1) {
+                            const int64_t p1 = o1 * g.st[1] - g.pad[1] + ki[1] * g.dil[1];
+                            const T* srow = sp + (o0 * g.s[1] + o1) * g.s[2];
+                            const T* brow = bp + (p0 * g.b[1] + p1) * g.b[2];
+                            for (int64_t o2 = r2.first; o2 < r2.second; ++o2)
+                                acc += static_cast<double>(srow[o2]) * static_cast<double>(brow[o2 * g.st[2]]);
+                        }
+                    }
                 }
                 W[r * g.kn() + kk] = static_cast<T>(acc);
             }
