@@ -27,6 +27,8 @@ KernelRegistry::KernelRegistry() {
     registerEmbeddingKernels(*this);
     registerFoldKernels(*this);
     registerQuantKernels(*this);
+    registerBackwardKernels(*this);
+    registerGridSampleKernels(*this);
 }
 
 const KernelRegistry& KernelRegistry::instance() {

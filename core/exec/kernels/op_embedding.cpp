@@ -4,6 +4,7 @@
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include <limits>
@@ -43,7 +44,8 @@ Bags bagsOf(KernelContext& ctx, int64_t rows) {
 // _embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
 // include_last_offset, padding_idx) -> (output, offset2bag, bag_size, max_indices)
 void embeddingBagKernel(KernelContext& ctx) {
-    Tensor w = contiguous(ctx, ctx.tensor("weight", 0));
+    const ScalarType dt = ctx.tensor("weight", 0).dtype(), cdt = isReducedFloat(dt) ? ScalarType::Float32 : dt; // float16: float32, rounded once
+    Tensor w = contiguous(ctx, toDtype(ctx, ctx.tensor("weight", 0), cdt));
     if (w.dim() != 2) kernelFail("_embedding_bag: weight must be 2-D, got " + w.shapeString());
     const int64_t mode = ctx.intArg("mode", 4, 0), padding = ctx.intArg("padding_idx", 8, -1);
     if (mode < 0 || mode > 2) kernelFail("_embedding_bag: mode must be 0 (sum), 1 (mean) or 2 (max), got " + std::to_string(mode));
@@ -56,7 +58,7 @@ void embeddingBagKernel(KernelContext& ctx) {
     Tensor offset2bag = ctx.allocZeros(ScalarType::Int64, {n});
     Tensor bagSize = ctx.allocZeros(ScalarType::Int64, {nb});
     Tensor maxIdx = mode == 2 ? ctx.allocZeros(ScalarType::Int64, {nb, D}) : ctx.allocZeros(ScalarType::Int64, {nb});
-    Tensor pw = psw ? contiguous(ctx, toDtype(ctx, *psw, w.dtype())) : Tensor();
+    Tensor pw = psw ? contiguous(ctx, toDtype(ctx, *psw, cdt)) : Tensor();
     dispatchFloat(w.dtype(), [&]<class T>() {
         for (int64_t bag = 0; bag < nb; ++bag) {
             T* o = out.data<T>() + bag * D;
@@ -81,17 +83,22 @@ void embeddingBagKernel(KernelContext& ctx) {
                 for (int64_t d = 0; d < D; ++d) o[d] /= static_cast<T>(count);
         }
     });
-    // The auxiliary outputs as torch's CPU kernel leaves them (only backward reads them): the sum
-    // path without padding_idx returns an empty offset2bag; mean returns bag_size as max_indices.
+    // The auxiliary outputs as torch's CPU kernel leaves them (only backward reads them): the
+    // fast sum path (no padding_idx, float32 / float16 weight with unit row stride) returns an empty
+    // offset2bag, float64 does not take it; mean returns bag_size as max_indices.
     if (mode == 1) copyInto(maxIdx, bagSize, 1);
-    ctx.setOutput(0, out);
-    ctx.setOutput(1, mode == 0 && padding < 0 ? ctx.alloc(ScalarType::Int64, {0}) : offset2bag);
+    const Tensor weight = ctx.tensor("weight", 0);
+    const bool fastSum = mode == 0 && padding < 0 && (weight.dtype() == ScalarType::Float32 || weight.dtype() == ScalarType::Float16) &&
+                         weight.stride(1) == 1;
+    ctx.setOutput(0, toDtype(ctx, out, dt));
+    ctx.setOutput(1, fastSum ? ctx.alloc(ScalarType::Int64, {0}) : offset2bag);
     ctx.setOutput(2, bagSize);
     ctx.setOutput(3, maxIdx);
 }
 
 // embedding_dense_backward(grad_output [..., D], indices [...], num_weights, padding_idx,
-// scale_grad_by_freq): each index's gradient row added into its weight row.
+// scale_grad_by_freq): each index's gradient row added into its weight row. float16 / bfloat16 add
+// in float32 and round the scale, every scaled row and every sum to the dtype, as PyTorch's does.
 void embeddingDenseBackwardKernel(KernelContext& ctx) {
     Tensor grad = ctx.tensor("grad_output", 0);
     auto ids = integerValues(ctx, ctx.tensor("indices", 1), "embedding_dense_backward: indices");
@@ -100,22 +107,25 @@ void embeddingDenseBackwardKernel(KernelContext& ctx) {
     if (grad.dim() < 1) kernelFail("embedding_dense_backward: grad_output must have at least one dimension");
     const int64_t D = grad.size(grad.dim() - 1), n = static_cast<int64_t>(ids.size());
     if (grad.numel() != n * D) kernelFail("embedding_dense_backward: grad_output " + grad.shapeString() + " does not hold one row per index");
-    Tensor g = contiguous(ctx, grad);
-    Tensor out = ctx.allocZeros(grad.dtype(), {rows, D});
+    const ScalarType dt = grad.dtype(), cdt = isReducedFloat(dt) ? ScalarType::Float32 : dt;
+    Tensor g = contiguous(ctx, toDtype(ctx, grad, cdt));
+    Tensor out = ctx.allocZeros(cdt, {rows, D});
     std::vector<int64_t> freq(static_cast<size_t>(std::max<int64_t>(rows, 0)), 0);
     for (int64_t id : ids) {
         if (id < 0 || id >= rows) kernelFail("embedding_dense_backward: index " + std::to_string(id) + " is out of range for " + std::to_string(rows) + " rows");
         ++freq[static_cast<size_t>(id)];
     }
-    dispatchFloat(grad.dtype(), [&]<class T>() {
+    dispatchFloat(cdt, [&]<class T>() {
+        auto round = [&](T v) { return roundedTo(dt, v); };
         for (int64_t k = 0; k < n; ++k) {
             const int64_t id = ids[static_cast<size_t>(k)];
             if (id == padding) continue;
-            const T scale = byFreq ? T(1) / static_cast<T>(freq[static_cast<size_t>(id)]) : T(1);
-            for (int64_t d = 0; d < D; ++d) out.data<T>()[id * D + d] += scale * g.data<T>()[k * D + d];
+            // the 1 / count scale and the scaled row are rounded to the dtype too
+            const T scale = byFreq ? round(T(1) / static_cast<T>(freq[static_cast<size_t>(id)])) : T(1);
+            for (int64_t d = 0; d < D; ++d) out.data<T>()[id * D + d] = round(out.data<T>()[id * D + d] + round(scale * g.data<T>()[k * D + d]));
         }
     });
-    ctx.setOutput(0, out);
+    ctx.setOutput(0, toDtype(ctx, out, dt));
 }
 
 } // namespace

@@ -1,9 +1,11 @@
 // col2im (nn.Fold): columns of sliding-window patches summed back into an image; overlapping
-// patches add up.
+// patches add up. float16 / bfloat16 add in float32 and round every sum to the dtype, as PyTorch's
+// col2im does (its accumulation is in the tensor's own dtype).
 
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
@@ -36,10 +38,12 @@ void col2imKernel(KernelContext& ctx) {
     const int64_t bh = (out[0] + 2 * p[0] - d[0] * (k[0] - 1) - 1) / s[0] + 1, bw = (out[1] + 2 * p[1] - d[1] * (k[1] - 1) - 1) / s[1] + 1;
     if (bh <= 0 || bw <= 0 || bh * bw != L)
         kernelFail("col2im: " + cols.shapeString() + " holds " + std::to_string(L) + " blocks, the geometry gives " + std::to_string(std::max<int64_t>(0, bh) * std::max<int64_t>(0, bw)));
-    Tensor x = contiguous(ctx, cols);
+    const ScalarType dt = cols.dtype(), cdt = isReducedFloat(dt) ? ScalarType::Float32 : dt;
+    Tensor x = contiguous(ctx, toDtype(ctx, cols, cdt));
     Shape os = batched ? Shape{N, C, out[0], out[1]} : Shape{C, out[0], out[1]};
-    Tensor y = ctx.allocZeros(cols.dtype(), os);
-    dispatchFloat(cols.dtype(), [&]<class T>() {
+    Tensor y = ctx.allocZeros(cdt, os);
+    dispatchFloat(cdt, [&]<class T>() {
+        auto add = [&](T a, T b) { return roundedTo(dt, a + b); };
         parallelRange(ctx.threads(), N * C, k[0] * k[1] * L, [&](int64_t lo, int64_t hi) {
             for (int64_t nc = lo; nc < hi; ++nc) {
                 const int64_t n = nc / C, c = nc % C;
@@ -52,14 +56,14 @@ void col2imKernel(KernelContext& ctx) {
                             if (ih < 0 || ih >= out[0]) continue;
                             for (int64_t ow = 0; ow < bw; ++ow) {
                                 const int64_t iw = ow * s[1] - p[1] + kw * d[1];
-                                if (iw >= 0 && iw < out[1]) img[ih * out[1] + iw] += col[oh * bw + ow];
+                                if (iw >= 0 && iw < out[1]) img[ih * out[1] + iw] = add(img[ih * out[1] + iw], col[oh * bw + ow]);
                             }
                         }
                     }
             }
         });
     });
-    ctx.setOutput(0, y);
+    ctx.setOutput(0, toDtype(ctx, y, dt));
 }
 
 } // namespace

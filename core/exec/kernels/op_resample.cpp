@@ -4,6 +4,8 @@
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/half.h"
+#include "core/exec/kernels/util/pool.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include <cmath>
@@ -132,14 +134,20 @@ template <bool Reflect> void padModeKernel(KernelContext& ctx) {
 }
 
 // avg_pool1d(self, kernel_size, stride, padding, ceil_mode, count_include_pad) on [N, C, L] / [C, L]
+// float16 / bfloat16 pool in float32 and round once, as PyTorch's CPU pooling accumulates them.
+Tensor pool1dInput(KernelContext& ctx) {
+    const Tensor self = ctx.tensor("self", 0);
+    return contiguous(ctx, toDtype(ctx, self, isReducedFloat(self.dtype()) ? ScalarType::Float32 : self.dtype()));
+}
+
 void avgPool1dKernel(KernelContext& ctx) {
-    Tensor x = contiguous(ctx, ctx.tensor("self", 0));
+    Tensor x = pool1dInput(ctx);
     int64_t k = ctx.ints("kernel_size", 1).at(0);
     auto st = ctx.ints("stride", 2, {});
     int64_t s = st.empty() ? k : st[0], p = ctx.ints("padding", 3, {0}).at(0);
-    bool countPad = ctx.boolArg("count_include_pad", 5, true);
+    bool ceil = ctx.boolArg("ceil_mode", 4, false), countPad = ctx.boolArg("count_include_pad", 5, true);
     if (k <= 0 || s <= 0) kernelFail("avg_pool1d: kernel and stride must be positive");
-    int64_t L = x.size(x.dim() - 1), OL = (L + 2 * p - k) / s + 1;
+    int64_t L = x.size(x.dim() - 1), OL = poolOut(L, k, p, s, 1, ceil);
     if (OL <= 0) kernelFail("avg_pool1d: output would be empty");
     Shape os = x.sizes();
     os.back() = OL;
@@ -156,11 +164,11 @@ void avgPool1dKernel(KernelContext& ctx) {
                 out.data<T>()[pl * OL + o] = static_cast<T>(acc / static_cast<double>(countPad ? size : b - a));
             }
     });
-    ctx.setOutput(0, out);
+    ctx.setOutput(0, toDtype(ctx, out, ctx.tensor("self", 0).dtype()));
 }
 
 void adaptiveAvgPool1dKernel(KernelContext& ctx) {
-    Tensor x = contiguous(ctx, ctx.tensor("self", 0));
+    Tensor x = pool1dInput(ctx);
     int64_t OL = ctx.ints("output_size", 1).at(0);
     if (OL <= 0) kernelFail("adaptive_avg_pool1d: output_size must be positive");
     int64_t L = x.size(x.dim() - 1), P = x.numel() / std::max<int64_t>(1, L);
@@ -176,7 +184,7 @@ void adaptiveAvgPool1dKernel(KernelContext& ctx) {
                 out.data<T>()[pl * OL + o] = static_cast<T>(acc / static_cast<double>(b - a));
             }
     });
-    ctx.setOutput(0, out);
+    ctx.setOutput(0, toDtype(ctx, out, ctx.tensor("self", 0).dtype()));
 }
 
 // copy(self, src, non_blocking): functional copy_ -> src's values in self's dtype and shape.

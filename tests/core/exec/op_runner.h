@@ -85,11 +85,13 @@ struct KernelCase {
     int outputs = 1;
     int pick = 0;       // which output to check
     bool list = false;  // single list output (split)
+    std::vector<bool> absent = {}; // outputs the node leaves None (a gradient's output_mask); pick counts the others
 };
 
-/// Builds a one-node program "torch.ops.<target>" with `outputs` tensor outputs and runs it.
+/// Builds a one-node program "torch.ops.<target>" with `outputs` tensor outputs and runs it; an
+/// output marked in `absent` is None in the node and not a graph output.
 inline Result<std::vector<EValue>> runOp(const std::string& target, const std::vector<OpArg>& args, int outputs = 1, int threads = 1,
-                                         bool listOutput = false) {
+                                         bool listOutput = false, const std::vector<bool>& absent = {}) {
     auto p = std::make_shared<Program>();
     Node n;
     n.name = "n0";
@@ -119,9 +121,11 @@ inline Result<std::vector<EValue>> runOp(const std::string& target, const std::v
         for (int o = 0; o < outputs; ++o) names.push_back("out" + std::to_string(o));
         n.outputs.push_back(Argument::tensors(names));
     } else {
-        for (int o = 0; o < outputs; ++o) n.outputs.push_back(Argument::tensor("out" + std::to_string(o)));
+        for (int o = 0; o < outputs; ++o)
+            n.outputs.push_back(o < static_cast<int>(absent.size()) && absent[static_cast<size_t>(o)] ? Argument::none() : Argument::tensor("out" + std::to_string(o)));
     }
     for (int o = 0; o < outputs; ++o) {
+        if (o < static_cast<int>(absent.size()) && absent[static_cast<size_t>(o)]) continue;
         p->graph.outputs.push_back(Argument::tensor("out" + std::to_string(o)));
         OutputSpec os;
         os.arg = Argument::tensor("out" + std::to_string(o));

@@ -1,7 +1,7 @@
 // Kernels against numbers computed by PyTorch 1.13 (eager CPU, the same inputs; the values are
 // copied into the table, nothing calls PyTorch at test time): floor division and remainders,
 // rounding, rolling, boolean-mask indexing, index_put, scatter_reduce, masked_scatter,
-// repeat_interleave, transposed convolution. Each row runs through plan + engine at 1 and 2 threads.
+// repeat_interleave, transposed convolution, gradients with a partial output_mask. Each row runs through plan + engine at 1 and 2 threads.
 #include "op_runner.h"
 
 #include <QTest>
@@ -292,6 +292,42 @@ void foldRows(const std::function<void(const char*, TorchCase)>& add) {
                     16.200000762939453, 16.599998474121094, 17.0, 17.400001525878906, 24.200000762939453, 24.599998474121094, 25.0, 25.400001525878906}});
 }
 
+
+Argument bools(std::vector<bool> v) {
+    Argument a;
+    a.kind = ArgKind::Bools;
+    for (bool e : v) a.list.push_back(Argument::boolean(e));
+    return a;
+}
+
+// Gradients with output_mask leaving outputs out (PyTorch returns None there): the kept one as PyTorch computes it.
+void gradientMaskRows(const std::function<void(const char*, TorchCase)>& add) {
+    std::vector<double> x; // arange(18) / 4 - 1 as [1, 2, 3, 3]
+    for (int k = 0; k < 18; ++k) x.push_back(k / 4.0 - 1);
+    add("convolution_backward grad_weight only", {"aten.convolution_backward.default",
+                                                  {OpArg::t("grad_output", f32({1, 2, 3, 2}, {1, -2, 0.5, 3, -1, 2, 0.25, -0.5, 1, 1, -1, 2})),
+                                                   OpArg::t("input", f32({1, 2, 3, 3}, x)), OpArg::t("weight", f32({2, 2, 1, 2}, {0.5, -1, 2, 0.25, 1, -0.5, 1.5, -2})),
+                                                   OpArg::lit("stride", ints({1, 1})), OpArg::lit("padding", ints({0, 0})), OpArg::lit("dilation", ints({1, 1})),
+                                                   OpArg::lit("transposed", b(false)), OpArg::lit("output_padding", ints({0, 0})), OpArg::lit("groups", i(1)),
+                                                   OpArg::lit("output_mask", bools({false, true, false}))},
+                                                  ScalarType::Float32, {2, 2, 1, 2}, {1.375, 2.25, 9.25, 10.125, 0.875, 1.5625, 7.0625, 7.75}, 3, 0, false, {true, false, true}});
+    add("native_layer_norm_backward grad_input only, no weight",
+        {"aten.native_layer_norm_backward.default",
+         {OpArg::t("grad_out", f32({2, 3}, {0.5, -1, 2, 1, 1, -3})), OpArg::t("input", f32({2, 3}, {1, 2, 4, -1, 0, 3})), OpArg::lit("normalized_shape", ints({3})),
+          OpArg::t("mean", f32({2, 1}, {2.3333332538604736, 0.6666666269302368})), OpArg::t("rstd", f32({2, 1}, {0.8017810583114624, 0.5883473753929138})),
+          OpArg::lit("output_mask", bools({true, false, false}))},
+         ScalarType::Float32, {2, 3},
+         {0.6872362494468689, -1.03086256980896, 0.34362614154815674, -0.27154117822647095, 0.36206144094467163, -0.09052014350891113}, 3, 0, false,
+         {false, true, true}});
+    add("native_group_norm_backward no grad_input",
+        {"aten.native_group_norm_backward.default",
+         {OpArg::t("grad_out", f32({2, 4}, {0.5, -1, 2, 1, 1, -3, 0.5, 2})), OpArg::t("input", f32({2, 4}, {1, 2, 4, -1, 0, 3, 2, 2})),
+          OpArg::t("mean", f32({2, 2}, {1.5, 1.5, 1.5, 2})), OpArg::t("rstd", f32({2, 2}, {1.999959945678711, 0.3999997079372406, 0.6666651964187622, 316.227783203125})),
+          OpArg::t("weight", f32({4}, {1, 2, -1, 0.5})), OpArg::lit("N", i(2)), OpArg::lit("C", i(4)), OpArg::lit("HxW", i(1)), OpArg::lit("group", i(2)),
+          OpArg::lit("output_mask", bools({false, true, true}))},
+         ScalarType::Float32, {4}, {-1.4999878406524658, -3.9999732971191406, 1.9999985694885254, -0.9999992847442627}, 3, 0, false,
+         {true, false, false}});
+}
 } // namespace
 
 class TstExecTorchOps : public QObject {
@@ -314,11 +350,12 @@ private slots:
         distanceRows(add);
         embeddingRows(add);
         foldRows(add);
+        gradientMaskRows(add);
     }
     void op() {
         QFETCH(TorchCase, c);
         QFETCH(int, threads);
-        auto r = runOp(c.target, c.args, c.outputs, threads);
+        auto r = runOp(c.target, c.args, c.outputs, threads, false, c.absent);
         QVERIFY2(r.isOk(), r.error().c_str());
         const auto pick = static_cast<size_t>(c.pick);
         QVERIFY(r->size() > pick && (*r)[pick].isTensor());
@@ -382,6 +419,16 @@ private slots:
         QTest::addRow("round decimals of ints")
             << call("aten.round.decimals", {OpArg::t("self", i64({1}, {5})), OpArg::lit("decimals", i(1))})
             << "node 'n0' (aten.round.decimals): round.decimals needs a floating-point tensor, got int64";
+        QTest::addRow("grid_sampler_2d mode")
+            << call("aten.grid_sampler_2d.default", {OpArg::t("input", f32({1, 1, 2, 2}, {1, 2, 3, 4})), OpArg::t("grid", f32({1, 1, 1, 2}, {0, 0})),
+                                                     OpArg::lit("interpolation_mode", i(3)), OpArg::lit("padding_mode", i(0)), OpArg::lit("align_corners", b(false))})
+            << "node 'n0' (aten.grid_sampler_2d.default): grid_sampler_2d: interpolation_mode 3 is not bilinear (0), nearest (1) or bicubic (2)";
+        Argument channelsLast;
+        channelsLast.kind = ArgKind::MemoryFormat;
+        channelsLast.i = static_cast<int>(MemoryFormat::ChannelsLast);
+        QTest::addRow("resize_ channels_last")
+            << call("aten.resize_.default", {OpArg::t("self", f32({4}, {1, 2, 3, 4})), OpArg::lit("size", ints({1, 1, 2, 1})), OpArg::lit("memory_format", channelsLast)})
+            << "node 'n0' (aten.resize_.default): resize_: memory_format channels_last is not supported (contiguous_format only)";
     }
     void errors() {
         QFETCH(TorchCase, c);

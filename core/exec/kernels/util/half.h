@@ -62,5 +62,10 @@ inline uint16_t floatToBfloat16(float f) {
 
 inline float reducedToFloat(ScalarType t, uint16_t v) { return t == ScalarType::Float16 ? halfToFloat(v) : bfloat16ToFloat(v); }
 inline uint16_t floatToReduced(ScalarType t, float v) { return t == ScalarType::Float16 ? floatToHalf(v) : floatToBfloat16(v); }
+/// `v` rounded to `t` when `t` is float16 / bfloat16 (kernels that follow PyTorch's per-step rounding
+/// in those dtypes), else `v` itself.
+template <class T> T roundedTo(ScalarType t, T v) {
+    return isReducedFloat(t) ? static_cast<T>(reducedToFloat(t, floatToReduced(t, static_cast<float>(v)))) : v;
+}
 
 } // namespace irlens::core::exec
