@@ -83,6 +83,29 @@ private slots:
                  QString("dtype is float32, PyTorch gives float64"));
     }
 
+    // complex numbers: real and imaginary parts each within the dtype's tolerance, NaN and zero signs as for floats
+    void complexComparedByParts() {
+        auto c64 = [](std::vector<float> v) {
+            exec::Tensor t = *exec::Tensor::empty(ScalarType::Complex64, {static_cast<int64_t>(v.size() / 2)});
+            std::memcpy(t.raw(), v.data(), v.size() * sizeof(float));
+            return t;
+        };
+        Tolerance tol = toleranceFor("aten::_fft_c2c.default", ScalarType::Complex64);
+        auto diff = [&](std::vector<float> a, std::vector<float> e) {
+            exec::Tensor ta = c64(std::move(a)), te = c64(std::move(e));
+            return QString::fromStdString(compareTensor(ta, te, te.strides(), tol, true));
+        };
+        const auto nan = std::numeric_limits<float>::quiet_NaN();
+        QCOMPARE(diff({1, 2, 3, nan}, {1, 2, 3, nan}), QString());
+        QCOMPARE(diff({1, 2, 3, 4.00001f}, {1, 2, 3, 4}), QString());
+        QVERIFY(diff({1, 2, 3, 4.01f}, {1, 2, 3, 4}).startsWith("imaginary part of element [1] is 4.0"));
+        QVERIFY(diff({1.01f, 2, 3, 4}, {1, 2, 3, 4}).startsWith("real part of element [0] is 1.0"));
+        QVERIFY(diff({1, 0.0f}, {1, -0.0f}).startsWith("imaginary part of element [0] is 0, PyTorch gives -0"));
+        // complex64 stays near float32's tolerance, complex128 near float64's
+        QCOMPARE(tol.rtol, toleranceFor("aten::_fft_c2c.default", ScalarType::Float32).rtol);
+        QVERIFY(toleranceFor("aten::_fft_c2c.default", ScalarType::Complex128).rtol < 1e-5);
+    }
+
     void badCorpusIsAnError() {
         auto r = loadCorpus(kDir + "/no_such_corpus");
         QVERIFY(!r);
