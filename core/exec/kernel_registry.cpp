@@ -27,6 +27,7 @@ KernelRegistry::KernelRegistry() {
     registerEmbeddingKernels(*this);
     registerFoldKernels(*this);
     registerQuantKernels(*this);
+    registerFftKernels(*this);
 }
 
 const KernelRegistry& KernelRegistry::instance() {

@@ -26,6 +26,7 @@ const std::unordered_map<std::string, MetaFn>& table() {
         meta::registerNn(entries);
         meta::registerPrims(entries);
         meta::registerQuant(entries);
+        meta::registerFft(entries);
         return std::unordered_map<std::string, MetaFn>(entries.begin(), entries.end());
     }();
     return t;

@@ -3,6 +3,8 @@
 // kernel, or a kernel refusing a dtype cleanly, is reported as not covered; a kernel that runs and
 // disagrees with PyTorch fails the test unless (op, dtype) is in known_failures.tsv with the reason.
 #include "core/conformance/runner.h"
+#include "core/ops/meta.h"
+#include "core/ops/type_promotion.h"
 
 #include <QtTest>
 #include <cmath>
@@ -25,6 +27,32 @@ exec::Tensor tensorOf(ScalarType dt, const exec::Shape& shape, const std::vector
         else if (dt == ScalarType::BFloat16) { float f = static_cast<float>(v[i]); uint32_t b; std::memcpy(&b, &f, 4); t.data<uint16_t>()[i] = static_cast<uint16_t>(b >> 16); }
     }
     return t;
+}
+
+// The metas irlens infers for a recorded call, from its inputs' dtypes, sizes and strides.
+Result<std::vector<InferredValue>> inferredMetas(const CaseRecord& c) {
+    Graph g;
+    Node n;
+    n.name = "call";
+    std::string target = c.op;
+    target.replace(target.find("::"), 2, ".");
+    n.target = Target::parse("torch.ops." + target);
+    for (const auto& a : c.args) {
+        NamedArgument na{a.name, a.literal, a.keyword ? 2 : 1};
+        if (a.kind == ArgRecord::Kind::Tensor) {
+            std::string name = "in" + std::to_string(g.tensorValues.size());
+            TensorMeta m;
+            m.dtype = a.tensors[0]->dtype;
+            for (size_t k = 0; k < a.tensors[0]->shape.size(); ++k) {
+                m.sizes.push_back(SymInt::literal(a.tensors[0]->shape[k]));
+                m.strides.push_back(SymInt::literal(a.tensors[0]->strides[k]));
+            }
+            g.tensorValues[name] = m;
+            na.arg = Argument::tensor(name);
+        }
+        n.inputs.push_back(na);
+    }
+    return inferMeta(n, g);
 }
 
 const double kNan = std::numeric_limits<double>::quiet_NaN();
@@ -129,6 +157,28 @@ private slots:
         CaseResult r = runCase(*corpus, *pick, 1);
         QCOMPARE(r.outcome, Outcome::Fail);
         QVERIFY2(QString::fromStdString(r.message).contains("output 0: element"), r.message.c_str());
+    }
+
+    // The meta functions of the FFTs and complex prims give PyTorch's dtype, sizes and strides.
+    void fftMetasAgree() {
+        auto corpus = loadCorpus(kDir + "/corpus/fft");
+        QVERIFY2(corpus, corpus ? "" : corpus.error().c_str());
+        int checked = 0;
+        for (const auto& c : corpus->cases) {
+            auto metas = inferredMetas(c);
+            QVERIFY2(metas, qPrintable(QString::fromStdString(c.label() + ": " + (metas ? "" : metas.error()))));
+            QCOMPARE(metas->size(), c.outputs.size());
+            const TensorMeta& m = (*metas)[0].meta;
+            const TensorRecord& r = c.outputs[0];
+            std::string what = c.label() + ": inferred " + m.shortString() + " strides " + shapeString(m.strides);
+            QVERIFY2(m.dtype == r.dtype && m.sizes.size() == r.shape.size(), what.c_str());
+            for (size_t k = 0; k < r.shape.size(); ++k) {
+                QVERIFY2(m.sizes[k].isStatic() && m.sizes[k].value == r.shape[k], what.c_str());
+                QVERIFY2(r.shape[k] < 2 || m.strides[k].value == r.strides[k], (what + ", PyTorch gives " + exec::shapeToString(r.strides)).c_str());
+            }
+            ++checked;
+        }
+        QVERIFY(checked > 1000);
     }
 
     void corpus() {

@@ -25,5 +25,6 @@ void registerDistanceKernels(KernelRegistry& r);
 void registerEmbeddingKernels(KernelRegistry& r);
 void registerFoldKernels(KernelRegistry& r);
 void registerQuantKernels(KernelRegistry& r);
+void registerFftKernels(KernelRegistry& r);
 
 } // namespace irlens::core::exec
