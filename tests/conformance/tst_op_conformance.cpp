@@ -3,6 +3,8 @@
 // kernel, or a kernel refusing a dtype cleanly, is reported as not covered; a kernel that runs and
 // disagrees with PyTorch fails the test unless (op, dtype) is in known_failures.tsv with the reason.
 #include "core/conformance/runner.h"
+#include "core/exec/engine.h"
+#include "core/ir/builder.h"
 #include "core/ops/meta.h"
 #include "core/ops/type_promotion.h"
 
@@ -179,6 +181,52 @@ private slots:
             ++checked;
         }
         QVERIFY(checked > 1000);
+    }
+
+    // Many transforms at once on 2 threads (plans made concurrently for new layouts, kept plans run on
+    // new arrays side by side) give the bits of the same transforms run one after another.
+    void fftPlansUnderThreads() {
+        ProgramBuilder pb;
+        std::vector<std::string> inputs;
+        std::vector<exec::EValue> values;
+        for (int64_t n : {7, 12, 31}) {
+            inputs.push_back(pb.userInput("x" + std::to_string(n), makeTensorMeta(ScalarType::Float64, {5, n})));
+            exec::Tensor t = *exec::Tensor::empty(ScalarType::Float64, {5, n});
+            for (int64_t i = 0; i < t.numel(); ++i) t.data<double>()[i] = std::sin(0.37 * static_cast<double>(i * n) + 1.0);
+            values.push_back(exec::EValue::fromTensor(t));
+        }
+        for (int k = 0; k < 24; ++k) {
+            const std::string name = "f" + std::to_string(k);
+            const int64_t dim = k % 2, n = std::vector<int64_t>{7, 12, 31}[static_cast<size_t>(k / 2 % 3)];
+            const bool onesided = k % 4 < 2;
+            std::vector<int64_t> out = {5, n};
+            if (onesided) out[static_cast<size_t>(dim)] = out[static_cast<size_t>(dim)] / 2 + 1;
+            pb.call("torch.ops.aten._fft_r2c.default", name)
+                .arg("self", inputs[static_cast<size_t>(k / 2 % 3)])
+                .arg("dim", Argument::ints({dim}))
+                .arg("normalization", Argument::integer(k % 3))
+                .arg("onesided", Argument::boolean(onesided))
+                .out(makeTensorMeta(ScalarType::Complex128, out));
+            pb.userOutput(name);
+        }
+        auto program = pb.build();
+        QVERIFY2(program, program ? "" : program.error().c_str());
+        auto plan = exec::ExecutionPlan::compile(*program);
+        QVERIFY2(plan, plan ? "" : plan.error().c_str());
+        exec::Engine engine(*plan);
+        exec::RunOptions one, two;
+        two.threads = 2;
+        auto serial = engine.run(values, one);
+        QVERIFY2(serial, serial ? "" : serial.error().c_str());
+        for (int run = 0; run < 10; ++run) {
+            auto parallel = engine.run(values, two);
+            QVERIFY2(parallel, parallel ? "" : parallel.error().c_str());
+            for (size_t k = 0; k < serial->outputs.size(); ++k) {
+                const exec::Tensor &a = serial->outputs[k].tensor, &b = parallel->outputs[k].tensor;
+                QCOMPARE(a.sizes(), b.sizes());
+                QVERIFY2(std::memcmp(a.raw(), b.raw(), static_cast<size_t>(a.nbytes())) == 0, ("output " + std::to_string(k)).c_str());
+            }
+        }
     }
 
     void corpus() {
