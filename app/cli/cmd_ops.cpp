@@ -21,8 +21,9 @@ using namespace irlens::core;
 using conformance::Cell;
 using conformance::CorpusReport;
 
-const char* const kDtypes[] = {"float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool"};
-const char* const kShort[] = {"f32", "f64", "f16", "bf16", "i8", "i16", "i32", "i64", "u8", "b8"};
+const char* const kDtypes[] = {"float32", "float64", "float16", "bfloat16", "int8", "int16",
+                               "int32", "int64", "uint8", "bool", "complex64", "complex128"};
+const char* const kShort[] = {"f32", "f64", "f16", "bf16", "i8", "i16", "i32", "i64", "u8", "b8", "c64", "c128"};
 
 // What one (op, dtype) cell of the table says.
 const char* cellWord(const Cell* c, bool hasKernel) {

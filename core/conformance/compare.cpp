@@ -84,7 +84,35 @@ bool floatsAgree(double a, double e, Tolerance tol) {
     return std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e);
 }
 
+// Part `part` (0 real, 1 imaginary) of complex element `flat`.
+double complexPartAt(const Tensor& t, int64_t flat, int part) {
+    const std::byte* p = t.raw() + offsetOf(t, flat);
+    if (t.dtype() == ScalarType::Complex64) {
+        float v;
+        std::memcpy(&v, p + 4 * part, 4);
+        return v;
+    }
+    double v;
+    std::memcpy(&v, p + 8 * part, 8);
+    return v;
+}
+
+// Complex numbers agree when their real parts and their imaginary parts do (assert_close's rule).
+std::string compareComplex(const Tensor& actual, const Tensor& expected, Tolerance tol) {
+    for (int64_t i = 0; i < expected.numel(); ++i) {
+        for (int part = 0; part < 2; ++part) {
+            double a = complexPartAt(actual, i, part), e = complexPartAt(expected, i, part);
+            if (!floatsAgree(a, e, tol))
+                return std::string(part ? "imaginary" : "real") + " part of element " + indexString(expected.sizes(), i) + " is " +
+                       num(a) + ", PyTorch gives " + num(e) + " (atol " + num(tol.atol) + ", rtol " + num(tol.rtol) + ")";
+        }
+    }
+    return {};
+}
+
 std::string compareValues(const Tensor& actual, const Tensor& expected, Tolerance tol) {
+    if (expected.dtype() == ScalarType::Complex64 || expected.dtype() == ScalarType::Complex128)
+        return compareComplex(actual, expected, tol);
     bool floating = isFloatingType(expected.dtype());
     for (int64_t i = 0; i < expected.numel(); ++i) {
         if (floating) {

@@ -29,6 +29,7 @@ KernelRegistry::KernelRegistry() {
     registerQuantKernels(*this);
     registerBackwardKernels(*this);
     registerGridSampleKernels(*this);
+    registerFftKernels(*this);
 }
 
 const KernelRegistry& KernelRegistry::instance() {

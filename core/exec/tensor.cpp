@@ -216,6 +216,12 @@ Tensor Tensor::asStrided(Shape sizes, Shape strides, int64_t offset) const {
     return t;
 }
 
+Tensor Tensor::reinterpret(ScalarType dtype, Shape sizes, Shape strides, int64_t offset) const {
+    Tensor t = asStrided(std::move(sizes), std::move(strides), offset);
+    t.m_dtype = dtype;
+    return t;
+}
+
 bool Tensor::fitsStorage() const {
     if (!m_buffer || m_sizes.size() != m_strides.size() || m_offset < 0) return false;
     if (numel() == 0) return true;

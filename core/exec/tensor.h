@@ -109,6 +109,9 @@ public:
 
     /// A view with other sizes/strides/offset on the same storage (caller checks bounds).
     Tensor asStrided(Shape sizes, Shape strides, int64_t offset) const;
+    /// A view of the same storage as another dtype (the real and imaginary parts of complex storage);
+    /// `offset` counts elements of `dtype`; the caller checks bounds.
+    Tensor reinterpret(ScalarType dtype, Shape sizes, Shape strides, int64_t offset) const;
     /// Whether every element of the view lies inside the storage.
     bool fitsStorage() const;
 

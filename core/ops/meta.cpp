@@ -27,6 +27,7 @@ const std::unordered_map<std::string, MetaFn>& table() {
         meta::registerPrims(entries);
         meta::registerQuant(entries);
         meta::registerBackward(entries);
+        meta::registerFft(entries);
         return std::unordered_map<std::string, MetaFn>(entries.begin(), entries.end());
     }();
     return t;

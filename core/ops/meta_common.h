@@ -20,6 +20,7 @@ void registerNn(std::vector<std::pair<std::string, MetaFn>>& table);
 void registerPrims(std::vector<std::pair<std::string, MetaFn>>& table);
 void registerQuant(std::vector<std::pair<std::string, MetaFn>>& table);
 void registerBackward(std::vector<std::pair<std::string, MetaFn>>& table);
+void registerFft(std::vector<std::pair<std::string, MetaFn>>& table);
 
 inline MetaOutputs one(TensorMeta m) { return {InferredValue::tensor(std::move(m))}; }
 

@@ -42,7 +42,10 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int8, torch.int16, torch.int32,
           torch.int64, torch.uint8, torch.bool]
-DTYPE_NAME = {d: str(d).replace("torch.", "") for d in DTYPES}
+# Encoded (interleaved real, imaginary) but recorded only by a Sink that asks for them (gen_fft.py): the
+# OpInfo part stays without complex calls.
+COMPLEX_DTYPES = [torch.complex64, torch.complex128]
+DTYPE_NAME = {d: str(d).replace("torch.", "") for d in DTYPES + COMPLEX_DTYPES}
 NP_VIEW = {torch.float16: torch.int16, torch.bfloat16: torch.int16}
 
 MAX_SPAN = 1024          # elements of one recorded tensor (its storage span)
@@ -120,7 +123,10 @@ def span_of(t):
 
 
 def tensor_bytes(flat):
-    flat = flat.detach().contiguous()
+    flat = flat.detach()
+    if flat.is_complex():
+        flat = flat.resolve_conj().resolve_neg()  # the values a conjugate view stands for
+    flat = flat.contiguous()
     if flat.dtype in NP_VIEW:
         flat = flat.view(NP_VIEW[flat.dtype])
     return flat.numpy().astype(flat.numpy().dtype.newbyteorder("<")).tobytes()
@@ -195,34 +201,36 @@ def tensors_in(v):
     return []
 
 
-def case_dtype(args, outs):
+def case_dtype(args, outs, dtypes):
     for t in tensors_in(args) + tensors_in(outs):
-        if t.dtype in DTYPE_NAME:
+        if t.dtype in dtypes:
             return DTYPE_NAME[t.dtype]
     return None
 
 
 class Recorder(TorchDispatchMode):
-    """Records the wanted calls as candidate cases (inputs serialized before the call runs)."""
+    """Records the wanted calls as candidate cases (inputs serialized before the call runs); `keep` picks
+    the overloads (default: core ATen and prims)."""
 
-    def __init__(self, sink, source):
+    def __init__(self, sink, source, keep=None):
         super().__init__()
         self.sink = sink
         self.source = source
+        self.keep = keep or wanted
 
     def __torch_dispatch__(self, func, types_, args=(), kwargs=None):
         kwargs = kwargs or {}
         key = op_key(func)
         if "empty" in key:
             # uninitialised memory would make the corpus differ run to run when a later call reads it
-            before = self.snapshot(func, args, kwargs) if wanted(key) else None
+            before = self.snapshot(func, args, kwargs) if self.keep(key) else None
             out = func(*args, **kwargs)
-            if isinstance(out, torch.Tensor) and out.dtype in DTYPE_NAME:
+            if isinstance(out, torch.Tensor) and out.dtype in self.sink.dtypes:
                 out.zero_()
             if before is not None:
                 self.sink.offer(key, before, out, self.source)
             return out
-        if not wanted(key):
+        if not self.keep(key):
             return func(*args, **kwargs)
         before = self.snapshot(func, args, kwargs)
         out = func(*args, **kwargs)
@@ -230,12 +238,11 @@ class Recorder(TorchDispatchMode):
             self.sink.offer(key, before, out, self.source)
         return out
 
-    @staticmethod
-    def snapshot(func, args, kwargs):
+    def snapshot(self, func, args, kwargs):
         tensors = tensors_in(list(args) + list(kwargs.values()))
         if any(span_of(t) > MAX_SPAN for t in tensors) or sum(span_of(t) for t in tensors) > MAX_CASE_ELEMS:
             return None
-        if any(t.dtype not in DTYPE_NAME or t.layout != torch.strided for t in tensors):
+        if any(t.dtype not in self.sink.dtypes or t.layout != torch.strided for t in tensors):
             return None
         schema = func._schema.arguments
         named = []
@@ -260,32 +267,35 @@ def _frozen(v):
 
 
 class Sink:
-    """Candidate calls per (op, dtype), kept round-robin across their sources up to the caps."""
+    """Candidate calls per (op, dtype), kept round-robin across their sources up to the caps; only calls
+    whose tensors all have one of `dtypes`."""
 
-    def __init__(self):
+    def __init__(self, dtypes=tuple(DTYPES), cap=CASES_PER_OP_DTYPE):
         self.cands = {}
+        self.dtypes = set(dtypes)
+        self.cap = cap
 
     def offer(self, key, before, out, source):
         named = before
         outs = list(out) if isinstance(out, (list, tuple)) else [out]
         if any(not isinstance(o, torch.Tensor) for o in outs):
             return
-        if sum(o.numel() for o in outs) > MAX_CASE_ELEMS or any(o.dtype not in DTYPE_NAME for o in outs):
+        if sum(o.numel() for o in outs) > MAX_CASE_ELEMS or any(o.dtype not in self.dtypes for o in outs):
             return
-        dt = case_dtype([v for _, _, v in named], outs)
+        dt = case_dtype([v for _, _, v in named], outs, self.dtypes)
         if dt is None:
             return
         edge = source.startswith("edge:")
         per = self.cands.setdefault((key, dt, edge), {})
         lst = per.setdefault(source, [])
-        if len(lst) < (EDGE_PER_OP_DTYPE if edge else CASES_PER_OP_DTYPE):
+        if len(lst) < (EDGE_PER_OP_DTYPE if edge else self.cap):
             # strides as PyTorch returned them (a clone of a view would be contiguous)
             lst.append((named, [(o.detach().clone(), list(o.stride())) for o in outs], isinstance(out, (list, tuple)) and
                         not isinstance(out, tuple)))
 
     def select(self):
         for (key, dt, edge), per in sorted(self.cands.items()):
-            cap = EDGE_PER_OP_DTYPE if edge else CASES_PER_OP_DTYPE
+            cap = EDGE_PER_OP_DTYPE if edge else self.cap
             picked, k = [], 0
             sources = sorted(per)
             while len(picked) < cap and any(k < len(per[s]) for s in sources):
@@ -390,7 +400,7 @@ def build(out_dir, only=None):
     write(out_dir, sink)
 
 
-def write(out_dir, sink):
+def write(out_dir, sink, generator="tests/conformance/gen_corpus.py"):
     os.makedirs(out_dir, exist_ok=True)
     data = Data()
     lines, counts = [], {}
@@ -410,7 +420,7 @@ def write(out_dir, sink):
         if key in NO_VALUES:
             case["values"] = False
         lines.append(json.dumps(case, separators=(",", ":"), sort_keys=True))
-    header = {"torch": torch.__version__, "generator": "tests/conformance/gen_corpus.py", "cases": len(lines),
+    header = {"torch": torch.__version__, "generator": generator, "cases": len(lines),
               "data": "data.bin"}
     with open(os.path.join(out_dir, "index.json"), "w") as f:
         f.write('{"header":%s,\n"cases":[\n' % json.dumps(header, sort_keys=True))

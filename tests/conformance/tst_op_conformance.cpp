@@ -3,6 +3,10 @@
 // kernel, or a kernel refusing a dtype cleanly, is reported as not covered; a kernel that runs and
 // disagrees with PyTorch fails the test unless (op, dtype) is in known_failures.tsv with the reason.
 #include "core/conformance/runner.h"
+#include "core/exec/engine.h"
+#include "core/ir/builder.h"
+#include "core/ops/meta.h"
+#include "core/ops/type_promotion.h"
 
 #include <QtTest>
 #include <cmath>
@@ -25,6 +29,32 @@ exec::Tensor tensorOf(ScalarType dt, const exec::Shape& shape, const std::vector
         else if (dt == ScalarType::BFloat16) { float f = static_cast<float>(v[i]); uint32_t b; std::memcpy(&b, &f, 4); t.data<uint16_t>()[i] = static_cast<uint16_t>(b >> 16); }
     }
     return t;
+}
+
+// The metas irlens infers for a recorded call, from its inputs' dtypes, sizes and strides.
+Result<std::vector<InferredValue>> inferredMetas(const CaseRecord& c) {
+    Graph g;
+    Node n;
+    n.name = "call";
+    std::string target = c.op;
+    target.replace(target.find("::"), 2, ".");
+    n.target = Target::parse("torch.ops." + target);
+    for (const auto& a : c.args) {
+        NamedArgument na{a.name, a.literal, a.keyword ? 2 : 1};
+        if (a.kind == ArgRecord::Kind::Tensor) {
+            std::string name = "in" + std::to_string(g.tensorValues.size());
+            TensorMeta m;
+            m.dtype = a.tensors[0]->dtype;
+            for (size_t k = 0; k < a.tensors[0]->shape.size(); ++k) {
+                m.sizes.push_back(SymInt::literal(a.tensors[0]->shape[k]));
+                m.strides.push_back(SymInt::literal(a.tensors[0]->strides[k]));
+            }
+            g.tensorValues[name] = m;
+            na.arg = Argument::tensor(name);
+        }
+        n.inputs.push_back(na);
+    }
+    return inferMeta(n, g);
 }
 
 const double kNan = std::numeric_limits<double>::quiet_NaN();
@@ -83,6 +113,29 @@ private slots:
                  QString("dtype is float32, PyTorch gives float64"));
     }
 
+    // complex numbers: real and imaginary parts each within the dtype's tolerance, NaN and zero signs as for floats
+    void complexComparedByParts() {
+        auto c64 = [](std::vector<float> v) {
+            exec::Tensor t = *exec::Tensor::empty(ScalarType::Complex64, {static_cast<int64_t>(v.size() / 2)});
+            std::memcpy(t.raw(), v.data(), v.size() * sizeof(float));
+            return t;
+        };
+        Tolerance tol = toleranceFor("aten::_fft_c2c.default", ScalarType::Complex64);
+        auto diff = [&](std::vector<float> a, std::vector<float> e) {
+            exec::Tensor ta = c64(std::move(a)), te = c64(std::move(e));
+            return QString::fromStdString(compareTensor(ta, te, te.strides(), tol, true));
+        };
+        const auto nan = std::numeric_limits<float>::quiet_NaN();
+        QCOMPARE(diff({1, 2, 3, nan}, {1, 2, 3, nan}), QString());
+        QCOMPARE(diff({1, 2, 3, 4.00001f}, {1, 2, 3, 4}), QString());
+        QVERIFY(diff({1, 2, 3, 4.01f}, {1, 2, 3, 4}).startsWith("imaginary part of element [1] is 4.0"));
+        QVERIFY(diff({1.01f, 2, 3, 4}, {1, 2, 3, 4}).startsWith("real part of element [0] is 1.0"));
+        QVERIFY(diff({1, 0.0f}, {1, -0.0f}).startsWith("imaginary part of element [0] is 0, PyTorch gives -0"));
+        // complex64 stays near float32's tolerance, complex128 near float64's
+        QCOMPARE(tol.rtol, toleranceFor("aten::_fft_c2c.default", ScalarType::Float32).rtol);
+        QVERIFY(toleranceFor("aten::_fft_c2c.default", ScalarType::Complex128).rtol < 1e-5);
+    }
+
     void badCorpusIsAnError() {
         auto r = loadCorpus(kDir + "/no_such_corpus");
         QVERIFY(!r);
@@ -106,6 +159,74 @@ private slots:
         CaseResult r = runCase(*corpus, *pick, 1);
         QCOMPARE(r.outcome, Outcome::Fail);
         QVERIFY2(QString::fromStdString(r.message).contains("output 0: element"), r.message.c_str());
+    }
+
+    // The meta functions of the FFTs and complex prims give PyTorch's dtype, sizes and strides.
+    void fftMetasAgree() {
+        auto corpus = loadCorpus(kDir + "/corpus/fft");
+        QVERIFY2(corpus, corpus ? "" : corpus.error().c_str());
+        int checked = 0;
+        for (const auto& c : corpus->cases) {
+            auto metas = inferredMetas(c);
+            QVERIFY2(metas, qPrintable(QString::fromStdString(c.label() + ": " + (metas ? "" : metas.error()))));
+            QCOMPARE(metas->size(), c.outputs.size());
+            const TensorMeta& m = (*metas)[0].meta;
+            const TensorRecord& r = c.outputs[0];
+            std::string what = c.label() + ": inferred " + m.shortString() + " strides " + shapeString(m.strides);
+            QVERIFY2(m.dtype == r.dtype && m.sizes.size() == r.shape.size(), what.c_str());
+            for (size_t k = 0; k < r.shape.size(); ++k) {
+                QVERIFY2(m.sizes[k].isStatic() && m.sizes[k].value == r.shape[k], what.c_str());
+                QVERIFY2(r.shape[k] < 2 || m.strides[k].value == r.strides[k], (what + ", PyTorch gives " + exec::shapeToString(r.strides)).c_str());
+            }
+            ++checked;
+        }
+        QVERIFY(checked > 1000);
+    }
+
+    // Many transforms at once on 2 threads (plans made concurrently for new layouts, kept plans run on
+    // new arrays side by side) give the bits of the same transforms run one after another.
+    void fftPlansUnderThreads() {
+        ProgramBuilder pb;
+        std::vector<std::string> inputs;
+        std::vector<exec::EValue> values;
+        for (int64_t n : {7, 12, 31}) {
+            inputs.push_back(pb.userInput("x" + std::to_string(n), makeTensorMeta(ScalarType::Float64, {5, n})));
+            exec::Tensor t = *exec::Tensor::empty(ScalarType::Float64, {5, n});
+            for (int64_t i = 0; i < t.numel(); ++i) t.data<double>()[i] = std::sin(0.37 * static_cast<double>(i * n) + 1.0);
+            values.push_back(exec::EValue::fromTensor(t));
+        }
+        for (int k = 0; k < 24; ++k) {
+            const std::string name = "f" + std::to_string(k);
+            const int64_t dim = k % 2, n = std::vector<int64_t>{7, 12, 31}[static_cast<size_t>(k / 2 % 3)];
+            const bool onesided = k % 4 < 2;
+            std::vector<int64_t> out = {5, n};
+            if (onesided) out[static_cast<size_t>(dim)] = out[static_cast<size_t>(dim)] / 2 + 1;
+            pb.call("torch.ops.aten._fft_r2c.default", name)
+                .arg("self", inputs[static_cast<size_t>(k / 2 % 3)])
+                .arg("dim", Argument::ints({dim}))
+                .arg("normalization", Argument::integer(k % 3))
+                .arg("onesided", Argument::boolean(onesided))
+                .out(makeTensorMeta(ScalarType::Complex128, out));
+            pb.userOutput(name);
+        }
+        auto program = pb.build();
+        QVERIFY2(program, program ? "" : program.error().c_str());
+        auto plan = exec::ExecutionPlan::compile(*program);
+        QVERIFY2(plan, plan ? "" : plan.error().c_str());
+        exec::Engine engine(*plan);
+        exec::RunOptions one, two;
+        two.threads = 2;
+        auto serial = engine.run(values, one);
+        QVERIFY2(serial, serial ? "" : serial.error().c_str());
+        for (int run = 0; run < 10; ++run) {
+            auto parallel = engine.run(values, two);
+            QVERIFY2(parallel, parallel ? "" : parallel.error().c_str());
+            for (size_t k = 0; k < serial->outputs.size(); ++k) {
+                const exec::Tensor &a = serial->outputs[k].tensor, &b = parallel->outputs[k].tensor;
+                QCOMPARE(a.sizes(), b.sizes());
+                QVERIFY2(std::memcmp(a.raw(), b.raw(), static_cast<size_t>(a.nbytes())) == 0, ("output " + std::to_string(k)).c_str());
+            }
+        }
     }
 
     void corpus() {

@@ -27,5 +27,6 @@ void registerFoldKernels(KernelRegistry& r);
 void registerQuantKernels(KernelRegistry& r);
 void registerBackwardKernels(KernelRegistry& r);
 void registerGridSampleKernels(KernelRegistry& r);
+void registerFftKernels(KernelRegistry& r);
 
 } // namespace irlens::core::exec
