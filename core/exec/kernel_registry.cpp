@@ -27,6 +27,8 @@ KernelRegistry::KernelRegistry() {
     registerEmbeddingKernels(*this);
     registerFoldKernels(*this);
     registerQuantKernels(*this);
+    registerSpecialKernels(*this);
+    registerPrimsMiscKernels(*this);
 }
 
 const KernelRegistry& KernelRegistry::instance() {

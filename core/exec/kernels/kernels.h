@@ -25,5 +25,7 @@ void registerDistanceKernels(KernelRegistry& r);
 void registerEmbeddingKernels(KernelRegistry& r);
 void registerFoldKernels(KernelRegistry& r);
 void registerQuantKernels(KernelRegistry& r);
+void registerSpecialKernels(KernelRegistry& r);
+void registerPrimsMiscKernels(KernelRegistry& r);
 
 } // namespace irlens::core::exec

@@ -548,7 +548,7 @@ void registerIndexKernels(KernelRegistry& r) {
     r.add({"aten::nonzero.default"}, &nonzeroKernel);
     r.add({"aten::sort.default", "aten::sort.stable"}, &sortKernel);
     r.add({"aten::topk.default"}, &topkKernel);
-    r.add({"aten::_local_scalar_dense.default", "aten::item.default", "prims::item.default"}, &localScalarKernel);
+    r.add({"aten::_local_scalar_dense.default", "aten::item.default"}, &localScalarKernel);
 }
 
 } // namespace irlens::core::exec
