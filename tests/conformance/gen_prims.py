@@ -32,7 +32,8 @@ ALL = FLOATS + INTS + [torch.bool]
 CPU = torch.device("cpu")
 # ops PyTorch 1.13 has under another name than the op registry's (resources/ops/prims_ops.tsv)
 RENAMED = {"aten::special_erfcx.default": "prims::erfcx.default", "aten::special_ndtri.default": "prims::ndtri.default",
-           "aten::frexp.Tensor": "prims::frexp.default", "prims::minium_value.default": "prims::minimum_value.default"}
+           "aten::frexp.Tensor": "prims::frexp.default", "prims::minium_value.default": "prims::minimum_value.default",
+    "aten::as_strided_scatter.default": "prims::as_strided_scatter.default"}
 SCALAR_MARK = "scalar:"
 
 
@@ -294,6 +295,23 @@ def gen_prims_misc(sink, dtype):
     record(sink, "slice_in_dim", dtype, "nc", P.slice_in_dim, x.t(), 1, 5, 2, 0)
 
 
+def copy_strided(a, stride):
+    """prims.copy_strided as later PyTorch defines it (empty_strided + copy_); 1.13 lacks the prim."""
+    return torch.empty_strided(a.shape, stride, dtype=a.dtype).copy_(a)
+
+
+def gen_strided(sink, dtype):
+    x = values(dtype)[:6].reshape(2, 3)
+    for label, a, stride in (("transposed", x, [1, 2]), ("gaps", x, [8, 2]), ("from_nc", x.t(), [2, 1]), ("broadcast", x[:1].expand(4, 3), [3, 1])):
+        before = [("a", False, gc._frozen(a)), ("stride", False, stride)]
+        sink.offer("prims::copy_strided.default", before, copy_strided(a, stride), "prims:copy_strided:" + label)
+    base = torch.zeros(4, 6, dtype=dtype)
+    src = values(dtype)[:6].reshape(2, 3).clone()
+    for label, self_, size, stride, off in (("rows", base, [2, 3], [6, 1], 1), ("every_other", base, [2, 3], [12, 2], 0),
+                                            ("nc_self", base.t(), [2, 3], [1, 4], 2), ("none_offset", base, [2, 3], [3, 1], None)):
+        record(sink, "as_strided_scatter", dtype, label, A.as_strided_scatter.default, self_, src, size, stride, off)
+
+
 def build(out_dir, only=None):
     torch.set_num_threads(1)
     sink = gc.Sink()
@@ -302,7 +320,7 @@ def build(out_dir, only=None):
         if not only or only in name:
             fn(sink)
     for dtype in ALL:
-        for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc):
+        for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc, gen_strided):
             if not only or only in fn.__name__:
                 gc.seed(fn.__name__, dtype)
                 fn(sink, dtype)

@@ -1,5 +1,5 @@
 // Prims without an ATen twin in the other families: gcd, nextafter, frexp, maximum_value / minimum_value,
-// item, resize, and the random prims normal / uniform (seeded per node like rand: PyTorch's generator stream
+// item, resize, copy_strided, as_strided_scatter, and the random prims normal / uniform (seeded per node like rand: PyTorch's generator stream
 // cannot be followed, only its distribution).
 
 #include "core/exec/kernel_registry.h"
@@ -136,6 +136,43 @@ void resizeKernel(KernelContext& ctx) {
     ctx.setOutput(0, grown);
 }
 
+// A fresh tensor of `sizes` laid out with `strides` over a storage of their span (zeroed).
+Tensor allocStrided(KernelContext& ctx, ScalarType dt, const Shape& sizes, const Shape& strides, const char* op) {
+    if (strides.size() != sizes.size()) kernelFail(std::string(op) + ": " + std::to_string(strides.size()) + " strides for " + shapeToString(sizes));
+    int64_t span = 1;
+    for (size_t k = 0; k < sizes.size(); ++k) {
+        if (strides[k] < 0) kernelFail(std::string(op) + ": negative stride in " + shapeToString(strides));
+        if (sizes[k] == 0) span = 0;
+        if (span) span += (sizes[k] - 1) * strides[k];
+    }
+    return ctx.allocZeros(dt, {span}).asStrided(sizes, strides, 0);
+}
+
+// copy_strided(a, stride): a's values in a fresh tensor with the given strides (empty_strided + copy_).
+void copyStridedKernel(KernelContext& ctx) {
+    Tensor a = ctx.tensor("a", 0);
+    Tensor out = allocStrided(ctx, a.dtype(), a.sizes(), ctx.ints("stride", 1), "copy_strided");
+    copyInto(out, a, ctx.threads());
+    ctx.setOutput(0, out);
+}
+
+// as_strided_scatter(self, src, size, stride, storage_offset): a copy of self (its layout kept) whose
+// as_strided(size, stride, storage_offset) view, offset from the copy's storage start, takes src.
+void asStridedScatterKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("self", 0), src = ctx.tensor("src", 1);
+    Shape size = ctx.ints("size", 2), stride = ctx.ints("stride", 3);
+    int64_t offset = ctx.optInt("storage_offset", 4).value_or(0);
+    Tensor out = allocLike(ctx, x.dtype(), x.sizes(), {&x});
+    copyInto(out, x, ctx.threads());
+    if (size.size() != stride.size()) kernelFail("as_strided_scatter: size and stride differ in length");
+    Tensor view = out.asStrided(size, stride, out.storageOffset() + offset);
+    if (!view.fitsStorage()) kernelFail("as_strided_scatter: the view " + shapeToString(size) + " with strides " + shapeToString(stride) + " leaves the storage");
+    if (src.sizes() != size) kernelFail("as_strided_scatter: src " + src.shapeString() + " does not match the view " + shapeToString(size));
+    if (src.dtype() != x.dtype()) kernelFail("as_strided_scatter: src is " + dtypeName(src.dtype()) + ", self " + dtypeName(x.dtype()));
+    copyInto(view, src, ctx.threads());
+    ctx.setOutput(0, out);
+}
+
 // normal(shape, *, mean, std, dtype, ...) / uniform(shape, *, low, high, dtype, ...)
 template <bool Normal> void randomPrimKernel(KernelContext& ctx) {
     Shape shape = ctx.ints("shape", 0);
@@ -171,6 +208,8 @@ void registerPrimsMiscKernels(KernelRegistry& r) {
     r.add({"prims::minimum_value.default", "prims::minium_value.default"}, &extremeValueKernel<false>);
     r.add({"prims::resize.default"}, &resizeKernel);
     r.add({"prims::item.default"}, &primsItemKernel);
+    r.add({"prims::copy_strided.default"}, &copyStridedKernel);
+    r.add({"prims::as_strided_scatter.default"}, &asStridedScatterKernel);
     r.add({"prims::normal.default"}, &randomPrimKernel<true>);
     r.add({"prims::uniform.default"}, &randomPrimKernel<false>);
 }
