@@ -15,6 +15,7 @@ seeded from its name.
 """
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -312,15 +313,40 @@ def gen_strided(sink, dtype):
         record(sink, "as_strided_scatter", dtype, label, A.as_strided_scatter.default, self_, src, size, stride, off)
 
 
+def xor_sum(x, dims):
+    """prims.xor_sum (later PyTorch, inductor only): bitwise_xor folded over the dims, by PyTorch's bitwise_xor."""
+    r = x
+    for d in sorted(range(x.dim()) if dims is None else [d % x.dim() for d in dims], reverse=True):
+        r = functools.reduce(torch.bitwise_xor, r.unbind(d))
+    return r
+
+
+def gen_later_prims(sink, dtype):
+    """Prims 1.13 lacks, from the 1.13 ops they are defined by: xor_sum, empty_permuted (strides only)."""
+    if not dtype.is_floating_point:
+        hi = 2 if dtype == torch.bool else 100
+        x = torch.randint(0, hi, (3, 4)).to(dtype) if dtype != torch.int8 else torch.randint(-100, 100, (3, 4)).to(dtype)
+        for label, a, dims in (("all", x, None), ("dim0", x, [0]), ("dim1", x, [-1]), ("both", x, [0, 1]), ("nc", x.t(), [1])):
+            before = [("inp", False, gc._frozen(a)), ("dims", False, dims)]
+            sink.offer("prims::xor_sum.default", before, xor_sum(a, dims).clone(), "prims:xor_sum:" + label)
+    for label, shape, layout in (("nchw_as_nhwc", [2, 3, 4, 5], [0, 2, 3, 1]), ("reversed", [2, 3, 4], [2, 1, 0]), ("identity", [3, 2], [0, 1])):
+        inverse = [layout.index(d) for d in range(len(layout))]
+        out = torch.zeros([shape[d] for d in layout], dtype=dtype).permute(inverse)
+        before = [("shape", False, shape), ("physical_layout", False, layout), ("dtype", True, dtype), ("device", True, CPU),
+                  ("requires_grad", True, False)]
+        sink.offer("prims::empty_permuted.default", before, out, "prims:empty_permuted:" + label)
+
+
 def build(out_dir, only=None):
     torch.set_num_threads(1)
+    gc.NO_VALUES.add("prims::empty_permuted.default")  # uninitialised in PyTorch: dtype, shape and strides only
     sink = gc.Sink()
     parts = [("special", gen_special), ("misc", gen_misc)]
     for name, fn in parts:
         if not only or only in name:
             fn(sink)
     for dtype in ALL:
-        for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc, gen_strided):
+        for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc, gen_strided, gen_later_prims):
             if not only or only in fn.__name__:
                 gc.seed(fn.__name__, dtype)
                 fn(sink, dtype)

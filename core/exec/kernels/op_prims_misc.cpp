@@ -1,5 +1,5 @@
 // Prims without an ATen twin in the other families: gcd, nextafter, frexp, maximum_value / minimum_value,
-// item, resize, copy_strided, as_strided_scatter, and the random prims normal / uniform (seeded per node like rand: PyTorch's generator stream
+// item, resize, copy_strided, as_strided_scatter, empty_permuted, xor_sum, and the random prims normal / uniform (seeded per node like rand: PyTorch's generator stream
 // cannot be followed, only its distribution).
 
 #include "core/exec/kernel_registry.h"
@@ -173,6 +173,55 @@ void asStridedScatterKernel(KernelContext& ctx) {
     ctx.setOutput(0, out);
 }
 
+// empty_permuted(shape, physical_layout, *, dtype, ...): zeros laid out densely in the order
+// physical_layout names, outermost first (PyTorch leaves the values uninitialised).
+void emptyPermutedKernel(KernelContext& ctx) {
+    Shape shape = ctx.ints("shape", 0);
+    std::vector<int64_t> layout = ctx.ints("physical_layout", 1);
+    ScalarType dt = ctx.dtypeArg("dtype").value_or(ScalarType::Float32);
+    std::vector<bool> seen(shape.size(), false);
+    if (layout.size() != shape.size()) kernelFail("empty_permuted: physical_layout " + shapeToString(layout) + " for " + shapeToString(shape));
+    Shape strides(shape.size());
+    int64_t step = 1;
+    for (size_t k = layout.size(); k-- > 0;) {
+        int64_t d = layout[k];
+        if (d < 0 || d >= static_cast<int64_t>(shape.size()) || seen[static_cast<size_t>(d)])
+            kernelFail("empty_permuted: physical_layout " + shapeToString(layout) + " is not a permutation");
+        seen[static_cast<size_t>(d)] = true;
+        strides[static_cast<size_t>(d)] = step;
+        step *= std::max<int64_t>(shape[static_cast<size_t>(d)], 1);
+    }
+    ctx.setOutput(0, allocStrided(ctx, dt, shape, strides, "empty_permuted"));
+}
+
+// xor_sum(inp, dims, *, output_dtype): the bitwise xor of the elements over `dims` (all when None),
+// integers and bool; the result in output_dtype (default the input's).
+void xorSumKernel(KernelContext& ctx) {
+    Tensor x = ctx.tensor("inp", 0);
+    if (isFloatingType(x.dtype())) kernelFail("dtype " + dtypeName(x.dtype()) + " is not supported by this kernel (xor_sum takes integers and bool)");
+    const int64_t rank = x.dim();
+    std::vector<bool> reduced(static_cast<size_t>(rank), true);
+    if (auto dims = ctx.optInts("dims", 1)) {
+        reduced.assign(static_cast<size_t>(rank), false);
+        for (int64_t d : *dims) reduced[static_cast<size_t>(wrapDim(d, rank))] = true;
+    }
+    Shape outShape;
+    for (int64_t d = 0; d < rank; ++d) if (!reduced[static_cast<size_t>(d)]) outShape.push_back(x.size(d));
+    Tensor in = toDtype(ctx, contiguous(ctx, x), ScalarType::Int64);
+    std::vector<int64_t> acc(static_cast<size_t>(shapeNumel(outShape)), 0), index(static_cast<size_t>(rank), 0);
+    const int64_t* v = in.data<int64_t>();
+    for (int64_t i = 0, n = in.numel(); i < n; ++i) {
+        int64_t o = 0;
+        for (int64_t d = 0; d < rank; ++d) if (!reduced[static_cast<size_t>(d)]) o = o * x.size(d) + index[static_cast<size_t>(d)];
+        acc[static_cast<size_t>(o)] ^= v[i];
+        for (int64_t d = rank; d-- > 0 && ++index[static_cast<size_t>(d)] == x.size(d);) index[static_cast<size_t>(d)] = 0;
+    }
+    Tensor wide = ctx.alloc(ScalarType::Int64, outShape);
+    std::copy(acc.begin(), acc.end(), wide.data<int64_t>());
+    ScalarType dt = ctx.dtypeArg("output_dtype").value_or(x.dtype());
+    ctx.setOutput(0, toDtype(ctx, wide, dt));
+}
+
 // normal(shape, *, mean, std, dtype, ...) / uniform(shape, *, low, high, dtype, ...)
 template <bool Normal> void randomPrimKernel(KernelContext& ctx) {
     Shape shape = ctx.ints("shape", 0);
@@ -210,6 +259,8 @@ void registerPrimsMiscKernels(KernelRegistry& r) {
     r.add({"prims::item.default"}, &primsItemKernel);
     r.add({"prims::copy_strided.default"}, &copyStridedKernel);
     r.add({"prims::as_strided_scatter.default"}, &asStridedScatterKernel);
+    r.add({"prims::empty_permuted.default"}, &emptyPermutedKernel);
+    r.add({"prims::xor_sum.default"}, &xorSumKernel);
     r.add({"prims::normal.default"}, &randomPrimKernel<true>);
     r.add({"prims::uniform.default"}, &randomPrimKernel<false>);
 }
