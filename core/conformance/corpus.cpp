@@ -142,6 +142,7 @@ CaseRecord caseOf(const json& j, size_t dataSize) {
     c.source = j.value("source", "");
     c.listOutput = j.value("list", false);
     c.values = j.value("values", true);
+    c.scalar = j.value("scalar", false);
     for (const auto& a : j.at("args")) c.args.push_back(argOf(a, dataSize));
     for (const auto& o : j.at("out")) {
         try {

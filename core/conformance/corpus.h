@@ -42,6 +42,7 @@ struct CaseRecord {
     std::vector<TensorRecord> outputs;
     bool listOutput = false; // one Tensor[] result (split, unbind)
     bool values = true;      // false: PyTorch leaves the values undefined (empty)
+    bool scalar = false;     // the op returns a number (item, sym_size, maximum_value), stored as a 0-dim tensor
     /// "aten::add.Tensor float32 #3 (opinfo:add)"
     std::string label() const;
 };

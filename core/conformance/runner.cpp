@@ -88,6 +88,23 @@ Built build(const Corpus& corpus, const CaseRecord& c) {
     return b;
 }
 
+// A number the kernel returned against PyTorch's (a 0-dim tensor of the op's dtype): its kind (a float
+// dtype wants a float, an integer dtype an int, bool a bool) and value; int64 compared exactly.
+std::string compareScalar(const EValue& v, const Tensor& expected, Tolerance tol) {
+    ScalarType dt = expected.dtype();
+    if (dt == ScalarType::Bool) {
+        if (v.kind != EValue::Kind::Bool) return "a bool expected, got " + v.describe();
+        return v.b == (expected.at(0) != 0) ? std::string() : "got " + v.describe() + ", PyTorch gives the other bool";
+    }
+    if (!isFloatingType(dt)) {
+        if (v.kind != EValue::Kind::Int) return "an int expected, got " + v.describe();
+        int64_t want = dt == ScalarType::Int64 ? *expected.data<int64_t>() : static_cast<int64_t>(expected.at(0));
+        return v.i == want ? std::string() : "got " + std::to_string(v.i) + ", PyTorch gives " + std::to_string(want);
+    }
+    if (v.kind != EValue::Kind::Double) return "a float expected, got " + v.describe();
+    return compareTensor(Tensor::scalar(ScalarType::Float64, v.d), Tensor::scalar(ScalarType::Float64, expected.at(0)), {}, tol, true);
+}
+
 bool isDtypeRefusal(const std::string& message) {
     return message.find("is not supported by this kernel") != std::string::npos;
 }
@@ -130,6 +147,11 @@ CaseResult runCase(const Corpus& corpus, const CaseRecord& c, int threads) {
         return {Outcome::Fail, std::to_string(run->outputs.size()) + " outputs, PyTorch gives " + std::to_string(c.outputs.size())};
     for (size_t k = 0; k < c.outputs.size(); ++k) {
         const EValue& v = run->outputs[k];
+        if (c.scalar) {
+            std::string diff = compareScalar(v, corpus.expected(c.outputs[k]), toleranceFor(c.op, c.outputs[k].dtype));
+            if (!diff.empty()) return {Outcome::Fail, "output " + std::to_string(k) + ": " + diff};
+            continue;
+        }
         if (!v.isTensor() || !v.tensor.defined()) return {Outcome::Fail, "output " + std::to_string(k) + " is " + v.describe()};
         const TensorRecord& r = c.outputs[k];
         std::string diff = compareTensor(v.tensor, corpus.expected(r), r.strides, toleranceFor(c.op, r.dtype), c.values);

@@ -30,6 +30,8 @@ KernelRegistry::KernelRegistry() {
     registerBackwardKernels(*this);
     registerGridSampleKernels(*this);
     registerFftKernels(*this);
+    registerSpecialKernels(*this);
+    registerPrimsMiscKernels(*this);
 }
 
 const KernelRegistry& KernelRegistry::instance() {

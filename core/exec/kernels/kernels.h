@@ -28,5 +28,7 @@ void registerQuantKernels(KernelRegistry& r);
 void registerBackwardKernels(KernelRegistry& r);
 void registerGridSampleKernels(KernelRegistry& r);
 void registerFftKernels(KernelRegistry& r);
+void registerSpecialKernels(KernelRegistry& r);
+void registerPrimsMiscKernels(KernelRegistry& r);
 
 } // namespace irlens::core::exec

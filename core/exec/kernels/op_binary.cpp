@@ -202,6 +202,9 @@ void binary(KernelContext& ctx, Bin op) {
     TypeOperand ta, tb;
     if (a->isTensor()) ta.tensor = &a->tensor; else ta.scalar = asScalar(a);
     if (b->isTensor()) tb.tensor = &b->tensor; else tb.scalar = asScalar(b);
+    // PyTorch 1.13's bitwise_*.Scalar wraps even a bool number as an integer: bool & True is int64
+    const bool bitwise = op == Bin::BitAnd || op == Bin::BitOr || op == Bin::BitXor;
+    if (bitwise && tb.scalar && tb.scalar->kind == Scalar::Kind::Bool) tb.scalar->kind = Scalar::Kind::Int;
     ScalarType common = resultType({ta, tb});
     if (common == ScalarType::Unknown) kernelFail("cannot determine the result dtype");
     std::string mode = ctx.stringArg("rounding_mode", -1, "");

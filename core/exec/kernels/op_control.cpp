@@ -3,9 +3,12 @@
 
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
+#include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include <cmath>
+#include <random>
 
 namespace irlens::core::exec {
 
@@ -134,12 +137,41 @@ void assertKernel(KernelContext& ctx) {
 }
 
 // native_dropout(input, p, train): eval (train False/None) is the identity with an all-true mask.
+// Training keeps each element with probability 1-p (mask seeded per node like rand) and computes, as
+// PyTorch does, (input * mask) * (1 / (1-p)), the scale 0 when p = 1 (so NaN and inf inputs give NaN
+// there, and negative ones -0.0); mask and output are laid out like the input.
 void nativeDropoutKernel(KernelContext& ctx) {
     Tensor x = ctx.tensor("input", 0);
-    if (ctx.boolArg("train", 2, false) && ctx.floatArg("p", 1, 0.0) > 0) kernelFail("native_dropout in training mode is not supported (inference only)");
-    Tensor mask = ctx.alloc(ScalarType::Bool, x.sizes());
-    for (int64_t i = 0; i < mask.numel(); ++i) mask.data<bool>()[i] = true;
-    ctx.setOutput(0, x);
+    const double p = ctx.floatArg("p", 1, 0.0);
+    const bool train = ctx.boolArg("train", 2, false);
+    Tensor mask = allocLike(ctx, ScalarType::Bool, x.sizes(), {&x}); // ones_like / empty_like: the input's layout
+    if (!train) {
+        for (int64_t i = 0; i < mask.numel(); ++i) mask.data<bool>()[i] = true; // dense: numel elements from the start
+        ctx.setOutput(0, x);
+        ctx.setOutput(1, mask);
+        return;
+    }
+    if (!isFloatingType(x.dtype())) kernelFail("dtype " + dtypeName(x.dtype()) + " is not supported by this kernel (dropout takes floats)");
+    if (p < 0 || p > 1) kernelFail("native_dropout: p must lie in [0, 1], got " + std::to_string(p));
+    std::mt19937_64 gen(std::hash<std::string>{}(ctx.node().name));
+    std::bernoulli_distribution keep(1 - p);
+    Tensor m = ctx.alloc(ScalarType::Bool, x.sizes());
+    for (int64_t i = 0; i < m.numel(); ++i) m.data<bool>()[i] = keep(gen);
+    copyInto(mask, m, 1);
+    const double scale = p == 1 ? 0.0 : 1.0 / (1 - p);
+    ScalarType wide = isFloatingType(x.dtype()) && x.itemSize() == 2 ? ScalarType::Float32 : x.dtype();
+    Tensor in = toDtype(ctx, x, wide);
+    Tensor wideOut = allocLike(ctx, wide, x.sizes(), {&x});
+    Tensor mw = toDtype(ctx, mask, wide);
+    dispatchFloat(wide, [&]<class T>() {
+        mapElements<T, T, T>(ctx.threads(), wideOut, [scale](T v, T k) { return static_cast<T>((v * k) * static_cast<T>(scale)); }, in, mw);
+    });
+    Tensor out = wideOut;
+    if (wide != x.dtype()) {
+        out = allocLike(ctx, x.dtype(), x.sizes(), {&x});
+        copyInto(out, wideOut, ctx.threads());
+    }
+    ctx.setOutput(0, out);
     ctx.setOutput(1, mask);
 }
 

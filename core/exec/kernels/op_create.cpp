@@ -82,20 +82,31 @@ void emptyKernel(KernelContext& ctx) {
     ctx.setOutput(0, ctx.allocZeros(dt, size)); // zero-filled so runs are reproducible
 }
 
+// empty_strided(size, stride) / prims.empty_strided(shape, strides) / prims.empty(shape): zeros (PyTorch
+// leaves them uninitialised) over a storage of the strides' span, so the strides are PyTorch's.
 void emptyStridedKernel(KernelContext& ctx) {
     Shape size = ctx.ints("size", 0, {});
     if (auto s = ctx.optInts("shape", 0)) size = *s;
     ScalarType dt = ctx.dtypeArg("dtype").value_or(ScalarType::Float32);
-    ctx.setOutput(0, ctx.allocZeros(dt, size));
+    auto stride = ctx.optInts("stride");
+    if (!stride) stride = ctx.optInts("strides");
+    if (!stride || *stride == contiguousStrides(size)) { ctx.setOutput(0, ctx.allocZeros(dt, size)); return; }
+    if (stride->size() != size.size()) kernelFail("empty_strided: " + std::to_string(stride->size()) + " strides for " + shapeToString(size));
+    int64_t span = 1;
+    for (size_t k = 0; k < size.size(); ++k) {
+        if (size[k] == 0) span = 0;
+        if ((*stride)[k] < 0) kernelFail("empty_strided: negative stride in " + shapeToString(*stride));
+        if (span) span += (size[k] - 1) * (*stride)[k];
+    }
+    ctx.setOutput(0, ctx.allocZeros(dt, {span}).asStrided(size, *stride, 0));
 }
 
 // *_like(self, [fill_value], dtype=None)
 template <int Kind> void likeKernel(KernelContext& ctx) { // 0 zeros, 1 ones, 2 empty, 3 full
     Tensor x = ctx.tensor("self", 0);
     ScalarType dt = ctx.dtypeArg("dtype").value_or(x.dtype());
-    Tensor out = ctx.allocZeros(dt, x.sizes());
-    if (Kind == 1) fillWith(out, 1);
-    if (Kind == 3) fillWith(out, ctx.scalar("fill_value", 1).value);
+    Tensor out = allocLike(ctx, dt, x.sizes(), {&x}); // memory_format=preserve: the input's layout, dense
+    fillWith(out, Kind == 1 ? 1.0 : Kind == 3 ? ctx.scalar("fill_value", 1).value : 0.0);
     ctx.setOutput(0, out);
 }
 

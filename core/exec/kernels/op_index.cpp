@@ -439,12 +439,12 @@ void sliceScatterKernel(KernelContext& ctx) {
     if (end < 0) end += n;
     start = std::clamp<int64_t>(start, 0, n);
     end = std::clamp<int64_t>(end, start, n);
-    Tensor out = ctx.alloc(x.dtype(), x.sizes());
+    Tensor out = allocLike(ctx, x.dtype(), x.sizes(), {&x}); // PyTorch clones self, keeping its layout
     copyInto(out, x, ctx.threads());
     Shape sz = out.sizes(), st = out.strides();
     sz[static_cast<size_t>(d)] = (end - start + step - 1) / step;
     st[static_cast<size_t>(d)] *= step;
-    Tensor view = out.asStrided(sz, st, start * out.stride(d));
+    Tensor view = out.asStrided(sz, st, out.storageOffset() + start * out.stride(d));
     if (src.sizes() != sz) kernelFail("slice_scatter: src " + src.shapeString() + " does not match the slice " + shapeToString(sz));
     copyInto(view, src, ctx.threads());
     ctx.setOutput(0, out);
@@ -548,7 +548,7 @@ void registerIndexKernels(KernelRegistry& r) {
     r.add({"aten::nonzero.default"}, &nonzeroKernel);
     r.add({"aten::sort.default", "aten::sort.stable"}, &sortKernel);
     r.add({"aten::topk.default"}, &topkKernel);
-    r.add({"aten::_local_scalar_dense.default", "aten::item.default", "prims::item.default"}, &localScalarKernel);
+    r.add({"aten::_local_scalar_dense.default", "aten::item.default"}, &localScalarKernel);
 }
 
 } // namespace irlens::core::exec

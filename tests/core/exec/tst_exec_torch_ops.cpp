@@ -397,6 +397,53 @@ private slots:
         }
     }
 
+    // prims.normal / prims.uniform: dtype, shape, range, mean and variance (seeded per node like rand),
+    // uniform in bfloat16 (drawn in float32 and rounded once), normal in float64.
+    void randomPrims() {
+        for (bool normal : {false, true}) {
+            std::vector<OpArg> args{OpArg::lit("shape", ints({50, 200})), OpArg::lit(normal ? "mean" : "low", f(normal ? 2.0 : -3.0)),
+                                    OpArg::lit(normal ? "std" : "high", f(normal ? 0.5 : 5.0)),
+                                    OpArg::lit("dtype", Argument::scalarType(normal ? ScalarType::Float64 : ScalarType::BFloat16))};
+            auto r = runOp(normal ? "prims.normal.default" : "prims.uniform.default", args);
+            QVERIFY2(r.isOk(), r.error().c_str());
+            const Tensor& t = (*r)[0].tensor;
+            QCOMPARE(t.dtype(), normal ? ScalarType::Float64 : ScalarType::BFloat16);
+            QCOMPARE(t.sizes(), (Shape{50, 200}));
+            double sum = 0, sq = 0;
+            for (int64_t k = 0; k < t.numel(); ++k) {
+                const double v = t.at(k);
+                // bfloat16 may round a draw just below `high` up to it, as PyTorch's uniform_ does
+                if (!normal) QVERIFY2(v >= -3 && v <= 5, qPrintable(QString::number(v)));
+                sum += v;
+                sq += v * v;
+            }
+            const double mean = sum / 1e4, var = sq / 1e4 - mean * mean;
+            // normal(2, 0.5): the mean's standard error is 0.005; uniform(-3, 5): mean 1, variance 64/12
+            if (normal) { QVERIFY2(std::abs(mean - 2) < 0.025, qPrintable(QString::number(mean))); QVERIFY2(std::abs(var - 0.25) < 0.015, qPrintable(QString::number(var))); }
+            else { QVERIFY2(std::abs(mean - 1) < 0.12, qPrintable(QString::number(mean))); QVERIFY2(std::abs(var - 64.0 / 12) < 0.35, qPrintable(QString::number(var))); }
+        }
+    }
+
+    // native_dropout(p, train): kept elements scaled by 1/(1-p) where the mask is true, the rest zero;
+    // about 1-p of them kept. (p = 0 and p = 1 are compared exactly by the conformance corpus.)
+    void dropoutProperty() {
+        std::vector<double> ones(10000, 1.5);
+        auto r = runOp("aten.native_dropout.default", {OpArg::t("input", f32({100, 100}, ones)), OpArg::lit("p", f(0.3)), OpArg::lit("train", b(true))}, 2, 2);
+        QVERIFY2(r.isOk(), r.error().c_str());
+        const Tensor& out = (*r)[0].tensor;
+        const Tensor& keep = (*r)[1].tensor;
+        QCOMPARE(out.dtype(), ScalarType::Float32);
+        QCOMPARE(keep.dtype(), ScalarType::Bool);
+        QCOMPARE(keep.sizes(), (Shape{100, 100}));
+        int64_t kept = 0;
+        for (int64_t k = 0; k < out.numel(); ++k) {
+            const bool m = keep.at(k) != 0;
+            kept += m;
+            QCOMPARE(out.at(k), m ? static_cast<double>(1.5f / 0.7f) : 0.0);
+        }
+        QVERIFY2(std::abs(kept / 1e4 - 0.7) < 0.025, qPrintable(QString::number(kept)));
+    }
+
     void errors_data() {
         QTest::addColumn<TorchCase>("c");
         QTest::addColumn<QString>("message");
