@@ -153,7 +153,7 @@ void gridSampler2dKernel(KernelContext& ctx) {
 // resize_(self, size, memory_format=None): the same sizes keep self as it is; other sizes give
 // contiguous strides over self's storage from its offset (PyTorch keeps the data of a contiguous
 // tensor; storage it has to add is uninitialised there, zero here).
-void resizeKernel(KernelContext& ctx) {
+void resizeInPlaceKernel(KernelContext& ctx) {
     const Tensor self = ctx.tensor("self", 0);
     const Shape size = ctx.ints("size", 1);
     const auto format = ctx.optInt("memory_format", 2);
@@ -163,29 +163,18 @@ void resizeKernel(KernelContext& ctx) {
                                                                                            : "preserve_format";
         kernelFail(std::string("resize_: memory_format ") + name + " is not supported (contiguous_format only)");
     }
-    for (int64_t s : size)
-        if (s < 0) kernelFail("resize_: negative size in " + shapeToString(size));
     if (size == self.sizes()) {
         ctx.setOutput(0, self);
         return;
     }
-    const int64_t numel = shapeNumel(size), item = self.itemSize();
-    const int64_t needed = (self.storageOffset() + numel) * item;
-    const int64_t have = self.buffer() ? static_cast<int64_t>(self.buffer()->size()) : 0;
-    if (needed <= have) {
-        ctx.setOutput(0, self.asStrided(size, contiguousStrides(size), self.storageOffset()));
-        return;
-    }
-    Tensor grown = ctx.allocZeros(self.dtype(), {self.storageOffset() + numel});
-    if (have > 0) std::memcpy(grown.raw(), self.buffer()->data(), static_cast<size_t>(have));
-    ctx.setOutput(0, grown.asStrided(size, contiguousStrides(size), self.storageOffset()));
+    ctx.setOutput(0, resizedOver(ctx, self, size, "resize_"));
 }
 
 } // namespace
 
 void registerGridSampleKernels(KernelRegistry& r) {
     r.add({"aten::grid_sampler_2d.default"}, &gridSampler2dKernel);
-    r.add({"aten::resize_.default"}, &resizeKernel);
+    r.add({"aten::resize_.default"}, &resizeInPlaceKernel);
 }
 
 } // namespace irlens::core::exec

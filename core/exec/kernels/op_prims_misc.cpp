@@ -115,25 +115,9 @@ void primsItemKernel(KernelContext& ctx) {
     ctx.setOutput(0, EValue::fromInt(static_cast<int64_t>(x.at(0))));
 }
 
-// resize(a, shape): `a` reinterpreted as a contiguous tensor of `shape` from its storage offset, in
-// place when its storage holds enough elements; otherwise a larger storage with the old bytes first
-// (the new elements are zero; PyTorch leaves them uninitialised).
-void resizeKernel(KernelContext& ctx) {
-    Tensor x = ctx.tensor("a", 0);
-    Shape shape = ctx.ints("shape", 1);
-    Shape strides = contiguousStrides(shape);
-    int64_t numel = 1;
-    for (int64_t s : shape) {
-        if (s < 0) kernelFail("resize: negative size in " + shapeToString(shape));
-        numel *= s;
-    }
-    Tensor view = x.asStrided(shape, strides, x.storageOffset());
-    if (numel == 0 || view.fitsStorage()) { ctx.setOutput(0, view); return; }
-    if (x.readOnly()) kernelFail("resize: cannot grow a read-only tensor (a weight of the archive)");
-    Tensor grown = ctx.allocZeros(x.dtype(), shape);
-    size_t oldBytes = x.buffer() ? x.buffer()->size() - static_cast<size_t>(x.storageOffset() * x.itemSize()) : 0;
-    if (oldBytes) std::memcpy(grown.raw(), x.raw(), oldBytes);
-    ctx.setOutput(0, grown);
+// resize(a, shape): `a` as a contiguous tensor of `shape` from its storage offset (resizedOver).
+void primsResizeKernel(KernelContext& ctx) {
+    ctx.setOutput(0, resizedOver(ctx, ctx.tensor("a", 0), ctx.ints("shape", 1), "resize"));
 }
 
 // A fresh tensor of `sizes` laid out with `strides` over a storage of their span (zeroed).
@@ -255,7 +239,7 @@ void registerPrimsMiscKernels(KernelRegistry& r) {
     r.add({"prims::frexp.default"}, &frexpKernel);
     r.add({"prims::maximum_value.default"}, &extremeValueKernel<true>);
     r.add({"prims::minimum_value.default", "prims::minium_value.default"}, &extremeValueKernel<false>);
-    r.add({"prims::resize.default"}, &resizeKernel);
+    r.add({"prims::resize.default"}, &primsResizeKernel);
     r.add({"prims::item.default"}, &primsItemKernel);
     r.add({"prims::copy_strided.default"}, &copyStridedKernel);
     r.add({"prims::as_strided_scatter.default"}, &asStridedScatterKernel);

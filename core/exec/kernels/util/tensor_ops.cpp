@@ -206,6 +206,18 @@ Tensor toDtype(KernelContext& ctx, const Tensor& t, ScalarType dtype) {
     return out;
 }
 
+Tensor resizedOver(KernelContext& ctx, const Tensor& t, const Shape& size, const char* op) {
+    for (int64_t s : size)
+        if (s < 0) kernelFail(std::string(op) + ": negative size in " + shapeToString(size));
+    const int64_t numel = shapeNumel(size), item = t.itemSize();
+    const int64_t have = t.buffer() ? static_cast<int64_t>(t.buffer()->size()) : 0;
+    if ((t.storageOffset() + numel) * item <= have) return t.asStrided(size, contiguousStrides(size), t.storageOffset());
+    if (t.readOnly()) kernelFail(std::string(op) + ": cannot grow a read-only tensor (a weight of the archive)");
+    Tensor grown = ctx.allocZeros(t.dtype(), {t.storageOffset() + numel});
+    if (have > 0) std::memcpy(grown.raw(), t.buffer()->data(), static_cast<size_t>(have));
+    return grown.asStrided(size, contiguousStrides(size), t.storageOffset());
+}
+
 Tensor toDtypeKeepLayout(KernelContext& ctx, const Tensor& t, ScalarType dtype) {
     if (t.dtype() == dtype) return t;
     Tensor out = allocLike(ctx, dtype, t.sizes(), {&t});

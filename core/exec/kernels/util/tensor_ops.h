@@ -34,6 +34,10 @@ void copyInto(const Tensor& dst, const Tensor& src, int threads);
 /// dimensions ordered by the inputs' strides (the first input that tells two dimensions apart
 /// decides; broadcast dimensions are skipped), so transposed inputs give a transposed output;
 /// contiguous inputs give a contiguous one.
+/// `t` as a contiguous tensor of `size` from its storage offset (resize_ / prims.resize): a view of its
+/// storage when that holds enough elements, else a larger zeroed storage with the old bytes first
+/// (PyTorch leaves the new elements uninitialised). `op` names the op in errors.
+Tensor resizedOver(KernelContext& ctx, const Tensor& t, const Shape& size, const char* op);
 /// `t` converted to `dtype` in a new tensor laid out like `t` (a dense permutation keeps its strides).
 Tensor toDtypeKeepLayout(KernelContext& ctx, const Tensor& t, ScalarType dtype);
 Tensor allocLike(KernelContext& ctx, ScalarType dtype, const Shape& shape, std::initializer_list<const Tensor*> inputs);
