@@ -65,11 +65,14 @@ void indexSelectKernel(KernelContext& ctx) {
 
 // out[i][j][k] = self[index[i][j][k]][j][k] (dim 0), etc.
 void gatherKernel(KernelContext& ctx) {
+    // PyTorch treats a 0-dim input or index as 1-dim of size 1 (ensure_nonempty_dim).
     Tensor x = ctx.tensor("self", 0);
+    if (!x.dim()) x = x.asStrided({1}, {1}, x.storageOffset());
     int64_t d = wrapDim(ctx.intArg("dim", 1), x.dim());
-    Tensor idx = contiguous(ctx, toDtype(ctx, ctx.tensor("index", 2), ScalarType::Int64));
+    Tensor idx0 = contiguous(ctx, toDtype(ctx, ctx.tensor("index", 2), ScalarType::Int64));
+    Tensor idx = idx0.dim() ? idx0 : idx0.asStrided({1}, {1}, idx0.storageOffset());
     if (idx.dim() != x.dim()) kernelFail("gather: index and input must have the same rank");
-    Tensor out = ctx.alloc(x.dtype(), idx.sizes());
+    Tensor out = ctx.alloc(x.dtype(), idx0.sizes());
     const int64_t n = idx.numel(), es = x.itemSize();
     Shape pos(static_cast<size_t>(idx.dim()), 0);
     for (int64_t e = 0; e < n; ++e) {
