@@ -113,7 +113,8 @@ template <bool Add> void scatterKernel(KernelContext& ctx) {
             }
             T v = s.defined() ? reinterpret_cast<T*>(s.buffer()->data())[soff] : scalarAs<T>(value);
             T& dst = out.data<T>()[off];
-            if constexpr (Add && !std::is_same_v<T, bool>) dst = static_cast<T>(dst + v);
+            if constexpr (Add && std::is_same_v<T, bool>) dst = dst || v;  // PyTorch adds bools as logical or
+            else if constexpr (Add) dst = static_cast<T>(dst + v);
             else dst = v;
             for (int64_t k = idx.dim(); k-- > 0;) {
                 if (++pos[static_cast<size_t>(k)] < idx.size(k)) break;
