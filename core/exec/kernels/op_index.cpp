@@ -8,6 +8,7 @@
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 
@@ -486,8 +487,27 @@ void nonzeroKernel(KernelContext& ctx) {
     ctx.setOutput(0, out);
 }
 
+// The order of one row's first k picks as PyTorch's CPU topk makes it (ties included): (value, index)
+// pairs in index order, partial_sort when k * 64 <= n, else nth_element at k - 1 and, when sorted, a
+// sort of the k - 1 in front of it; NaN counts as the largest value.
+template <class T> void topkOrder(const T* row, int64_t n, int64_t k, bool largest, bool sorted, std::vector<int64_t>& order) {
+    std::vector<std::pair<T, int64_t>> q(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) q[static_cast<size_t>(i)] = {row[i], i};
+    auto nan = [](const T& v) { return std::isnan(static_cast<double>(v)); };
+    auto cmp = [&](const std::pair<T, int64_t>& a, const std::pair<T, int64_t>& b) {
+        return largest ? (nan(a.first) && !nan(b.first)) || a.first > b.first : (!nan(a.first) && nan(b.first)) || a.first < b.first;
+    };
+    if (k > 0 && k * 64 <= n) {
+        std::partial_sort(q.begin(), q.begin() + k, q.end(), cmp);
+    } else if (k > 0) {
+        std::nth_element(q.begin(), q.begin() + (k - 1), q.end(), cmp);
+        if (sorted) std::sort(q.begin(), q.begin() + (k - 1), cmp);
+    }
+    for (int64_t i = 0; i < k; ++i) order[static_cast<size_t>(i)] = q[static_cast<size_t>(i)].second;
+}
+
 // sort(self, dim=-1, descending=False) / topk(self, k, dim=-1, largest=True, sorted=True): (values, indices)
-void sortImpl(KernelContext& ctx, int64_t k, int64_t dimArg, bool descending) {
+void sortImpl(KernelContext& ctx, int64_t k, int64_t dimArg, bool descending, int topkSorted = -1) {
     Tensor x = ctx.tensor("self", 0);
     int64_t d = wrapDim(dimArg, x.dim());
     Tensor moved = contiguous(ctx, x.dim() ? transpose(x, d, x.dim() - 1) : x);
@@ -500,8 +520,12 @@ void sortImpl(KernelContext& ctx, int64_t k, int64_t dimArg, bool descending) {
         std::vector<int64_t> order(static_cast<size_t>(n));
         for (int64_t r = 0; r < rows; ++r) {
             const T* row = moved.data<T>() + r * n;
-            std::iota(order.begin(), order.end(), 0);
-            std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return descending ? row[a] > row[b] : row[a] < row[b]; });
+            if (topkSorted >= 0) {
+                topkOrder(row, n, k, descending, topkSorted != 0, order);
+            } else {
+                std::iota(order.begin(), order.end(), 0);
+                std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return descending ? row[a] > row[b] : row[a] < row[b]; });
+            }
             for (int64_t i = 0; i < k; ++i) {
                 vals.data<T>()[r * k + i] = row[order[static_cast<size_t>(i)]];
                 idx.data<int64_t>()[r * k + i] = order[static_cast<size_t>(i)];
@@ -521,7 +545,9 @@ void sortKernel(KernelContext& ctx) {
     int64_t d = ctx.intArg("dim", 1, -1);
     sortImpl(ctx, x.dim() ? x.size(wrapDim(d, x.dim())) : 1, d, ctx.boolArg("descending", 2, false));
 }
-void topkKernel(KernelContext& ctx) { sortImpl(ctx, ctx.intArg("k", 1), ctx.intArg("dim", 2, -1), ctx.boolArg("largest", 3, true)); }
+void topkKernel(KernelContext& ctx) {
+    sortImpl(ctx, ctx.intArg("k", 1), ctx.intArg("dim", 2, -1), ctx.boolArg("largest", 3, true), ctx.boolArg("sorted", 4, true) ? 1 : 0);
+}
 
 void localScalarKernel(KernelContext& ctx) {
     Tensor x = ctx.tensor("self", 0);
