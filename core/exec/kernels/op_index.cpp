@@ -476,15 +476,17 @@ void nonzeroKernel(KernelContext& ctx) {
         for (int64_t i = 0; i < x.numel(); ++i)
             if (x.data<T>()[i] != T(0)) hits.push_back(i);
     });
-    Tensor out = ctx.alloc(ScalarType::Int64, {static_cast<int64_t>(hits.size()), x.dim()});
-    for (size_t h = 0; h < hits.size(); ++h) {
-        int64_t rem = hits[h];
+    // PyTorch fills an [ndim, n] buffer and returns its transpose: sizes [n, ndim], strides [1, n].
+    const int64_t nh = static_cast<int64_t>(hits.size());
+    Tensor buf = ctx.alloc(ScalarType::Int64, {x.dim(), nh});
+    for (int64_t h = 0; h < nh; ++h) {
+        int64_t rem = hits[static_cast<size_t>(h)];
         for (int64_t k = x.dim(); k-- > 0;) {
-            out.data<int64_t>()[static_cast<int64_t>(h) * x.dim() + k] = rem % x.size(k);
+            buf.data<int64_t>()[k * nh + h] = rem % x.size(k);
             rem /= x.size(k);
         }
     }
-    ctx.setOutput(0, out);
+    ctx.setOutput(0, buf.asStrided({nh, x.dim()}, {1, nh}, buf.storageOffset()));
 }
 
 // The order of one row's first k picks as PyTorch's CPU topk makes it (ties included): (value, index)
