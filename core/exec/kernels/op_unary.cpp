@@ -271,7 +271,7 @@ void leakyReluKernel(KernelContext& ctx) {
 void eluKernel(KernelContext& ctx) {
     Tensor x = ctx.tensor("self", 0);
     double alpha = ctx.floatArg("alpha", 1, 1.0), scale = ctx.floatArg("scale", 2, 1.0), inScale = ctx.floatArg("input_scale", 3, 1.0);
-    Tensor out = ctx.alloc(x.dtype(), x.sizes());
+    Tensor out = allocLike(ctx, x.dtype(), x.sizes(), {&x}); // PyTorch keeps the input's layout
     dispatchFloat(x.dtype(), [&]<class T>() {
         mapElements<T, T>(ctx.threads(), out, [=](T v) {
             return static_cast<T>(v > T(0) ? scale * v : scale * alpha * (std::exp(v * inScale) - 1));
