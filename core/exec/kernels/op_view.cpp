@@ -300,15 +300,30 @@ void cloneKernel(KernelContext& ctx) {
 
 void contiguousKernel(KernelContext& ctx) { ctx.setOutput(0, contiguous(ctx, self0(ctx))); }
 
+// A fresh channels-last tensor (NCHW as NHWC in memory, NCDHW as NDHWC): a contiguous buffer in the
+// physical order, permuted back to the logical one.
+Tensor allocChannelsLast(KernelContext& ctx, ScalarType dt, const Shape& sizes) {
+    const size_t n = sizes.size();
+    Shape phys{sizes[0]};
+    for (size_t k = 2; k < n; ++k) phys.push_back(sizes[k]);
+    phys.push_back(sizes[1]);
+    std::vector<int64_t> back{0, static_cast<int64_t>(n) - 1};
+    for (size_t k = 2; k < n; ++k) back.push_back(static_cast<int64_t>(k) - 1);
+    return permute(ctx.alloc(dt, phys), back);
+}
+
 // _to_copy / to.dtype / convert_element_type: always a new tensor, laid out like the input unless
-// memory_format asks for contiguous (PyTorch's preserve_format default).
+// memory_format asks for contiguous (PyTorch's preserve_format default) or channels-last (4-D
+// channels_last, 5-D channels_last_3d).
 void toCopyKernel(KernelContext& ctx) {
     Tensor x = self0(ctx);
     ScalarType dt = x.dtype();
     if (auto d = ctx.dtypeArg("dtype", 1)) dt = *d;
     auto format = ctx.optInt("memory_format", -1);
     bool preserve = !format || *format == static_cast<int64_t>(MemoryFormat::Preserve);
-    Tensor out = preserve ? allocLike(ctx, dt, x.sizes(), {&x}) : ctx.alloc(dt, x.sizes());
+    bool cl = format && ((*format == static_cast<int64_t>(MemoryFormat::ChannelsLast) && x.dim() == 4) ||
+                         (*format == static_cast<int64_t>(MemoryFormat::ChannelsLast3d) && x.dim() == 5));
+    Tensor out = preserve ? allocLike(ctx, dt, x.sizes(), {&x}) : cl ? allocChannelsLast(ctx, dt, x.sizes()) : ctx.alloc(dt, x.sizes());
     copyInto(out, x, ctx.threads());
     ctx.setOutput(0, out);
 }
