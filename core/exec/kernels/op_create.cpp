@@ -131,7 +131,7 @@ void scalarTensorKernel(KernelContext& ctx) {
 
 void fillKernel(KernelContext& ctx) {
     Tensor x = ctx.tensor("self", 0);
-    Tensor out = ctx.alloc(x.dtype(), x.sizes());
+    Tensor out = allocLike(ctx, x.dtype(), x.sizes(), {&x}); // PyTorch: empty_like(self).fill_, keeping the layout
     fillWith(out, ctx.scalar("value", 1).value);
     ctx.setOutput(0, out);
 }
