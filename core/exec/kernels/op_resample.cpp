@@ -188,12 +188,26 @@ void adaptiveAvgPool1dKernel(KernelContext& ctx) {
 }
 
 // copy(self, src, non_blocking): functional copy_ -> src's values in self's dtype and shape.
+// prims::copy_to(a, b) writes b into a and returns a. Values are immutable here, so the result is a
+// copy of a's whole storage viewed as a (same sizes, strides and offset) with b written through it.
+Tensor copyToStorageOf(KernelContext& ctx, const Tensor& a, const Tensor& b) {
+    const int64_t bytes = a.buffer() ? static_cast<int64_t>(a.buffer()->size()) : 0;
+    Tensor store = ctx.alloc(a.dtype(), {bytes / a.itemSize()});
+    if (bytes > 0) std::memcpy(store.raw(), a.buffer()->data(), static_cast<size_t>(bytes));
+    Tensor out = store.asStrided(a.sizes(), a.strides(), a.storageOffset());
+    copyInto(out, b, ctx.threads());
+    return out;
+}
+
 void copyKernel(KernelContext& ctx) {
     // aten::copy(self, src); prims::copy_to(a, b)
     Tensor self = ctx.tensor("self", 0);
-    Tensor src = ctx.find("src", 1) ? ctx.tensor("src", 1) : ctx.tensor("b", 1);
+    if (!ctx.find("src", 1)) {
+        ctx.setOutput(0, copyToStorageOf(ctx, self, ctx.tensor("b", 1)));
+        return;
+    }
     Tensor out = ctx.alloc(self.dtype(), self.sizes());
-    copyInto(out, src, ctx.threads());
+    copyInto(out, ctx.tensor("src", 1), ctx.threads());
     ctx.setOutput(0, out);
 }
 
