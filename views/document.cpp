@@ -250,8 +250,7 @@ void Document::revealNode(int nodeIndex) {
     // a node of a folded run: that run shows the node's instance
     if (const ModuleFolds* f = foldsDrawn() ? folds() : nullptr) {
         const auto place = f->placeOfNode(nodeIndex);
-        if (place.fold >= 0 && f->folds()[size_t(place.fold)].consecutive &&
-            f->folds()[size_t(place.fold)].count() >= kMinFoldRun) {
+        if (place.fold >= 0 && f->folds()[size_t(place.fold)].drawnOnce(kMinFoldRun)) {
             auto it = s.shownInstance.find(place.fold);
             const int shown = it == s.shownInstance.end() ? 0 : it->second;
             if (shown != place.instance) {

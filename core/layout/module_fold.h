@@ -25,6 +25,8 @@ struct ModuleFold {
     int depth = 0;                      // the instances' depth in the module tree
 
     int representative() const { return instances.front(); }
+    /// Whether a view draws this group once: its instances follow each other and there are at least `minRun`.
+    bool drawnOnce(int minRun) const { return consecutive && count() >= minRun; }
     int count() const { return static_cast<int>(instances.size()); }
 };
 

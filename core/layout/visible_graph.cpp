@@ -258,8 +258,7 @@ private:
     }
     bool folded(int fold) const {
         if (fold < 0 || !m_options.folds) return false;
-        const auto& f = m_options.folds->folds()[size_t(fold)];
-        return f.consecutive && f.count() >= m_options.minFoldRun && !m_options.unfolded.count(fold);
+        return m_options.folds->folds()[size_t(fold)].drawnOnce(m_options.minFoldRun) && !m_options.unfolded.count(fold);
     }
     int shownOf(int fold) const {
         auto it = m_options.shownInstance.find(fold);

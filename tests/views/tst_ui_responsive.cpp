@@ -169,6 +169,13 @@ bool waitUntil(F done, int timeoutMs) {
     return true;
 }
 
+/// The window at the size the tests drive it, on screen.
+bool showBig(MainWindow& window) {
+    window.resize(1400, 900);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window);
+}
+
 /// Steps through search hits and then selects nodes spread over the graph, each a step of `dog`.
 void browse(MainWindow& window, Watchdog& dog, int hits, int selections) {
     dog.setStep(QString("next hit x%1").arg(hits));
@@ -219,9 +226,7 @@ void TestUiResponsive::biggestFixtures() {
     QFETCH(QString, file);
     QFETCH(QString, query);
     MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(showBig(window));
     Document& doc = *window.document();
     Watchdog dog;
 
@@ -325,9 +330,7 @@ void TestUiResponsive::biggestFixtures() {
 void TestUiResponsive::llamaDeep() {
     IRLENS_REQUIRE_SHARED();
     MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(showBig(window));
     Document& doc = *window.document();
     Watchdog dog;
     dog.setStep("open llama_deep");
