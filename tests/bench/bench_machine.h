@@ -9,9 +9,12 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace irlens::bench {
@@ -81,6 +84,53 @@ inline double sgemmPeakGflops() {
 #else
     return 0;
 #endif
+}
+
+/// The CPU clock /proc/cpuinfo reports (MHz of the first core; 0 when absent). On a VM it is the
+/// nominal clock the hypervisor passes on, not a measured one.
+inline double cpuMhz() {
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("cpu MHz", 0) == 0) {
+            auto colon = line.find(':');
+            return colon == std::string::npos ? 0 : std::atof(line.c_str() + colon + 1);
+        }
+    return 0;
+}
+
+/// fp32 FLOPs per cycle and core from the instruction set: two FMA pipes of 8 lanes with AVX2 (16
+/// with AVX-512), each FMA two FLOPs. An estimate for the nominal-peak line, not a measurement.
+inline int flopsPerCycle() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string flags;
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("flags", 0) == 0) { flags = line + " "; break; }
+    if (flags.find(" avx512f ") != std::string::npos) return 64;
+    if (flags.find(" fma ") != std::string::npos && flags.find(" avx2 ") != std::string::npos) return 32;
+    return 8;
+}
+
+/// How many cores `threads` busy threads actually get: the same fixed loop timed alone, then on
+/// `threads` threads at once; threads x (time alone / time together). A VM whose host is busy, or
+/// another process here, gives fewer than asked, and a multi-thread ratio measured then says nothing.
+inline double coresAvailable(int threads) {
+    auto spin = [] {
+        volatile double x = 0;
+        for (long i = 0; i < 60'000'000; ++i) x = x + static_cast<double>(i) * 0.5;
+    };
+    auto timed = [&](int n) {
+        auto t0 = std::chrono::steady_clock::now();
+        std::vector<std::thread> pool;
+        for (int k = 0; k < n; ++k) pool.emplace_back(spin);
+        for (auto& t : pool) t.join();
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    double alone = 1e9, together = 1e9;
+    for (int r = 0; r < 3; ++r) {
+        alone = std::min(alone, timed(1));
+        together = std::min(together, timed(threads));
+    }
+    return together > 0 ? threads * alone / together : 0;
 }
 
 } // namespace irlens::bench
