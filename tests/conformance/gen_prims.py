@@ -94,7 +94,7 @@ def record_outside(sink, name, label, fn, *args, **kwargs):
     """For an overload PyTorch 1.13 cannot run under a dispatch mode (bitwise_or.Scalar passes its number on
     unwrapped; var.dim and copy reach the mode only as the ops they call; sym_size and friends never): the call
     made without the mode, recorded the same way."""
-    before = Only.snapshot(fn, args, kwargs)
+    before = Only(sink, "prims:%s:%s" % (name, label), None).snapshot(fn, args, kwargs)
     try:
         out = fn(*args, **kwargs)
     except RuntimeError:  # a dtype PyTorch does not run the op for: no case
@@ -337,6 +337,72 @@ def gen_later_prims(sink, dtype):
         sink.offer("prims::empty_permuted.default", before, out, "prims:empty_permuted:" + label)
 
 
+def batch_norm_cases(dtype):
+    """Inputs of the batch norm overloads: NCHW and NC, with and without affine parameters."""
+    for label, shape in (("nchw", (2, 3, 4, 4)), ("nc", (5, 3)), ("nc_len", (2, 3, 6))):
+        x = torch.randn(shape, dtype=torch.float64).mul(3).add(1).to(dtype)
+        c = shape[1]
+        w, b = torch.randn(c, dtype=torch.float64).to(dtype), torch.randn(c, dtype=torch.float64).to(dtype)
+        rm, rv = torch.randn(c, dtype=torch.float64).to(dtype), torch.rand(c, dtype=torch.float64).add(0.5).to(dtype)
+        yield label, x, w, b, rm, rv
+        yield label + "_noaffine", x, None, None, rm, rv
+    x = torch.randn(3, 2, 4, dtype=torch.float64).to(dtype).transpose(0, 1)
+    yield "non_contiguous", x, None, None, torch.zeros(2, dtype=dtype), torch.ones(2, dtype=dtype)
+
+
+def gen_later_batch_norm(sink, dtype):
+    """The batch norm overloads of later PyTorch, from 1.13's native_batch_norm, which they split up:
+    `_native_batch_norm_legit_no_training` is the eval call, `_native_batch_norm_legit` the training
+    call with running statistics (updated in place) and `.no_stats` the one without."""
+    if not dtype.is_floating_point:
+        return
+    for label, x, w, b, rm, rv in batch_norm_cases(dtype):
+        f = gc._frozen
+        try:
+            out = A.native_batch_norm(x, w, b, rm.clone(), rv.clone(), False, 0.1, 1e-5)
+            before = [("input", False, f(x)), ("weight", False, f(w)), ("bias", False, f(b)), ("running_mean", False, f(rm)),
+                      ("running_var", False, f(rv)), ("momentum", False, 0.1), ("eps", False, 1e-5)]
+            sink.offer("aten::_native_batch_norm_legit_no_training.default", before, tuple(out), "prims:bn_no_training:" + label)
+            out = A.native_batch_norm(x, w, b, rm.clone(), rv.clone(), True, 0.1, 1e-5)
+            before = [("input", False, f(x)), ("weight", False, f(w)), ("bias", False, f(b)), ("running_mean", False, f(rm)),
+                      ("running_var", False, f(rv)), ("training", False, True), ("momentum", False, 0.1), ("eps", False, 1e-5)]
+            sink.offer("aten::_native_batch_norm_legit.default", before, tuple(out), "prims:bn_legit:" + label)
+            out = A.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)
+            before = [("input", False, f(x)), ("weight", False, f(w)), ("bias", False, f(b)), ("training", False, True),
+                      ("momentum", False, 0.1), ("eps", False, 1e-5)]
+            sink.offer("aten::_native_batch_norm_legit.no_stats", before, tuple(out), "prims:bn_no_stats:" + label)
+        except RuntimeError:  # a dtype PyTorch 1.13 does not normalise on the CPU: no case
+            continue
+
+
+def gen_later_aten(sink, dtype):
+    """Core ATen overloads 1.13 lacks, from the 1.13 ops later PyTorch defines them by: any.dims folds
+    any.dim over the dims (highest first), squeeze.dims squeezes each dim of size 1 (highest first, a
+    view), sym_is_contiguous is Tensor.is_contiguous()."""
+    x = values(dtype)[:6].reshape(2, 1, 3)
+    if dtype != torch.bool:
+        x = x * (torch.arange(6).reshape(2, 1, 3) % 2).to(dtype)  # zeros among the values
+    for label, a, dims, keep in (("all", x, None, False), ("d0", x, [0], False), ("d02", x, [0, 2], False), ("d02_keep", x, [0, 2], True),
+                                 ("neg", x, [-1, -3], False), ("nc", x.transpose(0, 2), [1, 2], False)):
+        r = a
+        for d in sorted(range(a.dim()) if not dims else [d % a.dim() for d in dims], reverse=True):
+            r = A.any.dim(r, d, keep)
+        before = [("self", False, gc._frozen(a)), ("dim", False, dims), ("keepdim", False, keep)]
+        sink.offer("aten::any.dims", before, r.clone(), "prims:any_dims:" + label)
+    y = values(dtype)[:6].reshape(1, 2, 1, 3)
+    for label, a, dims in (("both", y, [0, 2]), ("neg", y, [-2]), ("not_one", y, [1, 2]), ("none", y, []), ("nc", y.transpose(1, 3), [0, 2])):
+        r = a
+        for d in sorted({d % a.dim() for d in dims}, reverse=True):
+            r = A.squeeze.dim(r, d)
+        before = [("self", False, gc._frozen(a)), ("dim", False, dims)]
+        sink.offer("aten::squeeze.dims", before, r, "prims:squeeze_dims:" + label)
+    z = values(dtype)[:6].reshape(2, 3)
+    for label, a in (("contiguous", z), ("transposed", z.t()), ("broadcast", z[:1].expand(4, 3)), ("sliced", z[:, 1:]),
+                     ("row", z[:1]), ("scalar", z[0, 0])):
+        offer(sink, "aten::sym_is_contiguous.default", [("self", False, gc._frozen(a))], bool(a.is_contiguous()),
+              "prims:sym_is_contiguous:" + label, dtype)
+
+
 def build(out_dir, only=None):
     torch.set_num_threads(1)
     gc.NO_VALUES.add("prims::empty_permuted.default")  # uninitialised in PyTorch: dtype, shape and strides only
@@ -346,7 +412,8 @@ def build(out_dir, only=None):
         if not only or only in name:
             fn(sink)
     for dtype in ALL:
-        for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc, gen_strided, gen_later_prims):
+        for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc, gen_strided, gen_later_prims,
+                   gen_later_batch_norm, gen_later_aten):
             if not only or only in fn.__name__:
                 gc.seed(fn.__name__, dtype)
                 fn(sink, dtype)

@@ -1,6 +1,6 @@
 #pragma once
 // What the convolution kernels share (op_conv.cpp) and transposed convolution (op_conv_transpose.cpp),
-// the gradient of convolution with respect to its input; 1-D and 2-D.
+// the gradient of convolution with respect to its input; 1-D and 2-D (transposed also 3-D).
 
 #include "core/exec/kernel_context.h"
 
@@ -9,8 +9,9 @@
 
 namespace irlens::core::exec {
 
-/// Refuses operands the kernels cannot take (rank 3 or 4, weight of the same rank and dtype); `what` names the op.
-void checkConvOperands(const char* what, const Tensor& input, const Tensor& weight);
+/// Refuses operands the kernels cannot take (1 to `spatialAxes` spatial axes, weight of the same rank
+/// and dtype); `what` names the op.
+void checkConvOperands(const char* what, const Tensor& input, const Tensor& weight, int spatialAxes = 2);
 /// A contiguous rank-3 tensor [N, C, W] viewed as [N, C, 1, W]: 1-D convolutions run as 2-D with H = 1.
 Tensor asConv2d(const Tensor& t);
 
@@ -21,7 +22,7 @@ inline int64_t convParam(const std::vector<int64_t>& v, size_t k, int64_t fallba
     return v.size() == 1 ? v[0] : (k < v.size() ? v[k] : fallback);
 }
 
-/// input [N, C, (H,) W], weight [C, O / groups, (KH,) KW]; writes output 0 of ctx.
+/// input [N, C, ((D,) H,) W], weight [C, O / groups, ((KD,) KH,) KW]; writes output 0 of ctx.
 void convTranspose(KernelContext& ctx, const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                    const std::vector<int64_t>& stride, const std::vector<int64_t>& padding, const std::vector<int64_t>& outputPadding,
                    const std::vector<int64_t>& dilation, int64_t groups);

@@ -294,10 +294,12 @@ void registerConvKernels(KernelRegistry& r) {
     r.add({"aten::conv2d.default", "aten::conv1d.default"}, &convNdKernel);
 }
 
-void checkConvOperands(const char* what, const Tensor& input, const Tensor& weight) {
+void checkConvOperands(const char* what, const Tensor& input, const Tensor& weight, int spatialAxes) {
     const std::string op = what;
     const int64_t rank = input.dim();
-    if (rank != 3 && rank != 4) kernelFail(op + " supports 1-D and 2-D inputs (rank 3 or 4), got " + input.shapeString());
+    if (rank < 3 || rank > spatialAxes + 2)
+        kernelFail(op + (spatialAxes == 3 ? " supports 1-D, 2-D and 3-D inputs (rank 3 to 5), got " : " supports 1-D and 2-D inputs (rank 3 or 4), got ") +
+                   input.shapeString());
     if (weight.dim() != rank) kernelFail(op + ": weight " + weight.shapeString() + " does not match input " + input.shapeString());
     if (input.dtype() != weight.dtype())
         kernelFail(op + ": input " + dtypeName(input.dtype()) + " and weight " + dtypeName(weight.dtype()) + " differ");
