@@ -3,11 +3,13 @@
 #include "core/exec/engine.h"
 #include "core/exec/kernel_registry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <vector>
 
 namespace irlens::core::conformance {
 
@@ -153,6 +155,41 @@ std::string compareTensor(const Tensor& actual, const Tensor& expected, const ex
             return "strides are " + exec::shapeToString(actual.strides()) + ", PyTorch gives " + exec::shapeToString(expectedStrides);
     }
     return values ? compareValues(actual, expected, tol) : std::string();
+}
+
+std::string checkDistribution(const Tensor& actual, const std::string& law, double a, double b) {
+    const int64_t n = actual.numel();
+    std::vector<double> v(static_cast<size_t>(n));
+    const bool floating = isFloatingType(actual.dtype());
+    for (int64_t k = 0; k < n; ++k) v[static_cast<size_t>(k)] = floating ? floatAt(actual, k) : static_cast<double>(intAt(actual, k));
+    if (law == "permutation") {
+        std::sort(v.begin(), v.end());
+        for (int64_t k = 0; k < n; ++k)
+            if (v[static_cast<size_t>(k)] != static_cast<double>(k)) return "not a permutation of 0.." + std::to_string(n - 1) + ": sorted element " + std::to_string(k) + " is " + num(v[static_cast<size_t>(k)]);
+        return {};
+    }
+    // reduced floats round the upper end of a uniform draw onto it
+    const bool reduced = actual.dtype() == ScalarType::Float16 || actual.dtype() == ScalarType::BFloat16;
+    for (int64_t k = 0; k < n; ++k) {
+        const double x = v[static_cast<size_t>(k)];
+        if (!std::isfinite(x)) return "element " + std::to_string(k) + " is " + num(x);
+        if (law == "uniform" && (x < a || x > b || (x == b && !reduced)))
+            return "element " + std::to_string(k) + " is " + num(x) + ", outside [" + num(a) + ", " + num(b) + ")";
+    }
+    if (n < 100) return {};
+    double mean = 0, var = 0;
+    for (double x : v) mean += x;
+    mean /= static_cast<double>(n);
+    for (double x : v) var += (x - mean) * (x - mean);
+    var /= static_cast<double>(n - 1);
+    // the law's mean and variance, and the relative standard error of a sample variance
+    const double mu = law == "uniform" ? (a + b) / 2 : a, sigma2 = law == "uniform" ? (b - a) * (b - a) / 12 : b * b;
+    const double varError = (law == "uniform" ? 0.8944 : std::sqrt(2.0)) / std::sqrt(static_cast<double>(n));
+    if (std::abs(mean - mu) > 6 * std::sqrt(sigma2 / static_cast<double>(n)))
+        return "the mean of " + std::to_string(n) + " draws is " + num(mean) + ", the law's " + num(mu);
+    if (std::abs(var / sigma2 - 1) > 6 * varError + 0.01) // + 1%: reduced floats round every draw
+        return "the variance of " + std::to_string(n) + " draws is " + num(var) + ", the law's " + num(sigma2);
+    return {};
 }
 
 Result<KnownFailures> loadKnownFailures(const std::string& path) {

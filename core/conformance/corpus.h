@@ -43,6 +43,7 @@ struct CaseRecord {
     bool listOutput = false; // one Tensor[] result (split, unbind)
     bool values = true;      // false: PyTorch leaves the values undefined (empty)
     bool scalar = false;     // the op returns a number (item, sym_size, maximum_value), stored as a 0-dim tensor
+    std::string distribution; // random op: "uniform", "normal" or "permutation", the law its values are checked by
     /// "aten::add.Tensor float32 #3 (opinfo:add)"
     std::string label() const;
 };

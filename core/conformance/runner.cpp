@@ -133,6 +133,20 @@ Tolerance toleranceFor(const std::string& op, ScalarType dtype) {
     return t;
 }
 
+namespace {
+
+// A number argument of the case by name (low / high, mean / std of the random ops), else `fallback`.
+double literalArg(const CaseRecord& c, const std::string& name, double fallback) {
+    for (const auto& a : c.args)
+        if (a.name == name && a.kind == ArgRecord::Kind::Literal) {
+            if (a.literal.kind == ArgKind::Float) return a.literal.f;
+            if (a.literal.kind == ArgKind::Int) return static_cast<double>(a.literal.i);
+        }
+    return fallback;
+}
+
+} // namespace
+
 CaseResult runCase(const Corpus& corpus, const CaseRecord& c, int threads) {
     if (!exec::KernelRegistry::instance().has(c.op)) return {Outcome::NoKernel, "no kernel"};
     Built b = build(corpus, c);
@@ -155,6 +169,10 @@ CaseResult runCase(const Corpus& corpus, const CaseRecord& c, int threads) {
         if (!v.isTensor() || !v.tensor.defined()) return {Outcome::Fail, "output " + std::to_string(k) + " is " + v.describe()};
         const TensorRecord& r = c.outputs[k];
         std::string diff = compareTensor(v.tensor, corpus.expected(r), r.strides, toleranceFor(c.op, r.dtype), c.values);
+        if (diff.empty() && !c.distribution.empty()) {
+            const bool normal = c.distribution == "normal";
+            diff = checkDistribution(v.tensor, c.distribution, literalArg(c, normal ? "mean" : "low", 0.0), literalArg(c, normal ? "std" : "high", 1.0));
+        }
         if (!diff.empty()) return {Outcome::Fail, "output " + std::to_string(k) + ": " + diff};
     }
     return {Outcome::Pass, {}};

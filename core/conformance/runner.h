@@ -47,6 +47,11 @@ struct KnownFailures {
     std::map<std::pair<std::string, std::string>, std::string> entries;
     bool contains(const std::string& op, const std::string& dtype) const { return entries.count({op, dtype}) != 0; }
 };
+/// The values of a random op's output against its law, "" when they fit: "uniform" on [a, b) (range,
+/// and from 100 draws mean and variance within 6 standard errors), "normal" with mean a and standard
+/// deviation b (finite, mean and variance within 6 standard errors), "permutation" (exactly 0..n-1).
+std::string checkDistribution(const exec::Tensor& actual, const std::string& law, double a, double b);
+
 Result<KnownFailures> loadKnownFailures(const std::string& path);
 
 /// Results of the corpus per (op, dtype).

@@ -56,6 +56,10 @@ EDGE_PER_OP_DTYPE = 6    # edge-value calls kept per (op, dtype)
 # Outputs whose values PyTorch leaves undefined: only dtype, shape and strides are compared.
 NO_VALUES = {"aten::empty.memory_format", "aten::empty_strided.default", "aten::new_empty.default",
              "aten::new_empty_strided.default", "prims::empty_strided.default", "prims::empty.default"}
+# Random ops: their values cannot match PyTorch's stream, so the case stores zeros and names the law the
+# runner checks the values against (range and moments; a permutation of 0..n-1).
+DISTRIBUTION = {"aten::rand.default": "uniform", "aten::randn.default": "normal", "aten::randperm.default": "permutation",
+                "prims::uniform.default": "uniform", "prims::normal.default": "normal"}
 # OpInfo families that reach no core ATen op and take most of the generator's time.
 SKIP_SOURCES = ("linalg.", "fft.", "special.", "masked.", "_masked.", "sparse.", "signal.", "cholesky", "lu", "qr", "svd",
                 "eig", "pinv", "lstsq", "ormqr", "geqrf", "triangular_solve", "matrix_exp", "stft", "istft", "to_sparse",
@@ -407,7 +411,7 @@ def write(out_dir, sink, generator="tests/conformance/gen_corpus.py"):
     for key, dt, (source, named, outs, is_list) in sink.select():
         try:
             args = [{"name": n, "kw": kw, "v": encode_value(v, data)} for n, kw, v in named]
-            if key in NO_VALUES:  # uninitialised memory: store zeros so the corpus stays deterministic
+            if key in NO_VALUES or key in DISTRIBUTION:  # undefined or random: zeros keep the corpus deterministic
                 outs = [(torch.zeros_like(o), st) for o, st in outs]
             out = [encode_tensor(o, data, storage=False, strides=st) for o, st in outs]
         except ValueError:
@@ -417,8 +421,10 @@ def write(out_dir, sink, generator="tests/conformance/gen_corpus.py"):
         case = {"op": key, "dtype": dt, "case": k, "source": source, "args": args, "out": out}
         if is_list:
             case["list"] = True
-        if key in NO_VALUES:
+        if key in NO_VALUES or key in DISTRIBUTION:
             case["values"] = False
+        if key in DISTRIBUTION:
+            case["distribution"] = DISTRIBUTION[key]
         lines.append(json.dumps(case, separators=(",", ":"), sort_keys=True))
     header = {"torch": torch.__version__, "generator": generator, "cases": len(lines),
               "data": "data.bin"}

@@ -403,6 +403,22 @@ def gen_later_aten(sink, dtype):
               "prims:sym_is_contiguous:" + label, dtype)
 
 
+def gen_random(sink, dtype):
+    """Random ops, recorded for their dtype, shape and strides; the runner checks the values by their law
+    (`gen_corpus.DISTRIBUTION`): 1000 draws for the moments, small and empty shapes for the range."""
+    if dtype.is_floating_point:
+        for label, shape in (("draws", [1000]), ("matrix", [25, 40]), ("small", [3]), ("empty", [0, 4])):
+            record(sink, "rand", dtype, label, A.rand.default, shape, dtype=dtype)
+            record(sink, "randn", dtype, label, A.randn.default, shape, dtype=dtype)
+            record(sink, "uniform", dtype, label, P.uniform.default, shape, low=-2.0, high=3.0, dtype=dtype, device=CPU)
+            record(sink, "normal", dtype, label, P.normal.default, shape, mean=1.5, std=0.5, dtype=dtype, device=CPU,
+                   requires_grad=False)
+    if dtype != torch.bool:
+        top = {torch.int8: 100, torch.uint8: 200, torch.float16: 1000, torch.bfloat16: 200}.get(dtype, 1000)
+        for n in (0, 1, 7, top):
+            record(sink, "randperm", dtype, "n%d" % n, A.randperm.default, n, dtype=dtype)
+
+
 def build(out_dir, only=None):
     torch.set_num_threads(1)
     gc.NO_VALUES.add("prims::empty_permuted.default")  # uninitialised in PyTorch: dtype, shape and strides only
@@ -413,7 +429,7 @@ def build(out_dir, only=None):
             fn(sink)
     for dtype in ALL:
         for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc, gen_strided, gen_later_prims,
-                   gen_later_batch_norm, gen_later_aten):
+                   gen_later_batch_norm, gen_later_aten, gen_random):
             if not only or only in fn.__name__:
                 gc.seed(fn.__name__, dtype)
                 fn(sink, dtype)

@@ -136,6 +136,37 @@ private slots:
         QVERIFY(toleranceFor("aten::_fft_c2c.default", ScalarType::Complex128).rtol < 1e-5);
     }
 
+    // random ops are checked by their law: a draw from another law, or a near miss, must fail
+    void randomValuesCheckedByTheirLaw() {
+        std::vector<double> uni, gauss, wide;
+        uint64_t state = 88172645463325252ull;
+        auto next = [&state] { // xorshift64: a fixed stream, uniform on [0, 1)
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17;
+            return static_cast<double>(state >> 11) / 9007199254740992.0;
+        };
+        for (int k = 0; k < 1000; ++k) {
+            const double u1 = next(), u2 = next();
+            uni.push_back(u1);
+            const double z = std::sqrt(-2 * std::log(1 - u1)) * std::cos(6.283185307179586 * u2);
+            gauss.push_back(1.5 + 0.5 * z);
+            wide.push_back(1.5 + 0.7 * z);
+        }
+        auto t = [](const std::vector<double>& v) { return tensorOf(ScalarType::Float64, {static_cast<int64_t>(v.size())}, v); };
+        QCOMPARE(QString::fromStdString(checkDistribution(t(uni), "uniform", 0, 1)), QString());
+        QCOMPARE(QString::fromStdString(checkDistribution(t(gauss), "normal", 1.5, 0.5)), QString());
+        QVERIFY(QString::fromStdString(checkDistribution(t(wide), "normal", 1.5, 0.5)).startsWith("the variance of 1000 draws"));
+        QVERIFY(QString::fromStdString(checkDistribution(t(gauss), "normal", 1.7, 0.5)).startsWith("the mean of 1000 draws"));
+        QVERIFY(QString::fromStdString(checkDistribution(t(uni), "uniform", -2, 4)).startsWith("the mean of 1000 draws"));
+        QVERIFY(QString::fromStdString(checkDistribution(t(uni), "uniform", 0.25, 1)).contains("outside [0.25, 1)"));
+        // same mean, other spread: the variance tells [0, 1) from [-1, 2)
+        QVERIFY(QString::fromStdString(checkDistribution(t(uni), "uniform", -1, 2)).startsWith("the variance of 1000 draws"));
+        std::vector<double> zeros(1000, 0.0);
+        QVERIFY(!checkDistribution(t(zeros), "uniform", 0, 1).empty());
+        QCOMPARE(QString::fromStdString(checkDistribution(tensorOf(ScalarType::Float64, {4}, {2, 0, 3, 1}), "permutation", 0, 0)), QString());
+        QVERIFY(QString::fromStdString(checkDistribution(tensorOf(ScalarType::Float64, {4}, {2, 0, 2, 1}), "permutation", 0, 0))
+                    .startsWith("not a permutation of 0..3"));
+    }
+
     void badCorpusIsAnError() {
         auto r = loadCorpus(kDir + "/no_such_corpus");
         QVERIFY(!r);

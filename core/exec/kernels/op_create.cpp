@@ -155,19 +155,6 @@ template <bool Lower> void triKernel(KernelContext& ctx) {
     ctx.setOutput(0, out);
 }
 
-template <bool Normal> void randomKernel(KernelContext& ctx) {
-    Shape size = ctx.ints("size", 0);
-    ScalarType dt = ctx.dtypeArg("dtype").value_or(ScalarType::Float32);
-    Tensor out = ctx.alloc(dt, size);
-    std::mt19937_64 gen(std::hash<std::string>{}(ctx.node().name));
-    dispatchFloat(dt, [&]<class T>() {
-        std::normal_distribution<double> nd;
-        std::uniform_real_distribution<double> ud;
-        for (int64_t i = 0; i < out.numel(); ++i) out.data<T>()[i] = static_cast<T>(Normal ? nd(gen) : ud(gen));
-    });
-    ctx.setOutput(0, out);
-}
-
 // randperm(n, *, dtype=int64): a permutation of 0..n-1 (Fisher-Yates, seeded per node like rand; it
 // cannot follow PyTorch's generator stream, only its distribution).
 void randpermKernel(KernelContext& ctx) {
@@ -214,8 +201,6 @@ void registerCreateKernels(KernelRegistry& r) {
     r.add({"aten::fill.Scalar", "prims::fill.default"}, &fillKernel);
     r.add({"aten::tril.default"}, &triKernel<true>);
     r.add({"aten::triu.default"}, &triKernel<false>);
-    r.add({"aten::rand.default"}, &randomKernel<false>);
-    r.add({"aten::randn.default"}, &randomKernel<true>);
     r.add({"aten::randperm.default"}, &randpermKernel);
 }
 

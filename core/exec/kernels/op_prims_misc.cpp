@@ -245,8 +245,9 @@ void registerPrimsMiscKernels(KernelRegistry& r) {
     r.add({"prims::as_strided_scatter.default"}, &asStridedScatterKernel);
     r.add({"prims::empty_permuted.default"}, &emptyPermutedKernel);
     r.add({"prims::xor_sum.default"}, &xorSumKernel);
-    r.add({"prims::normal.default"}, &randomPrimKernel<true>);
-    r.add({"prims::uniform.default"}, &randomPrimKernel<false>);
+    // rand / randn are uniform on [0, 1) / normal(0, 1): their `size` is the shape, no law arguments
+    r.add({"prims::normal.default", "aten::randn.default"}, &randomPrimKernel<true>);
+    r.add({"prims::uniform.default", "aten::rand.default"}, &randomPrimKernel<false>);
 }
 
 } // namespace irlens::core::exec
