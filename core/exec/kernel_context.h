@@ -83,6 +83,7 @@ public:
     const EValue* find(std::string_view name, int position = -1) const;
     size_t argCount() const { return m_args.size(); }
     const EValue* argAt(size_t k) const { return k < m_args.size() ? m_args[k].value : nullptr; }
+    const std::string* argName(size_t k) const { return k < m_args.size() ? m_args[k].name : nullptr; }
 
     Tensor tensor(std::string_view name, int position = -1) const;
     std::optional<Tensor> optTensor(std::string_view name, int position = -1) const;
@@ -104,6 +105,8 @@ public:
     Tensor alloc(ScalarType dtype, const Shape& sizes);
     Tensor allocZeros(ScalarType dtype, const Shape& sizes);
     int64_t bytesAllocated() const { return m_bytes; }
+    /// Counts bytes a nested context allocated for this call (a kernel run on widened copies).
+    void chargeBytes(int64_t bytes) { m_bytes += bytes; }
     const std::shared_ptr<AllocTracker>& tracker() const { return m_tracker; }
 
     void setOutput(size_t index, EValue v);

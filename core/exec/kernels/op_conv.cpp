@@ -12,6 +12,7 @@
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/simd.h"
 #include "core/exec/kernels/util/tensor_ops.h"
+#include "core/exec/kernels/util/reduced_float.h"
 
 #ifdef IRLENS_HAVE_DNNL
 #include <oneapi/dnnl/dnnl.hpp>
@@ -290,7 +291,7 @@ void convNdKernel(KernelContext& ctx) {
 } // namespace
 
 void registerConvKernels(KernelRegistry& r) {
-    r.add({"aten::convolution.default", "aten::_convolution.default"}, &convolutionKernel);
+    r.add({"aten::convolution.default", "aten::_convolution.default"}, &viaFloat32<&convolutionKernel>);
     r.add({"aten::conv2d.default", "aten::conv1d.default"}, &convNdKernel);
 }
 

@@ -6,6 +6,7 @@
 #include "core/exec/kernels/util/dispatch.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
+#include "core/exec/kernels/util/reduced_float.h"
 
 #include <cmath>
 #include <functional>
@@ -182,9 +183,9 @@ void randpermKernel(KernelContext& ctx) {
 } // namespace
 
 void registerCreateKernels(KernelRegistry& r) {
-    r.add({"aten::arange.default", "aten::arange.start", "aten::arange.start_step"}, &arangeKernel);
+    r.add({"aten::arange.default", "aten::arange.start", "aten::arange.start_step"}, &viaFloat32<&arangeKernel>);
     r.add({"prims::iota.default"}, &iotaKernel);
-    r.add({"aten::full.default", "prims::full.default"}, &fullKernel);
+    r.add({"aten::full.default", "prims::full.default"}, &viaFloat32<&fullKernel>);
     r.add({"aten::zeros.default"}, &constantKernel<0>);
     r.add({"aten::ones.default"}, &constantKernel<1>);
     r.add({"aten::empty.memory_format", "aten::empty.default"}, &emptyKernel);
@@ -192,13 +193,13 @@ void registerCreateKernels(KernelRegistry& r) {
     r.add({"aten::zeros_like.default"}, &likeKernel<0>);
     r.add({"aten::ones_like.default"}, &likeKernel<1>);
     r.add({"aten::empty_like.default"}, &likeKernel<2>);
-    r.add({"aten::full_like.default", "prims::full_like.default"}, &likeKernel<3>);
+    r.add({"aten::full_like.default", "prims::full_like.default"}, &viaFloat32<&likeKernel<3>>);
     r.add({"aten::new_zeros.default"}, &newKernel<0>);
     r.add({"aten::new_ones.default"}, &newKernel<1>);
     r.add({"aten::new_empty.default", "aten::new_empty_strided.default"}, &newKernel<2>);
     r.add({"aten::new_full.default"}, &newKernel<3>);
-    r.add({"aten::scalar_tensor.default", "prims::scalar_tensor.default"}, &scalarTensorKernel);
-    r.add({"aten::fill.Scalar", "prims::fill.default"}, &fillKernel);
+    r.add({"aten::scalar_tensor.default", "prims::scalar_tensor.default"}, &viaFloat32<&scalarTensorKernel>);
+    r.add({"aten::fill.Scalar", "prims::fill.default"}, &viaFloat32<&fillKernel>);
     r.add({"aten::tril.default"}, &triKernel<true>);
     r.add({"aten::triu.default"}, &triKernel<false>);
     r.add({"aten::randperm.default"}, &randpermKernel);

@@ -6,6 +6,7 @@
 #include "core/exec/kernels/util/dispatch.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
+#include "core/exec/kernels/util/reduced_float.h"
 
 #include <algorithm>
 #include <cmath>
@@ -564,22 +565,22 @@ void registerIndexKernels(KernelRegistry& r) {
     r.add({"aten::embedding.default"}, &embeddingKernel);
     r.add({"aten::index_select.default"}, &indexSelectKernel);
     r.add({"aten::gather.default"}, &gatherKernel);
-    r.add({"aten::scatter.src", "aten::scatter.value"}, &scatterKernel<false>);
-    r.add({"aten::scatter_add.default"}, &scatterKernel<true>);
+    r.add({"aten::scatter.src", "aten::scatter.value"}, &viaFloat32<&scatterKernel<false>>);
+    r.add({"aten::scatter_add.default"}, &viaFloat32<&scatterKernel<true>>);
     r.add({"aten::index.Tensor"}, &indexKernel);
-    r.add({"aten::index_put.default", "aten::_unsafe_index_put.default"}, &indexPutKernel);
+    r.add({"aten::index_put.default", "aten::_unsafe_index_put.default"}, &viaFloat32<&indexPutKernel>);
     r.add({"aten::cat.default", "aten::concat.default", "aten::concatenate.default", "prims::cat.default"}, &catKernel);
     r.add({"aten::stack.default"}, &stackKernel);
-    r.add({"aten::constant_pad_nd.default"}, &constantPadKernel);
+    r.add({"aten::constant_pad_nd.default"}, &viaFloat32<&constantPadKernel>);
     r.add({"aten::flip.default", "prims::rev.default"}, &flipKernel);
     r.add({"aten::repeat.default"}, &repeatKernel);
     r.add({"aten::roll.default"}, &rollKernel);
     r.add({"aten::repeat_interleave.Tensor"}, &repeatInterleaveKernel);
     r.add({"aten::slice_scatter.default"}, &sliceScatterKernel);
     r.add({"aten::select_scatter.default"}, &selectScatterKernel);
-    r.add({"aten::nonzero.default"}, &nonzeroKernel);
-    r.add({"aten::sort.default", "aten::sort.stable"}, &sortKernel);
-    r.add({"aten::topk.default"}, &topkKernel);
+    r.add({"aten::nonzero.default"}, &viaFloat32<&nonzeroKernel>);
+    r.add({"aten::sort.default", "aten::sort.stable"}, &viaFloat32<&sortKernel>);
+    r.add({"aten::topk.default"}, &viaFloat32<&topkKernel>);
     r.add({"aten::_local_scalar_dense.default", "aten::item.default"}, &localScalarKernel);
 }
 

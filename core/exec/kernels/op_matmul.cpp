@@ -6,6 +6,7 @@
 #include "core/exec/kernels/util/gemm.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
+#include "core/exec/kernels/util/reduced_float.h"
 
 #include <tbb/parallel_for.h>
 
@@ -172,7 +173,7 @@ void linearKernel(KernelContext& ctx) {
 
 void registerMatmulKernels(KernelRegistry& r) {
     r.add({"aten::mm.default"}, &mmKernel);
-    r.add({"aten::addmm.default"}, &addmmKernel);
+    r.add({"aten::addmm.default"}, &viaFloat32<&addmmKernel>);
     r.add({"aten::bmm.default"}, &bmmKernel);
     r.add({"aten::baddbmm.default"}, &baddbmmKernel);
     r.add({"aten::matmul.default"}, &matmulKernel);

@@ -7,6 +7,7 @@
 #include "core/exec/kernels/util/pool.h"
 #include "core/exec/kernels/util/simd.h"
 #include "core/exec/kernels/util/tensor_ops.h"
+#include "core/exec/kernels/util/reduced_float.h"
 
 #include <algorithm>
 #include <cmath>
@@ -251,10 +252,10 @@ void adaptiveAvgPoolKernel(KernelContext& ctx) {
 } // namespace
 
 void registerPoolKernels(KernelRegistry& r) {
-    r.add({"aten::max_pool2d_with_indices.default"}, &maxPoolWithIndicesKernel);
+    r.add({"aten::max_pool2d_with_indices.default"}, &viaFloat32<&maxPoolWithIndicesKernel>);
     r.add({"aten::max_pool2d.default"}, &maxPoolKernel);
-    r.add({"aten::avg_pool2d.default"}, &avgPoolKernel);
-    r.add({"aten::adaptive_avg_pool2d.default", "aten::_adaptive_avg_pool2d.default"}, &adaptiveAvgPoolKernel);
+    r.add({"aten::avg_pool2d.default"}, &viaFloat32<&avgPoolKernel>);
+    r.add({"aten::adaptive_avg_pool2d.default", "aten::_adaptive_avg_pool2d.default"}, &viaFloat32<&adaptiveAvgPoolKernel>);
 }
 
 } // namespace irlens::core::exec

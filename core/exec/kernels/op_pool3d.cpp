@@ -7,6 +7,7 @@
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/pool.h"
 #include "core/exec/kernels/util/tensor_ops.h"
+#include "core/exec/kernels/util/reduced_float.h"
 
 #include <algorithm>
 #include <array>
@@ -195,7 +196,7 @@ void adaptiveAvgPool3dKernel(KernelContext& ctx) {
 void registerPool3dKernels(KernelRegistry& r) {
     r.add({"aten::max_pool3d_with_indices.default"}, &maxPool3dKernel);
     r.add({"aten::avg_pool3d.default"}, &avgPool3dKernel);
-    r.add({"aten::_adaptive_avg_pool3d.default", "aten::adaptive_avg_pool3d.default"}, &adaptiveAvgPool3dKernel);
+    r.add({"aten::_adaptive_avg_pool3d.default", "aten::adaptive_avg_pool3d.default"}, &viaFloat32<&adaptiveAvgPool3dKernel>);
 }
 
 } // namespace irlens::core::exec

@@ -7,6 +7,7 @@
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/reduce.h"
 #include "core/exec/kernels/util/tensor_ops.h"
+#include "core/exec/kernels/util/reduced_float.h"
 
 #include <cmath>
 #include <limits>
@@ -227,12 +228,12 @@ void cumsumKernel(KernelContext& ctx) {
 } // namespace
 
 void registerReduceKernels(KernelRegistry& r) {
-    r.add({"aten::sum.default", "aten::sum.dim_IntList"}, &reduceKernel<Red::Sum>);
-    r.add({"aten::mean.default", "aten::mean.dim"}, &reduceKernel<Red::Mean>);
+    r.add({"aten::sum.default", "aten::sum.dim_IntList"}, &viaFloat32<&reduceKernel<Red::Sum>>);
+    r.add({"aten::mean.default", "aten::mean.dim"}, &viaFloat32<&reduceKernel<Red::Mean>>);
     r.add({"aten::prod.default", "aten::prod.dim_int"}, &reduceKernel<Red::Prod>);
-    r.add({"aten::amax.default"}, &reduceKernel<Red::Amax>);
-    r.add({"aten::amin.default"}, &reduceKernel<Red::Amin>);
-    r.add({"aten::any.default", "aten::any.dim", "aten::any.dims"}, &reduceKernel<Red::Any>);
+    r.add({"aten::amax.default"}, &viaFloat32<&reduceKernel<Red::Amax>>);
+    r.add({"aten::amin.default"}, &viaFloat32<&reduceKernel<Red::Amin>>);
+    r.add({"aten::any.default", "aten::any.dim", "aten::any.dims"}, &viaFloat32<&reduceKernel<Red::Any>>);
     r.add({"aten::all.default", "aten::all.dim", "aten::all.dims"}, &reduceKernel<Red::All>);
     r.add({"aten::max.default"}, &fullReduceKernel<Red::Amax>);
     r.add({"aten::min.default"}, &fullReduceKernel<Red::Amin>);
@@ -240,15 +241,15 @@ void registerReduceKernels(KernelRegistry& r) {
     r.add({"prims::prod.default"}, &primsReduceKernel<Red::Prod>);
     r.add({"prims::amax.default"}, &primsReduceKernel<Red::Amax>);
     r.add({"prims::amin.default"}, &primsReduceKernel<Red::Amin>);
-    r.add({"aten::var.default", "aten::var.dim", "aten::var.correction"}, &varKernel);
+    r.add({"aten::var.default", "aten::var.dim", "aten::var.correction"}, &viaFloat32<&varKernel>);
     r.add({"aten::std.default", "aten::std.dim", "aten::std.correction"}, &stdKernel);
     r.add({"prims::var.default"}, &primsVarKernel);
-    r.add({"aten::max.dim"}, &maxDimKernel);
-    r.add({"aten::min.dim"}, &minDimKernel);
-    r.add({"aten::argmax.default"}, &argmaxKernel);
-    r.add({"aten::argmin.default"}, &argminKernel);
+    r.add({"aten::max.dim"}, &viaFloat32<&maxDimKernel>);
+    r.add({"aten::min.dim"}, &viaFloat32<&minDimKernel>);
+    r.add({"aten::argmax.default"}, &viaFloat32<&argmaxKernel>);
+    r.add({"aten::argmin.default"}, &viaFloat32<&argminKernel>);
     r.add({"aten::logsumexp.default"}, &logsumexpKernel);
-    r.add({"aten::cumsum.default"}, &cumsumKernel);
+    r.add({"aten::cumsum.default"}, &viaFloat32<&cumsumKernel>);
 }
 
 } // namespace irlens::core::exec

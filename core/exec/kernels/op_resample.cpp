@@ -7,6 +7,7 @@
 #include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/pool.h"
 #include "core/exec/kernels/util/tensor_ops.h"
+#include "core/exec/kernels/util/reduced_float.h"
 
 #include <cmath>
 #include <cstring>
@@ -214,7 +215,7 @@ void copyKernel(KernelContext& ctx) {
 } // namespace
 
 void registerResampleKernels(KernelRegistry& r) {
-    r.add({"aten::upsample_nearest2d.vec", "aten::upsample_nearest2d.default"}, &upsampleNearestKernel);
+    r.add({"aten::upsample_nearest2d.vec", "aten::upsample_nearest2d.default"}, &viaFloat32<&upsampleNearestKernel>);
     r.add({"aten::upsample_bilinear2d.vec", "aten::upsample_bilinear2d.default"}, &upsampleBilinearKernel);
     r.add({"aten::reflection_pad1d.default", "aten::reflection_pad2d.default", "aten::reflection_pad3d.default"}, &padModeKernel<true>);
     r.add({"aten::replication_pad1d.default", "aten::replication_pad2d.default", "aten::replication_pad3d.default"}, &padModeKernel<false>);

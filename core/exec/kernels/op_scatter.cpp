@@ -5,6 +5,7 @@
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
 #include "core/exec/kernels/util/tensor_ops.h"
+#include "core/exec/kernels/util/reduced_float.h"
 
 #include <cmath>
 #include <cstring>
@@ -152,7 +153,7 @@ void maskedScatterKernel(KernelContext& ctx) {
 } // namespace
 
 void registerScatterKernels(KernelRegistry& r) {
-    r.add({"aten::scatter_reduce.two"}, &scatterReduceKernel);
+    r.add({"aten::scatter_reduce.two"}, &viaFloat32<&scatterReduceKernel>);
     r.add({"aten::masked_scatter.default"}, &maskedScatterKernel);
 }
 

@@ -9,6 +9,7 @@
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/simd.h"
 #include "core/exec/kernels/util/tensor_ops.h"
+#include "core/exec/kernels/util/reduced_float.h"
 
 
 #include <cmath>
@@ -365,16 +366,16 @@ void registerUnaryKernels(KernelRegistry& r) {
     r.add({"aten::gelu_.default"}, &unaryInplaceKernel<Un::Gelu>);
     r.add({"aten::hardswish_.default"}, &unaryInplaceKernel<Un::Hardswish>);
     r.add({"aten::tanh_.default"}, &unaryInplaceKernel<Un::Tanh>);
-    r.add({"aten::clamp.default", "aten::clip.default"}, &clampKernel);
+    r.add({"aten::clamp.default", "aten::clip.default"}, &viaFloat32<&clampKernel>);
     r.add({"aten::clamp.Tensor"}, &clampTensorKernel);
-    r.add({"aten::hardtanh.default"}, &hardtanhKernel);
+    r.add({"aten::hardtanh.default"}, &viaFloat32<&hardtanhKernel>);
     r.add({"aten::hardtanh_.default"}, &hardtanhInplaceKernel);
     r.add({"aten::relu6.default"}, &relu6Kernel);
-    r.add({"aten::leaky_relu.default"}, &leakyReluKernel);
-    r.add({"aten::elu.default"}, &eluKernel);
-    r.add({"aten::logical_not.default"}, &predicateKernel<Pred::LogicalNot>);
-    r.add({"aten::isnan.default", "prims::isnan.default"}, &predicateKernel<Pred::IsNan>);
-    r.add({"aten::isinf.default", "prims::isinf.default"}, &predicateKernel<Pred::IsInf>);
+    r.add({"aten::leaky_relu.default"}, &viaFloat32<&leakyReluKernel>);
+    r.add({"aten::elu.default"}, &viaFloat32<&eluKernel>);
+    r.add({"aten::logical_not.default"}, &viaFloat32<&predicateKernel<Pred::LogicalNot>>);
+    r.add({"aten::isnan.default", "prims::isnan.default"}, &viaFloat32<&predicateKernel<Pred::IsNan>>);
+    r.add({"aten::isinf.default", "prims::isinf.default"}, &viaFloat32<&predicateKernel<Pred::IsInf>>);
     r.add({"aten::isfinite.default", "prims::isfinite.default"}, &predicateKernel<Pred::IsFinite>);
     r.add({"aten::isposinf.default"}, &predicateKernel<Pred::IsPosInf>);
     r.add({"aten::isneginf.default"}, &predicateKernel<Pred::IsNegInf>);
