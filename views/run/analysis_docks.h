@@ -13,6 +13,7 @@
 
 #include <array>
 
+class QCheckBox;
 class QDockWidget;
 class QDoubleSpinBox;
 class QLabel;
@@ -23,6 +24,8 @@ class QStandardItemModel;
 namespace irlens::views {
 
 class Document;
+class HeatmapOverlay;
+class SourcePane;
 class TablePane;
 
 /// The live-bytes curve: stacked areas per node in execution order; hover names the node, a click
@@ -50,14 +53,19 @@ private:
 class AnalysisDocks : public QObject {
     Q_OBJECT
 public:
-    AnalysisDocks(QMainWindow* window, Document* document);
+    /// `overlay`: the graph's heatmap, which the Memory dock's toggle switches to memory mode.
+    AnalysisDocks(QMainWindow* window, Document* document, HeatmapOverlay* overlay = nullptr);
 
     MemoryCurve* memoryCurve() const { return m_curve; }
     QStandardItemModel* liveModel() const { return m_live; }
     QStandardItemModel* pathModel() const { return m_path; }
     QStandardItemModel* linesModel() const { return m_lines; }
     TablePane* linesPane() const { return m_linesPane; }
+    /// The source file beside the Source lines table, annotated with the time per line.
+    SourcePane* sourcePane() const { return m_source; }
     QLabel* memorySummary() const { return m_memoryText; }
+    /// "Colour the graph by memory": the heatmap overlay in memory mode.
+    QCheckBox* memoryOverlayToggle() const { return m_memoryOverlay; }
     QLabel* pathSummary() const { return m_pathText; }
     QLineEdit* whatIfSelector() const { return m_selector; }
     QDoubleSpinBox* whatIfFactor() const { return m_factor; }
@@ -82,6 +90,8 @@ private:
 
     QMainWindow* m_window;
     Document* m_doc;
+    HeatmapOverlay* m_overlay;
+    QCheckBox* m_memoryOverlay = nullptr;
     std::array<QDockWidget*, 3> m_docks{};
     bool m_revealed = false;
     MemoryCurve* m_curve = nullptr;
@@ -89,6 +99,7 @@ private:
     QStandardItemModel* m_path = nullptr;
     QStandardItemModel* m_lines = nullptr;
     TablePane* m_linesPane = nullptr;
+    SourcePane* m_source = nullptr;
     TablePane* m_livePane = nullptr;
     TablePane* m_pathPane = nullptr;
     QLabel* m_memoryText = nullptr;
