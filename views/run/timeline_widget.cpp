@@ -24,7 +24,7 @@ constexpr double kRight = 10;
 constexpr double kAxis = 22;   // time axis strip at the top
 constexpr double kLane = 26;
 constexpr double kBand = 44;   // the memory band under the lanes
-QString mib(int64_t bytes) { return QString::number(static_cast<double>(bytes) / (1024.0 * 1024.0), 'f', 1) + " MiB"; }
+QString mib(int64_t bytes) { return QString::number(static_cast<double>(bytes) / (1024.0 * 1024.0), 'f', 2) + " MiB"; }
 } // namespace
 
 TimelineWidget::TimelineWidget(Document* document, QWidget* parent) : QWidget(parent), m_doc(document) {
@@ -89,6 +89,9 @@ void TimelineWidget::setMemory() {
         m_memoryPeak = std::max(m_memoryPeak, pt.total());
     }
     std::stable_sort(m_memory.begin(), m_memory.end(), [](const MemoryStep& a, const MemoryStep& b) { return a.fromNs < b.fromNs; });
+    m_memoryFloor = m_memoryPeak;
+    for (const auto& m : m_memory) m_memoryFloor = std::min(m_memoryFloor, m.bytes);
+    if (m_memoryFloor == m_memoryPeak) m_memoryFloor = 0;
     for (size_t k = 0; k + 1 < m_memory.size(); ++k) m_memory[k].toNs = m_memory[k + 1].fromNs;
 }
 
@@ -107,14 +110,16 @@ void TimelineWidget::paintMemory(QPainter& p) {
     const QRectF band = memoryBand();
     if (band.isEmpty() || m_memoryPeak <= 0) return;
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRectF(4, band.top(), kLeft - 8, band.height() / 2), Qt::AlignLeft | Qt::AlignVCenter, tr("memory"));
-    p.drawText(QRectF(4, band.center().y(), kLeft - 8, band.height() / 2), Qt::AlignLeft | Qt::AlignVCenter, mib(m_memoryPeak));
+    p.drawText(QRectF(4, band.top() - 2, kLeft - 8, band.height() / 3), Qt::AlignLeft | Qt::AlignTop, mib(m_memoryPeak));
+    p.drawText(QRectF(4, band.top() + band.height() / 3, kLeft - 8, band.height() / 3), Qt::AlignLeft | Qt::AlignVCenter, tr("memory"));
+    p.drawText(QRectF(4, band.bottom() - band.height() / 3 + 2, kLeft - 8, band.height() / 3), Qt::AlignLeft | Qt::AlignBottom, mib(m_memoryFloor));
     p.save();
     p.setClipRect(band.adjusted(0, -1, 0, 1));
     p.setPen(QPen(palette().color(QPalette::Mid), 0.5));
     p.drawLine(band.topLeft(), band.topRight()); // the peak's level
     p.drawLine(band.bottomLeft(), band.bottomRight());
-    auto y = [&](int64_t v) { return band.bottom() - band.height() * static_cast<double>(v) / static_cast<double>(m_memoryPeak); };
+    const double range = static_cast<double>(std::max<int64_t>(1, m_memoryPeak - m_memoryFloor));
+    auto y = [&](int64_t v) { return band.bottom() - band.height() * static_cast<double>(v - m_memoryFloor) / range; };
     QPainterPath area;
     area.moveTo(xOf(m_memory.front().fromNs), band.bottom());
     for (const auto& m : m_memory) {
