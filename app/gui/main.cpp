@@ -12,6 +12,7 @@
 #include <QDoubleSpinBox>
 #include <QIcon>
 #include <QLineEdit>
+#include <QTimer>
 
 #include "views/compare/compare_launcher.h"
 #include "views/decomp/decomposition.h"
@@ -37,12 +38,16 @@ void applyFirstRunOptions(irlens::views::MainWindow& window, const QCommandLineP
         const QString name = parser.value(dock);
         const QString object = name == "memory" ? "runMemory" : name == "path" ? "runCriticalPath" : name == "lines" ? "runSourceLines"
                                                              : "run" + name.left(1).toUpper() + name.mid(1);
-        if (auto* d = window.findChild<QDockWidget*>(object)) d->raise();
+        if (auto* d = window.findChild<QDockWidget*>(object)) {
+            d->raise();
+            window.resizeDocks({d}, {window.height() * 2 / 5}, Qt::Vertical); // tall enough to read
+        }
         if (parser.isSet(whatIf)) {
             const QStringList parts = parser.value(whatIf).split('=');
             window.analysisDocks()->whatIfSelector()->setText(parts.value(0));
             window.analysisDocks()->whatIfFactor()->setValue(parts.value(1, "0").toDouble());
-            window.analysisDocks()->applyWhatIf();
+            // after the docks' own filling, queued by the same signal, which would show the base path again
+            QTimer::singleShot(0, &window, [&window] { window.analysisDocks()->applyWhatIf(); });
         }
     });
 }
