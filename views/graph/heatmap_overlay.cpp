@@ -62,7 +62,7 @@ public:
     explicit HeatLegend(QWidget* parent) : QWidget(parent) {
         setObjectName("heatLegend");
         setAttribute(Qt::WA_TransparentForMouseEvents);
-        resize(230, 58);
+        resize(270, 58);
     }
     void setScale(QString title, std::function<QString(double)> label) {
         m_title = std::move(title);

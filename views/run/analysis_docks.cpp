@@ -88,7 +88,7 @@ void MemoryCurve::setMemory(MemorySummary memory) {
     update();
 }
 
-QRectF MemoryCurve::plotRect() const { return QRectF(60, 8, std::max(10, width() - 70), std::max(10, height() - 28)); }
+QRectF MemoryCurve::plotRect() const { return QRectF(76, 8, std::max(10, width() - 86), std::max(10, height() - 28)); }
 
 int MemoryCurve::pointAt(int x) const {
     const QRectF r = plotRect();
