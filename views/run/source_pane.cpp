@@ -12,12 +12,14 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QSettings>
 #include <QTextBlock>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -38,12 +40,19 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override { m_text->paintGutter(this, event); }
+    bool event(QEvent* event) override {
+        if (event->type() != QEvent::ToolTip) return QWidget::event(event);
+        auto* help = static_cast<QHelpEvent*>(event);
+        QToolTip::showText(help->globalPos(), m_text->gutterToolTip(help->pos().y()), this);
+        return true;
+    }
 
 private:
     SourceText* m_text;
 };
 
-const QString kGutterSample = QStringLiteral("00000.000 00000.000 0000 ");
+// self ms, inclusive ms, nodes, then the line number
+const QString kGutterSample = QStringLiteral("00000.000 00000.000 0000  0000 ");
 
 } // namespace
 
@@ -77,6 +86,10 @@ SourceText::SourceText(QWidget* parent) : QPlainTextEdit(parent), m_gutter(new G
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     setViewportMargins(gutterWidth(), 0, 0, 0);
+    connect(this, &QPlainTextEdit::cursorPositionChanged, this, [this] {
+        tintLines();
+        m_gutter->update();
+    });
     connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& r, int dy) {
         if (dy) m_gutter->scroll(0, dy);
         else m_gutter->update(0, r.y(), m_gutter->width(), r.height());
@@ -113,6 +126,15 @@ void SourceText::tintLines() {
         s.format.setBackground(QColor(255, 140, 0, static_cast<int>(25 + 125 * heat)));
         tints.append(s);
     }
+    if (document()->isEmpty()) return setExtraSelections(tints); // no file: no line to mark
+    // the cursor's line (a selected node's, a clicked one) in the selection colour, over its tint
+    QTextEdit::ExtraSelection current;
+    current.cursor = QTextCursor(textCursor().block());
+    current.format.setProperty(QTextFormat::FullWidthSelection, true);
+    QColor accent = palette().color(QPalette::Highlight);
+    accent.setAlpha(70);
+    current.format.setBackground(accent);
+    tints.append(current);
     setExtraSelections(tints);
 }
 
@@ -140,13 +162,22 @@ void SourceText::mouseReleaseEvent(QMouseEvent* event) {
 void SourceText::paintGutter(QWidget* gutter, QPaintEvent*) {
     QPainter p(gutter);
     p.fillRect(gutter->rect(), palette().color(QPalette::AlternateBase));
-    p.setFont(font());
+    if (document()->isEmpty()) return;
     const QFontMetrics fm(font());
     const int column = fm.horizontalAdvance(QStringLiteral("00000.000 "));
+    const int count = fm.horizontalAdvance(QStringLiteral("0000"));
+    const int current = cursorLine();
     for (QTextBlock block = firstVisibleBlock(); block.isValid(); block = block.next()) {
         const QRectF r = blockBoundingGeometry(block).translated(contentOffset());
         if (r.top() > gutter->height()) break;
-        auto it = m_lines.find(block.blockNumber() + 1);
+        const int line = block.blockNumber() + 1;
+        QFont f = font();
+        f.setBold(line == current);
+        p.setFont(f);
+        // the line number at the right, in the muted colour; the time columns only where nodes ran
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(QRectF(gutter->width() - count - 6, r.top(), count, r.height()), Qt::AlignRight | Qt::AlignVCenter, QString::number(line));
+        auto it = m_lines.find(line);
         if (it == m_lines.end()) continue;
         const LineTime& t = it->second;
         p.fillRect(QRectF(0, r.top(), 6, r.height()), heatColor(t.inclusiveNs, m_hottestNs));
@@ -154,9 +185,19 @@ void SourceText::paintGutter(QWidget* gutter, QPaintEvent*) {
         const QRectF row(10, r.top(), column - fm.horizontalAdvance(' '), r.height());
         p.drawText(row, Qt::AlignRight | Qt::AlignVCenter, t.selfNs > 0 ? ms(t.selfNs) : QString());
         p.drawText(row.translated(column, 0), Qt::AlignRight | Qt::AlignVCenter, ms(t.inclusiveNs));
-        p.drawText(QRectF(row.left() + 2 * column, r.top(), fm.horizontalAdvance(QStringLiteral("0000")), r.height()),
-                   Qt::AlignRight | Qt::AlignVCenter, QString::number(t.selfNodes > 0 ? t.selfNodes : t.nodes));
+        p.drawText(QRectF(row.left() + 2 * column, r.top(), count, r.height()), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::number(t.selfNodes > 0 ? t.selfNodes : t.nodes));
     }
+}
+
+QString SourceText::gutterToolTip(int y) const {
+    const QTextBlock block = cursorForPosition(QPoint(0, y)).block();
+    auto it = m_lines.find(block.blockNumber() + 1);
+    if (it == m_lines.end()) return tr("line %1: no node of the run").arg(block.blockNumber() + 1);
+    const LineTime& t = it->second;
+    return tr("line %1\nself %2 ms in %3 nodes (this is their innermost line of the model's own code)\n"
+              "inclusive %4 ms in %5 nodes (this line anywhere on their stack)")
+        .arg(it->first).arg(ms(t.selfNs)).arg(t.selfNodes).arg(ms(t.inclusiveNs)).arg(t.nodes);
 }
 
 // ---------------------------------------------------------------------------- SourcePane

@@ -57,6 +57,8 @@ public:
     void showLine(int line);
     int gutterWidth() const;
     void paintGutter(QWidget* gutter, QPaintEvent* event);
+    /// What the gutter says about the line at viewport height `y`.
+    QString gutterToolTip(int y) const;
 
 signals:
     void lineClicked(int line);
