@@ -229,7 +229,8 @@ void HeatmapOverlay::collectBytes() {
 void HeatmapOverlay::apply() {
     clearOverlays();
     collectTimes();
-    collectBytes();
+    if (m_memoryMode) collectBytes();
+    else m_itemBytes.clear();
     updateTooltips();
     const bool memory = m_memoryMode && m_run && m_run->analysis;
     const bool shown = memory || (m_enabled && !m_itemNs.empty());
