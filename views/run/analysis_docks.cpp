@@ -6,7 +6,9 @@
 #include "views/run/run_snapshot.h"
 #include "views/run/source_pane.h"
 
+#include <QAction>
 #include <QCheckBox>
+#include <QMenuBar>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -181,10 +183,25 @@ AnalysisDocks::AnalysisDocks(QMainWindow* window, Document* document, HeatmapOve
         d->hide(); // nothing to show before a run
         m_docks[k] = d;
     }
+    addMemoryOverlayAction();
     connect(m_doc, &Document::runFinished, this, [this](RunSnapshotPtr run) {
         if (run && !m_revealed) revealDocks();
+        m_memoryOverlayAction->setEnabled(m_overlay && run && run->analysis);
         showRun();
     });
+}
+
+// View › Memory overlay, kept in step with the Memory dock's check box.
+void AnalysisDocks::addMemoryOverlayAction() {
+    m_memoryOverlayAction = new QAction(tr("&Memory overlay"), this);
+    m_memoryOverlayAction->setObjectName("memoryOverlayAction");
+    m_memoryOverlayAction->setCheckable(true);
+    m_memoryOverlayAction->setEnabled(false);
+    m_memoryOverlayAction->setToolTip(tr("Colour the graph by the bytes each node keeps live at the run's peak"));
+    connect(m_memoryOverlayAction, &QAction::toggled, m_memoryOverlay, &QCheckBox::setChecked);
+    connect(m_memoryOverlay, &QCheckBox::toggled, m_memoryOverlayAction, &QAction::setChecked);
+    for (QAction* a : m_window->menuBar()->actions())
+        if (a->text() == tr("&View") && a->menu()) a->menu()->addAction(m_memoryOverlayAction);
 }
 
 void AnalysisDocks::revealDocks() {

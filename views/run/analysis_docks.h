@@ -13,6 +13,7 @@
 
 #include <array>
 
+class QAction;
 class QCheckBox;
 class QDockWidget;
 class QDoubleSpinBox;
@@ -66,6 +67,8 @@ public:
     QLabel* memorySummary() const { return m_memoryText; }
     /// "Colour the graph by memory": the heatmap overlay in memory mode.
     QCheckBox* memoryOverlayToggle() const { return m_memoryOverlay; }
+    /// The same toggle in the View menu (enabled once a run is analysed).
+    QAction* memoryOverlayAction() const { return m_memoryOverlayAction; }
     QLabel* pathSummary() const { return m_pathText; }
     QLineEdit* whatIfSelector() const { return m_selector; }
     QDoubleSpinBox* whatIfFactor() const { return m_factor; }
@@ -82,6 +85,7 @@ private:
     QWidget* buildMemory();
     QWidget* buildPath();
     QWidget* buildLines();
+    void addMemoryOverlayAction();
     void showRun();
     void showMemory(const RunAnalysis& analysis);
     void showLines(const RunAnalysis& analysis);
@@ -92,6 +96,7 @@ private:
     Document* m_doc;
     HeatmapOverlay* m_overlay;
     QCheckBox* m_memoryOverlay = nullptr;
+    QAction* m_memoryOverlayAction = nullptr;
     std::array<QDockWidget*, 3> m_docks{};
     bool m_revealed = false;
     MemoryCurve* m_curve = nullptr;

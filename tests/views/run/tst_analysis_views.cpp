@@ -18,6 +18,7 @@
 #include "views/run/source_pane.h"
 #include "views/run/timeline_widget.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QDir>
 #include <QDockWidget>
@@ -199,7 +200,12 @@ void TestAnalysisViews::memoryOverlay() {
     QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
     HeatmapOverlay* overlay = w.runController()->heatmap();
     QVERIFY(!overlay->isEnabled());
-    w.analysisDocks()->memoryOverlayToggle()->setChecked(true);
+    // View › Memory overlay and the dock's check box are one toggle
+    QAction* action = w.analysisDocks()->memoryOverlayAction();
+    QVERIFY(action->isEnabled());
+    QVERIFY(w.findChild<QAction*>("memoryOverlayAction") == action && !action->associatedObjects().isEmpty());
+    action->trigger();
+    QVERIFY(w.analysisDocks()->memoryOverlayToggle()->isChecked());
     QVERIFY(overlay->isMemoryMode());
     const NodeItem* most = nullptr;
     const NodeItem* least = nullptr;
@@ -217,6 +223,7 @@ void TestAnalysisViews::memoryOverlay() {
     w.analysisDocks()->memoryOverlayToggle()->setChecked(false);
     QVERIFY(!overlay->overlayOf(most));
     QVERIFY(!overlay->legend()->isVisible());
+    QVERIFY(!action->isChecked());
 }
 
 // The timeline's memory band peaks at the Memory dock's peak, and shows it while the peak node runs.
