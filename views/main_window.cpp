@@ -94,7 +94,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     // Run › Step node / Run to here and the Values dock (views/run/step_controller.h)
     m_step = new StepController(this, m_doc);
     // Memory, Critical path and Source lines after a run (views/run/analysis_docks.h)
-    m_analysis = new AnalysisDocks(this, m_doc);
+    m_analysis = new AnalysisDocks(this, m_doc, m_run->heatmap());
     connect(m_graph->view(), &GraphView::runToHereRequested, m_step, &StepController::runTo);
     // the run's docks join the bottom tabs; the FX text stays in front until there is a run to show
     if (auto* fx = findChild<QDockWidget*>(QStringLiteral("fx"))) fx->raise();

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QApplication>
 #include <QTabWidget>
 #include <QCommandLineParser>
@@ -11,6 +12,7 @@
 #include <QDoubleSpinBox>
 #include <QIcon>
 #include <QLineEdit>
+#include <QTimer>
 
 #include "views/compare/compare_launcher.h"
 #include "views/decomp/decomposition.h"
@@ -18,6 +20,7 @@
 #include "views/graph/graph_pane.h"
 #include "views/run/run_controller.h"
 #include "views/run/analysis_docks.h"
+#include "views/run/source_pane.h"
 #include "views/run/step_controller.h"
 #include "views/teach/spec_reference.h"
 
@@ -35,12 +38,16 @@ void applyFirstRunOptions(irlens::views::MainWindow& window, const QCommandLineP
         const QString name = parser.value(dock);
         const QString object = name == "memory" ? "runMemory" : name == "path" ? "runCriticalPath" : name == "lines" ? "runSourceLines"
                                                              : "run" + name.left(1).toUpper() + name.mid(1);
-        if (auto* d = window.findChild<QDockWidget*>(object)) d->raise();
+        if (auto* d = window.findChild<QDockWidget*>(object)) {
+            d->raise();
+            window.resizeDocks({d}, {window.height() * 2 / 5}, Qt::Vertical); // tall enough to read
+        }
         if (parser.isSet(whatIf)) {
             const QStringList parts = parser.value(whatIf).split('=');
             window.analysisDocks()->whatIfSelector()->setText(parts.value(0));
             window.analysisDocks()->whatIfFactor()->setValue(parts.value(1, "0").toDouble());
-            window.analysisDocks()->applyWhatIf();
+            // after the docks' own filling, queued by the same signal, which would show the base path again
+            QTimer::singleShot(0, &window, [&window] { window.analysisDocks()->applyWhatIf(); });
         }
     });
 }
@@ -77,6 +84,10 @@ int main(int argc, char** argv) {
     parser.addOption(dock);
     QCommandLineOption whatIf("what-if", "with --run: ask the Critical path dock what if SELECTOR took FACTOR of its time", "SELECTOR=FACTOR");
     parser.addOption(whatIf);
+    QCommandLineOption sourceRoot("source-root", "look for the model's source files under DIR (for this session; the Source lines dock's roots field keeps its own)", "DIR");
+    parser.addOption(sourceRoot);
+    QCommandLineOption memoryOverlay("memory-overlay", "with --run: colour the graph by the bytes live at the peak (the Memory dock's toggle)");
+    parser.addOption(memoryOverlay);
     QCommandLineOption fxDrawn("fx-placeholders", "draw the graph as the FX graph has it (Graph › Draw as the FX graph has it)");
     parser.addOption(fxDrawn);
     QCommandLineOption fxForm("fx", "show the FX dock's FORM tab: graph, code (forward()) or table (print_tabular)", "FORM");
@@ -89,6 +100,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(fxDrawn)) window.findChild<QAction*>("fxPlaceholdersAction")->trigger();
     window.fxTabs()->setCurrentIndex(static_cast<int>(std::max<qsizetype>(0, QStringList{"graph", "code", "table"}.indexOf(parser.value(fxForm)))));
     applyFirstRunOptions(window, parser, dock, whatIf);
+    if (parser.isSet(sourceRoot)) window.analysisDocks()->sourcePane()->setRoots(parser.values(sourceRoot), false);
+    if (parser.isSet(memoryOverlay)) window.analysisDocks()->memoryOverlayToggle()->setChecked(true);
     // --select / --search apply once, when the first layout arrives
     auto* doc = window.document();
     auto once = std::make_shared<QMetaObject::Connection>();

@@ -5,6 +5,7 @@
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
+#include "views/run/run_analysis.h"
 
 #include <QGraphicsRectItem>
 #include <QEvent>
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 
 namespace irlens::views {
 
@@ -54,19 +56,20 @@ private:
     NodeItem* m_node;
 };
 
-/// The legend: the viridis bar with the shares of the run its ends and decades stand for.
+/// The legend: the viridis bar with what its ends and decades stand for (`label(fraction of the top)`).
 class HeatLegend : public QWidget {
 public:
     explicit HeatLegend(QWidget* parent) : QWidget(parent) {
         setObjectName("heatLegend");
         setAttribute(Qt::WA_TransparentForMouseEvents);
-        resize(230, 58);
+        resize(270, 58);
     }
-    /// `hottestShare`: the hottest box's share of the run, in percent.
-    void setTop(double hottestShare) {
-        m_top = hottestShare;
+    void setScale(QString title, std::function<QString(double)> label) {
+        m_title = std::move(title);
+        m_label = std::move(label);
         update();
     }
+    QString title() const { return m_title; }
     void paintEvent(QPaintEvent*) override {
         QPainter p(this);
         p.setRenderHint(QPainter::Antialiasing);
@@ -76,7 +79,7 @@ public:
         p.setBrush(back);
         p.drawRoundedRect(rect().adjusted(0, 0, -1, -1), 5, 5);
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRect(8, 3, width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter, tr("Self time, share of the run (log)"));
+        p.drawText(QRect(8, 3, width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter, m_title);
         const QRect bar(10, 21, width() - 20, 12);
         for (int x = 0; x < bar.width(); ++x) {
             p.setPen(viridis(static_cast<double>(x) / std::max(1, bar.width() - 1)));
@@ -86,21 +89,25 @@ public:
         QFont f = font();
         f.setPointSizeF(f.pointSizeF() * 0.85);
         p.setFont(f);
-        for (int d = 0; d <= static_cast<int>(kHeatDecades); ++d) {
+        for (int d = 0; d <= static_cast<int>(kHeatDecades) && m_label; ++d) {
             const int x = bar.left() + static_cast<int>(std::lround(bar.width() * (1.0 - d / kHeatDecades)));
             p.drawLine(x, bar.bottom() + 1, x, bar.bottom() + 3);
-            const QString label = (d == static_cast<int>(kHeatDecades) ? QStringLiteral("≤") : QString()) + shareText(m_top / std::pow(10.0, d));
+            const QString label = (d == static_cast<int>(kHeatDecades) ? QStringLiteral("≤") : QString()) + m_label(std::pow(10.0, -d));
             const int w = QFontMetrics(f).horizontalAdvance(label);
             p.drawText(std::clamp(x - w / 2, 2, width() - w - 2), bar.bottom() + 16, label);
         }
     }
 
 private:
-    static QString shareText(double percent) {
-        return QString::number(percent, 'g', percent >= 1 ? 2 : 1) + "%";
-    }
-    double m_top = 100;
+    QString m_title;
+    std::function<QString(double)> m_label;
 };
+
+QString shareText(double percent) { return QString::number(percent, 'g', percent >= 1 ? 2 : 1) + "%"; }
+QString bytesText(double bytes) {
+    if (bytes >= 1024.0 * 1024.0) return QString::number(bytes / (1024.0 * 1024.0), 'g', 3) + " MiB";
+    return QString::number(bytes / 1024.0, 'g', 3) + " KiB";
+}
 
 QString formatNs(int64_t ns) {
     if (ns >= 1000000) return QString::number(static_cast<double>(ns) / 1e6, 'f', 2) + " ms";
@@ -185,36 +192,74 @@ QColor HeatmapOverlay::heatColorOf(const NodeItem* item) const {
     return o ? o->brush().color() : QColor();
 }
 
+void HeatmapOverlay::setMemoryMode(bool on) {
+    if (on == m_memoryMode) return;
+    m_memoryMode = on;
+    apply();
+}
+
+int64_t HeatmapOverlay::bytesOfItem(int layoutItem) const {
+    auto it = m_itemBytes.find(layoutItem);
+    return it == m_itemBytes.end() ? 0 : it->second;
+}
+
+// Times are of the top-level graph: inside a HOP subgraph there is nothing to colour.
+void HeatmapOverlay::collectTimes() {
+    m_itemNs.clear();
+    auto layout = m_graph->scene()->layout();
+    auto program = m_doc->program();
+    if (!m_run || !layout || !program || m_doc->graph() != &program->graph) return;
+    for (const auto& n : m_run->nodes) {
+        auto it = layout->graph.itemOfNode.find(n.node);
+        if (it != layout->graph.itemOfNode.end()) m_itemNs[it->second] += n.selfNs;
+    }
+}
+
+void HeatmapOverlay::collectBytes() {
+    m_itemBytes.clear();
+    auto layout = m_graph->scene()->layout();
+    auto program = m_doc->program();
+    if (!m_run || !m_run->analysis || !layout || !program || m_doc->graph() != &program->graph) return;
+    for (const LiveBlock& b : memoryOf(*m_run->analysis).liveAtPeak) {
+        auto it = layout->graph.itemOfNode.find(m_doc->nodeIndexOf(b.producer));
+        if (!b.producer.isEmpty() && it != layout->graph.itemOfNode.end()) m_itemBytes[it->second] += b.bytes;
+    }
+}
+
 void HeatmapOverlay::apply() {
     clearOverlays();
-    m_itemNs.clear();
-    GraphScene* scene = m_graph->scene();
-    auto layout = scene->layout();
-    auto program = m_doc->program();
-    // times are of the top-level graph: inside a HOP subgraph there is nothing to colour
-    const bool topLevel = program && m_doc->graph() == &program->graph;
-    if (m_run && layout && topLevel) {
-        for (const auto& n : m_run->nodes) {
-            auto it = layout->graph.itemOfNode.find(n.node);
-            if (it != layout->graph.itemOfNode.end()) m_itemNs[it->second] += n.selfNs;
-        }
-    }
+    collectTimes();
+    if (m_memoryMode) collectBytes();
+    else m_itemBytes.clear();
     updateTooltips();
-    m_legend->setVisible(m_enabled && !m_itemNs.empty());
-    if (!m_enabled || m_itemNs.empty()) return;
-    const double total = static_cast<double>(std::max<int64_t>(1, m_run->totalSelfNs()));
+    const bool memory = m_memoryMode && m_run && m_run->analysis;
+    const bool shown = memory || (m_enabled && !m_itemNs.empty());
+    m_legend->setVisible(shown);
+    if (!shown) return;
+    const double totalNs = static_cast<double>(std::max<int64_t>(1, m_run->totalSelfNs()));
     // the scale's top is the hottest node (a collapsed module summing more is at the top colour), the
     // same scale as the flame graph's slices
-    const int64_t hottest = std::max<int64_t>(1, m_run->hottestNodeNs());
-    static_cast<HeatLegend*>(m_legend)->setTop(100.0 * static_cast<double>(hottest) / total);
+    const int64_t hottestNs = std::max<int64_t>(1, m_run->hottestNodeNs());
+    int64_t largest = 1, peak = 1;
+    if (memory) {
+        for (const auto& [item, bytes] : m_itemBytes) largest = std::max(largest, bytes);
+        peak = std::max<int64_t>(1, memoryOf(*m_run->analysis).peakBytes);
+    }
+    auto* legend = static_cast<HeatLegend*>(m_legend);
+    if (memory)
+        legend->setScale(tr("Bytes live at the peak, by producer (log)"), [largest](double f) { return bytesText(static_cast<double>(largest) * f); });
+    else
+        legend->setScale(tr("Self time, share of the run (log)"), [top = 100.0 * static_cast<double>(hottestNs) / totalNs](double f) { return shareText(top * f); });
     placeLegend();
     m_legend->raise();
-    for (NodeItem* box : scene->nodeItems()) {
+    for (NodeItem* box : m_graph->scene()->nodeItems()) {
         const auto& vi = box->item();
         if (vi.kind != VisibleItem::Kind::Op && vi.kind != VisibleItem::Kind::Module) continue;
-        const int64_t ns = timeOfItem(box->index());
-        const QString time = QStringLiteral("%1 · %2%").arg(formatNs(ns)).arg(100.0 * static_cast<double>(ns) / total, 0, 'f', 1);
-        auto* heat = new HeatItem(box->boundingRect().adjusted(4, 4, -4, -4), heatColor(ns, hottest), QString::fromStdString(vi.title), time, box);
+        const int64_t v = memory ? bytesOfItem(box->index()) : timeOfItem(box->index());
+        const double share = 100.0 * static_cast<double>(v) / (memory ? static_cast<double>(peak) : totalNs);
+        const QString text = QStringLiteral("%1 · %2%").arg(memory ? bytesText(static_cast<double>(v)) : formatNs(v)).arg(share, 0, 'f', 1);
+        auto* heat = new HeatItem(box->boundingRect().adjusted(4, 4, -4, -4), heatColor(v, memory ? largest : hottestNs),
+                                  QString::fromStdString(vi.title), text, box);
         m_overlays[box] = heat;
     }
 }

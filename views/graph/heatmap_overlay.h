@@ -5,6 +5,10 @@
 // from the many that do not; the box shows its time and share under its title, and a legend in the
 // canvas's corner reads the colours back as shares of the run. Toggling it off restores the op
 // colours. Tooltips of the graph's boxes carry the time once a run exists, overlay on or off.
+// In memory mode (the Memory dock's toggle) the same boxes, scale and legend show instead the bytes
+// live at the run's peak that each node produced (its outputs still held there, and the workspace of
+// the node running at the peak), on the same log scale below the largest; memory mode wins over the
+// time heatmap while it is on.
 
 #include "views/run/run_snapshot.h"
 
@@ -40,6 +44,11 @@ public:
 
     bool isEnabled() const { return m_enabled; }
     void setEnabled(bool on);
+    bool isMemoryMode() const { return m_memoryMode; }
+    /// Colours the boxes by the bytes live at the peak instead (shown even with the heatmap off).
+    void setMemoryMode(bool on);
+    /// Bytes live at the peak produced by the graph nodes a scene box stands for.
+    int64_t bytesOfItem(int layoutItem) const;
     /// The overlay drawn over a box (nullptr when off, before a run, or for inputs/outputs).
     QGraphicsItem* overlayOf(const NodeItem* item) const;
     /// The brush a box is shown with: the heat colour when the overlay covers it, else invalid.
@@ -57,13 +66,17 @@ private:
     void clearOverlays();
     void updateTooltips();
     void placeLegend();
+    void collectTimes();
+    void collectBytes();
 
     Document* m_doc;
     GraphPane* m_graph;
     RunSnapshotPtr m_run;
     bool m_enabled = false;
+    bool m_memoryMode = false;
     std::unordered_map<const NodeItem*, QGraphicsItem*> m_overlays;
     std::unordered_map<int, int64_t> m_itemNs; // layout item -> summed node self time
+    std::unordered_map<int, int64_t> m_itemBytes; // layout item -> bytes live at the peak its nodes made
     QWidget* m_legend = nullptr;
 };
 

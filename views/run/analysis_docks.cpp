@@ -1,9 +1,14 @@
 #include "views/run/analysis_docks.h"
 
 #include "views/document.h"
+#include "views/graph/heatmap_overlay.h"
 #include "views/inspect/table_pane.h"
 #include "views/run/run_snapshot.h"
+#include "views/run/source_pane.h"
 
+#include <QAction>
+#include <QCheckBox>
+#include <QMenuBar>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -85,7 +90,7 @@ void MemoryCurve::setMemory(MemorySummary memory) {
     update();
 }
 
-QRectF MemoryCurve::plotRect() const { return QRectF(60, 8, std::max(10, width() - 70), std::max(10, height() - 28)); }
+QRectF MemoryCurve::plotRect() const { return QRectF(76, 8, std::max(10, width() - 86), std::max(10, height() - 28)); }
 
 int MemoryCurve::pointAt(int x) const {
     const QRectF r = plotRect();
@@ -161,7 +166,8 @@ void MemoryCurve::mousePressEvent(QMouseEvent* event) {
 
 // ---------------------------------------------------------------------------- AnalysisDocks
 
-AnalysisDocks::AnalysisDocks(QMainWindow* window, Document* document) : QObject(window), m_window(window), m_doc(document) {
+AnalysisDocks::AnalysisDocks(QMainWindow* window, Document* document, HeatmapOverlay* overlay)
+    : QObject(window), m_window(window), m_doc(document), m_overlay(overlay) {
     setObjectName("analysisDocks");
     const std::array<std::pair<QString, QString>, 3> titles{{{tr("Memory"), "runMemory"}, {tr("Critical path"), "runCriticalPath"},
                                                              {tr("Source lines"), "runSourceLines"}}};
@@ -177,10 +183,25 @@ AnalysisDocks::AnalysisDocks(QMainWindow* window, Document* document) : QObject(
         d->hide(); // nothing to show before a run
         m_docks[k] = d;
     }
+    addMemoryOverlayAction();
     connect(m_doc, &Document::runFinished, this, [this](RunSnapshotPtr run) {
         if (run && !m_revealed) revealDocks();
+        m_memoryOverlayAction->setEnabled(m_overlay && run && run->analysis);
         showRun();
     });
+}
+
+// View › Memory overlay, kept in step with the Memory dock's check box.
+void AnalysisDocks::addMemoryOverlayAction() {
+    m_memoryOverlayAction = new QAction(tr("&Memory overlay"), this);
+    m_memoryOverlayAction->setObjectName("memoryOverlayAction");
+    m_memoryOverlayAction->setCheckable(true);
+    m_memoryOverlayAction->setEnabled(false);
+    m_memoryOverlayAction->setToolTip(tr("Colour the graph by the bytes each node keeps live at the run's peak"));
+    connect(m_memoryOverlayAction, &QAction::toggled, m_memoryOverlay, &QCheckBox::setChecked);
+    connect(m_memoryOverlay, &QCheckBox::toggled, m_memoryOverlayAction, &QAction::setChecked);
+    for (QAction* a : m_window->menuBar()->actions())
+        if (a->text() == tr("&View") && a->menu()) a->menu()->addAction(m_memoryOverlayAction);
 }
 
 void AnalysisDocks::revealDocks() {
@@ -198,7 +219,12 @@ QWidget* AnalysisDocks::buildMemory() {
     m_memoryText->setObjectName("memorySummary");
     m_memoryText->setWordWrap(true);
     m_curve = new MemoryCurve(m_doc, left);
+    m_memoryOverlay = new QCheckBox(tr("Colour the graph by memory (bytes each node keeps live at the peak)"), left);
+    m_memoryOverlay->setObjectName("memoryOverlay");
+    m_memoryOverlay->setEnabled(m_overlay != nullptr);
+    if (m_overlay) connect(m_memoryOverlay, &QCheckBox::toggled, m_overlay, &HeatmapOverlay::setMemoryMode);
     vl->addWidget(m_memoryText);
+    vl->addWidget(m_memoryOverlay);
     vl->addWidget(m_curve, 1);
     m_live = new QStandardItemModel(this);
     m_live->setHorizontalHeaderLabels({tr("Live at the peak"), tr("Kind"), tr("MiB"), tr("Type"), tr("Producer"), tr("Module"), tr("Last user")});
@@ -253,7 +279,14 @@ QWidget* AnalysisDocks::buildLines() {
     m_linesPane = new TablePane(m_doc, m_lines, 0, m_window);
     m_linesPane->proxy()->setSortRole(Qt::UserRole + 2);
     connect(m_linesPane, &TablePane::rowActivated, this, [this](const QModelIndex& index) { selectLine(index.row()); });
-    return m_linesPane;
+    auto* split = new QSplitter(Qt::Horizontal, m_window);
+    m_linesPane->setParent(split);
+    m_source = new SourcePane(m_doc, split);
+    split->addWidget(m_linesPane);
+    split->addWidget(m_source);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    return split;
 }
 
 void AnalysisDocks::showRun() {
@@ -262,6 +295,7 @@ void AnalysisDocks::showRun() {
         for (auto [pane, model] : {std::pair{m_livePane, m_live}, std::pair{m_pathPane, m_path}, std::pair{m_linesPane, m_lines}})
             refill(pane, model, [] {});
         m_curve->setMemory({});
+        m_source->setLines({});
         m_memoryText->setText(tr("Not run yet: Run › Run (F5)"));
         m_pathText->setText(tr("Not run yet: Run › Run (F5)"));
         return;
@@ -303,6 +337,7 @@ void AnalysisDocks::showLines(const RunAnalysis& a) {
                                 numberCell(ms(l.inclusiveNs), static_cast<double>(l.inclusiveNs)), numberCell(QString::number(l.nodes), l.nodes),
                                 cell(l.function), cell(l.code)});
     });
+    m_source->setLines(m_lineRows);
 }
 
 void AnalysisDocks::showPath(const PathSummary& path, const QString& heading, int64_t baselineNs) {
@@ -355,6 +390,7 @@ void AnalysisDocks::applyWhatIf() {
 void AnalysisDocks::selectLine(int row) {
     if (row < 0 || row >= static_cast<int>(m_lineRows.rows.size()) || !m_doc->graph() || m_doc->scopes().size() != 1) return;
     const LineRow& l = m_lineRows.rows[static_cast<size_t>(row)];
+    m_source->showSource(l.file, l.line);
     std::vector<int> nodes;
     const Graph& g = *m_doc->graph();
     for (size_t k = 0; k < g.nodes.size(); ++k)

@@ -13,6 +13,8 @@
 
 #include <array>
 
+class QAction;
+class QCheckBox;
 class QDockWidget;
 class QDoubleSpinBox;
 class QLabel;
@@ -23,6 +25,8 @@ class QStandardItemModel;
 namespace irlens::views {
 
 class Document;
+class HeatmapOverlay;
+class SourcePane;
 class TablePane;
 
 /// The live-bytes curve: stacked areas per node in execution order; hover names the node, a click
@@ -50,14 +54,21 @@ private:
 class AnalysisDocks : public QObject {
     Q_OBJECT
 public:
-    AnalysisDocks(QMainWindow* window, Document* document);
+    /// `overlay`: the graph's heatmap, which the Memory dock's toggle switches to memory mode.
+    AnalysisDocks(QMainWindow* window, Document* document, HeatmapOverlay* overlay = nullptr);
 
     MemoryCurve* memoryCurve() const { return m_curve; }
     QStandardItemModel* liveModel() const { return m_live; }
     QStandardItemModel* pathModel() const { return m_path; }
     QStandardItemModel* linesModel() const { return m_lines; }
     TablePane* linesPane() const { return m_linesPane; }
+    /// The source file beside the Source lines table, annotated with the time per line.
+    SourcePane* sourcePane() const { return m_source; }
     QLabel* memorySummary() const { return m_memoryText; }
+    /// "Colour the graph by memory": the heatmap overlay in memory mode.
+    QCheckBox* memoryOverlayToggle() const { return m_memoryOverlay; }
+    /// The same toggle in the View menu (enabled once a run is analysed).
+    QAction* memoryOverlayAction() const { return m_memoryOverlayAction; }
     QLabel* pathSummary() const { return m_pathText; }
     QLineEdit* whatIfSelector() const { return m_selector; }
     QDoubleSpinBox* whatIfFactor() const { return m_factor; }
@@ -74,6 +85,7 @@ private:
     QWidget* buildMemory();
     QWidget* buildPath();
     QWidget* buildLines();
+    void addMemoryOverlayAction();
     void showRun();
     void showMemory(const RunAnalysis& analysis);
     void showLines(const RunAnalysis& analysis);
@@ -82,6 +94,9 @@ private:
 
     QMainWindow* m_window;
     Document* m_doc;
+    HeatmapOverlay* m_overlay;
+    QCheckBox* m_memoryOverlay = nullptr;
+    QAction* m_memoryOverlayAction = nullptr;
     std::array<QDockWidget*, 3> m_docks{};
     bool m_revealed = false;
     MemoryCurve* m_curve = nullptr;
@@ -89,6 +104,7 @@ private:
     QStandardItemModel* m_path = nullptr;
     QStandardItemModel* m_lines = nullptr;
     TablePane* m_linesPane = nullptr;
+    SourcePane* m_source = nullptr;
     TablePane* m_livePane = nullptr;
     TablePane* m_pathPane = nullptr;
     QLabel* m_memoryText = nullptr;

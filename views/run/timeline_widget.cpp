@@ -3,15 +3,18 @@
 #include "core/ops/op_family.h"
 #include "views/document.h"
 #include "views/graph/graph_items.h"
+#include "views/run/run_analysis.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPainterPath>
 #include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace irlens::views {
 
@@ -20,6 +23,8 @@ constexpr double kLeft = 70;   // lane labels
 constexpr double kRight = 10;
 constexpr double kAxis = 22;   // time axis strip at the top
 constexpr double kLane = 26;
+constexpr double kBand = 44;   // the memory band under the lanes
+QString mib(int64_t bytes) { return QString::number(static_cast<double>(bytes) / (1024.0 * 1024.0), 'f', 2) + " MiB"; }
 } // namespace
 
 TimelineWidget::TimelineWidget(Document* document, QWidget* parent) : QWidget(parent), m_doc(document) {
@@ -64,8 +69,70 @@ void TimelineWidget::setRun(RunSnapshotPtr run) {
             m_bars.push_back(std::move(b));
         }
     }
-    setMinimumHeight(static_cast<int>(kAxis + kLane * std::max<size_t>(1, m_lanes.size()) + 6));
+    setMemory();
+    setMinimumHeight(static_cast<int>(kAxis + kLane * std::max<size_t>(1, m_lanes.size()) + (m_memory.empty() ? 6 : kBand + 12)));
     update();
+}
+
+// Each point of the memory curve holds from its node's measured start to the next point's start
+// (the last to its node's end).
+void TimelineWidget::setMemory() {
+    m_memory.clear();
+    m_memoryPeak = 0;
+    if (!m_run || !m_run->analysis) return;
+    std::unordered_map<int, std::pair<int64_t, int64_t>> when;
+    for (const auto& t : m_run->timings) when.try_emplace(t.node, t.startNs, std::max(t.startNs, t.endNs));
+    for (const MemoryPoint& pt : memoryOf(*m_run->analysis).curve) {
+        auto it = when.find(pt.node);
+        if (it == when.end()) continue;
+        m_memory.push_back({it->second.first, it->second.second, pt.total()});
+        m_memoryPeak = std::max(m_memoryPeak, pt.total());
+    }
+    std::stable_sort(m_memory.begin(), m_memory.end(), [](const MemoryStep& a, const MemoryStep& b) { return a.fromNs < b.fromNs; });
+    m_memoryFloor = m_memoryPeak;
+    for (const auto& m : m_memory) m_memoryFloor = std::min(m_memoryFloor, m.bytes);
+    if (m_memoryFloor == m_memoryPeak) m_memoryFloor = 0;
+    for (size_t k = 0; k + 1 < m_memory.size(); ++k) m_memory[k].toNs = m_memory[k + 1].fromNs;
+}
+
+QRectF TimelineWidget::memoryBand() const {
+    if (m_memory.empty()) return {};
+    return {kLeft, kAxis + kLane * static_cast<double>(std::max<size_t>(1, m_lanes.size())) + 8, width() - kLeft - kRight, kBand};
+}
+
+int64_t TimelineWidget::memoryAt(int64_t ns) const {
+    for (const auto& m : m_memory)
+        if (ns >= m.fromNs && ns < std::max(m.toNs, m.fromNs + 1)) return m.bytes;
+    return 0;
+}
+
+void TimelineWidget::paintMemory(QPainter& p) {
+    const QRectF band = memoryBand();
+    if (band.isEmpty() || m_memoryPeak <= 0) return;
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRectF(4, band.top() - 2, kLeft - 8, band.height() / 3), Qt::AlignLeft | Qt::AlignTop, mib(m_memoryPeak));
+    p.drawText(QRectF(4, band.top() + band.height() / 3, kLeft - 8, band.height() / 3), Qt::AlignLeft | Qt::AlignVCenter, tr("memory"));
+    p.drawText(QRectF(4, band.bottom() - band.height() / 3 + 2, kLeft - 8, band.height() / 3), Qt::AlignLeft | Qt::AlignBottom, mib(m_memoryFloor));
+    p.save();
+    p.setClipRect(band.adjusted(0, -1, 0, 1));
+    p.setPen(QPen(palette().color(QPalette::Mid), 0.5));
+    p.drawLine(band.topLeft(), band.topRight()); // the peak's level
+    p.drawLine(band.bottomLeft(), band.bottomRight());
+    const double range = static_cast<double>(std::max<int64_t>(1, m_memoryPeak - m_memoryFloor));
+    auto y = [&](int64_t v) { return band.bottom() - band.height() * static_cast<double>(v - m_memoryFloor) / range; };
+    QPainterPath area;
+    area.moveTo(xOf(m_memory.front().fromNs), band.bottom());
+    for (const auto& m : m_memory) {
+        area.lineTo(xOf(m.fromNs), y(m.bytes));
+        area.lineTo(xOf(m.toNs), y(m.bytes));
+    }
+    area.lineTo(xOf(m_memory.back().toNs), band.bottom());
+    area.closeSubpath();
+    const QColor fill(0xfc, 0x8d, 0x62); // the Memory dock's activations colour
+    p.fillPath(area, QColor(fill.red(), fill.green(), fill.blue(), 150));
+    p.setPen(QPen(fill.darker(150), 1.0));
+    p.drawPath(area);
+    p.restore();
 }
 
 double TimelineWidget::xOf(int64_t ns) const {
@@ -125,6 +192,7 @@ void TimelineWidget::paintEvent(QPaintEvent*) {
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRectF(4, lr.top(), kLeft - 8, lr.height()), Qt::AlignVCenter | Qt::AlignLeft, tr("thread %1").arg(m_lanes[static_cast<size_t>(l)]));
     }
+    paintMemory(p);
     p.setClipRect(QRectF(kLeft, kAxis, plot, height() - kAxis));
     const QColor accent = palette().color(QPalette::Highlight);
     for (const auto& b : m_bars) {

@@ -1,0 +1,245 @@
+// Where the time and the memory go, on the graph and in the source: the Source pane of the Source
+// lines dock (a line selects the nodes whose innermost user frame it is, a selected node scrolls to
+// its line, a missing file is named), the heatmap overlay in memory mode and the memory band of the
+// timeline, on real fixture runs.
+// engine headers (oneTBB) before Qt's
+#include "core/exec/engine.h"
+
+#include "support/gui_test_util.h"
+#include "views/document.h"
+#include "views/graph/graph_items.h"
+#include "views/graph/graph_pane.h"
+#include "views/graph/graph_scene.h"
+#include "views/graph/heatmap_overlay.h"
+#include "views/main_window.h"
+#include "views/run/analysis_docks.h"
+#include "views/run/run_controller.h"
+#include "views/run/run_snapshot.h"
+#include "views/run/source_pane.h"
+#include "views/run/timeline_widget.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QSettings>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace irlens;
+using namespace irlens::views;
+
+class TestAnalysisViews : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void sourceLineSelectsItsNodes_data();
+    void sourceLineSelectsItsNodes();
+    void selectingANodeScrollsToItsLine();
+    void missingFileIsNamed();
+    void memoryOverlay();
+    void timelineMemoryPeak();
+};
+
+void TestAnalysisViews::initTestCase() {
+    QCoreApplication::setOrganizationName("irlens-tests");
+    QCoreApplication::setApplicationName("tst_analysis_views");
+    QSettings().setValue("run/warmup", 1);
+    QSettings().setValue("run/repeat", 3);
+    QSettings().remove("source/roots");
+}
+
+namespace {
+
+QString sharedTools() { return QString::fromStdString((testing::sharedDir() / "tools").string()); }
+
+/// Opens a generated fixture, runs it and waits until the analysis docks are filled; "" or the error.
+QString openAndRun(MainWindow& w, const QString& name) {
+    w.resize(1400, 900);
+    const QString err = testing::openAndWait(*w.document(), testing::fixture(QString("generated/%1/model.pt2").arg(name).toStdString()));
+    if (!err.isEmpty()) return err;
+    w.resetLayout();
+    w.show();
+    w.runController()->run();
+    if (!QTest::qWaitFor([&] { return w.document()->runResult() != nullptr; }, 60000)) return "the run did not finish";
+    AnalysisDocks* ad = w.analysisDocks();
+    if (!QTest::qWaitFor([&] { return !ad->memoryCurve()->memory().curve.empty() && ad->linesModel()->rowCount() > 0; }, 10000))
+        return "the docks were not filled";
+    return {};
+}
+
+/// Brings the Source lines dock to the front, tall enough to read, and waits for its text to show.
+bool showSourceDock(MainWindow& w) {
+    auto* dock = w.findChild<QDockWidget*>("runSourceLines");
+    dock->raise();
+    w.resizeDocks({dock}, {450}, Qt::Vertical);
+    SourceText* text = w.analysisDocks()->sourcePane()->text();
+    return QTest::qWaitFor([text] { return text->isVisible() && text->viewport()->height() > 150; }, 5000);
+}
+
+/// Independently of the views: the innermost frame whose path has no `torch/` (else the last frame).
+std::pair<std::string, int> innermostUserLine(const core::Node& n) {
+    const auto& frames = n.meta.frames;
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it)
+        if (it->file.find("torch/") == std::string::npos) return {it->file, it->line};
+    return frames.empty() ? std::pair<std::string, int>{} : std::pair{frames.back().file, frames.back().line};
+}
+
+std::vector<int> nodesAt(const core::Graph& g, const std::string& file, int line) {
+    std::vector<int> out;
+    for (size_t k = 0; k < g.nodes.size(); ++k)
+        if (innermostUserLine(g.nodes[k]) == std::pair{file, line}) out.push_back(static_cast<int>(k));
+    return out;
+}
+
+} // namespace
+
+void TestAnalysisViews::sourceLineSelectsItsNodes_data() {
+    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<QString>("standIn");
+    QTest::addRow("tiny_gpt") << "tiny_gpt" << QString();
+    // resnet18's frames are torchvision's, which ../shared does not hold: a stand-in file of as many
+    // lines under a temporary root (the lines' nodes come from the stack traces, not from the text)
+    QTest::addRow("resnet18") << "resnet18" << "torchvision/models/resnet.py";
+}
+
+// Clicking a line of the shown file selects exactly the nodes whose innermost user frame is that
+// line, as counted here from the nodes' stack traces, and the gutter's count says as many.
+void TestAnalysisViews::sourceLineSelectsItsNodes() {
+    QFETCH(QString, fixture);
+    QFETCH(QString, standIn);
+    IRLENS_REQUIRE_SHARED();
+    QTemporaryDir root;
+    if (!standIn.isEmpty()) {
+        QVERIFY(QDir(root.path()).mkpath(QFileInfo(standIn).path()));
+        QFile file(root.filePath(standIn));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        for (int line = 1; line <= 400; ++line) file.write(QString("# line %1\n").arg(line).toUtf8());
+    }
+    MainWindow w;
+    QCOMPARE(openAndRun(w, fixture), QString());
+    SourcePane* src = w.analysisDocks()->sourcePane();
+    QVERIFY(showSourceDock(w));
+    src->setRoots({sharedTools(), root.path()}, false);
+    w.document()->selectNode(-1);
+    src->setLines(linesOf(*w.document()->runResult()->analysis));
+    QVERIFY2(!src->resolvedFile().isEmpty(), qPrintable(src->message()->text()));
+    const core::Graph& g = *w.document()->graph();
+    int checked = 0;
+    for (const auto& [line, time] : src->text()->annotations()) {
+        if (time.selfNodes == 0) continue;
+        const std::vector<int> expected = nodesAt(g, src->traceFile().toStdString(), line);
+        src->text()->showLine(line);
+        const QRect r = src->text()->lineRect(line);
+        QVERIFY2(src->text()->viewport()->rect().contains(r.center()), qPrintable(QString("line %1 not shown").arg(line)));
+        QTest::mouseClick(src->text()->viewport(), Qt::LeftButton, {}, QPoint(30, r.center().y()));
+        QCOMPARE(w.document()->searchHits(), expected);
+        QCOMPARE(time.selfNodes, static_cast<int>(expected.size()));
+        QCOMPARE(w.document()->selectedNode(), expected.front());
+        ++checked;
+    }
+    QVERIFY(checked >= 3);
+}
+
+// Selecting a node shows its innermost user frame's file with that line under the cursor, in view.
+void TestAnalysisViews::selectingANodeScrollsToItsLine() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow w;
+    QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
+    SourcePane* src = w.analysisDocks()->sourcePane();
+    QVERIFY(showSourceDock(w));
+    src->setRoots({sharedTools()}, false);
+    const core::Graph& g = *w.document()->graph();
+    int checked = 0;
+    for (size_t k = 0; k < g.nodes.size() && checked < 6; k += 17) {
+        const auto [file, line] = innermostUserLine(g.nodes[k]);
+        if (file.empty()) continue;
+        src->text()->showLine(1);
+        w.document()->selectNode(static_cast<int>(k));
+        QCOMPARE(src->traceFile(), QString::fromStdString(file));
+        QVERIFY(!src->resolvedFile().isEmpty());
+        QCOMPARE(src->text()->cursorLine(), line);
+        QVERIFY(src->text()->viewport()->rect().contains(src->text()->lineRect(line).center()));
+        ++checked;
+    }
+    QVERIFY(checked >= 3);
+}
+
+// Without the file under any root, the pane names the file and the roots, and the table still works.
+void TestAnalysisViews::missingFileIsNamed() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow w;
+    QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
+    QTemporaryDir empty;
+    SourcePane* src = w.analysisDocks()->sourcePane();
+    src->setRoots({empty.path()}, false);
+    src->showSource("pt2gen/models.py", 98);
+    QVERIFY(src->resolvedFile().isEmpty());
+    QCOMPARE(src->message()->text(), QString("pt2gen/models.py not found under %1").arg(empty.path()));
+    QVERIFY(src->text()->toPlainText().isEmpty());
+    src->setRoots({}, false);
+    QVERIFY(src->message()->text().contains("no source roots are set"));
+    // the file:line table is unaffected: its first row still selects its nodes
+    w.analysisDocks()->selectLine(0);
+    QVERIFY(!w.document()->searchHits().empty());
+    // and found again once a root holds it
+    src->setRoots({empty.path(), sharedTools()}, false);
+    QCOMPARE(src->resolvedFile(), QDir::cleanPath(sharedTools() + "/pt2gen/models.py"));
+}
+
+// The memory toggle recolours the boxes by the bytes live at the peak: the box holding the most gets
+// another colour than one holding a little, the legend reads bytes, and turning it off restores the
+// op colours (the heatmap is off).
+void TestAnalysisViews::memoryOverlay() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow w;
+    QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
+    HeatmapOverlay* overlay = w.runController()->heatmap();
+    QVERIFY(!overlay->isEnabled());
+    // View › Memory overlay and the dock's check box are one toggle
+    QAction* action = w.analysisDocks()->memoryOverlayAction();
+    QVERIFY(action->isEnabled());
+    QVERIFY(w.findChild<QAction*>("memoryOverlayAction") == action && !action->associatedObjects().isEmpty());
+    action->trigger();
+    QVERIFY(w.analysisDocks()->memoryOverlayToggle()->isChecked());
+    QVERIFY(overlay->isMemoryMode());
+    const NodeItem* most = nullptr;
+    const NodeItem* least = nullptr;
+    for (NodeItem* box : w.graphPane()->scene()->nodeItems()) {
+        const int64_t bytes = overlay->bytesOfItem(box->index());
+        if (!overlay->overlayOf(box) || bytes <= 0) continue;
+        if (!most || bytes > overlay->bytesOfItem(most->index())) most = box;
+        if (!least || bytes < overlay->bytesOfItem(least->index())) least = box;
+    }
+    QVERIFY(most && least);
+    QVERIFY(overlay->bytesOfItem(most->index()) > overlay->bytesOfItem(least->index()));
+    QVERIFY(overlay->heatColorOf(most) != overlay->heatColorOf(least));
+    QCOMPARE(overlay->heatColorOf(most), viridis(1.0));
+    QVERIFY(overlay->legend()->isVisible());
+    w.analysisDocks()->memoryOverlayToggle()->setChecked(false);
+    QVERIFY(!overlay->overlayOf(most));
+    QVERIFY(!overlay->legend()->isVisible());
+    QVERIFY(!action->isChecked());
+}
+
+// The timeline's memory band peaks at the Memory dock's peak, and shows it while the peak node runs.
+void TestAnalysisViews::timelineMemoryPeak() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow w;
+    QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
+    const MemorySummary& mem = w.analysisDocks()->memoryCurve()->memory();
+    TimelineWidget* tl = w.runController()->timeline();
+    QVERIFY(mem.peakBytes > 0);
+    QCOMPARE(tl->memoryPeakBytes(), mem.peakBytes);
+    QVERIFY(!tl->memoryBand().isEmpty());
+    const int peakNode = mem.curve[static_cast<size_t>(mem.peak)].node;
+    for (const RunTiming& t : w.document()->runResult()->timings)
+        if (t.node == peakNode) QCOMPARE(tl->memoryAt(t.startNs), mem.peakBytes);
+}
+
+QTEST_MAIN(TestAnalysisViews)
+#include "tst_analysis_views.moc"
