@@ -17,16 +17,15 @@ bool isLibraryFrame(const std::string& file) {
     return false;
 }
 
-namespace {
-
-using LineKey = std::pair<std::string, int>;
-
-// The frame a node's self time belongs to: the innermost user frame, else the innermost frame.
 const StackFrame* selfFrame(const std::vector<StackFrame>& frames) {
     for (auto it = frames.rbegin(); it != frames.rend(); ++it)
         if (!isLibraryFrame(it->file)) return &*it;
     return frames.empty() ? nullptr : &frames.back();
 }
+
+namespace {
+
+using LineKey = std::pair<std::string, int>;
 
 SourceLine& lineFor(std::map<LineKey, SourceLine>& lines, const StackFrame* f) {
     static const StackFrame kNoFrame{};

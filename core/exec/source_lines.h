@@ -37,6 +37,10 @@ struct LineProfile {
 /// Whether `file` is one of PyTorch's files (a path component `torch`): a library frame.
 bool isLibraryFrame(const std::string& file);
 
+/// The frame a node's self time belongs to: its innermost user frame, else its innermost frame (null
+/// without frames).
+const StackFrame* selfFrame(const std::vector<StackFrame>& frames);
+
 /// The line profile of the plan's top-level nodes, timed by `nodeNs` (one per node; negative: did not
 /// run, left out). A node whose frames are all library frames has its self time at its innermost frame.
 LineProfile lineProfile(const ExecutionPlan& plan, const std::vector<int64_t>& nodeNs);

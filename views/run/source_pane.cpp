@@ -70,12 +70,7 @@ QString resolveSourcePath(const QString& tracePath, const QStringList& roots) {
     return {};
 }
 
-const StackFrame* innermostUserFrame(const Node& node) {
-    const auto& frames = node.meta.frames;
-    for (auto it = frames.rbegin(); it != frames.rend(); ++it)
-        if (!exec::isLibraryFrame(it->file)) return &*it;
-    return frames.empty() ? nullptr : &frames.back();
-}
+const StackFrame* innermostUserFrame(const Node& node) { return exec::selfFrame(node.meta.frames); }
 
 // ---------------------------------------------------------------------------- SourceText
 
