@@ -34,6 +34,7 @@ public:
     int edgeItemCount() const { return static_cast<int>(m_edges.size()); }
     int clusterItemCount() const { return static_cast<int>(m_clusters.size()); }
     const std::vector<NodeItem*>& nodeItems() const { return m_nodes; }
+    const std::vector<ClusterItem*>& clusterItems() const { return m_clusters; }
     /// The box showing a graph node (its own, or its collapsed module's); nullptr if none.
     NodeItem* itemForNode(int nodeIndex) const;
     /// Graph nodes whose output shape mentions `symbol` as a whole word.

@@ -100,8 +100,8 @@ void GraphView::showStart() {
         scale(kStartZoom, kStartZoom);
         QPointF anchor = r.center();
         double top = r.bottom();
-        for (QGraphicsItem* it : m_scene->items())
-            if (auto* node = qgraphicsitem_cast<NodeItem*>(it); node && node->sceneBoundingRect().top() < top) {
+        for (NodeItem* node : m_scene->nodeItems()) // not items(): that sorts every item of the scene
+            if (node->sceneBoundingRect().top() < top) {
                 top = node->sceneBoundingRect().top();
                 anchor = node->sceneBoundingRect().center();
             }
@@ -348,7 +348,7 @@ void GraphView::placeMiniMap() {
 
 // ---------------------------------------------------------------------------- MiniMap
 
-MiniMap::MiniMap(GraphView* main, QGraphicsScene* scene)
+MiniMap::MiniMap(GraphView* main, GraphScene* scene)
     : QGraphicsView(main->viewport()), m_main(main), m_source(scene) {
     m_standIn.setSceneRect(scene->sceneRect());
     setScene(&m_standIn);
@@ -384,14 +384,12 @@ void MiniMap::refresh() {
 
 void MiniMap::collectBoxes() {
     m_boxes.clear();
-    const auto items = m_source->items(Qt::AscendingOrder); // frames first, boxes on top
-    for (const QGraphicsItem* it : items) {
-        if (!it->isVisible()) continue;
-        if (it->type() == NodeItem::Type)
-            m_boxes.push_back({it->sceneBoundingRect(), static_cast<const NodeItem*>(it)->fill()});
-        else if (it->type() == ClusterItem::Type)
-            m_boxes.push_back({it->sceneBoundingRect(), QColor()});
-    }
+    if (m_source->isBuilding()) return; // collected once every item exists (stale until then)
+    // frames first, boxes on top: the frames nest outer before inner in the layout's order
+    for (const ClusterItem* it : m_source->clusterItems())
+        if (it->isVisible()) m_boxes.push_back({it->sceneBoundingRect(), QColor()});
+    for (const NodeItem* it : m_source->nodeItems())
+        if (it->isVisible()) m_boxes.push_back({it->sceneBoundingRect(), it->fill()});
     m_boxesStale = false;
 }
 
