@@ -74,10 +74,11 @@ QString NodeItem::toolTipText() const {
 
 QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-6, -8, 4, 4); } // room for the "new" tag
 
-void NodeItem::setEmphasis(int flags) {
-    if (flags == m_emphasis) return;
+bool NodeItem::setEmphasis(int flags, bool repaint) {
+    if (flags == m_emphasis) return false;
     m_emphasis = flags;
-    update();
+    if (repaint) update();
+    return true;
 }
 
 int NodeItem::chipAt(const QPointF& scenePos) const {

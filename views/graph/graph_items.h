@@ -29,7 +29,9 @@ public:
 
     int index() const { return m_index; }              // into LayoutResult::graph.items
     const core::VisibleItem& item() const { return m_item; }
-    void setEmphasis(int flags);
+    /// Repaints the box when the flags change; `repaint` false leaves that to the caller (one scene
+    /// update for thousands of boxes, cheaper than one item update each). Returns whether they changed.
+    bool setEmphasis(int flags, bool repaint = true);
     int emphasis() const { return m_emphasis; }
     /// The chip under a scene point, -1 if none.
     int chipAt(const QPointF& scenePos) const;

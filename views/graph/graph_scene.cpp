@@ -204,7 +204,14 @@ void GraphScene::refreshEmphasis() {
         if (touches) flags[static_cast<size_t>(e.from == selectedItem ? e.to : e.from)] |= int(Emphasis::Neighbour);
     }
     if (selectedItem >= 0) flags[static_cast<size_t>(selectedItem)] |= int(Emphasis::Selected);
-    for (size_t k = 0; k < m_nodes.size(); ++k) m_nodes[k]->setEmphasis(flags[k]);
+    // a one-letter search outlines thousands of boxes: one update of the scene instead of one per box
+    // (each item update is queued, merged and mapped to every view: 0.25 s for 100,000 boxes)
+    int changed = 0;
+    for (size_t k = 0; k < m_nodes.size(); ++k)
+        if (m_nodes[k]->emphasis() != flags[k]) ++changed;
+    const bool bulk = changed > kBulkEmphasis;
+    for (size_t k = 0; k < m_nodes.size(); ++k) m_nodes[k]->setEmphasis(flags[k], !bulk);
+    if (bulk) update();
 }
 
 } // namespace irlens::views

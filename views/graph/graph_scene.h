@@ -45,6 +45,8 @@ public:
     static constexpr int kSyncItems = 600;
     /// Longest stretch of item creation before the event loop gets a turn.
     static constexpr int kSliceMs = 8;
+    /// When more boxes than this change emphasis at once, the scene is repainted as a whole.
+    static constexpr int kBulkEmphasis = 200;
     /// Also ends a slice after this many items (tests make slices small to see them).
     void setMaxItemsPerSlice(int items) { m_maxSliceItems = std::max(1, items); }
 

@@ -356,8 +356,9 @@ MiniMap::MiniMap(GraphView* main, GraphScene* scene)
         m_standIn.setSceneRect(r);
         m_boxesStale = true;
     });
-    // every item change (layout, emphasis, new marks) may move or recolour a box; rebuilt at the next paint
-    connect(scene, &QGraphicsScene::changed, this, [this] {
+    // boxes move or change colour only with a new layout (emphasis, new marks and the heatmap are not
+    // drawn here): collected again once it is built, and painted once into a pixmap until then
+    connect(scene, &GraphScene::rebuilt, this, [this] {
         m_boxesStale = true;
         viewport()->update();
     });
@@ -395,7 +396,29 @@ void MiniMap::collectBoxes() {
 
 void MiniMap::drawBackground(QPainter* painter, const QRectF& rect) {
     QGraphicsView::drawBackground(painter, rect);
-    if (m_boxesStale) collectBoxes();
+    if (m_boxesStale) {
+        collectBoxes();
+        m_picture = QPixmap();
+    }
+    // the boxes are painted once per layout and size: a pan repaints the overview at every step, and
+    // the 100k-node program has 110,000 boxes and frames
+    const QSize size = viewport()->size() * devicePixelRatioF();
+    if (m_picture.size() != size || m_pictureTransform != viewportTransform()) {
+        m_picture = QPixmap(size);
+        m_picture.setDevicePixelRatio(devicePixelRatioF());
+        m_picture.fill(Qt::transparent);
+        m_pictureTransform = viewportTransform();
+        QPainter p(&m_picture);
+        p.setTransform(m_pictureTransform);
+        paintBoxes(&p, mapToScene(viewport()->rect()).boundingRect());
+    }
+    painter->save();
+    painter->resetTransform();
+    painter->drawPixmap(0, 0, m_picture);
+    painter->restore();
+}
+
+void MiniMap::paintBoxes(QPainter* painter, const QRectF& rect) {
     QColor frame = palette().color(QPalette::Mid);
     for (const Box& b : m_boxes) {
         if (!b.rect.intersects(rect)) continue;

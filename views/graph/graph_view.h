@@ -5,6 +5,7 @@
 
 #include <QGraphicsScene>
 #include <QGraphicsView>
+#include <QPixmap>
 
 #include <vector>
 
@@ -105,12 +106,15 @@ private:
         QColor fill; // invalid for module frames (outlined only)
     };
     void collectBoxes();
+    void paintBoxes(QPainter* painter, const QRectF& rect);
 
     GraphView* m_main;
     GraphScene* m_source;
     QGraphicsScene m_standIn;
     std::vector<Box> m_boxes;
     bool m_boxesStale = true;
+    QPixmap m_picture; // the boxes as painted at m_pictureTransform
+    QTransform m_pictureTransform;
 };
 
 } // namespace irlens::views
