@@ -1,8 +1,12 @@
-// Level of detail: zoomed far out (below kPlainLod) boxes, frames and edges are drawn plain, and
-// that changes nothing but the drawing: every box is still painted in its colour, a search hit stays
-// visible in the hit colour, and a click still selects the box under it.
+// What makes big graphs cheap changes nothing but the cost. Level of detail: zoomed far out (below
+// kPlainLod) boxes, frames and edges are drawn plain, yet every box is still painted in its colour, a
+// search hit stays visible in the hit colour, and a click still selects the box under it. Search: the
+// index's case-folded scan finds the nodes a case-insensitive match of each field finds, and
+// thousands of hits outlined at once (one scene update) are all outlined.
 #include "core/ir/example_program.h"
 #include "support/gui_test_util.h"
+#include "views/graph/graph_navigation.h"
+#include "views/graph/graph_pane.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
@@ -18,6 +22,7 @@ class TestGraphLod : public QObject {
     Q_OBJECT
 private slots:
     void plainBoxesStillDrawnAndSelectable();
+    void searchHitsUnchanged();
 };
 
 namespace {
@@ -71,6 +76,38 @@ void TestGraphLod::plainBoxesStillDrawnAndSelectable() {
     view.centerOn(box);
     view.selectAt(rect.center());
     QCOMPARE(doc.selectedNode(), box->item().nodeIndex);
+}
+
+void TestGraphLod::searchHitsUnchanged() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphPane pane(&doc);
+    QVERIFY(testing::openAndWait(doc, testing::fixture("generated/deep_stack/model.pt2")).isEmpty());
+    doc.expandAll();
+    QVERIFY(testing::waitForLayout(doc));
+    QTRY_VERIFY(!pane.scene()->isBuilding() && pane.scene()->layout() == doc.layout());
+    const core::Graph& g = *doc.graph();
+    const core::ModuleTree& tree = *doc.scope().tree;
+    // each field on its own, case-insensitively: what the search field promises
+    auto plainScan = [&](const QString& q) {
+        int n = 0;
+        for (size_t k = 0; k < g.nodes.size(); ++k) {
+            QStringList fields{QString::fromStdString(g.nodes[k].name), QString::fromStdString(g.nodes[k].target.full),
+                               QString::fromStdString(g.nodes[k].target.shortName())};
+            for (int m = tree.moduleOfNode(static_cast<int>(k)); m > 0; m = tree.module(m).parent)
+                fields << QString::fromStdString(tree.module(m).path);
+            n += std::any_of(fields.begin(), fields.end(), [&](const QString& f) { return f.contains(q, Qt::CaseInsensitive); });
+        }
+        return n;
+    };
+    for (const QString q : {"s", "MM", "Layers.1", "aten.", "relu_1", "nothing like this"}) {
+        const int hits = pane.search(q);
+        QCOMPARE(hits, plainScan(q));
+        int outlined = 0;
+        for (auto* item : pane.scene()->nodeItems()) outlined += (item->emphasis() & int(Emphasis::SearchHit)) != 0;
+        QCOMPARE(outlined, hits); // expanded: one box per node
+    }
+    QVERIFY(pane.search("s") > GraphScene::kBulkEmphasis); // the bulk path was taken
 }
 
 QTEST_MAIN(TestGraphLod)
