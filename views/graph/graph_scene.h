@@ -63,6 +63,7 @@ private:
     /// Creates items until the slice budget is spent; true when every item exists.
     bool buildSome(int budgetMs);
     void clearItems();
+    std::pair<QColor, char> lookOf(const core::VisibleItem& item) const;
     void refreshEmphasis();
 
     Document* m_doc;
@@ -70,8 +71,7 @@ private:
     std::vector<NodeItem*> m_nodes;
     std::vector<EdgeItem*> m_edges;
     std::vector<ClusterItem*> m_clusters;
-    std::vector<QColor> m_fills; // per layout item, computed once per layout
-    std::vector<char> m_badges;
+    bool m_dark = false; // the palette the items are being made for
     bool m_building = false;
     int m_maxSliceItems = 1 << 30;
     QTimer m_buildTimer;

@@ -5,7 +5,7 @@
 
 #include <QGraphicsScene>
 #include <QGraphicsView>
-#include <QPixmap>
+#include <QImage>
 
 #include <vector>
 
@@ -106,14 +106,14 @@ private:
         QColor fill; // invalid for module frames (outlined only)
     };
     void collectBoxes();
-    void paintBoxes(QPainter* painter, const QRectF& rect);
+    QImage paintBoxes(const QSize& size, const QTransform& toPixels) const;
 
     GraphView* m_main;
     GraphScene* m_source;
     QGraphicsScene m_standIn;
     std::vector<Box> m_boxes;
     bool m_boxesStale = true;
-    QPixmap m_picture; // the boxes as painted at m_pictureTransform
+    QImage m_picture; // the boxes as painted at m_pictureTransform
     QTransform m_pictureTransform;
 };
 
