@@ -237,6 +237,8 @@ private:
     // nodes' derivedFrom) keeps the collapse state and is placed on the current layout: set by
     // setProgram, used by the next layout request only.
     core::LayoutPtr m_incrementalBase;
+    /// The module tree of the program openFile is about to show, built on its worker.
+    std::shared_ptr<const core::ModuleTree> m_preparedTree;
     core::NodeReplacementMap m_incrementalMap;
 };
 

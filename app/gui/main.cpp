@@ -90,6 +90,10 @@ int main(int argc, char** argv) {
     parser.addOption(memoryOverlay);
     QCommandLineOption fxDrawn("fx-placeholders", "draw the graph as the FX graph has it (Graph › Draw as the FX graph has it)");
     parser.addOption(fxDrawn);
+    QCommandLineOption noFold("no-fold", "draw repeated blocks in full (Graph › Fold repeated blocks off)");
+    parser.addOption(noFold);
+    QCommandLineOption expandAll("expand-all", "once shown, open every module (Graph › Expand all modules)");
+    parser.addOption(expandAll);
     QCommandLineOption fxForm("fx", "show the FX dock's FORM tab: graph, code (forward()) or table (print_tabular)", "FORM");
     parser.addOption(fxForm);
     QCommandLineOption compare("compare", "once shown, open the Compare window against the program in FILE", "FILE");
@@ -98,6 +102,7 @@ int main(int argc, char** argv) {
     irlens::views::MainWindow window;
     window.show();
     if (parser.isSet(fxDrawn)) window.findChild<QAction*>("fxPlaceholdersAction")->trigger();
+    if (auto* fold = window.findChild<QAction*>("foldRepeatedAction"); parser.isSet(noFold) && fold->isChecked()) fold->trigger();
     window.fxTabs()->setCurrentIndex(static_cast<int>(std::max<qsizetype>(0, QStringList{"graph", "code", "table"}.indexOf(parser.value(fxForm)))));
     applyFirstRunOptions(window, parser, dock, whatIf);
     if (parser.isSet(sourceRoot)) window.analysisDocks()->sourcePane()->setRoots(parser.values(sourceRoot), false);
@@ -105,8 +110,9 @@ int main(int argc, char** argv) {
     // --select / --search apply once, when the first layout arrives
     auto* doc = window.document();
     auto once = std::make_shared<QMetaObject::Connection>();
-    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose, run, runTo, compare, reference] {
+    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose, run, runTo, compare, reference, expandAll] {
         QObject::disconnect(*once);
+        if (parser.isSet(expandAll)) doc->expandAll();
         if (parser.isSet(run)) {
             window.runController()->heatmapAction()->setChecked(true);
             window.runController()->run();

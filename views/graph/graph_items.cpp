@@ -74,10 +74,11 @@ QString NodeItem::toolTipText() const {
 
 QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-6, -8, 4, 4); } // room for the "new" tag
 
-void NodeItem::setEmphasis(int flags) {
-    if (flags == m_emphasis) return;
+bool NodeItem::setEmphasis(int flags, bool repaint) {
+    if (flags == m_emphasis) return false;
     m_emphasis = flags;
-    update();
+    if (repaint) update();
+    return true;
 }
 
 int NodeItem::chipAt(const QPointF& scenePos) const {
@@ -198,6 +199,13 @@ void NodeItem::paintChips(QPainter* p, const QFont& smallFont) const {
 
 void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
     const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+    if (lod < kPlainLod) {
+        // a few pixels wide: a plain fill, the emphasis colour when outlined (search hits stay visible)
+        p->setRenderHint(QPainter::Antialiasing, false);
+        const QColor fill = m_emphasis ? outlinePen(m_fill).color() : m_newStep > 0 ? newNodeColor() : m_fill;
+        p->fillRect(m_rect, fill);
+        return;
+    }
     const QColor border = darkTheme() ? m_fill.lighter(170) : m_fill.darker(160);
     paintShape(p, border);
     if (m_newStep > 0) paintNewTag(p, lod);
@@ -254,6 +262,15 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     const QPalette pal = palette();
     QColor c = m_highlighted ? pal.color(QPalette::Highlight) : pal.color(QPalette::WindowText);
     if (!m_highlighted) c.setAlphaF(0.55);
+    const double lodNow = option->levelOfDetailFromTransform(p->worldTransform());
+    if (lodNow < kPlainLod) {
+        // boxes a few pixels wide: a hairline from end to end, none when the whole edge is a pixel or two
+        if (!m_highlighted && lodNow * std::max(m_bounds.width(), m_bounds.height()) < 3) return;
+        p->setRenderHint(QPainter::Antialiasing, false);
+        p->setPen(QPen(c, 0));
+        p->drawLine(QPointF(m_path.elementAt(0)), m_path.currentPosition());
+        return;
+    }
     p->setRenderHint(QPainter::Antialiasing, true);
     p->setPen(QPen(c, m_highlighted ? 2.0 : 1.0));
     p->setBrush(Qt::NoBrush);
@@ -296,11 +313,19 @@ void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWi
     QColor fill = pal.color(QPalette::Base);
     // nested groups get slightly darker (lighter on dark themes) backgrounds
     fill = darkTheme() ? fill.lighter(100 + 8 * m_depth) : fill.darker(100 + 4 * m_depth);
+    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+    if (lod < kPlainLod) {
+        // zoomed far out: a square frame of one pixel, no rounding
+        p->setRenderHint(QPainter::Antialiasing, false);
+        p->setPen(QPen(frame, 0));
+        p->setBrush(fill);
+        p->drawRect(m_rect);
+        return;
+    }
     p->setRenderHint(QPainter::Antialiasing, true);
     p->setPen(QPen(frame, 1.0));
     p->setBrush(fill);
     p->drawRoundedRect(m_rect, 5, 5);
-    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
     if (lod < 0.4) return;
     QFont f = QApplication::font();
     f.setPointSizeF(7.5);

@@ -10,6 +10,11 @@
 
 namespace irlens::views {
 
+/// Below this zoom (a 160-unit box is under ~16 pixels wide) items are drawn plain: boxes as filled
+/// rectangles, frames square, edges as hairlines from end to end (or not at all when a pixel or two
+/// long); nothing antialiased. The whole of llama_deep expanded has 27,000 items in view.
+inline constexpr double kPlainLod = 0.1;
+
 /// How an item is emphasised (selection accent, producer/user tint, search outline, symbol match).
 enum class Emphasis { None = 0, Selected = 1, Neighbour = 2, SearchHit = 4, Symbol = 8 };
 
@@ -24,7 +29,9 @@ public:
 
     int index() const { return m_index; }              // into LayoutResult::graph.items
     const core::VisibleItem& item() const { return m_item; }
-    void setEmphasis(int flags);
+    /// Repaints the box when the flags change; `repaint` false leaves that to the caller (one scene
+    /// update for thousands of boxes, cheaper than one item update each). Returns whether they changed.
+    bool setEmphasis(int flags, bool repaint = true);
     int emphasis() const { return m_emphasis; }
     /// The chip under a scene point, -1 if none.
     int chipAt(const QPointF& scenePos) const;

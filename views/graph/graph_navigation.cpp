@@ -95,12 +95,15 @@ std::vector<int> searchNodes(const Graph& graph, const ModuleTree& tree, const Q
 
 NodeSearchIndex::NodeSearchIndex(const Graph& graph, const ModuleTree& tree) : m_graph(&graph), m_tree(&tree) {
     m_fields.reserve(graph.nodes.size());
+    m_folded.reserve(graph.nodes.size());
     for (size_t k = 0; k < graph.nodes.size(); ++k) {
         const Node& n = graph.nodes[k];
         QStringList fields{QString::fromStdString(n.name), QString::fromStdString(n.target.full),
                            QString::fromStdString(n.target.shortName())};
         for (int m = tree.moduleOfNode(static_cast<int>(k)); m > 0; m = tree.module(m).parent)
             fields << QString::fromStdString(tree.module(m).path);
+        // case folded once here, so that a query is one case-sensitive scan per node
+        m_folded.push_back(fields.join(QChar('\n')).toCaseFolded());
         m_fields.push_back(std::move(fields));
     }
 }
@@ -113,11 +116,17 @@ std::vector<int> NodeSearchIndex::search(const QString& query, bool regex) const
         re = QRegularExpression(query, QRegularExpression::CaseInsensitiveOption);
         if (!re.isValid()) return hits;
     }
-    const QString needle = query.trimmed();
+    const QString needle = query.trimmed().toCaseFolded();
+    if (!regex && !needle.contains(QChar('\n'))) {
+        // the fields joined by newlines: a needle without one matches the join where it matches a field
+        for (size_t k = 0; k < m_folded.size(); ++k)
+            if (m_folded[k].contains(needle)) hits.push_back(static_cast<int>(k));
+        return hits;
+    }
     for (size_t k = 0; k < m_fields.size(); ++k) {
         bool hit = false;
         for (const QString& f : m_fields[k]) {
-            hit = regex ? re.match(f).hasMatch() : f.contains(needle, Qt::CaseInsensitive);
+            hit = regex ? re.match(f).hasMatch() : f.toCaseFolded().contains(needle);
             if (hit) break;
         }
         if (hit) hits.push_back(static_cast<int>(k));

@@ -45,6 +45,7 @@ private:
     const core::Graph* m_graph = nullptr;
     const core::ModuleTree* m_tree = nullptr;
     std::vector<QStringList> m_fields; // per node: name, target, short target, enclosing module paths
+    std::vector<QString> m_folded;     // per node: its fields joined by newlines, case folded
 };
 
 } // namespace irlens::views

@@ -51,7 +51,11 @@ private:
     QCheckBox* m_regex;
     QLabel* m_count;
     int m_current = -1;
+    void prepareIndex();
+
     NodeSearchIndex m_index; // of the graph on screen, rebuilt when it changes
+    const core::ModuleTree* m_indexPending = nullptr; // the tree a worker is indexing now
+    quint64 m_indexGeneration = 0;                     // counts programs shown
 };
 
 } // namespace irlens::views

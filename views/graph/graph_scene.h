@@ -34,6 +34,7 @@ public:
     int edgeItemCount() const { return static_cast<int>(m_edges.size()); }
     int clusterItemCount() const { return static_cast<int>(m_clusters.size()); }
     const std::vector<NodeItem*>& nodeItems() const { return m_nodes; }
+    const std::vector<ClusterItem*>& clusterItems() const { return m_clusters; }
     /// The box showing a graph node (its own, or its collapsed module's); nullptr if none.
     NodeItem* itemForNode(int nodeIndex) const;
     /// Graph nodes whose output shape mentions `symbol` as a whole word.
@@ -44,6 +45,8 @@ public:
     static constexpr int kSyncItems = 600;
     /// Longest stretch of item creation before the event loop gets a turn.
     static constexpr int kSliceMs = 8;
+    /// When more boxes than this change emphasis at once, the scene is repainted as a whole.
+    static constexpr int kBulkEmphasis = 200;
     /// Also ends a slice after this many items (tests make slices small to see them).
     void setMaxItemsPerSlice(int items) { m_maxSliceItems = std::max(1, items); }
 
@@ -60,6 +63,7 @@ private:
     /// Creates items until the slice budget is spent; true when every item exists.
     bool buildSome(int budgetMs);
     void clearItems();
+    std::pair<QColor, char> lookOf(const core::VisibleItem& item) const;
     void refreshEmphasis();
 
     Document* m_doc;
@@ -67,8 +71,7 @@ private:
     std::vector<NodeItem*> m_nodes;
     std::vector<EdgeItem*> m_edges;
     std::vector<ClusterItem*> m_clusters;
-    std::vector<QColor> m_fills; // per layout item, computed once per layout
-    std::vector<char> m_badges;
+    bool m_dark = false; // the palette the items are being made for
     bool m_building = false;
     int m_maxSliceItems = 1 << 30;
     QTimer m_buildTimer;

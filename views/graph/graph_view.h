@@ -5,6 +5,7 @@
 
 #include <QGraphicsScene>
 #include <QGraphicsView>
+#include <QImage>
 
 #include <vector>
 
@@ -82,11 +83,14 @@ private:
 /// An overview of the whole scene with the visible area outlined; click or drag to move there.
 /// It shows an empty stand-in scene with the graph's rect and paints the boxes itself as plain
 /// rectangles from a list rebuilt only when the graph changed: asking the real scene to paint its
-/// 11,000 items at thumbnail size took ~65 ms per repaint on deep_stack after a decomposition.
+/// 11,000 items at thumbnail size took ~65 ms per repaint on deep_stack after a decomposition. The
+/// list is read from the scene's own item lists, never QGraphicsScene::items() (which sorts every
+/// item by stacking order: over a second per slice on the 100k-node program), and not while the
+/// scene is still being built.
 class MiniMap : public QGraphicsView {
     Q_OBJECT
 public:
-    MiniMap(GraphView* main, QGraphicsScene* scene);
+    MiniMap(GraphView* main, GraphScene* scene);
     void refresh();
 
 protected:
@@ -102,12 +106,15 @@ private:
         QColor fill; // invalid for module frames (outlined only)
     };
     void collectBoxes();
+    QImage paintBoxes(const QSize& size, const QTransform& toPixels) const;
 
     GraphView* m_main;
-    QGraphicsScene* m_source;
+    GraphScene* m_source;
     QGraphicsScene m_standIn;
     std::vector<Box> m_boxes;
     bool m_boxesStale = true;
+    QImage m_picture; // the boxes as painted at m_pictureTransform
+    QTransform m_pictureTransform;
 };
 
 } // namespace irlens::views
