@@ -112,7 +112,8 @@ void Document::openFile(const QString& path) {
     watcher->setFuture(future);
 }
 
-void Document::setProgram(ProgramPtr program, const QString& title) {
+void Document::setProgram(ProgramPtr program, const QString& title, std::shared_ptr<const ModuleTree> tree) {
+    if (tree) m_preparedTree = std::move(tree);
     // what is on screen now, to place a decomposition step on it (top level only)
     ProgramPtr before = m_program;
     LayoutPtr beforeLayout;

@@ -94,7 +94,8 @@ public:
     /// Loads a .pt2 on a worker; emits loadFailed or, later, programChanged.
     void openFile(const QString& path);
     /// Shows a program built in code (the bundled example, a decomposed program).
-    void setProgram(core::ProgramPtr program, const QString& title);
+    /// `tree`, when given, is the program's module tree built elsewhere (a worker), else it is built here.
+    void setProgram(core::ProgramPtr program, const QString& title, std::shared_ptr<const core::ModuleTree> tree = nullptr);
     core::ProgramPtr program() const { return m_program; }
     QString title() const { return m_title; }
     QString filePath() const { return m_path; }

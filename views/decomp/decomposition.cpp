@@ -129,7 +129,10 @@ bool Decomposition::runStep(std::function<Result<const DecompStep*>(DecompSessio
         else out.error = QString::fromStdString(r.error());
         // the level of the program the step made: a scan of every node, kept off the GUI thread
         out.program = session->current();
-        if (out.program) out.level = levelOf(*out.program);
+        if (out.program) {
+            out.level = levelOf(*out.program);
+            out.tree = std::make_shared<const ModuleTree>(ModuleTree::build(out.program->graph));
+        }
         return out;
     }));
     return true;
@@ -148,6 +151,7 @@ void Decomposition::onStepDone() {
         m_levelOf = out.program;
         m_level = out.level;
     }
+    m_prepared = out;
     emit stepReturned();
     if (!out.step || !out.error.isEmpty() || m_stale) m_busy = false; // else: after the deferred finish
     if (m_stale) {
@@ -227,7 +231,10 @@ void Decomposition::applyCurrent(size_t fromPosition, bool deferFinish) {
     const QString title = m_session->position() == 0
                               ? m_baseTitle
                               : tr("%1 (%2)").arg(m_baseTitle, QString::fromUtf8(irLevelName(currentLevel())));
-    m_doc->setProgram(m_shown, title);
+    // a worker step's program comes with its module tree (on deep_stack ten milliseconds and more
+    // of the GUI thread's busiest turn)
+    m_doc->setProgram(m_shown, title, m_prepared.program == m_shown ? m_prepared.tree : nullptr);
+    m_prepared = {};
     // the selection and the new-node marks; an undo leaves no marks (new nodes get their own mark in
     // the graph, not the search-hit outline)
     auto finish = [this, selected, forward] {

@@ -5,6 +5,7 @@
 // Decomposition pane observes it and calls its actions; nothing here is a widget.
 
 #include "core/decomp/decomp_session.h"
+#include "core/layout/module_tree.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -24,6 +25,7 @@ struct DecompOutcome {
     QString error;
     core::ProgramPtr program;                  // the session's program after the work
     core::IrLevel level = core::IrLevel::Training; // its level, computed on the worker
+    std::shared_ptr<const core::ModuleTree> tree;  // its module tree, built on the worker too
 };
 
 /// Shared between the GUI and the stepping thread: where the step is, and the cancel request.
@@ -110,6 +112,7 @@ private:
     Document* m_doc;
     std::unique_ptr<core::DecompSession> m_session;
     core::ProgramPtr m_shown; // the program this session last put on the Document
+    DecompOutcome m_prepared; // the last worker step's program with its module tree, until shown
     QFutureWatcher<DecompOutcome> m_watcher;
     std::shared_ptr<DecompProgressState> m_progress;
     size_t m_startPosition = 0;

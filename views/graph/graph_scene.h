@@ -52,6 +52,9 @@ public:
 
 signals:
     void rebuilt();
+    /// Every item is about to be deleted (a new program or layout): whoever holds items or their
+    /// children (overlays) drops its pointers; the scene deletes them.
+    void aboutToClear();
 
 protected:
     /// A box's tooltip is composed when the user hovers it (NodeItem::toolTipText()); edges and

@@ -145,11 +145,10 @@ HeatmapOverlay::HeatmapOverlay(Document* document, GraphPane* graph, QObject* pa
         m_run = std::move(run);
         apply();
     });
-    // the scene rebuilds its items on every layout (collapse, scope change): redo the overlay
-    connect(m_graph->scene(), &GraphScene::rebuilt, this, [this] {
-        m_overlays.clear(); // the scene deleted them with their boxes
-        apply();
-    });
+    // the scene deletes the overlays with their boxes (a new program, every layout): forget them
+    // first, so that nothing deletes them twice, then redo the overlay on the new items
+    connect(m_graph->scene(), &GraphScene::aboutToClear, this, [this] { m_overlays.clear(); });
+    connect(m_graph->scene(), &GraphScene::rebuilt, this, &HeatmapOverlay::apply);
     m_run = m_doc->runResult();
     m_legend = new HeatLegend(m_graph->view()->viewport());
     m_legend->hide();
