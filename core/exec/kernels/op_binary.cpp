@@ -5,6 +5,7 @@
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/int_wrap.h"
 #include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
@@ -79,10 +80,10 @@ T applyBin(Bin op, T a, T b, T alpha) {
         }
     } else {
         switch (op) {
-        case Bin::Add: return static_cast<T>(a + alpha * b);
-        case Bin::Sub: return static_cast<T>(a - alpha * b);
-        case Bin::Rsub: return static_cast<T>(b - alpha * a);
-        case Bin::Mul: return static_cast<T>(a * b);
+        case Bin::Add: return wrapAdd(a, wrapMul(alpha, b));
+        case Bin::Sub: return wrapSub(a, wrapMul(alpha, b));
+        case Bin::Rsub: return wrapSub(b, wrapMul(alpha, a));
+        case Bin::Mul: return wrapMul(a, b);
         case Bin::Div:
             if constexpr (std::is_floating_point_v<T>) return a / b;
             else return divTruncInt(a, b);
@@ -95,8 +96,8 @@ T applyBin(Bin op, T a, T b, T alpha) {
             else {
                 if (b < 0) return static_cast<T>(a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0));
                 T r = 1, base = a;
-                for (auto e = static_cast<int64_t>(b); e; e >>= 1, base = static_cast<T>(base * base))
-                    if (e & 1) r = static_cast<T>(r * base);
+                for (auto e = static_cast<int64_t>(b); e; e >>= 1, base = wrapMul(base, base))
+                    if (e & 1) r = wrapMul(r, base);
                 return r;
             }
         case Bin::Maximum:
@@ -168,27 +169,6 @@ std::optional<Scalar> asScalar(const EValue* v) {
     s.value = v->toDouble();
     s.kind = v->kind == EValue::Kind::Double ? Scalar::Kind::Float : v->kind == EValue::Kind::Bool ? Scalar::Kind::Bool : Scalar::Kind::Int;
     return s;
-}
-
-// Integer arithmetic wraps like PyTorch's (two's complement); computing in the unsigned type of the
-// same width keeps signed overflow out of undefined behaviour.
-template <class T> T wrapAdd(T p, T q) {
-    if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= sizeof(int))
-        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(p) + static_cast<std::make_unsigned_t<T>>(q));
-    else
-        return static_cast<T>(p + q);
-}
-template <class T> T wrapSub(T p, T q) {
-    if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= sizeof(int))
-        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(p) - static_cast<std::make_unsigned_t<T>>(q));
-    else
-        return static_cast<T>(p - q);
-}
-template <class T> T wrapMul(T p, T q) {
-    if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= sizeof(int))
-        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(p) * static_cast<std::make_unsigned_t<T>>(q));
-    else
-        return static_cast<T>(p * q);
 }
 
 void binary(KernelContext& ctx, Bin op) {

@@ -4,6 +4,7 @@
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/int_wrap.h"
 #include "core/exec/kernels/util/dnnl_slices.h"
 #include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
@@ -90,13 +91,13 @@ template <class T>
         }
     } else {
         switch (op) {
-        case Un::Neg: return static_cast<T>(-x);
-        case Un::Abs: return static_cast<T>(x < 0 ? -x : x);
+        case Un::Neg: return wrapNeg(x);
+        case Un::Abs: return x < 0 ? wrapNeg(x) : x;
         case Un::Relu: return x > 0 ? x : T(0);
         case Un::Floor: case Un::Ceil: case Un::Round: case Un::Trunc: return x;
         case Un::Frac: return T(0);
         case Un::Sign: return static_cast<T>(x > 0 ? 1 : (x < 0 ? -1 : 0));
-        case Un::Square: return static_cast<T>(x * x);
+        case Un::Square: return wrapMul(x, x);
         default: kernelFail("this operation needs a floating-point tensor");
         }
     }
