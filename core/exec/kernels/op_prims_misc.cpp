@@ -5,6 +5,7 @@
 #include "core/exec/kernel_registry.h"
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/int_wrap.h"
 #include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
@@ -36,7 +37,7 @@ void gcdKernel(KernelContext& ctx) {
     dispatchNumeric(a.dtype(), [&]<class T>() {
         if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bool>) kernelFail("dtype " + dtypeName(a.dtype()) + " is not supported by this kernel (integers only)");
         else mapElements<T, T, T>(ctx.threads(), out, [](T x, T y) {
-            T u = static_cast<T>(x < 0 ? -x : x), v = static_cast<T>(y < 0 ? -y : y);
+            T u = x < 0 ? wrapNeg(x) : x, v = y < 0 ? wrapNeg(y) : y;
             while (u != 0) {
                 T r = static_cast<T>(v % u);
                 v = u;
