@@ -65,6 +65,21 @@ template <class T> T divFloor(T a, T b) {
     }
 }
 
+// prims.shift_left / shift_right_arithmetic as PyTorch 1.13 computes them (C++ `<<` / `>>` on the
+// promoted type, whose count x86 masks to its width) without C++'s undefined shift past the width:
+// the count is masked explicitly and the left shift done unsigned.
+template <class T> using ShiftType = std::conditional_t<(sizeof(T) < sizeof(int)), int, T>;
+template <class T> T shiftLeft(T a, T b) {
+    using P = ShiftType<T>;
+    const auto count = static_cast<unsigned>(static_cast<int64_t>(b) & static_cast<int64_t>(sizeof(P) * 8 - 1));
+    return static_cast<T>(static_cast<std::make_unsigned_t<P>>(static_cast<P>(a)) << count);
+}
+template <class T> T shiftRight(T a, T b) {
+    using P = ShiftType<T>;
+    const auto count = static_cast<unsigned>(static_cast<int64_t>(b) & static_cast<int64_t>(sizeof(P) * 8 - 1));
+    return static_cast<T>(static_cast<P>(a) >> count);
+}
+
 template <class T>
 T applyBin(Bin op, T a, T b, T alpha) {
     if constexpr (std::is_same_v<T, bool>) {
@@ -124,8 +139,8 @@ T applyBin(Bin op, T a, T b, T alpha) {
         case Bin::BitAnd: if constexpr (std::is_integral_v<T>) return a & b; else kernelFail("bitwise ops need integer tensors");
         case Bin::BitOr: if constexpr (std::is_integral_v<T>) return a | b; else kernelFail("bitwise ops need integer tensors");
         case Bin::BitXor: if constexpr (std::is_integral_v<T>) return a ^ b; else kernelFail("bitwise ops need integer tensors");
-        case Bin::Shl: if constexpr (std::is_integral_v<T>) return static_cast<T>(a << b); else kernelFail("shifts need integer tensors");
-        case Bin::Shr: if constexpr (std::is_integral_v<T>) return static_cast<T>(a >> b); else kernelFail("shifts need integer tensors");
+        case Bin::Shl: if constexpr (std::is_integral_v<T>) return shiftLeft(a, b); else kernelFail("shifts need integer tensors");
+        case Bin::Shr: if constexpr (std::is_integral_v<T>) return shiftRight(a, b); else kernelFail("shifts need integer tensors");
         default: kernelFail("unsupported binary op");
         }
     }
