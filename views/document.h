@@ -97,6 +97,8 @@ public:
     /// `tree`, when given, is the program's module tree built elsewhere (a worker), else it is built here.
     void setProgram(core::ProgramPtr program, const QString& title, std::shared_ptr<const core::ModuleTree> tree = nullptr);
     core::ProgramPtr program() const { return m_program; }
+    /// The module tree of the program's top-level graph (null without a program).
+    std::shared_ptr<const core::ModuleTree> topModuleTree() const { return m_scopes.empty() ? nullptr : m_scopes.front().tree; }
     QString title() const { return m_title; }
     QString filePath() const { return m_path; }
 

@@ -87,6 +87,7 @@ void Decomposition::onProgramChanged() {
     }
     m_shown = p;
     m_session.reset();
+    m_trees.clear();
     m_modified = false;
     m_message.clear();
     m_baseTitle = m_doc->title();
@@ -226,15 +227,19 @@ void Decomposition::publishNewNodes() {
 void Decomposition::applyCurrent(size_t fromPosition, bool deferFinish) {
     const bool forward = m_session->position() > fromPosition;
     const QString selected = followSelection(fromPosition);
+    if (const ProgramPtr before = m_doc->program(); before && m_doc->topModuleTree()) m_trees[before.get()] = {before, m_doc->topModuleTree()};
+    if (m_prepared.program && m_prepared.tree) m_trees[m_prepared.program.get()] = {m_prepared.program, m_prepared.tree};
+    m_prepared = {};
     m_shown = m_session->current();
     m_modified = m_session->position() > 0;
     const QString title = m_session->position() == 0
                               ? m_baseTitle
                               : tr("%1 (%2)").arg(m_baseTitle, QString::fromUtf8(irLevelName(currentLevel())));
-    // a worker step's program comes with its module tree (on deep_stack ten milliseconds and more
-    // of the GUI thread's busiest turn)
-    m_doc->setProgram(m_shown, title, m_prepared.program == m_shown ? m_prepared.tree : nullptr);
-    m_prepared = {};
+    // a worker step's program comes with its module tree, and undo / redo find theirs here (building
+    // one on deep_stack took ten milliseconds and more of the GUI thread's busiest turn)
+    const auto known = m_trees.find(m_shown.get());
+    const bool same = known != m_trees.end() && known->second.program.lock() == m_shown;
+    m_doc->setProgram(m_shown, title, same ? known->second.tree : nullptr);
     // the selection and the new-node marks; an undo leaves no marks (new nodes get their own mark in
     // the graph, not the search-hit outline)
     auto finish = [this, selected, forward] {

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <unordered_map>
 
 namespace irlens::views {
 
@@ -113,6 +114,13 @@ private:
     std::unique_ptr<core::DecompSession> m_session;
     core::ProgramPtr m_shown; // the program this session last put on the Document
     DecompOutcome m_prepared; // the last worker step's program with its module tree, until shown
+    // module trees of the session's programs (kept alive by its history) once built, so that undo and
+    // redo do not rebuild one on the GUI thread
+    struct KnownTree {
+        std::weak_ptr<const core::Program> program; // a freed program's address may come back
+        std::shared_ptr<const core::ModuleTree> tree;
+    };
+    std::unordered_map<const core::Program*, KnownTree> m_trees;
     QFutureWatcher<DecompOutcome> m_watcher;
     std::shared_ptr<DecompProgressState> m_progress;
     size_t m_startPosition = 0;
