@@ -41,15 +41,21 @@ namespace {
 
 using AddCase = std::function<void(const std::string&, std::function<Program()>, VerifyOptions)>;
 
-// A program with a dynamic first dimension s0 in [2, 8] (input x [s0, 2], relu, output), and `sample` as its
-// sample input.
-Program dynamicProgram(const std::vector<int64_t>& sample) {
-    ProgramBuilder b("dyn");
+// Input x [s0, 2] (s0's hint `hint`), relu, output; no range constraint on s0.
+ProgramBuilder symbolicRelu(const std::string& name, int64_t hint) {
+    ProgramBuilder b(name);
     b.verifiers({"ATEN"});
-    std::vector<SymInt> sizes{SymInt::expression("Symbol('s0', integer=True, positive=True)", 4), SymInt::literal(2)};
+    std::vector<SymInt> sizes{SymInt::expression("Symbol('s0', integer=True, positive=True)", hint), SymInt::literal(2)};
     b.userInput("x", makeTensorMeta(ScalarType::Float32, sizes));
     withMeta(b.call("torch.ops.aten.relu.default", "relu").arg("self", "x").out(makeTensorMeta(ScalarType::Float32, sizes)));
     b.userOutput("relu");
+    return b;
+}
+
+// A program with a dynamic first dimension s0 in [2, 8] (input x [s0, 2], relu, output), and `sample` as its
+// sample input.
+Program dynamicProgram(const std::vector<int64_t>& sample) {
+    ProgramBuilder b = symbolicRelu("dyn", 4);
     b.rangeConstraint("s0", 2, 8);
     b.sampleInput(makeFilledTensor(sample, 1.0f));
     return b.buildUnchecked();
@@ -293,15 +299,7 @@ std::map<std::string, Case>& cases() {
         b.sampleInput(makeFilledTensor({3, 2}, 1.0f));
         return b.buildUnchecked();
     });
-    add("Y001 unconstrained symbol", [] {
-        ProgramBuilder b("y1");
-        b.verifiers({"ATEN"});
-        std::vector<SymInt> sizes{SymInt::expression("Symbol('s0', integer=True, positive=True)", 3), SymInt::literal(2)};
-        b.userInput("x", makeTensorMeta(ScalarType::Float32, sizes));
-        withMeta(b.call("torch.ops.aten.relu.default", "relu").arg("self", "x").out(makeTensorMeta(ScalarType::Float32, sizes)));
-        b.userOutput("relu");
-        return b.buildUnchecked();
-    });
+    add("Y001 unconstrained symbol", [] { return symbolicRelu("y1", 3).buildUnchecked(); });
     add("S013 target not an op name", [] {
         return withNode("torch.ops.aten.../../etc/passwd", [](NodeBuilder& n) { n.arg("self", "x").out(f32({2, 2})); });
     });
