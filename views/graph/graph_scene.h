@@ -53,7 +53,8 @@ public:
 signals:
     void rebuilt();
     /// Every item is about to be deleted (a new program or layout): whoever holds items or their
-    /// children (overlays) drops its pointers; the scene deletes them.
+    /// children (overlays) drops its pointers; the scene hides them at once and deletes them over the
+    /// next turns of the event loop.
     void aboutToClear();
 
 protected:
@@ -66,6 +67,8 @@ private:
     /// Creates items until the slice budget is spent; true when every item exists.
     bool buildSome(int budgetMs);
     void clearItems();
+    /// Deletes hidden items of earlier layouts until the slice budget is spent; true when none is left.
+    bool deleteSomeRetired(int budgetMs);
     std::pair<QColor, char> lookOf(const core::VisibleItem& item) const;
     void refreshEmphasis();
 
@@ -78,6 +81,11 @@ private:
     bool m_building = false;
     int m_maxSliceItems = 1 << 30;
     QTimer m_buildTimer;
+    // items of earlier layouts: hidden at once, deleted in slices (deleting the 27,000 items of an
+    // expanded llama_deep in one go held the GUI thread for over 100 ms)
+    std::vector<QGraphicsItem*> m_retired;
+    size_t m_retiredDone = 0;
+    QTimer m_retireTimer;
     // symbol matches depend only on the graph and the symbol: not recomputed on every selection
     const core::Graph* m_symbolGraph = nullptr;
     QString m_symbolKey;

@@ -11,6 +11,8 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
 namespace irlens::views {
@@ -199,10 +201,14 @@ bool isKwarg(const Node& node, const NamedArgument& in) {
     return false;
 }
 
-// One row per argument, under args or kwargs, linked to the node that produced its value
-// (`producer`: value name -> node name).
-void addArgumentsSection(InfoRow* root, const Graph& graph, const Node& node,
-                         const std::map<std::string, std::string>& producer) {
+// The link to the node making `value` ("node:<name>"), to the value itself for a graph input.
+QString producerLink(const Graph& graph, const ValueIndex& values, const std::string& value) {
+    const int p = values.producer(value);
+    return "node:" + q(p >= 0 ? graph.nodes[static_cast<size_t>(p)].name : value);
+}
+
+// One row per argument, under args or kwargs, linked to the node that produced its value.
+void addArgumentsSection(InfoRow* root, const Graph& graph, const Node& node, const ValueIndex& values) {
     int positional = 0;
     for (const auto& in : node.inputs) positional += !isKwarg(node, in);
     auto* args = addTip(root->add(QObject::tr("args"), QString::number(positional)), tip::args);
@@ -216,14 +222,12 @@ void addArgumentsSection(InfoRow* root, const Graph& graph, const Node& node,
         std::vector<std::string> names;
         in.arg.collectValueNames(names);
         if (names.size() == 1) {
-            auto it = producer.find(names.front());
-            row->link = "node:" + q(it != producer.end() ? it->second : names.front());
+            row->link = producerLink(graph, values, names.front());
             if (const TensorMeta* m = graph.tensorMeta(names.front())) row->tip = q(m->shortString());
         } else {
             for (const auto& n : names) {
-                auto it = producer.find(n);
                 auto* child = row->add("%" + q(n), graph.tensorMeta(n) ? q(graph.tensorMeta(n)->shortString()) : QString(),
-                                       "node:" + q(it != producer.end() ? it->second : n));
+                                       producerLink(graph, values, n));
                 child->monospace = true;
             }
         }
@@ -232,23 +236,20 @@ void addArgumentsSection(InfoRow* root, const Graph& graph, const Node& node,
 }
 
 // The nodes reading any of `values`, in graph order, each linked.
-void addUsers(InfoRow* root, const Graph& graph, const std::vector<std::string>& values) {
-    std::set<std::string> wanted(values.begin(), values.end());
+void addUsers(InfoRow* root, const Graph& graph, const ValueIndex& index, const std::vector<std::string>& values) {
+    std::vector<int> users;
+    for (const auto& v : values) users.insert(users.end(), index.users(v).begin(), index.users(v).end());
+    std::sort(users.begin(), users.end());
+    users.erase(std::unique(users.begin(), users.end()), users.end());
+    const std::set<std::string> wanted(values.begin(), values.end());
     QStringList names;
-    std::vector<const Node*> users;
-    for (const auto& n : graph.nodes) {
-        std::vector<std::string> read;
-        for (const auto& in : n.inputs) in.arg.collectValueNames(read);
-        for (const auto& r : read)
-            if (wanted.count(r)) {
-                users.push_back(&n);
-                break;
-            }
-    }
     for (const auto& out : graph.outputs)
         if (out.kind == ArgKind::Tensor && wanted.count(out.s)) names << "output";
     auto* sec = addTip(root->add(QObject::tr("users"), QString::number(users.size() + names.size())), tip::users);
-    for (const Node* u : users) sec->add(q(u->name), q(u->target.shortName()), "node:" + q(u->name));
+    for (int i : users) {
+        const Node& u = graph.nodes[static_cast<size_t>(i)];
+        sec->add(q(u.name), q(u.target.shortName()), "node:" + q(u.name));
+    }
     if (!names.isEmpty()) sec->add(QStringLiteral("output"), QObject::tr("the graph's output"));
 }
 
@@ -311,18 +312,16 @@ void addModuleMeta(InfoRow* root, const NodeMeta& meta) {
 
 } // namespace
 
-std::unique_ptr<InfoRow> buildNodeInfo(const Graph& graph, int nodeIndex, const Program* program) {
+std::unique_ptr<InfoRow> buildNodeInfo(const Graph& graph, int nodeIndex, const Program* program, const ValueIndex* values) {
     auto root = std::make_unique<InfoRow>();
     if (nodeIndex < 0 || nodeIndex >= static_cast<int>(graph.nodes.size())) return root;
+    std::optional<ValueIndex> own;
+    if (!values) values = &own.emplace(graph);
     const Node& node = graph.nodes[static_cast<size_t>(nodeIndex)];
-    // producers of values, for links
-    std::map<std::string, std::string> producer;
-    for (const auto& n : graph.nodes)
-        for (const auto& out : n.outputNames()) producer.emplace(out, n.name);
     addNodeSection(root.get(), node, program);
-    addArgumentsSection(root.get(), graph, node, producer);
+    addArgumentsSection(root.get(), graph, node, *values);
     addOutputsSection(root.get(), graph, node);
-    addUsers(root.get(), graph, node.outputNames());
+    addUsers(root.get(), graph, *values, node.outputNames());
     addStackTrace(root.get(), node.meta);
     addModuleMeta(root.get(), node.meta);
     return root;
@@ -410,7 +409,7 @@ std::unique_ptr<InfoRow> buildPlaceholderInfo(const Program& program, const std:
     } else {
         val->value = QObject::tr("missing: the spec requires meta['val'] on every placeholder");
     }
-    addUsers(root.get(), graph, {value});
+    addUsers(root.get(), graph, ValueIndex(graph), {value});
     return root;
 }
 

@@ -5,14 +5,17 @@
 // around each line when the file exists here), module stack, source_fn_stack, torch_fn, raw meta.
 
 #include "core/ir/program.h"
+#include "core/ir/value_index.h"
 #include "views/inspect/info_tree_model.h"
 
 #include <memory>
 
 namespace irlens::views {
 
-/// `program` (optional) adds the program's dialect beside the op's level.
-std::unique_ptr<InfoRow> buildNodeInfo(const core::Graph& graph, int nodeIndex, const core::Program* program = nullptr);
+/// `program` (optional) adds the program's dialect beside the op's level; `values` (optional, built
+/// here when absent) is the graph's producers and users, kept by callers that ask for many nodes.
+std::unique_ptr<InfoRow> buildNodeInfo(const core::Graph& graph, int nodeIndex, const core::Program* program = nullptr,
+                                       const core::ValueIndex* values = nullptr);
 /// A placeholder of the FX graph (`value`: a user input or lifted state): its InputKind, state_dict
 /// target, persistence, meta['val'] and users.
 std::unique_ptr<InfoRow> buildPlaceholderInfo(const core::Program& program, const std::string& value);

@@ -27,7 +27,17 @@ void NodeInspectorModel::refresh() {
         setRoot(std::move(root));
         return;
     }
-    setRoot(g ? buildNodeInfo(*g, m_doc->selectedNode(), m_doc->program().get()) : nullptr);
+    setRoot(g ? buildNodeInfo(*g, m_doc->selectedNode(), m_doc->program().get(), &valueIndex(*g)) : nullptr);
+}
+
+const core::ValueIndex& NodeInspectorModel::valueIndex(const core::Graph& graph) {
+    const core::ProgramPtr program = m_doc->program();
+    if (!m_index || m_indexGraph != &graph || m_indexProgram.lock() != program) {
+        m_index = std::make_unique<core::ValueIndex>(graph);
+        m_indexGraph = &graph;
+        m_indexProgram = program;
+    }
+    return *m_index;
 }
 
 bool followLink(Document* doc, const QString& link) {

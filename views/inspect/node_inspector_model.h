@@ -2,7 +2,11 @@
 // The node inspector's model: the selected node's properties (see node_info.h), kept in sync with
 // the Document's selection.
 
+#include "core/ir/program.h"
+#include "core/ir/value_index.h"
 #include "views/inspect/info_tree_model.h"
+
+#include <memory>
 
 namespace irlens::views {
 
@@ -15,7 +19,14 @@ public:
 
 private:
     void refresh();
+    /// The producers and users of the shown graph, built once per graph (not per click).
+    const core::ValueIndex& valueIndex(const core::Graph& graph);
     Document* m_doc;
+    // the graph the index belongs to, with its program held weakly: a freed program's address
+    // reused by a new one cannot bring back a stale index
+    std::weak_ptr<const core::Program> m_indexProgram;
+    const core::Graph* m_indexGraph = nullptr;
+    std::unique_ptr<core::ValueIndex> m_index;
 };
 
 /// Follows a link from any pane: "node:<name>" selects (and reveals) it, "sym:<s>" highlights the

@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace irlens;
 using namespace irlens::views;
@@ -44,6 +45,7 @@ private slots:
     void familiesToldApart();
     void decompositionStepKeepsTheDrawing();
     void bigLayoutBuiltInSlices();
+    void oldItemsHiddenAtOnceDeletedLater();
 };
 
 namespace {
@@ -521,6 +523,39 @@ void TestGraphScene::bigLayoutBuiltInSlices() {
     QCOMPARE(rebuilt, 1);
     QCOMPARE(scene.nodeItemCount(), static_cast<int>(layout->graph.items.size()));
     QCOMPARE(scene.edgeItemCount(), static_cast<int>(layout->edges.size()));
+}
+
+// Collapsing an expanded deep_stack replaces 11,000 items: in the turn the new layout arrives the old
+// ones are all hidden (none drawn, none under the mouse) and they are deleted over the next turns.
+void TestGraphScene::oldItemsHiddenAtOnceDeletedLater() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    doc.expandAll();
+    QVERIFY(testing::waitForLayout(doc));
+    QTRY_VERIFY(!scene.isBuilding());
+    const int expanded = static_cast<int>(scene.items().size());
+    QVERIFY2(expanded > 10000, qPrintable(QString::number(expanded)));
+    const QList<QGraphicsItem*> old = scene.items();
+    int visibleOld = -1, heldOld = -1;
+    connect(&doc, &Document::layoutReady, this, [&] { // after the scene's own slot, in the same turn
+        const QList<QGraphicsItem*> all = scene.items();
+        const std::set<const QGraphicsItem*> inScene(all.begin(), all.end());
+        visibleOld = heldOld = 0;
+        for (const QGraphicsItem* item : old) {
+            heldOld += inScene.count(item) > 0;
+            visibleOld += inScene.count(item) && item->isVisible();
+        }
+    });
+    doc.setCollapse(core::CollapseState::topLevel());
+    QVERIFY(testing::waitForLayout(doc));
+    QCOMPARE(heldOld, expanded); // not deleted in that turn...
+    QCOMPARE(visibleOld, 0);     // ...but none of them shown
+    QTRY_VERIFY(!scene.isBuilding());
+    const auto layout = doc.layout();
+    const int now = static_cast<int>(layout->graph.items.size() + layout->edges.size() + layout->clusters.size());
+    QTRY_COMPARE(static_cast<int>(scene.items().size()), now);
 }
 
 QTEST_MAIN(TestGraphScene)
