@@ -58,7 +58,7 @@ Document::~Document() {
 
 void Document::setNewNodes(NewNodes nodes) {
     m_newNodes = std::move(nodes);
-    emit newNodesChanged();
+    Q_EMIT newNodesChanged();
 }
 
 // ---------------------------------------------------------------------------- program
@@ -80,7 +80,7 @@ void Document::openFile(const QString& path) {
         options.progress = [self, generation](double f) {
             QMetaObject::invokeMethod(self, [self, generation, f] {
                 if (self && self->m_loadGeneration == generation)
-                    emit self->progressChanged(tr("Loading"), static_cast<int>(f * 100));
+                    Q_EMIT self->progressChanged(tr("Loading"), static_cast<int>(f * 100));
             }, Qt::QueuedConnection);
         };
         auto loaded = loadPt2(path.toStdString(), options);
@@ -97,12 +97,12 @@ void Document::openFile(const QString& path) {
         auto result = watcher->result();
         if (!result.isOk() && *package) {
             setBusy(false);
-            emit packageOpened(path, *package);
+            Q_EMIT packageOpened(path, *package);
             return;
         }
         if (!result.isOk()) {
             setBusy(false);
-            emit loadFailed(QString::fromStdString(result.error()));
+            Q_EMIT loadFailed(QString::fromStdString(result.error()));
             return;
         }
         m_preparedTree = *tree;
@@ -157,10 +157,10 @@ void Document::setProgram(ProgramPtr program, const QString& title, std::shared_
             m_scopes.back().collapse = collapse;
         }
     }
-    emit programChanged();
-    emit scopeChanged();
-    emit selectionChanged(-1);
-    emit diagnosticsChanged();
+    Q_EMIT programChanged();
+    Q_EMIT scopeChanged();
+    Q_EMIT selectionChanged(-1);
+    Q_EMIT diagnosticsChanged();
     // the verifier starts once the first frame is laid out: on two cores it would slow that frame down
     m_verifyPending = m_program != nullptr;
     requestLayout();
@@ -220,9 +220,9 @@ void Document::onScopeChanged() {
     m_selected = -1;
     m_selectedItem.clear();
     m_searchHits.clear();
-    emit scopeChanged();
-    emit selectionChanged(-1);
-    emit searchHitsChanged();
+    Q_EMIT scopeChanged();
+    Q_EMIT selectionChanged(-1);
+    Q_EMIT searchHitsChanged();
     requestLayout();
 }
 
@@ -315,7 +315,7 @@ std::function<void(int, int)> Document::layoutProgress(quint64 generation) {
         last->store(now);
         QMetaObject::invokeMethod(self, [self, generation, done, total] {
             if (!self || generation != self->m_layoutGeneration || !self->m_busy) return;
-            emit self->progressChanged(tr("Laying out: %1 of %2 parts").arg(done).arg(total), total > 0 ? done * 100 / total : -1);
+            Q_EMIT self->progressChanged(tr("Laying out: %1 of %2 parts").arg(done).arg(total), total > 0 ? done * 100 / total : -1);
         }, Qt::QueuedConnection);
     };
 }
@@ -341,7 +341,7 @@ void Document::requestLayout(bool force) {
     if (auto cached = force ? nullptr : m_cache.find(key)) {
         m_layout = cached;
         setBusy(false);
-        emit layoutReady(m_layout);
+        Q_EMIT layoutReady(m_layout);
         startPendingVerify();
         return;
     }
@@ -349,7 +349,7 @@ void Document::requestLayout(bool force) {
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto cancelFlag = m_cancel;
     setBusy(true, tr("Laying out"));
-    emit layoutStarted();
+    Q_EMIT layoutStarted();
     // the worker keeps the program (and so the graph) alive even if the document moves on
     ProgramPtr keepAlive = m_program;
     auto tree = s.tree;
@@ -385,13 +385,13 @@ void Document::requestLayout(bool force) {
         auto result = watcher->result();
         setBusy(false);
         if (!result.isOk()) {
-            emit layoutFailed(QString::fromStdString(result.error()));
+            Q_EMIT layoutFailed(QString::fromStdString(result.error()));
             startPendingVerify();
             return;
         }
         m_cache.insert(key, *result);
         m_layout = *result;
-        emit layoutReady(m_layout);
+        Q_EMIT layoutReady(m_layout);
         startPendingVerify();
     });
     watcher->setFuture(future);
@@ -405,7 +405,7 @@ void Document::selectNode(int nodeIndex) {
     if (nodeIndex == m_selected && m_selectedItem.isEmpty()) return;
     m_selected = nodeIndex;
     m_selectedItem.clear();
-    emit selectionChanged(nodeIndex);
+    Q_EMIT selectionChanged(nodeIndex);
 }
 
 void Document::selectItem(const QString& itemId) {
@@ -413,7 +413,7 @@ void Document::selectItem(const QString& itemId) {
     if (itemId == m_selectedItem) return;
     m_selected = -1;
     m_selectedItem = itemId;
-    emit selectionChanged(-1);
+    Q_EMIT selectionChanged(-1);
 }
 
 int Document::nodeIndexOf(const QString& name) const {
@@ -439,17 +439,17 @@ bool Document::selectNodeByName(const QString& name) {
 void Document::setHighlightSymbol(const QString& symbol) {
     if (symbol == m_symbol) return;
     m_symbol = symbol;
-    emit symbolHighlightChanged(symbol);
+    Q_EMIT symbolHighlightChanged(symbol);
 }
 
 void Document::setSearchHits(const std::vector<int>& nodes) {
     m_searchHits = nodes;
-    emit searchHitsChanged();
+    Q_EMIT searchHitsChanged();
 }
 
 void Document::setDiagnostics(std::vector<DiagnosticRow> diagnostics) {
     m_diagnostics = std::move(diagnostics);
-    emit diagnosticsChanged();
+    Q_EMIT diagnosticsChanged();
 }
 
 // ---------------------------------------------------------------------------- jobs
@@ -471,10 +471,10 @@ void Document::cancel() {
 }
 
 void Document::setBusy(bool busy, const QString& stage) {
-    if (busy) emit progressChanged(stage, -1);
+    if (busy) Q_EMIT progressChanged(stage, -1);
     if (busy == m_busy) return;
     m_busy = busy;
-    emit busyChanged(busy);
+    Q_EMIT busyChanged(busy);
 }
 
 } // namespace irlens::views

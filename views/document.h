@@ -171,7 +171,7 @@ public:
     // ------------------------------------------------------------------ execution (views/run/*)
     /// The last finished run of the program on screen (nullptr before a run or after a new program).
     std::shared_ptr<const RunSnapshot> runResult() const { return m_run; }
-    void setRunResult(std::shared_ptr<const RunSnapshot> run) { m_run = std::move(run); emit runFinished(m_run); }
+    void setRunResult(std::shared_ptr<const RunSnapshot> run) { m_run = std::move(run); Q_EMIT runFinished(m_run); }
 
     bool isBusy() const { return m_busy; }
     /// Cancels the running job (Esc).

@@ -47,7 +47,7 @@ void Document::checkInferredMeta() {
         m_metaChecked = static_cast<int>(found.size());
         rows.insert(rows.end(), found.begin(), found.end());
         setDiagnostics(std::move(rows));
-        emit metaChecked(m_metaChecked);
+        Q_EMIT metaChecked(m_metaChecked);
     });
     watcher->setFuture(future);
 }

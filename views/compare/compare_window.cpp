@@ -223,7 +223,7 @@ void CompareWindow::onMatched() {
     if (r.generation != m_generation) return; // a newer comparison started meanwhile
     if (!r.error.isEmpty()) {
         setBusy(false, r.error);
-        emit failed(r.error);
+        Q_EMIT failed(r.error);
         return;
     }
     m_match = r.match;
@@ -247,7 +247,7 @@ void CompareWindow::onMatched() {
             if (nodes[k].name == m_focusNode.toStdString()) m_focusPair = m_match->leftPair[k];
     }
     focusWhenReady();
-    emit matchReady();
+    Q_EMIT matchReady();
     startDivergence();
 }
 
@@ -286,7 +286,7 @@ void CompareWindow::onDivergence() {
     }
     m_numeric->setText(note);
     setBusy(false, m_headText);
-    emit divergenceReady(note);
+    Q_EMIT divergenceReady(note);
 }
 
 void CompareWindow::focusWhenReady() {

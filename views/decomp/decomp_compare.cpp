@@ -1,4 +1,5 @@
 #include "views/decomp/decomp_compare.h"
+#include "views/qstring_util.h"
 
 #include "core/io/fx_printer.h"
 #include "core/ops/op_registry.h"
@@ -13,7 +14,6 @@ using namespace irlens::core;
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 /// Renames the values of `a` found in `names` (tensor, symbolic and custom-object references).
 void renameValues(Argument& a, const std::unordered_map<std::string, std::string>& names) {
@@ -65,7 +65,7 @@ CompareSide buildSide(const Graph& g, const std::vector<size_t>& picked,
             mini.inputs.push_back(Argument::tensor(shown));
             if (const TensorMeta* m = g.tensorMeta(n)) mini.tensorValues[shown] = *m;
         }
-        side.inputs << qs(shown);
+        side.inputs << q(shown);
     }
 
     // boundary outputs: values of the side read by any other node or by the graph output
@@ -96,17 +96,17 @@ CompareSide buildSide(const Graph& g, const std::vector<size_t>& picked,
             if (auto it = g.symIntValues.find(v); it != g.symIntValues.end()) mini.symIntValues[v] = it->second;
             if (readOutside.count(v)) {
                 mini.outputs.push_back(Argument::tensor(v));
-                side.outputs << qs(v);
+                side.outputs << q(v);
             }
         }
-        side.nodes << qs(copy.name);
-        side.ops << qs(copy.target.shortName());
+        side.nodes << q(copy.name);
+        side.ops << q(copy.target.shortName());
         mini.nodes.push_back(std::move(copy));
     }
     if (mini.outputs.empty() && !mini.nodes.empty()) // nothing reads it: show what the last node makes
         for (const auto& v : mini.nodes.back().outputNames()) {
             mini.outputs.push_back(Argument::tensor(v));
-            side.outputs << qs(v);
+            side.outputs << q(v);
         }
     FxPrintOptions options;
     options.schemaLookup = [](const Target& t) -> const OpSchema* {
@@ -114,7 +114,7 @@ CompareSide buildSide(const Graph& g, const std::vector<size_t>& picked,
         return info ? &info->schema : nullptr;
     };
     options.printSubgraphs = false;
-    side.fxText = qs(printFxGraph(mini, options));
+    side.fxText = q(printFxGraph(mini, options));
     return side;
 }
 
@@ -146,13 +146,13 @@ std::optional<DecompComparison> compareRewrite(const Program& before, const Prog
 
     DecompComparison c;
     c.step = step;
-    c.oldNode = qs(rewrite.oldNode);
-    c.oldTarget = qs(rewrite.oldTarget);
-    if (const OpInfo* info = OpRegistry::instance().find(gb.nodes[left.front()].target)) c.schema = qs(info->schema.text);
+    c.oldNode = q(rewrite.oldNode);
+    c.oldTarget = q(rewrite.oldTarget);
+    if (const OpInfo* info = OpRegistry::instance().find(gb.nodes[left.front()].target)) c.schema = q(info->schema.text);
     if (rewrite.rule) {
-        c.rule = qs(rewrite.rule->title);
-        c.reference = qs(rewrite.rule->reference);
-        c.teaching = qs(rewrite.rule->teaching);
+        c.rule = q(rewrite.rule->title);
+        c.reference = q(rewrite.rule->reference);
+        c.teaching = q(rewrite.rule->teaching);
     }
     c.before = buildSide(gb, left);
     c.after = buildSide(ga, right, oldNameOf);

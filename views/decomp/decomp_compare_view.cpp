@@ -1,4 +1,5 @@
 #include "views/decomp/decomp_compare_view.h"
+#include "views/qstring_util.h"
 
 #include "core/layout/collapse_state.h"
 #include "core/layout/graph_layout.h"
@@ -32,7 +33,6 @@ using namespace irlens::core;
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 Result<LayoutPtr> layoutSide(const Graph& g) {
     const ModuleTree tree = ModuleTree::build(g);
@@ -128,8 +128,8 @@ bool DecompCompareView::showStep(const DecompSession& session, size_t step, size
     m_rewrites->clear();
     for (const auto& a : m_applied) {
         QStringList made;
-        for (const auto& n : a.newNodes) made << qs(n);
-        m_rewrites->addItem(tr("%1 (%2) → %3").arg(qs(a.oldNode), qs(a.oldTarget),
+        for (const auto& n : a.newNodes) made << q(n);
+        m_rewrites->addItem(tr("%1 (%2) → %3").arg(q(a.oldNode), q(a.oldTarget),
                                                  made.isEmpty() ? tr("nothing") : made.join(", ")));
     }
     return showRewrite(static_cast<int>(std::min(rewrite, m_applied.size() - 1)));
@@ -154,7 +154,7 @@ bool DecompCompareView::showRewrite(int index) {
         m_head->setText(tr("The replaced node is not in the program before step %1").arg(m_step));
         m_beforeText->clear();
         m_afterText->clear();
-        emit laidOut();
+        Q_EMIT laidOut();
         return false;
     }
     const DecompComparison& c = *m_comparison;
@@ -213,7 +213,7 @@ void DecompCompareView::onLayoutDone() {
     fill(m_beforeScene, m_beforeView, out.before, m_comparison->before.graph, false);
     fill(m_afterScene, m_afterView, out.after, m_comparison->after.graph, true);
     if (!out.error.isEmpty()) m_head->setText(headline() + "\n" + tr("Layout failed: %1").arg(out.error));
-    emit laidOut();
+    Q_EMIT laidOut();
 }
 
 void DecompCompareView::fill(QGraphicsScene* scene, QGraphicsView* view, const LayoutPtr& layout, const Graph& graph,

@@ -1,4 +1,5 @@
 #include "views/decomp/decomp_models.h"
+#include "views/qstring_util.h"
 
 #include "views/count_text.h"
 
@@ -13,7 +14,6 @@ namespace irlens::views {
 using namespace irlens::core;
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 // internal id of an op row; node rows carry their group's index + 1
 constexpr quintptr kGroupId = 0;
 } // namespace
@@ -31,28 +31,28 @@ void DecompOpsModel::setEntries(const std::vector<DecompCandidate>& candidates, 
         auto [it, fresh] = at.emplace(c.target, m_groups.size());
         if (fresh) {
             Group g;
-            g.target = qs(c.target);
+            g.target = q(c.target);
             if (c.rule) {
-                g.text = qs(c.rule->title);
-                g.teaching = qs(c.rule->reference) + "\n\n" + qs(c.rule->teaching);
+                g.text = q(c.rule->title);
+                g.teaching = q(c.rule->reference) + "\n\n" + q(c.rule->teaching);
             }
             m_groups.push_back(std::move(g));
         }
-        m_groups[it->second].nodes.push_back(qs(c.node));
+        m_groups[it->second].nodes.push_back(q(c.node));
     }
     std::map<std::string, size_t> blockedAt;
     for (const auto& b : blocked) {
         auto [it, fresh] = blockedAt.emplace(b.target, m_groups.size());
         if (fresh) {
             Group g;
-            g.target = qs(b.target);
-            g.text = qs(b.reason);
+            g.target = q(b.target);
+            g.text = q(b.reason);
             g.teaching = g.text;
             g.blocked = true;
             m_groups.push_back(std::move(g));
         }
-        m_groups[it->second].nodes.push_back(qs(b.node));
-        m_groups[it->second].nodeReasons.push_back(qs(b.reason));
+        m_groups[it->second].nodes.push_back(q(b.node));
+        m_groups[it->second].nodeReasons.push_back(q(b.reason));
     }
     endResetModel();
 }
@@ -146,18 +146,18 @@ int DecompHistoryModel::rowCount(const QModelIndex& parent) const {
 int DecompHistoryModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QString DecompHistoryModel::describe(const DecompStep& s) {
-    QString out = QStringLiteral("%1 (%2)\n").arg(qs(s.title), QString::fromUtf8(decompStageName(s.stage)));
+    QString out = QStringLiteral("%1 (%2)\n").arg(q(s.title), QString::fromUtf8(decompStageName(s.stage)));
     out += tr("%1 replaced · nodes %2 → %3 · %4 ms\n")
                .arg(nodesText(static_cast<qint64>(s.applied.size()))).arg(s.nodesBefore).arg(s.nodesAfter).arg(s.millis, 0, 'f', 1);
     out += tr("verifier: %1 errors, %2 warnings · meta mismatches: %3\n")
                .arg(s.verifyErrors).arg(s.verifyWarnings).arg(s.metaMismatches);
-    for (const auto& d : s.diagnostics) out += QStringLiteral("  %1\n").arg(qs(formatDiagnostic(d)));
+    for (const auto& d : s.diagnostics) out += QStringLiteral("  %1\n").arg(q(formatDiagnostic(d)));
     if (s.numeric)
-        out += tr("numeric check: %1%2\n").arg(qs(s.numeric->summary()), s.flagged() ? tr(" — ABOVE TOLERANCE") : QString());
+        out += tr("numeric check: %1%2\n").arg(q(s.numeric->summary()), s.flagged() ? tr(" — ABOVE TOLERANCE") : QString());
     else if (!s.numericNote.empty())
-        out += tr("numeric check not run: %1\n").arg(qs(s.numericNote));
-    for (const auto& k : s.skipped) out += tr("stayed: %1 (%2): %3\n").arg(qs(k.node), qs(k.target), qs(k.reason));
-    out += "\n" + qs(s.teaching());
+        out += tr("numeric check not run: %1\n").arg(q(s.numericNote));
+    for (const auto& k : s.skipped) out += tr("stayed: %1 (%2): %3\n").arg(q(k.node), q(k.target), q(k.reason));
+    out += "\n" + q(s.teaching());
     return out;
 }
 
@@ -167,7 +167,7 @@ QVariant DecompHistoryModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case ColStep: return QStringLiteral("%1. %2").arg(index.row() + 1).arg(qs(s.title));
+        case ColStep: return QStringLiteral("%1. %2").arg(index.row() + 1).arg(q(s.title));
         case ColNodes: return QStringLiteral("%1 → %2").arg(s.nodesBefore).arg(s.nodesAfter);
         case ColVerifier:
             return s.verifyErrors + s.verifyWarnings + s.metaMismatches == 0

@@ -1,4 +1,5 @@
 #include "views/decomp/decomp_pane.h"
+#include "views/qstring_util.h"
 
 #include "views/count_text.h"
 #include "views/decomp/decomp_models.h"
@@ -28,7 +29,6 @@ namespace irlens::views {
 using namespace irlens::core;
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 const IrLevel kLevels[] = {IrLevel::Training, IrLevel::CoreAten, IrLevel::Prims};
 int levelRank(IrLevel l) { return l == IrLevel::Training ? 0 : l == IrLevel::CoreAten ? 1 : 2; }
 } // namespace
@@ -171,7 +171,7 @@ void DecompPane::connectLists() {
         updateStepButtons();
         const Graph* g = m_doc->graph();
         if (!m_compareWindow || !m_compareWindow->isVisible() || isBusy() || !g || k < 0 || k >= int(g->nodes.size())) return;
-        if (!g->nodes[size_t(k)].derivedFrom.empty()) compareNode(qs(g->nodes[size_t(k)].name));
+        if (!g->nodes[size_t(k)].derivedFrom.empty()) compareNode(q(g->nodes[size_t(k)].name));
     });
 }
 
@@ -192,10 +192,10 @@ void DecompPane::refresh() {
         m_steppableOps.clear();
         m_stays.clear();
         for (const auto& c : candidates) {
-            m_steppable.insert(qs(c.node), qs(c.target));
-            m_steppableOps.insert(qs(c.target));
+            m_steppable.insert(q(c.node), q(c.target));
+            m_steppableOps.insert(q(c.target));
         }
-        for (const auto& b : blocked) m_stays.insert(qs(b.node), qs(b.reason));
+        for (const auto& b : blocked) m_stays.insert(q(b.node), q(b.reason));
         m_ops->setEntries(std::move(candidates), std::move(blocked));
         m_history->setSteps(session->history());
     } else {
@@ -284,7 +284,7 @@ QString DecompPane::stepNodeName() const {
     QString node = m_opsView->currentIndex().data(DecompOpsModel::NodeNameRole).toString();
     const Graph* g = m_doc->graph();
     const int k = m_doc->selectedNode();
-    if (node.isEmpty() && g && k >= 0 && k < static_cast<int>(g->nodes.size())) node = qs(g->nodes[size_t(k)].name);
+    if (node.isEmpty() && g && k >= 0 && k < static_cast<int>(g->nodes.size())) node = q(g->nodes[size_t(k)].name);
     return node;
 }
 
@@ -293,7 +293,7 @@ QString DecompPane::stepOpTarget() const {
     const Graph* g = m_doc->graph();
     const int k = m_doc->selectedNode();
     if (target.isEmpty() && g && k >= 0 && k < static_cast<int>(g->nodes.size()))
-        target = qs(g->nodes[size_t(k)].target.shortName());
+        target = q(g->nodes[size_t(k)].target.shortName());
     return target;
 }
 

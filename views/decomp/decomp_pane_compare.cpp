@@ -1,6 +1,7 @@
 // The Decomposition pane's before / after window: opened from the history (Compare button or a
 // double-click) or from a selected node a step made, through its "came from" link.
 #include "views/decomp/decomp_pane.h"
+#include "views/qstring_util.h"
 
 #include "views/decomp/decomp_compare.h"
 #include "views/decomp/decomp_compare_view.h"
@@ -16,7 +17,6 @@ namespace irlens::views {
 using namespace irlens::core;
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
 DecompCompareView* DecompPane::ensureCompare() {
@@ -64,7 +64,7 @@ bool DecompPane::compareSelection() {
     const Graph* g = m_doc->graph();
     const int k = m_doc->selectedNode();
     if (g && k >= 0 && k < int(g->nodes.size()) && findRewriteOf(*session, g->nodes[size_t(k)].name))
-        return compareNode(qs(g->nodes[size_t(k)].name));
+        return compareNode(q(g->nodes[size_t(k)].name));
     const QModelIndex row = m_historyView->currentIndex();
     if (row.isValid()) return compareStep(row.row());
     m_decomp->setMessage(tr("Select a node a step made (or a step in the history) to compare"));

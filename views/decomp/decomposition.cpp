@@ -1,4 +1,5 @@
 #include "views/decomp/decomposition.h"
+#include "views/qstring_util.h"
 
 #include "core/io/pt2_writer.h"
 #include "core/ops/op_registry.h"
@@ -13,7 +14,6 @@ namespace irlens::views {
 using namespace irlens::core;
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 int levelRank(IrLevel l) { return l == IrLevel::Training ? 0 : l == IrLevel::CoreAten ? 1 : 2; }
 
 bool hasNode(const Program& p, const std::string& name) {
@@ -70,12 +70,12 @@ DecompStage Decomposition::stage() const {
 
 void Decomposition::setMessage(const QString& message) {
     m_message = message;
-    emit changed();
+    Q_EMIT changed();
 }
 
 void Decomposition::setBusy(bool busy) {
     m_busy = busy;
-    emit changed();
+    Q_EMIT changed();
 }
 
 void Decomposition::onProgramChanged() {
@@ -97,14 +97,14 @@ void Decomposition::onProgramChanged() {
         m_session = std::make_unique<DecompSession>(p, o);
     }
     m_doc->setNewNodes({});
-    emit sessionReset();
-    emit changed();
+    Q_EMIT sessionReset();
+    Q_EMIT changed();
 }
 
 QString Decomposition::selectedNodeName() const {
     const Graph* g = m_doc->graph();
     const int k = m_doc->selectedNode();
-    return g && k >= 0 && k < static_cast<int>(g->nodes.size()) ? qs(g->nodes[static_cast<size_t>(k)].name) : QString();
+    return g && k >= 0 && k < static_cast<int>(g->nodes.size()) ? q(g->nodes[static_cast<size_t>(k)].name) : QString();
 }
 
 bool Decomposition::runStep(std::function<Result<const DecompStep*>(DecompSession&)> work) {
@@ -120,7 +120,7 @@ bool Decomposition::runStep(std::function<Result<const DecompStep*>(DecompSessio
     });
     m_startPosition = m_session->position();
     m_pendingSelection = selectedNodeName();
-    emit stepStarted();
+    Q_EMIT stepStarted();
     setBusy(true);
     DecompSession* session = m_session.get();
     m_watcher.setFuture(QtConcurrent::run(Document::workerPool(), [session, work] {
@@ -153,26 +153,26 @@ void Decomposition::onStepDone() {
         m_level = out.level;
     }
     m_prepared = out;
-    emit stepReturned();
+    Q_EMIT stepReturned();
     if (!out.step || !out.error.isEmpty() || m_stale) m_busy = false; // else: after the deferred finish
     if (m_stale) {
         // another program arrived meanwhile: this result belongs to the old one
         m_stale = false;
         m_shown.reset();
         onProgramChanged();
-        emit stepFinished(false);
+        Q_EMIT stepFinished(false);
         return;
     }
     if (DecompSession::isCancelled(out.error.toStdString())) {
         // "to prims" is two steps: a cancel in the second drops the first as well
         while (m_session->position() > m_startPosition && m_session->canUndo()) (void)m_session->undo();
         setMessage(tr("Cancelled: the program is as it was before the step"));
-        emit stepFinished(false);
+        Q_EMIT stepFinished(false);
         return;
     }
     if (!out.error.isEmpty()) {
         setMessage(tr("Step failed: %1").arg(out.error));
-        emit stepFinished(false);
+        Q_EMIT stepFinished(false);
         return;
     }
     m_message = out.step ? tr("Last step: %1 replaced, %2 → %3 nodes, %4 ms")
@@ -194,7 +194,7 @@ QString Decomposition::followSelection(size_t fromPosition) const {
         for (size_t i = fromPosition; i < to && i < steps.size(); ++i) {
             const auto map = steps[i]->oldToNew();
             if (auto it = map.find(selected.toStdString()); it != map.end() && !it->second.empty())
-                selected = qs(it->second.back());
+                selected = q(it->second.back());
         }
     } else {
         // backward (undo): a node made by an undone step selects the node it replaced
@@ -203,7 +203,7 @@ QString Decomposition::followSelection(size_t fromPosition) const {
             const std::string name = selected.toStdString();
             if (hasNode(*m_session->snapshot(i - 1), name)) continue;
             for (const auto& n : m_session->snapshot(i)->graph.nodes)
-                if (n.name == name && !n.derivedFrom.empty()) selected = qs(n.derivedFrom);
+                if (n.name == name && !n.derivedFrom.empty()) selected = q(n.derivedFrom);
         }
     }
     return selected;
@@ -217,8 +217,8 @@ void Decomposition::publishNewNodes() {
         fresh.step = static_cast<int>(to);
         for (const auto& a : steps[to - 1]->applied)
             for (const auto& n : a.newNodes) {
-                fresh.names << qs(n);
-                fresh.rules.insert(qs(n), a.rule ? qs(a.rule->title + " [" + a.rule->reference + "]") : QString());
+                fresh.names << q(n);
+                fresh.rules.insert(q(n), a.rule ? q(a.rule->title + " [" + a.rule->reference + "]") : QString());
             }
     }
     m_doc->setNewNodes(std::move(fresh));
@@ -249,7 +249,7 @@ void Decomposition::applyCurrent(size_t fromPosition, bool deferFinish) {
     };
     if (!deferFinish) {
         finish();
-        emit changed();
+        Q_EMIT changed();
         return;
     }
     // after a worker step on a big graph the Document's swap, the selection with the marks, and the
@@ -258,8 +258,8 @@ void Decomposition::applyCurrent(size_t fromPosition, bool deferFinish) {
         if (m_shown == shown) finish(); // else another program came first: its own selection stands
         QTimer::singleShot(0, this, [this] {
             m_busy = false;
-            emit changed();
-            emit stepFinished(true);
+            Q_EMIT changed();
+            Q_EMIT stepFinished(true);
         });
     });
 }
@@ -291,7 +291,7 @@ bool Decomposition::goToLevel(IrLevel level) {
     if (levelRank(level) > levelRank(currentLevel())) return stepToLevel(level);
     bool any = false;
     while (!m_busy && m_session && m_session->canUndo() && levelRank(currentLevel()) > levelRank(level)) any = undo() || any;
-    emit changed();
+    Q_EMIT changed();
     return any;
 }
 
@@ -304,7 +304,7 @@ bool Decomposition::moveInHistory(bool forward) {
     const size_t from = m_session->position();
     m_pendingSelection = selectedNodeName();
     if (auto s = forward ? m_session->redo() : m_session->undo(); !s) {
-        setMessage((forward ? tr("Redo failed: %1") : tr("Undo failed: %1")).arg(qs(s.message())));
+        setMessage((forward ? tr("Redo failed: %1") : tr("Undo failed: %1")).arg(q(s.message())));
         return false;
     }
     m_message = forward ? tr("Redone") : tr("Undone");
@@ -315,7 +315,7 @@ bool Decomposition::moveInHistory(bool forward) {
 QString Decomposition::saveAs(const QString& path) {
     const ProgramPtr p = m_doc->program();
     if (!p) return tr("There is no program to save");
-    if (auto s = savePt2(*p, path.toStdString()); !s) return qs(s.message());
+    if (auto s = savePt2(*p, path.toStdString()); !s) return q(s.message());
     m_modified = false;
     setMessage(tr("Saved %1").arg(path));
     return {};

@@ -25,7 +25,7 @@ GraphScene::GraphScene(Document* document, QObject* parent) : QGraphicsScene(par
         if (buildSome(kSliceMs)) {
             m_building = false;
             refreshEmphasis();
-            emit rebuilt();
+            Q_EMIT rebuilt();
         } else {
             m_buildTimer.start();
         }
@@ -64,7 +64,7 @@ NodeItem* GraphScene::itemForNode(int nodeIndex) const {
 void GraphScene::clearItems() {
     m_buildTimer.stop();
     m_building = false;
-    emit aboutToClear();
+    Q_EMIT aboutToClear();
     // Hidden now (a hidden item is neither drawn nor found under the mouse), deleted a slice per
     // turn: taking 27,000 items out of the scene at once costs over 100 ms, hiding them a few.
     m_retired.reserve(m_retired.size() + m_clusters.size() + m_nodes.size() + m_edges.size());
@@ -109,7 +109,7 @@ void GraphScene::rebuild(LayoutPtr layout) {
     const size_t total = n + layout->edges.size() + layout->clusters.size();
     if (buildSome(total <= static_cast<size_t>(kSyncItems) ? 0 : kSliceMs)) {
         refreshEmphasis();
-        emit rebuilt();
+        Q_EMIT rebuilt();
         return;
     }
     m_building = true;

@@ -264,7 +264,7 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
             m_doc->selectNode(vi.nodeIndex);
             const int n = vi.nodeIndex;
             menu.addAction(tr("Copy name"), this, [vi] { QApplication::clipboard()->setText(QString::fromStdString(vi.id)); });
-            menu.addAction(tr("Show in FX text"), this, [this, n] { emit showInFxTextRequested(n); });
+            menu.addAction(tr("Show in FX text"), this, [this, n] { Q_EMIT showInFxTextRequested(n); });
             for (const Chip& c : vi.chips)
                 if (c.kind == Chip::Kind::Subgraph)
                     menu.addAction(tr("Open %1").arg(QString::fromStdString(c.value)), this, [this, n, sub = c.subgraph] { m_doc->enterSubgraph(n, sub); });
@@ -291,7 +291,7 @@ void GraphView::addNodeActions(QMenu& menu, int n) {
     const Graph* g = m_doc->graph();
     if (!g) return;
     const Node& node = g->nodes[static_cast<size_t>(n)];
-    QAction* source = menu.addAction(tr("Show source"), this, [this, n] { emit showSourceRequested(n); });
+    QAction* source = menu.addAction(tr("Show source"), this, [this, n] { Q_EMIT showSourceRequested(n); });
     source->setEnabled(!node.meta.frames.empty());
     if (node.meta.frames.empty()) source->setToolTip(tr("The file records no stack trace for this node"));
     // the same candidates the Decomposition pane's Step button acts on (top-level graph only)
@@ -304,7 +304,7 @@ void GraphView::addNodeActions(QMenu& menu, int n) {
         for (const auto& c : d->candidates()) steppable = steppable || c.node == node.name;
     decompose->setEnabled(steppable);
     // the stepping interpreter runs the top-level graph (Run › Run to here)
-    QAction* runTo = menu.addAction(tr("Run to here"), this, [this, n] { emit runToHereRequested(n); });
+    QAction* runTo = menu.addAction(tr("Run to here"), this, [this, n] { Q_EMIT runToHereRequested(n); });
     runTo->setObjectName("runToHereNodeAction");
     runTo->setEnabled(m_doc->scopes().size() == 1);
     if (!runTo->isEnabled()) runTo->setToolTip(tr("Stepping runs the top-level graph: leave the subgraph first"));

@@ -182,7 +182,7 @@ void FxTextPane::finishLoading() {
     moveCursor(QTextCursor::Start);
     m_syncing = false;
     showSelection(m_doc->selectedNode());
-    emit textReady();
+    Q_EMIT textReady();
 }
 
 QString FxTextPane::nodeOnLine(int line) const {

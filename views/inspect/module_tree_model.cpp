@@ -10,7 +10,7 @@ ModuleTreeModel::ModuleTreeModel(Document* document, QObject* parent) : QAbstrac
     connect(m_doc, &Document::scopeChanged, this, &ModuleTreeModel::reload);
     connect(m_doc, &Document::layoutReady, this, [this] {
         // collapse state may have changed: refresh the Expanded column
-        if (m_tree && m_tree->size() > 1) emit dataChanged(index(0, 0), index(rowCount() - 1, 2), {ExpandedRole, Qt::DisplayRole});
+        if (m_tree && m_tree->size() > 1) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, 2), {ExpandedRole, Qt::DisplayRole});
     });
     reload();
 }

@@ -1,4 +1,5 @@
 #include "views/inspect/node_info.h"
+#include "views/qstring_util.h"
 
 #include "core/ops/op_registry.h"
 #include "core/ops/op_family.h"
@@ -21,7 +22,6 @@ using namespace irlens::core;
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QString joinList(const Argument& a) {
     QStringList parts;

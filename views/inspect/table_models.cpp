@@ -1,4 +1,5 @@
 #include "views/inspect/table_models.h"
+#include "views/qstring_util.h"
 
 #include "core/verify/diagnostic.h"
 
@@ -16,7 +17,6 @@ using namespace irlens::core;
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QString shapeOf(const TensorData& t) {
     QStringList dims;

@@ -56,7 +56,7 @@ TablePane::TablePane(Document* document, QAbstractItemModel* model, int linkRole
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     auto follow = [this, linkRole, linkPrefix](const QModelIndex& proxyIndex) {
         QModelIndex src = m_proxy->mapToSource(proxyIndex);
-        emit rowActivated(src);
+        Q_EMIT rowActivated(src);
         if (!linkRole) return;
         QString link = src.siblingAtColumn(0).data(linkRole).toString();
         if (link.isEmpty()) link = src.data(linkRole).toString();

@@ -1,4 +1,5 @@
 #include "views/package/package_view.h"
+#include "views/qstring_util.h"
 
 #include "core/io/aoti_package.h"
 
@@ -21,7 +22,6 @@ using namespace irlens::core;
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QTreeWidgetItem* add(QTreeWidgetItem* parent, const QString& what, const QString& value = {}, const QString& more = {}) {
     auto* item = new QTreeWidgetItem(parent, {what, value, more});

@@ -1,4 +1,5 @@
 #include "views/run/analysis_docks.h"
+#include "views/qstring_util.h"
 
 #include "views/document.h"
 #include "views/graph/heatmap_overlay.h"
@@ -35,7 +36,6 @@ using namespace irlens::core;
 namespace {
 
 QString mib(int64_t bytes) { return QString::number(static_cast<double>(bytes) / (1024.0 * 1024.0), 'f', 2) + " MiB"; }
-QString ms(int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', 3); }
 
 QStandardItem* cell(const QString& text) {
     auto* item = new QStandardItem(text);
@@ -338,8 +338,8 @@ void AnalysisDocks::showLines(const RunAnalysis& a) {
     m_lineRows = linesOf(a);
     refill(m_linesPane, m_lines, [this] {
         for (const LineRow& l : m_lineRows.rows)
-            m_lines->appendRow({cell(QString("%1:%2").arg(l.file).arg(l.line)), numberCell(ms(l.selfNs), static_cast<double>(l.selfNs)),
-                                numberCell(ms(l.inclusiveNs), static_cast<double>(l.inclusiveNs)), numberCell(QString::number(l.nodes), l.nodes),
+            m_lines->appendRow({cell(QString("%1:%2").arg(l.file).arg(l.line)), numberCell(msCell(l.selfNs), static_cast<double>(l.selfNs)),
+                                numberCell(msCell(l.inclusiveNs), static_cast<double>(l.inclusiveNs)), numberCell(QString::number(l.nodes), l.nodes),
                                 cell(l.function), cell(l.code)});
     });
     m_source->setLines(m_lineRows);
@@ -359,20 +359,20 @@ void AnalysisDocks::showPath(const PathSummary& path, const QString& heading, in
     if (baselineNs > 0) {
         // a what-if: the new prediction against the model's own baseline (the measured run cannot say)
         const double change = (static_cast<double>(path.predictedWallNs) - static_cast<double>(baselineNs)) / static_cast<double>(baselineNs) * 100.0;
-        model = tr("the model predicts %1 ms instead of %2 ms (%3%4 %)").arg(ms(path.predictedWallNs), ms(baselineNs))
+        model = tr("the model predicts %1 ms instead of %2 ms (%3%4 %)").arg(msCell(path.predictedWallNs), msCell(baselineNs))
                     .arg(change >= 0 ? "+" : "").arg(change, 0, 'f', 1);
     } else {
-        model = tr("the scheduling model predicts %1 ms on %2 threads (%3%4 % off the measured)").arg(ms(path.predictedWallNs)).arg(path.threads)
+        model = tr("the scheduling model predicts %1 ms on %2 threads (%3%4 % off the measured)").arg(msCell(path.predictedWallNs)).arg(path.threads)
                     .arg(error >= 0 ? "+" : "").arg(error, 0, 'f', 1);
     }
     m_pathText->setText(tr("%1: %2 nodes, %3 ms = %4 % of the measured wall time %5 ms · %6")
-                            .arg(heading).arg(path.nodes.size()).arg(ms(path.lengthNs), share, ms(path.measuredWallNs), model));
+                            .arg(heading).arg(path.nodes.size()).arg(msCell(path.lengthNs), share, msCell(path.measuredWallNs), model));
     refill(m_pathPane, m_path, [this, &path, g] {
         for (size_t k = 0; k < path.nodes.size(); ++k) {
             const Node& n = g->nodes[static_cast<size_t>(path.nodes[k])];
             const double share = path.lengthNs > 0 ? static_cast<double>(path.nodeNs[k]) / static_cast<double>(path.lengthNs) * 100.0 : 0.0;
             QList<QStandardItem*> row{cell(QString::fromStdString(n.name)), cell(QString::fromStdString(n.target.shortName())),
-                                      numberCell(ms(path.nodeNs[k]), static_cast<double>(path.nodeNs[k])), numberCell(QString::number(share, 'f', 1), share)};
+                                      numberCell(msCell(path.nodeNs[k]), static_cast<double>(path.nodeNs[k])), numberCell(QString::number(share, 'f', 1), share)};
             row[0]->setData("node:" + QString::fromStdString(n.name), Qt::UserRole + 1);
             m_path->appendRow(row);
         }

@@ -21,7 +21,7 @@ constexpr double kCrumb = 22; // breadcrumb strip at the top
 constexpr double kRow = 20;
 const QString kSeparator = QStringLiteral("  ›  ");
 
-QString ms(int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', ns < 10'000'000 ? 3 : 2) + " ms"; }
+QString msLabel(int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', ns < 10'000'000 ? 3 : 2) + " ms"; }
 } // namespace
 
 FlameGraphWidget::FlameGraphWidget(Document* document, QWidget* parent) : QWidget(parent), m_doc(document) {
@@ -179,8 +179,8 @@ void FlameGraphWidget::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::PlaceholderText));
     const FlameFrame& root = m_tree.frame(0);
     const double room = width() - kMargin - (m_crumbs.empty() ? kMargin : m_crumbs.back().right()) - 16;
-    const QString total = tr("%1 summed over %2 nodes · %3 threads").arg(ms(root.inclusiveNs)).arg(root.nodes.size()).arg(m_run ? m_run->threads : 1);
-    for (const QString& summary : {total + tr(" · double-click: zoom · Esc: out"), total, ms(root.inclusiveNs)})
+    const QString total = tr("%1 summed over %2 nodes · %3 threads").arg(msLabel(root.inclusiveNs)).arg(root.nodes.size()).arg(m_run ? m_run->threads : 1);
+    for (const QString& summary : {total + tr(" · double-click: zoom · Esc: out"), total, msLabel(root.inclusiveNs)})
         if (fm.horizontalAdvance(summary) <= room) {
             p.drawText(QRectF(kMargin, 0, width() - 2 * kMargin, kCrumb), Qt::AlignVCenter | Qt::AlignRight, summary);
             break;
@@ -200,7 +200,7 @@ void FlameGraphWidget::paintEvent(QPaintEvent*) {
         const QRectF box = r.width() > 2 ? r.adjusted(0, 0, -1, -1) : r; // 1 px gap between neighbours
         p.fillRect(box, fill);
         if (box.width() < 18) continue;
-        const QString full = fr.label + QStringLiteral(" · ") + ms(fr.inclusiveNs);
+        const QString full = fr.label + QStringLiteral(" · ") + msLabel(fr.inclusiveNs);
         const QString text = fm.horizontalAdvance(full) <= box.width() - 6 ? full : fm.elidedText(fr.label, Qt::ElideRight, box.width() - 6);
         p.setPen(readableTextOn(fill));
         p.drawText(box.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
@@ -220,9 +220,9 @@ QString FlameGraphWidget::tooltipOf(int frame) const {
     const FlameFrame& f = m_tree.frame(frame);
     const double total = static_cast<double>(std::max<int64_t>(1, m_tree.frame(0).inclusiveNs));
     const QString title = frame == 0 ? tr("whole run") : f.isLeaf() ? f.label + " · " + f.type : QString::fromStdString(f.path) + (f.type.isEmpty() ? QString() : " (" + f.type + ")");
-    QString text = tr("%1\ninclusive %2 · %3 % of the run").arg(title, ms(f.inclusiveNs)).arg(100.0 * static_cast<double>(f.inclusiveNs) / total, 0, 'f', 1);
+    QString text = tr("%1\ninclusive %2 · %3 % of the run").arg(title, msLabel(f.inclusiveNs)).arg(100.0 * static_cast<double>(f.inclusiveNs) / total, 0, 'f', 1);
     if (!f.isLeaf())
-        text += tr("\nself %1 (nodes directly in it) · %2 nodes below").arg(ms(f.selfNs)).arg(f.nodes.size());
+        text += tr("\nself %1 (nodes directly in it) · %2 nodes below").arg(msLabel(f.selfNs)).arg(f.nodes.size());
     return text;
 }
 

@@ -1,5 +1,6 @@
 // engine headers (oneTBB) before Qt's: see run_snapshot.h
 #include "core/exec/critical_path.h"
+#include "views/qstring_util.h"
 #include "core/exec/measured_run.h"
 #include "core/exec/memory_timeline.h"
 #include "core/exec/profile.h"
@@ -58,7 +59,6 @@ PathSummary criticalPathOf(const RunAnalysis& a, const QString& selector, double
 LineSummary linesOf(const RunAnalysis& a) { return a.lineSummary; }
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
 QString nodeName(const ExecutionPlan& plan, int node) {
     return node >= 0 && node < static_cast<int>(plan.graph().nodes.size()) ? q(plan.graph().nodes[static_cast<size_t>(node)].node->name) : QString();
 }

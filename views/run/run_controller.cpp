@@ -347,7 +347,7 @@ void RunController::setRunning(bool running) {
     m_cancelAction->setEnabled(running);
     if (running) m_poll->start();
     else m_poll->stop();
-    emit runningChanged(running);
+    Q_EMIT runningChanged(running);
 }
 
 void RunController::run() {
@@ -418,7 +418,7 @@ void RunController::finish(quint64 generation, std::shared_ptr<Job> job) {
         const QString message = job->error.isEmpty() ? tr("the run produced nothing") : job->error;
         m_window->statusBar()->showMessage(tr("Run failed: %1").arg(message), 15000);
         m_summary->setText(tr("Run failed: %1").arg(message));
-        emit runFailed(message);
+        Q_EMIT runFailed(message);
         return;
     }
     m_window->statusBar()->showMessage(tr("Run finished: %1 ms median of %2").arg(msText(job->snapshot->wallNs), runsText(job->snapshot->runs())), 8000);

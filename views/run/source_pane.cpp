@@ -1,5 +1,6 @@
 // core headers before Qt's (see run_snapshot.h)
 #include "core/exec/source_lines.h"
+#include "views/qstring_util.h"
 
 #include "views/run/source_pane.h"
 
@@ -30,7 +31,6 @@ using namespace irlens::core;
 
 namespace {
 
-QString ms(int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', 3); }
 
 /// The strip left of the text; SourceText paints it.
 class Gutter : public QWidget {
@@ -151,7 +151,7 @@ void SourceText::showLine(int line) {
 void SourceText::mouseReleaseEvent(QMouseEvent* event) {
     QPlainTextEdit::mouseReleaseEvent(event);
     if (event->button() != Qt::LeftButton || textCursor().hasSelection()) return; // a drag selects text
-    emit lineClicked(cursorForPosition(event->position().toPoint()).blockNumber() + 1);
+    Q_EMIT lineClicked(cursorForPosition(event->position().toPoint()).blockNumber() + 1);
 }
 
 void SourceText::paintGutter(QWidget* gutter, QPaintEvent*) {
@@ -178,8 +178,8 @@ void SourceText::paintGutter(QWidget* gutter, QPaintEvent*) {
         p.fillRect(QRectF(0, r.top(), 6, r.height()), heatColor(t.inclusiveNs, m_hottestNs));
         p.setPen(palette().color(QPalette::Text));
         const QRectF row(10, r.top(), column - fm.horizontalAdvance(' '), r.height());
-        p.drawText(row, Qt::AlignRight | Qt::AlignVCenter, t.selfNs > 0 ? ms(t.selfNs) : QString());
-        p.drawText(row.translated(column, 0), Qt::AlignRight | Qt::AlignVCenter, ms(t.inclusiveNs));
+        p.drawText(row, Qt::AlignRight | Qt::AlignVCenter, t.selfNs > 0 ? msCell(t.selfNs) : QString());
+        p.drawText(row.translated(column, 0), Qt::AlignRight | Qt::AlignVCenter, msCell(t.inclusiveNs));
         p.drawText(QRectF(row.left() + 2 * column, r.top(), count, r.height()), Qt::AlignRight | Qt::AlignVCenter,
                    QString::number(t.selfNodes > 0 ? t.selfNodes : t.nodes));
     }
@@ -192,7 +192,7 @@ QString SourceText::gutterToolTip(int y) const {
     const LineTime& t = it->second;
     return tr("line %1\nself %2 ms in %3 nodes (this is their innermost line of the model's own code)\n"
               "inclusive %4 ms in %5 nodes (this line anywhere on their stack)")
-        .arg(it->first).arg(ms(t.selfNs)).arg(t.selfNodes).arg(ms(t.inclusiveNs)).arg(t.nodes);
+        .arg(it->first).arg(msCell(t.selfNs)).arg(t.selfNodes).arg(msCell(t.inclusiveNs)).arg(t.nodes);
 }
 
 // ---------------------------------------------------------------------------- SourcePane
@@ -272,7 +272,7 @@ void SourcePane::showSource(const QString& traceFile, int line) {
             fileNs += row.selfNs;
         }
         m_message->setText(tr("%1 · %2 lines ran nodes, %3 ms self · gutter: self ms, inclusive ms, nodes")
-                               .arg(QDir::toNativeSeparators(resolved)).arg(times.size()).arg(ms(fileNs)));
+                               .arg(QDir::toNativeSeparators(resolved)).arg(times.size()).arg(msCell(fileNs)));
         m_text->setAnnotations(std::move(times));
     }
     m_text->showLine(line);

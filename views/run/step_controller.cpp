@@ -175,7 +175,7 @@ void StepController::step() {
     Status s = m_stepper->step();
     afterSteps(node, node);
     if (!s) fail(QString::fromStdString(s.message()));
-    emit stepped();
+    Q_EMIT stepped();
 }
 
 void StepController::runTo(int node) {
@@ -185,7 +185,7 @@ void StepController::runTo(int node) {
         m_status->setText(tr("%1 has already run (restart stepping to run it again); its value is in its row.")
                               .arg(m_model->row(node)->name));
         m_pane->view()->scrollTo(m_pane->proxy()->mapFromSource(m_model->index(node, 0)));
-        emit stepped();
+        Q_EMIT stepped();
         return;
     }
     m_target = node;
@@ -211,7 +211,7 @@ void StepController::continueRunTo() {
     m_target = -1;
     afterSteps(from, to);
     if (!s) fail(QString::fromStdString(s.message()));
-    emit stepped();
+    Q_EMIT stepped();
 }
 
 // Rows of the nodes just run and of the values they freed, then the next node in view.
@@ -303,7 +303,7 @@ void StepController::stop() {
     if (to >= from) afterSteps(from, to);
     m_status->setText(tr("Stopped before %1 (Esc). F10 steps on.").arg(m_model->row(m_stepper->nextNode())->name));
     updateActions();
-    emit stepped();
+    Q_EMIT stepped();
 }
 
 void StepController::restart() {

@@ -14,7 +14,7 @@ void StepValuesModel::reset(std::vector<StepRow> rows) {
 void StepValuesModel::setRow(int node, StepRow row) {
     if (node < 0 || node >= static_cast<int>(m_rows.size())) return;
     m_rows[static_cast<size_t>(node)] = std::move(row);
-    emit dataChanged(index(node, 0), index(node, ColumnCount - 1));
+    Q_EMIT dataChanged(index(node, 0), index(node, ColumnCount - 1));
 }
 
 const StepRow* StepValuesModel::row(int node) const {

@@ -1,5 +1,6 @@
 // engine headers (oneTBB) before Qt's: see views/run/run_snapshot.h
 #include "core/exec/kernel_registry.h"
+#include "views/qstring_util.h"
 
 #include "core/decomp/rules.h"
 #include "core/ops/op_registry.h"
@@ -24,9 +25,6 @@ namespace irlens::views {
 using namespace irlens::core;
 
 namespace {
-
-QString q(const char* s) { return QString::fromUtf8(s ? s : ""); }
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // How an op is lowered at the stage below its level: the rule the Decomposition pane would apply
 // (findRule looks at the target only), or why it stays.
