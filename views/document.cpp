@@ -320,6 +320,17 @@ std::function<void(int, int)> Document::layoutProgress(quint64 generation) {
     };
 }
 
+// Shows a preview layout on the GUI thread, unless a newer layout was asked for or this one is done.
+std::function<void(LayoutPtr)> Document::layoutPreviewSink(quint64 generation) {
+    QPointer<Document> self(this);
+    return [self, generation](LayoutPtr layout) {
+        QMetaObject::invokeMethod(self, [self, generation, layout] {
+            if (!self || generation != self->m_layoutGeneration || !self->m_busy) return;
+            Q_EMIT self->layoutPreview(layout);
+        }, Qt::QueuedConnection);
+    };
+}
+
 void Document::requestLayout(bool force) {
     if (m_scopes.empty()) {
         m_layout.reset();
@@ -362,9 +373,19 @@ void Document::requestLayout(bool force) {
     drawn.minFoldRun = kMinFoldRun;
     auto folds = foldsDrawn() ? s.folds : nullptr; // kept alive by the worker, like the tree
     auto progress = layoutProgress(generation);
+    std::optional<CollapseState> preview;
+    if (!base && estimatedBoxes(collapse, *tree) > m_previewFromBoxes) preview = previewOf(collapse, *tree, kPreviewBoxes);
+    auto showPreview = layoutPreviewSink(generation);
     auto future = QtConcurrent::run(jobPool(), [keepAlive, tree, g, sig, collapse, drawn, folds, cancelFlag, base, replaced,
-                                                progress]() mutable -> Result<LayoutPtr> {
+                                                progress, preview, showPreview]() mutable -> Result<LayoutPtr> {
         if (folds) drawn.folds = &folds->get(*g, sig, *tree);
+        if (preview) { // a coarser drawing first, shown while the full one is made
+            LayoutOptions options;
+            options.cancel = cancelFlag.get();
+            auto coarse = layoutVisibleGraph(buildVisibleGraph(*g, sig, *tree, *preview, drawn), *tree, options);
+            if (cancelFlag->load()) return Status::error("layout cancelled");
+            if (coarse.isOk()) showPreview(*coarse);
+        }
         VisibleGraph visible = buildVisibleGraph(*g, sig, *tree, collapse, drawn);
         if (base) {
             IncrementalLayoutOptions incremental;

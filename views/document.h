@@ -132,6 +132,12 @@ public:
     void revealNode(int nodeIndex);
     /// Lays the graph on screen out in full again (after decomposition steps placed incrementally).
     void relayout();
+    /// A layout of more boxes than this (estimated from the module tree) is preceded by a coarser one
+    /// (previewOf: its modules open down to a depth that draws at most kPreviewBoxes), shown through
+    /// layoutPreview while the full one is made.
+    void setPreviewFromBoxes(int boxes) { m_previewFromBoxes = boxes; }
+    static constexpr int kPreviewFromBoxes = 20000;
+    static constexpr int kPreviewBoxes = 8000;
     /// True when the layout on screen was placed incrementally on the previous program's (a step).
     bool layoutIsIncremental() const { return m_layout && m_layout->incrementalSteps > 0; }
 
@@ -182,6 +188,9 @@ signals:
     void scopeChanged();
     void layoutStarted();
     void layoutReady(core::LayoutPtr layout);
+    /// A coarser layout of the requested state, while the requested one is made (see
+    /// setPreviewFromBoxes); layout() stays the last complete one, layoutReady follows.
+    void layoutPreview(core::LayoutPtr layout);
     void layoutFailed(const QString& message);
     void selectionChanged(int nodeIndex);
     void symbolHighlightChanged(const QString& symbol);
@@ -208,9 +217,11 @@ private:
     void requestLayout(bool force = false);
     void setBusy(bool busy, const QString& stage = {});
     std::function<void(int, int)> layoutProgress(quint64 generation);
+    std::function<void(core::LayoutPtr)> layoutPreviewSink(quint64 generation);
     QString programKey() const;
 
     core::ProgramPtr m_program;
+    int m_previewFromBoxes = kPreviewFromBoxes;
     QString m_title;
     QString m_path;
     std::vector<Scope> m_scopes;

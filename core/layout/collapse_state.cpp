@@ -1,5 +1,7 @@
 #include "core/layout/collapse_state.h"
 
+#include <algorithm>
+
 namespace irlens::core {
 
 CollapseState CollapseState::allExpanded(const ModuleTree& tree) {
@@ -29,6 +31,47 @@ std::string CollapseState::key() const {
         k += std::to_string(m);
     }
     return k;
+}
+
+namespace {
+
+bool isOpen(const CollapseState& state, const ModuleTree& tree, int module) {
+    for (int m = module; m > 0; m = tree.module(m).parent)
+        if (!state.isExpanded(m)) return false;
+    return true;
+}
+
+CollapseState cutToDepth(const CollapseState& state, const ModuleTree& tree, int depth) {
+    CollapseState cut;
+    for (int m : state.expanded())
+        if (m < tree.size() && tree.module(m).depth <= depth) cut.setExpanded(m, true);
+    return cut;
+}
+
+} // namespace
+
+int estimatedBoxes(const CollapseState& state, const ModuleTree& tree) {
+    int boxes = 0;
+    for (int m = 0; m < tree.size(); ++m) {
+        if (!isOpen(state, tree, m)) continue;
+        const ModuleInfo& info = tree.module(m);
+        boxes += static_cast<int>(info.nodes.size());
+        for (int c : info.children) boxes += !state.isExpanded(c);
+    }
+    return boxes;
+}
+
+std::optional<CollapseState> previewOf(const CollapseState& target, const ModuleTree& tree, int maxBoxes) {
+    int deepest = 0;
+    for (int m : target.expanded())
+        if (m < tree.size()) deepest = std::max(deepest, tree.module(m).depth);
+    const int all = estimatedBoxes(target, tree);
+    for (int depth = deepest - 1; depth >= 1; --depth) {
+        CollapseState cut = cutToDepth(target, tree, depth);
+        const int boxes = estimatedBoxes(cut, tree);
+        if (boxes <= maxBoxes && 2 * boxes <= all) return cut; // at most half: cheap beside the full one
+    }
+    return std::nullopt;
 }
 
 } // namespace irlens::core

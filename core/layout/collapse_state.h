@@ -4,6 +4,7 @@
 
 #include "core/layout/module_tree.h"
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -32,5 +33,14 @@ public:
 private:
     std::set<int> m_expanded; // module indices (the root is implicit)
 };
+
+/// Boxes a state draws, counted from the tree alone: in each open module (expanded, ancestors too),
+/// its own nodes plus its collapsed child modules. Folds and graph inputs are not counted.
+int estimatedBoxes(const CollapseState& state, const ModuleTree& tree);
+
+/// A coarser state to show while `target` is laid out: `target` cut to its modules of depth <= D,
+/// for the deepest D that draws at most `maxBoxes` boxes and at most half of what `target` draws;
+/// nullopt when no depth does.
+std::optional<CollapseState> previewOf(const CollapseState& target, const ModuleTree& tree, int maxBoxes);
 
 } // namespace irlens::core

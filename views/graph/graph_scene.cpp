@@ -36,6 +36,7 @@ GraphScene::GraphScene(Document* document, QObject* parent) : QGraphicsScene(par
         if (!deleteSomeRetired(kSliceMs)) m_retireTimer.start();
     });
     connect(m_doc, &Document::layoutReady, this, &GraphScene::rebuild);
+    connect(m_doc, &Document::layoutPreview, this, &GraphScene::rebuild); // drawn until the full one arrives
     connect(m_doc, &Document::programChanged, this, [this] {
         clearItems();
         m_layout.reset();

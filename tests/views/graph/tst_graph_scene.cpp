@@ -46,6 +46,7 @@ private slots:
     void decompositionStepKeepsTheDrawing();
     void bigLayoutBuiltInSlices();
     void oldItemsHiddenAtOnceDeletedLater();
+    void longLayoutShowsACoarserOneFirst();
 };
 
 namespace {
@@ -556,6 +557,42 @@ void TestGraphScene::oldItemsHiddenAtOnceDeletedLater() {
     const auto layout = doc.layout();
     const int now = static_cast<int>(layout->graph.items.size() + layout->edges.size() + layout->clusters.size());
     QTRY_COMPARE(static_cast<int>(scene.items().size()), now);
+}
+
+// A layout of many boxes is preceded by a coarser one (modules open down to a shallower depth),
+// drawn while the full one is made; small layouts come alone. deep_stack expanded has about 5,000
+// boxes: the threshold is lowered to see it.
+void TestGraphScene::longLayoutShowsACoarserOneFirst() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    doc.setPreviewFromBoxes(1000);
+    std::vector<core::LayoutPtr> previews;
+    bool drawnWhileBusy = false;
+    connect(&doc, &Document::layoutPreview, this, [&](core::LayoutPtr layout) { // after the scene's slot
+        previews.push_back(layout);
+        drawnWhileBusy = doc.isBusy() && scene.layout() == layout && doc.layout() != layout;
+    });
+    doc.expandAll();
+    QVERIFY(testing::waitForLayout(doc));
+    QCOMPARE(previews.size(), size_t(1));
+    QVERIFY(drawnWhileBusy);
+    const core::LayoutPtr full = doc.layout();
+    const core::LayoutPtr coarse = previews.front();
+    QVERIFY2(coarse->graph.items.size() < full->graph.items.size() / 2,
+             qPrintable(QString("%1 of %2").arg(coarse->graph.items.size()).arg(full->graph.items.size())));
+    // the coarser one is the same drawing cut higher up: each module it frames is framed in the full one
+    std::set<int> framed;
+    for (const auto& c : full->clusters) framed.insert(c.module);
+    QVERIFY(!coarse->clusters.empty());
+    for (const auto& c : coarse->clusters) QVERIFY2(framed.count(c.module), qPrintable(QString::number(c.module)));
+    QTRY_VERIFY(!scene.isBuilding());
+    QCOMPARE(scene.layout(), full);
+    QCOMPARE(scene.nodeItemCount(), static_cast<int>(full->graph.items.size()));
+    doc.collapseAll(); // a few boxes: no preview
+    QVERIFY(testing::waitForLayout(doc));
+    QCOMPARE(previews.size(), size_t(1));
 }
 
 QTEST_MAIN(TestGraphScene)
