@@ -39,6 +39,9 @@ function(irlens_add_test name)
   # presets say -O0: instrumented test files compile in half the time (tst_pt2_reader 50 -> 25 s)
   # and are still checked. A later -O wins with GCC and clang.
   target_compile_options(${name} PRIVATE $<$<CONFIG:RelWithDebInfo,Release>:${IRLENS_TEST_CODE_OPT}>)
+  if(TARGET irlens_test_pch)
+    target_precompile_headers(${name} REUSE_FROM irlens_test_pch)
+  endif()
   target_compile_definitions(${name} PRIVATE
     IRLENS_SHARED_DIR="${IRLENS_SHARED_DIR}"
     IRLENS_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
