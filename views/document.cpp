@@ -373,12 +373,13 @@ void Document::requestLayout(bool force) {
     drawn.minFoldRun = kMinFoldRun;
     auto folds = foldsDrawn() ? s.folds : nullptr; // kept alive by the worker, like the tree
     auto progress = layoutProgress(generation);
-    std::optional<CollapseState> preview;
-    if (!base && estimatedBoxes(collapse, *tree) > m_previewFromBoxes) preview = previewOf(collapse, *tree, kPreviewBoxes);
+    const int previewFrom = base ? -1 : m_previewFromBoxes; // a step's incremental placement: none
     auto showPreview = layoutPreviewSink(generation);
     auto future = QtConcurrent::run(jobPool(), [keepAlive, tree, g, sig, collapse, drawn, folds, cancelFlag, base, replaced,
-                                                progress, preview, showPreview]() mutable -> Result<LayoutPtr> {
+                                                progress, previewFrom, showPreview]() mutable -> Result<LayoutPtr> {
         if (folds) drawn.folds = &folds->get(*g, sig, *tree);
+        std::optional<CollapseState> preview;
+        if (previewFrom >= 0 && estimatedBoxes(collapse, *tree) > previewFrom) preview = previewOf(collapse, *tree, kPreviewBoxes);
         if (preview) { // a coarser drawing first, shown while the full one is made
             LayoutOptions options;
             options.cancel = cancelFlag.get();

@@ -1,6 +1,7 @@
 #include "core/layout/collapse_state.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace irlens::core {
 
@@ -35,12 +36,6 @@ std::string CollapseState::key() const {
 
 namespace {
 
-bool isOpen(const CollapseState& state, const ModuleTree& tree, int module) {
-    for (int m = module; m > 0; m = tree.module(m).parent)
-        if (!state.isExpanded(m)) return false;
-    return true;
-}
-
 CollapseState cutToDepth(const CollapseState& state, const ModuleTree& tree, int depth) {
     CollapseState cut;
     for (int m : state.expanded())
@@ -51,12 +46,17 @@ CollapseState cutToDepth(const CollapseState& state, const ModuleTree& tree, int
 } // namespace
 
 int estimatedBoxes(const CollapseState& state, const ModuleTree& tree) {
+    // from the root down through expanded modules only: a module under a collapsed one is not visited
     int boxes = 0;
-    for (int m = 0; m < tree.size(); ++m) {
-        if (!isOpen(state, tree, m)) continue;
-        const ModuleInfo& info = tree.module(m);
+    std::vector<int> open{0};
+    while (!open.empty()) {
+        const ModuleInfo& info = tree.module(open.back());
+        open.pop_back();
         boxes += static_cast<int>(info.nodes.size());
-        for (int c : info.children) boxes += !state.isExpanded(c);
+        for (int c : info.children) {
+            if (state.isExpanded(c)) open.push_back(c);
+            else ++boxes;
+        }
     }
     return boxes;
 }
