@@ -3,6 +3,7 @@
 #include "core/exec/engine.h"
 #include "core/exec/inputs.h"
 #include "core/exec/run_compare.h"
+#include "core/ir/value_index.h"
 
 #include <algorithm>
 #include <cmath>
@@ -119,10 +120,8 @@ std::string Divergence::summary(const ProgramMatch& match) const {
 /// The producers of the divergent node, followed through each node's first tensor argument, while
 /// they are matched and agree.
 static std::vector<int> agreeingChain(const ProgramMatch& m, int pairIndex, const std::unordered_map<int, const ValueComparison*>& byPair) {
-    std::unordered_map<std::string, int> producer;
     const Graph& g = m.left->graph;
-    for (size_t k = 0; k < g.nodes.size(); ++k)
-        for (const auto& name : g.nodes[k].outputNames()) producer[name] = static_cast<int>(k);
+    const ValueIndex values(g);
     std::vector<int> chain;
     int node = m.pairs[static_cast<size_t>(pairIndex)].left;
     while (node >= 0) {
@@ -131,7 +130,7 @@ static std::vector<int> agreeingChain(const ProgramMatch& m, int pairIndex, cons
             std::vector<std::string> names;
             in.arg.collectValueNames(names);
             for (const auto& v : names)
-                if (auto it = producer.find(v); it != producer.end() && g.tensorMeta(v)) { next = it->second; break; }
+                if (const int p = values.producer(v); p >= 0 && g.tensorMeta(v)) { next = p; break; }
             if (next >= 0) break;
         }
         if (next < 0) break;

@@ -373,7 +373,7 @@ QString argName(const Argument& a) {
 
 } // namespace
 
-std::unique_ptr<InfoRow> buildPlaceholderInfo(const Program& program, const std::string& value) {
+std::unique_ptr<InfoRow> buildPlaceholderInfo(const Program& program, const std::string& value, const ValueIndex* values) {
     auto root = std::make_unique<InfoRow>();
     const Graph& graph = program.graph;
     int position = -1;
@@ -409,7 +409,9 @@ std::unique_ptr<InfoRow> buildPlaceholderInfo(const Program& program, const std:
     } else {
         val->value = QObject::tr("missing: the spec requires meta['val'] on every placeholder");
     }
-    addUsers(root.get(), graph, ValueIndex(graph), {value});
+    std::optional<ValueIndex> own;
+    if (!values) values = &own.emplace(graph);
+    addUsers(root.get(), graph, *values, {value});
     return root;
 }
 

@@ -17,8 +17,9 @@ namespace irlens::views {
 std::unique_ptr<InfoRow> buildNodeInfo(const core::Graph& graph, int nodeIndex, const core::Program* program = nullptr,
                                        const core::ValueIndex* values = nullptr);
 /// A placeholder of the FX graph (`value`: a user input or lifted state): its InputKind, state_dict
-/// target, persistence, meta['val'] and users.
-std::unique_ptr<InfoRow> buildPlaceholderInfo(const core::Program& program, const std::string& value);
+/// target, persistence, meta['val'] and users (`values` as for buildNodeInfo, of the program's graph).
+std::unique_ptr<InfoRow> buildPlaceholderInfo(const core::Program& program, const std::string& value,
+                                              const core::ValueIndex* values = nullptr);
 /// The output node: each returned position with its OutputKind and target, buffer mutations linked
 /// to their paths, and the in_spec / out_spec pytrees as trees.
 std::unique_ptr<InfoRow> buildOutputInfo(const core::Program& program);

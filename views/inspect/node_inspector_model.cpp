@@ -17,7 +17,7 @@ void NodeInspectorModel::refresh() {
     const QString item = m_doc->selectedItem();
     // placeholders and the output node of the top-level graph, in the spec's words
     if (g && m_doc->program() && g == &m_doc->program()->graph && !item.isEmpty()) {
-        if (item.startsWith("in:")) return setRoot(buildPlaceholderInfo(*m_doc->program(), item.mid(3).toStdString()));
+        if (item.startsWith("in:")) return setRoot(buildPlaceholderInfo(*m_doc->program(), item.mid(3).toStdString(), &valueIndex(*g)));
         if (item == "out") return setRoot(buildOutputInfo(*m_doc->program()));
     }
     if (g && m_doc->selectedNode() < 0) {
