@@ -139,6 +139,7 @@ int main(int argc, char** argv) {
                 irlens::bench::loadAverage().c_str());
     std::printf("irlens GEMM/convolution: %s; fp32 peak measured here: %.1f GFLOP/s (one-thread sgemm 1024^3)\n",
                 irlens::bench::gemmLibrary().c_str(), peak);
+    std::printf("irlens allocator: %s\n", irlens::bench::allocatorName().c_str());
     const double mhz = irlens::bench::cpuMhz();
     if (mhz > 0)
         std::printf("nominal fp32 peak: %d FLOP/cycle x %.0f MHz = %.1f GFLOP/s per core (the clock /proc/cpuinfo reports)\n",

@@ -8,6 +8,10 @@
 #include <oneapi/dnnl/dnnl.h>
 #endif
 
+#ifdef IRLENS_HAVE_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -63,6 +67,21 @@ inline std::string gemmLibrary() {
            " (single-threaded calls, TBB splits the work)";
 #else
     return "built-in loops (no oneDNN)";
+#endif
+}
+
+/// The allocator behind malloc in this process: mimalloc when the build links it (IRLENS_MIMALLOC)
+/// and a block from malloc lies in its heap, else the C library's.
+inline std::string allocatorName() {
+#ifdef IRLENS_HAVE_MIMALLOC
+    const int v = mi_version(); // 209 for 2.0.9
+    void* probe = std::malloc(64);
+    const bool answering = mi_is_in_heap_region(probe);
+    std::free(probe);
+    return "mimalloc " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." + std::to_string(v % 10) +
+           (answering ? "" : " linked, but malloc is not redirected to it");
+#else
+    return "glibc malloc";
 #endif
 }
 
