@@ -40,6 +40,89 @@ namespace {
 
 double msOf(const QElapsedTimer& t) { return static_cast<double>(t.nsecsElapsed()) / 1e6; }
 
+struct LoopGapClock {
+    static qint64 threadCpuUs() {
+        timespec ts{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return static_cast<qint64>(ts.tv_sec) * 1000000 + ts.tv_nsec / 1000;
+    }
+};
+
+/// The application, timing each event the GUI thread delivers at the outermost level (not the ones
+/// delivered inside another's processEvents): the longest per step, with what received it, so a long
+/// step is named instead of guessed ("GraphScene via QTimer: Timer").
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (m_depth++ > 0 || !m_step) {
+            const bool r = QApplication::notify(receiver, event);
+            --m_depth;
+            return r;
+        }
+        const qint64 cpu0 = LoopGapClock::threadCpuUs();
+        const char* what = receiver->metaObject()->className();
+        const char* owner = receiver->parent() ? receiver->parent()->metaObject()->className() : "";
+        const int type = event->type();
+        const bool r = QApplication::notify(receiver, event);
+        const qint64 us = LoopGapClock::threadCpuUs() - cpu0;
+        --m_depth;
+        std::string name = std::string(what) + (*owner ? std::string(" in ") + owner : "") + ", event " + std::to_string(type);
+        Longest& l = m_longest[m_step];
+        if (us > l.us) l = {us, name};
+        auto& w = m_window[name];
+        w.first += us;
+        ++w.second;
+        return r;
+    }
+    /// The loop gap's timer ticked after a gap of `gapMs`: when it is the step's longest, keep what
+    /// the events in it were (total CPU and count per receiver, largest first).
+    void gapEnded(qint64 gapMs) {
+        if (m_step && gapMs > m_worstGap[m_step].first) {
+            std::vector<std::pair<qint64, std::string>> parts;
+            for (const auto& [name, w] : m_window)
+                parts.push_back({w.first, name + " x" + std::to_string(w.second)});
+            std::sort(parts.rbegin(), parts.rend());
+            std::string out;
+            for (size_t i = 0; i < parts.size() && i < 4; ++i)
+                out += (i ? ", " : "") + std::to_string(parts[i].first / 1000) + " ms " + parts[i].second;
+            m_worstGap[m_step] = {gapMs, out};
+        }
+        m_window.clear();
+    }
+    /// What the longest gap of each step was made of.
+    std::string worstGaps() const {
+        std::string out;
+        for (const auto& [step, g] : m_worstGap)
+            out += (out.empty() ? "" : "; ") + step + " " + std::to_string(g.first) + " ms: " + g.second;
+        return out;
+    }
+    void setStep(const char* step) { m_step = step; }
+    void reset() {
+        m_longest.clear();
+        m_worstGap.clear();
+        m_window.clear();
+    }
+    /// "expand all 350 ms (GraphScene via QTimer, event 1)" for each step.
+    std::string longest() const {
+        std::string out;
+        for (const auto& [step, l] : m_longest)
+            out += (out.empty() ? "" : "; ") + step + " " + std::to_string(l.us / 1000) + " ms (" + l.what + ")";
+        return out;
+    }
+
+private:
+    struct Longest {
+        qint64 us = 0;
+        std::string what;
+    };
+    int m_depth = 0;
+    const char* m_step = nullptr;
+    std::map<std::string, Longest> m_longest;
+    std::map<std::string, std::pair<qint64, qint64>> m_window; // receiver: CPU us, events since the last tick
+    std::map<std::string, std::pair<qint64, std::string>> m_worstGap;
+};
+
 /// The longest time between two ticks of a 5 ms timer that the GUI thread spent running: how long the
 /// event loop stood still for its own work.
 class LoopGap : public QObject {
@@ -58,6 +141,7 @@ public:
         }
         tick();
         m_step = step;
+        if (auto* app = dynamic_cast<TimedApplication*>(QCoreApplication::instance())) app->setStep(step);
     }
     void tick() {
         // the GUI thread's own CPU time in the gap: on a loaded machine a gap is also time the thread
@@ -67,14 +151,11 @@ public:
         m_worst = std::max(m_worst, gap);
         m_perStep[m_step] = std::max(m_perStep[m_step], gap);
         m_worstRaw = std::max(m_worstRaw, now - m_last);
+        if (auto* app = dynamic_cast<TimedApplication*>(QCoreApplication::instance())) app->gapEnded(gap);
         m_last = now;
         m_lastCpu = cpu;
     }
-    static qint64 threadCpuMs() {
-        timespec ts{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-        return static_cast<qint64>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
-    }
+    static qint64 threadCpuMs() { return LoopGapClock::threadCpuUs() / 1000; }
     /// "open 40, expand all 90, search 60": the longest gap of each step.
     std::string perStep() const {
         std::string out;
@@ -85,6 +166,7 @@ public:
     void stop() {
         tick();
         m_timer.stop();
+        if (auto* app = dynamic_cast<TimedApplication*>(QCoreApplication::instance())) app->setStep(nullptr);
     }
     qint64 worst() const { return m_worst; }
     qint64 worstRaw() const { return m_worstRaw; }
@@ -196,6 +278,7 @@ void scaleRow(const std::string& name, const std::function<void(views::Document&
     pane.resize(1366, 768);
     pane.show();
     views::GraphScene& scene = *pane.scene();
+    if (auto* app = dynamic_cast<TimedApplication*>(QCoreApplication::instance())) app->reset();
     LoopGap gap;
     QElapsedTimer t;
     gap.start("open");
@@ -210,11 +293,15 @@ void scaleRow(const std::string& name, const std::function<void(views::Document&
     const int collapsedBoxes = scene.nodeItemCount();
     gap.start("expand all");
     t.restart();
+    double laidOutMs = 0;
+    auto laidOut = QObject::connect(&doc, &views::Document::layoutReady, [&] { laidOutMs = msOf(t); });
     doc.setFoldRepeatedBlocks(false);
     doc.expandAll();
     if (!settle(doc, scene)) return void(std::printf("| %s | did not expand |\n", name.c_str()));
+    QObject::disconnect(laidOut);
     frameMs(*pane.view());
     const double expandMs = msOf(t);
+    gap.stop(); // the bench's own repaints back to back are no step of the GUI's
     std::vector<double> still; // repaints of the first expanded view, nothing changed
     for (int k = 0; k < 5; ++k) still.push_back(frameMs(*pane.view()));
     const double stillMs = bench::median(still);
@@ -232,11 +319,14 @@ void scaleRow(const std::string& name, const std::function<void(views::Document&
         if (k == 1) firstKey = msOf(t), firstHits = hits;
     }
     gap.stop();
-    std::printf("| %s | %zu | %.0f (loaded at %.0f; %d boxes) | %.0f (%d boxes; a repaint %.1f) | %.0f (search call %.0f; \"s\" %.0f ms, %d hits; "
+    std::printf("| %s | %zu | %.0f (loaded at %.0f; %d boxes) | %.0f (laid out at %.0f; %d boxes; a repaint %.1f) | %.0f (search call %.0f; \"s\" %.0f ms, %d hits; "
                 "%d hits at the end) | %lld (%s; %lld with the CPU wait) |\n",
-                name.c_str(), doc.program()->graph.nodes.size(), firstMs, loadedMs, collapsedBoxes, expandMs,
+                name.c_str(), doc.program()->graph.nodes.size(), firstMs, loadedMs, collapsedBoxes, expandMs, laidOutMs,
                 scene.nodeItemCount(), stillMs, worstKey, worstCall, firstKey, firstHits, hits, gap.worst(), gap.perStep().c_str(),
                 gap.worstRaw());
+    if (auto* app = dynamic_cast<TimedApplication*>(QCoreApplication::instance()))
+        std::printf("  longest single event per step (GUI thread CPU): %s\n  longest gap per step, its events: %s\n",
+                    app->longest().c_str(), app->worstGaps().c_str());
     std::fflush(stdout);
 }
 
@@ -256,7 +346,7 @@ void scaleFixtures() {
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     const int frames = argc > 1 ? std::max(2, std::atoi(argv[1])) : 40;
     const std::string option = argc > 2 ? argv[2] : "";
     const bool skipBig = option == "--no-100k", only100k = option == "--only-100k";
@@ -265,7 +355,7 @@ int main(int argc, char** argv) {
         frameTable(frames);
         scaleHeader();
         scaleFixtures();
-    } else {
+    } else if (!testing::haveShared()) {
         std::printf("../shared/fixtures not found (set IRLENS_SHARED_DIR)\n");
     }
     if (!skipBig) {
