@@ -16,6 +16,7 @@
 
 #include <QLabel>
 #include <QMenu>
+#include <QGraphicsView>
 #include <QTest>
 #include <QToolButton>
 
@@ -47,6 +48,7 @@ private slots:
     void bigLayoutBuiltInSlices();
     void oldItemsHiddenAtOnceDeletedLater();
     void longLayoutShowsACoarserOneFirst();
+    void indexDeepEnoughAfterExpanding();
 };
 
 namespace {
@@ -597,3 +599,28 @@ void TestGraphScene::longLayoutShowsACoarserOneFirst() {
 
 QTEST_MAIN(TestGraphScene)
 #include "tst_graph_scene.moc"
+
+// The scene's BSP index is as deep as the drawing needs (about 16 items a leaf) after a small drawing
+// grew into a big one: left to Qt, the depth chosen for the first few items indexed stays, and every
+// repaint of the expanded graph then sorted thousands of items from a handful of leaves.
+void TestGraphScene::indexDeepEnoughAfterExpanding() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    QGraphicsView view(&scene);
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    QTRY_VERIFY(!scene.isBuilding());
+    view.viewport()->repaint(); // the collapsed drawing indexed and painted first
+    const int collapsed = static_cast<int>(scene.items().size());
+    doc.expandAll();
+    QVERIFY(testing::waitForLayout(doc));
+    QTRY_VERIFY(!scene.isBuilding());
+    view.viewport()->repaint();
+    const int expanded = static_cast<int>(scene.items().size());
+    QVERIFY2(expanded > 20 * collapsed, qPrintable(QString("%1 -> %2 items").arg(collapsed).arg(expanded)));
+    const int needed = static_cast<int>(std::floor(std::log2(expanded / 16.0)));
+    QVERIFY2(scene.bspTreeDepth() >= needed,
+             qPrintable(QString("BSP depth %1 for %2 items, at least %3 needed").arg(scene.bspTreeDepth()).arg(expanded).arg(needed)));
+}
