@@ -280,9 +280,17 @@ QWidget* AnalysisDocks::buildLines() {
     m_linesPane->proxy()->setSortRole(Qt::UserRole + 2);
     connect(m_linesPane, &TablePane::rowActivated, this, [this](const QModelIndex& index) { selectLine(index.row()); });
     auto* split = new QSplitter(Qt::Horizontal, m_window);
-    m_linesPane->setParent(split);
+    auto* left = new QWidget(split);
+    auto* box = new QVBoxLayout(left);
+    box->setContentsMargins(0, 0, 0, 0);
+    m_libraryLines = new QCheckBox(tr("PyTorch's own lines"), left);
+    m_libraryLines->setToolTip(tr("Also list lines in PyTorch's files (torch/...): their time is already counted on the model's lines that called them"));
+    connect(m_libraryLines, &QCheckBox::toggled, this, [this] { fillLines(); });
+    box->addWidget(m_libraryLines);
+    m_linesPane->setParent(left);
+    box->addWidget(m_linesPane);
     m_source = new SourcePane(m_doc, split);
-    split->addWidget(m_linesPane);
+    split->addWidget(left);
     split->addWidget(m_source);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -301,6 +309,7 @@ void AnalysisDocks::showRun() {
             for (auto [pane, model] : {std::pair{m_livePane, m_live}, std::pair{m_pathPane, m_path}, std::pair{m_linesPane, m_lines}})
                 refill(pane, model, [] {});
             m_curve->setMemory({});
+            m_allLines = m_lineRows = {};
             m_source->setLines({});
         });
         return;
@@ -335,14 +344,26 @@ void AnalysisDocks::showMemory(const RunAnalysis& a) {
 }
 
 void AnalysisDocks::showLines(const RunAnalysis& a) {
-    m_lineRows = linesOf(a);
+    m_allLines = linesOf(a);
+    fillLines();
+    m_source->setLines(m_allLines);
+}
+
+void AnalysisDocks::fillLines() {
+    m_lineRows = m_allLines;
+    int hidden = 0;
+    if (!m_libraryLines->isChecked()) {
+        auto library = [](const LineRow& l) { return l.inLibrary; };
+        hidden = static_cast<int>(std::count_if(m_lineRows.rows.begin(), m_lineRows.rows.end(), library));
+        m_lineRows.rows.erase(std::remove_if(m_lineRows.rows.begin(), m_lineRows.rows.end(), library), m_lineRows.rows.end());
+    }
+    m_libraryLines->setText(hidden > 0 ? tr("PyTorch's own lines (%1 hidden)").arg(hidden) : tr("PyTorch's own lines"));
     refill(m_linesPane, m_lines, [this] {
         for (const LineRow& l : m_lineRows.rows)
             m_lines->appendRow({cell(QString("%1:%2").arg(l.file).arg(l.line)), numberCell(msCell(l.selfNs), static_cast<double>(l.selfNs)),
                                 numberCell(msCell(l.inclusiveNs), static_cast<double>(l.inclusiveNs)), numberCell(QString::number(l.nodes), l.nodes),
                                 cell(l.function), cell(l.code)});
     });
-    m_source->setLines(m_lineRows);
 }
 
 void AnalysisDocks::showPath(const PathSummary& path, const QString& heading, int64_t baselineNs) {

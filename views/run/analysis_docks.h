@@ -80,6 +80,9 @@ public:
     void applyWhatIf();
     /// Selects the nodes of a Source lines row (each node whose stack has that file:line).
     void selectLine(int row);
+    /// "PyTorch's own lines": off (the default), the Source lines table leaves out lines in PyTorch's
+    /// files (`torch/...`), whose time is already on the model's lines that called them.
+    QCheckBox* libraryLinesToggle() const { return m_libraryLines; }
 
 private:
     QWidget* buildMemory();
@@ -89,6 +92,8 @@ private:
     void showRun();
     void showMemory(const RunAnalysis& analysis);
     void showLines(const RunAnalysis& analysis);
+    /// Fills the Source lines table from m_allLines, with or without PyTorch's lines.
+    void fillLines();
     /// `baselineNs` > 0: a what-if, compared with the model's prediction on the measured times.
     void showPath(const PathSummary& path, const QString& heading, int64_t baselineNs = 0);
 
@@ -112,7 +117,9 @@ private:
     QLineEdit* m_selector = nullptr;
     QDoubleSpinBox* m_factor = nullptr;
     PathSummary m_shownPath;
-    LineSummary m_lineRows;
+    LineSummary m_allLines;  // every line of the run
+    LineSummary m_lineRows;  // the rows shown, in the table's order
+    QCheckBox* m_libraryLines = nullptr;
 };
 
 } // namespace irlens::views

@@ -30,6 +30,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace irlens;
 using namespace irlens::views;
 
@@ -43,6 +45,7 @@ private slots:
     void missingFileIsNamed();
     void memoryOverlay();
     void timelineMemoryPeak();
+    void libraryLinesFoldedByDefault();
 };
 
 void TestAnalysisViews::initTestCase() {
@@ -242,4 +245,31 @@ void TestAnalysisViews::timelineMemoryPeak() {
 }
 
 QTEST_MAIN(TestAnalysisViews)
+// PyTorch's own lines (torch/nn/...) are left out of the Source lines table until asked for: every
+// row shown is a line of the model's source, and with the toggle on the table lists every line of the
+// run (as many as core's line profile has).
+void TestAnalysisViews::libraryLinesFoldedByDefault() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow w;
+    QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
+    AnalysisDocks* ad = w.analysisDocks();
+    const LineSummary all = linesOf(*w.document()->runResult()->analysis);
+    const auto library = std::count_if(all.rows.begin(), all.rows.end(), [](const LineRow& l) { return l.file.contains("torch/"); });
+    QVERIFY2(library > 0, "tiny_gpt's stack traces name PyTorch's files");
+    QVERIFY(!ad->libraryLinesToggle()->isChecked());
+    QCOMPARE(ad->linesModel()->rowCount(), static_cast<int>(all.rows.size() - library));
+    for (int r = 0; r < ad->linesModel()->rowCount(); ++r)
+        QVERIFY2(!ad->linesModel()->item(r, 0)->text().contains("torch/"), qPrintable(ad->linesModel()->item(r, 0)->text()));
+    QVERIFY(ad->libraryLinesToggle()->text().contains(QString::number(library)));
+    ad->libraryLinesToggle()->click();
+    QCOMPARE(ad->linesModel()->rowCount(), static_cast<int>(all.rows.size()));
+    // a row still selects its own nodes once the table holds PyTorch's lines too
+    int row = -1;
+    for (int r = 0; r < ad->linesModel()->rowCount() && row < 0; ++r)
+        if (ad->linesModel()->item(r, 0)->text().contains("torch/")) row = r;
+    QVERIFY(row >= 0);
+    ad->selectLine(row);
+    QCOMPARE(static_cast<int>(w.document()->searchHits().size()), ad->linesModel()->item(row, 3)->text().toInt());
+}
+
 #include "tst_analysis_views.moc"
