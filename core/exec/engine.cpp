@@ -225,7 +225,7 @@ EValue listElement(std::vector<EValue>& outs, size_t k, size_t e, bool perElemen
 bool mapOutputs(GraphRun& run, const PlanNode& pn, std::vector<EValue>& outs, RunShared& shared) {
     for (size_t k = 0; k < pn.outputSlots.size(); ++k) {
         const auto& slots = pn.outputSlots[k];
-        const ArgKind kind = pn.node->outputs[k].kind;
+        const ArgKind kind = pn.outputKinds[k];
         if (slots.size() == 1 && kind != ArgKind::Tensors && kind != ArgKind::OptionalTensors && kind != ArgKind::SymInts) {
             if (slots[0] < 0) continue;
             if (k >= outs.size() || outs[k].isNone()) {

@@ -248,6 +248,7 @@ struct GraphCompiler {
             if ((o.kind == ArgKind::Tensor || o.isName) && !o.s.empty())
                 if (auto it = slotOf.find(o.s); it != slotOf.end()) ++g.useCounts[static_cast<size_t>(it->second)];
         for (auto& pn : g.nodes) {
+            for (const auto& out : pn.node->outputs) pn.outputKinds.push_back(out.kind);
             for (const auto& slots : pn.outputSlots) {
                 bool needed = false;
                 for (int s : slots) needed = needed || (s >= 0 && g.useCounts[static_cast<size_t>(s)] > 0);

@@ -33,6 +33,7 @@ struct PlanNode {
     KernelFn kernel = nullptr;
     std::vector<PlanArg> args;
     std::vector<std::vector<int>> outputSlots; // per output Argument: its slots (lists flattened; -1 = unused)
+    std::vector<ArgKind> outputKinds;  // per output Argument: its kind (read per run without touching the Node)
     std::vector<int> inputSlots;       // distinct slots read
     std::vector<int> successors;       // nodes that must wait for this one
     int predecessorCount = 0;

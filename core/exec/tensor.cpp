@@ -21,15 +21,16 @@ void AllocTracker::add(int64_t bytes) {
 }
 
 AllocTracker::~AllocTracker() {
-    for (auto& [size, p] : m_pool) std::free(p);
+    for (auto& [size, blocks] : m_pool)
+        for (void* p : blocks) std::free(p);
 }
 
 void* AllocTracker::take(size_t bytes) {
     std::lock_guard lock(m_mutex);
     auto it = m_pool.find(bytes);
-    if (it == m_pool.end()) return nullptr;
-    void* p = it->second;
-    m_pool.erase(it);
+    if (it == m_pool.end() || it->second.empty()) return nullptr;
+    void* p = it->second.back();
+    it->second.pop_back();
     m_pooled -= bytes;
     return p;
 }
@@ -37,7 +38,11 @@ void* AllocTracker::take(size_t bytes) {
 bool AllocTracker::give(void* p, size_t bytes) {
     std::lock_guard lock(m_mutex);
     if (m_pooled + bytes > maxPooledBytes) return false;
-    m_pool.emplace(bytes, p);
+    try {
+        m_pool[bytes].push_back(p);
+    } catch (const std::bad_alloc&) {
+        return false; // the caller frees the block
+    }
     m_pooled += bytes;
     return true;
 }
@@ -65,8 +70,13 @@ std::shared_ptr<Buffer> Buffer::allocate(size_t bytes, std::shared_ptr<AllocTrac
     void* p = tracker ? tracker->take(rounded) : nullptr;
     if (!p) p = std::aligned_alloc(64, rounded);
     if (!p) return nullptr;
-    auto b = std::shared_ptr<Buffer>(new (std::nothrow) Buffer());
-    if (!b) { std::free(p); return nullptr; }
+    std::shared_ptr<Buffer> b;
+    try {
+        b = std::make_shared<Buffer>(); // the Buffer and its count in one allocation
+    } catch (const std::bad_alloc&) {
+        std::free(p);
+        return nullptr;
+    }
     b->m_data = static_cast<std::byte*>(p);
     b->m_size = bytes;
     b->m_owned = true;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace irlens::core::exec {
@@ -41,7 +42,9 @@ struct AllocTracker {
 
 private:
     std::mutex m_mutex;
-    std::multimap<size_t, void*> m_pool;
+    // blocks by rounded size; a size's vector keeps its capacity, so a warm run takes and gives
+    // blocks without allocating (a multimap made and freed a node for every tensor)
+    std::unordered_map<size_t, std::vector<void*>> m_pool;
     size_t m_pooled = 0;
 };
 
