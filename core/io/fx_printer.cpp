@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace irlens::core {
 
@@ -114,8 +116,8 @@ private:
         return true;
     }
 
-    std::set<std::string> m_used;
-    std::map<std::string, long> m_baseCount;
+    std::unordered_set<std::string> m_used;
+    std::unordered_map<std::string, long> m_baseCount;
 };
 
 // torch/fx/graph.py _snake_case: lower-cases, '_' before an upper-case letter that follows a lower-case one.

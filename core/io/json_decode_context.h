@@ -58,6 +58,8 @@ public:
     enum class EnumKind { ScalarType, Layout, MemoryFormat, ArgumentKind };
     Status readEnum(uint32_t idx, const Path& p, EnumKind kind, int64_t& out) const;
     Status stringMap(uint32_t idx, const Path& p, std::map<std::string, std::string>& out) const;
+    /// A node's metadata: a string map whose values are shared with every node holding the same.
+    Status metaMap(uint32_t idx, const Path& p, std::map<std::string, MetaText>& out);
     Status stringList(uint32_t idx, const Path& p, std::vector<std::string>& out) const;
     Status symInt(uint32_t idx, const Path& p, SymInt& out) const;
     Status symBool(uint32_t idx, const Path& p, SymBool& out) const;
@@ -104,6 +106,7 @@ private:
     std::string m_record;
     std::vector<std::string>& m_warnings;
     std::map<std::string, size_t> m_opaqueMembers; // unknown Argument members and how often they occur
+    MetaParseCache m_metaViews; // stack traces and module stacks parsed once per distinct text
     // torch 2.1 signature maps, applied once the graph inputs/outputs are known
     bool m_legacySignature = false;
     std::map<std::string, std::string> m_legacyParams, m_legacyBuffers, m_legacyMutations;

@@ -257,8 +257,8 @@ Status Decoder::node(uint32_t idx, const Path& p, Node& out) {
     }));
     IRLENS_TRY(field(idx, p, "outputs", &Decoder::argumentList, out.outputs));
     if (uint32_t m = opt(idx, "metadata"); m != kNoNode) {
-        IRLENS_TRY(stringMap(m, p.child("metadata"), out.meta.raw));
-        out.meta.parseFromRaw();
+        IRLENS_TRY(metaMap(m, p.child("metadata"), out.meta.raw));
+        out.meta.parseFromRaw(m_metaViews);
     }
     if (uint32_t h = opt(idx, "is_hop_single_tensor_return"); h != kNoNode) {
         bool b;

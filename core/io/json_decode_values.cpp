@@ -190,6 +190,16 @@ Status Decoder::readEnum(uint32_t idx, const Path& p, EnumKind kind, int64_t& ou
     return Status::ok();
 }
 
+Status Decoder::metaMap(uint32_t idx, const Path& p, std::map<std::string, MetaText>& out) {
+    IRLENS_TRY(expect(idx, p, JType::Object));
+    for (uint32_t c = m_doc.firstChild(idx); c != kNoNode; c = m_doc.nextSibling(idx, c)) {
+        const JNode& v = m_doc.at(c);
+        // as stringMap: a value that is not a string is kept as its JSON text
+        out.insert_or_assign(std::string(v.key), m_metaViews.text(v.type == JType::String ? m_doc.str(c) : m_doc.sourceOf(c)));
+    }
+    return Status::ok();
+}
+
 Status Decoder::stringMap(uint32_t idx, const Path& p, std::map<std::string, std::string>& out) const {
     IRLENS_TRY(expect(idx, p, JType::Object));
     for (uint32_t c = m_doc.firstChild(idx); c != kNoNode; c = m_doc.nextSibling(idx, c)) {

@@ -246,7 +246,7 @@ void node(Writer& w, const Node& n) {
     w.endArray().key("outputs");
     list(w, n.outputs, [&](const Argument& o) { argument(w, o); });
     w.key("metadata").beginObject();
-    for (const auto& [k, v] : n.meta.raw) w.key(k).string(v);
+    for (const auto& [k, v] : n.meta.raw) w.key(k).string(v.str());
     w.endObject().key("is_hop_single_tensor_return");
     if (n.isHopSingleTensorReturn) w.boolean(*n.isHopSingleTensorReturn);
     else w.null();

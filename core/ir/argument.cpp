@@ -57,20 +57,7 @@ bool Argument::isList() const {
 }
 
 void Argument::collectValueNames(std::vector<std::string>& out) const {
-    switch (kind) {
-    case ArgKind::Tensor:
-    case ArgKind::OptionalTensor:
-        if (!s.empty()) out.push_back(s);
-        break;
-    case ArgKind::SymInt: case ArgKind::SymBool: case ArgKind::SymFloat:
-        if (isName) out.push_back(s);
-        break;
-    case ArgKind::CustomObj:
-        out.push_back(s);
-        break;
-    default:
-        for (const auto& e : list) e.collectValueNames(out);
-    }
+    forEachValueName([&](const std::string& name) { out.push_back(name); });
 }
 
 bool Argument::operator==(const Argument& o) const {

@@ -109,6 +109,24 @@ struct Argument {
     bool isList() const;
     /// Names of every value this argument reads (tensors and sym values, recursively; not subgraph internals).
     void collectValueNames(std::vector<std::string>& out) const;
+    /// The same names, each passed to `f` as a reference into this argument (no copies).
+    template <class F>
+    void forEachValueName(F&& f) const {
+        switch (kind) {
+        case ArgKind::Tensor:
+        case ArgKind::OptionalTensor:
+            if (!s.empty()) f(s);
+            break;
+        case ArgKind::SymInt: case ArgKind::SymBool: case ArgKind::SymFloat:
+            if (isName) f(s);
+            break;
+        case ArgKind::CustomObj:
+            f(s);
+            break;
+        default:
+            for (const auto& e : list) e.forEachValueName(f);
+        }
+    }
     bool operator==(const Argument& o) const;
 };
 

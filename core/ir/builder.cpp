@@ -169,13 +169,13 @@ NodeBuilder& NodeBuilder::stackTrace(const std::string& trace) { return meta("st
 
 NodeBuilder& NodeBuilder::module(const std::string& key, const std::string& path, const std::string& type) {
     auto& raw = node().meta.raw["nn_module_stack"];
-    raw += (raw.empty() ? "" : ";") + key + "," + path + "," + type;
+    raw = raw.str() + (raw.empty() ? "" : ";") + key + "," + path + "," + type;
     return *this;
 }
 
 NodeBuilder& NodeBuilder::sourceFn(const std::string& name, const std::string& target) {
     auto& raw = node().meta.raw["source_fn_stack"];
-    raw += (raw.empty() ? "" : ";") + name + "," + target;
+    raw = raw.str() + (raw.empty() ? "" : ";") + name + "," + target;
     return *this;
 }
 

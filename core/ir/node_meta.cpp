@@ -57,54 +57,75 @@ std::vector<StackFrame> parseFrames(const std::string& trace) {
     return frames;
 }
 
+std::vector<ModuleStackEntry> parseModuleStack(const std::string& text) {
+    std::vector<ModuleStackEntry> entries;
+    if (text.empty()) return entries;
+    for (const auto& entry : splitTopLevel(text, ';')) {
+        if (entry.empty()) continue;
+        ModuleStackEntry e;
+        // old form: key:(path,type)
+        auto colon = entry.find(":(");
+        if (colon != std::string::npos && entry.back() == ')' && entry.find(',') > colon) {
+            e.key = entry.substr(0, colon);
+            auto inner = splitTopLevel(entry.substr(colon + 2, entry.size() - colon - 3), ',');
+            if (!inner.empty()) e.path = trim(inner[0]);
+            if (inner.size() > 1) e.type = trim(inner.back());
+        } else {
+            auto parts = splitTopLevel(entry, ',');
+            e.key = parts.size() > 0 ? parts[0] : "";
+            e.type = parts.size() > 2 ? parts.back() : "";
+            if (parts.size() > 2) {
+                // the path is everything between the first and last top-level comma
+                for (size_t k = 1; k + 1 < parts.size(); ++k) e.path += (k > 1 ? "," : "") + parts[k];
+            } else if (parts.size() == 2) {
+                e.path = parts[1];
+            }
+        }
+        entries.push_back(std::move(e));
+    }
+    return entries;
+}
+
 } // namespace
 
+MetaText MetaParseCache::text(std::string_view value) {
+    if (auto it = m_texts.find(value); it != m_texts.end()) return it->second;
+    MetaText shared{std::string(value)};
+    m_texts.emplace(shared.str(), shared);
+    return shared;
+}
+
 void NodeMeta::parseFromRaw() {
+    MetaParseCache alone;
+    parseFromRaw(alone);
+}
+
+void NodeMeta::parseFromRaw(MetaParseCache& cache) {
     stackTrace.reset();
-    frames.clear();
+    frames = {};
     moduleStack.reset();
     sourceFnStack.reset();
     torchFn.reset();
     custom.reset();
     if (auto it = raw.find("stack_trace"); it != raw.end()) {
-        stackTrace = it->second;
-        frames = parseFrames(it->second);
+        // the text is shared with raw (the same MetaText object the cache handed out for this text)
+        if (!it->second.shared()) it->second = MetaText(std::string());
+        auto [seen, fresh] = cache.m_traces.try_emplace(it->second.shared().get());
+        if (fresh) seen->second = {it->second.shared(), parseFrames(it->second)};
+        stackTrace = seen->second.text;
+        frames = seen->second.frames;
     }
     if (auto it = raw.find("nn_module_stack"); it != raw.end()) {
-        std::vector<ModuleStackEntry> entries;
-        if (!it->second.empty()) {
-            for (const auto& entry : splitTopLevel(it->second, ';')) {
-                if (entry.empty()) continue;
-                ModuleStackEntry e;
-                // old form: key:(path,type)
-                auto colon = entry.find(":(");
-                if (colon != std::string::npos && entry.back() == ')' && entry.find(',') > colon) {
-                    e.key = entry.substr(0, colon);
-                    auto inner = splitTopLevel(entry.substr(colon + 2, entry.size() - colon - 3), ',');
-                    if (!inner.empty()) e.path = trim(inner[0]);
-                    if (inner.size() > 1) e.type = trim(inner.back());
-                } else {
-                    auto parts = splitTopLevel(entry, ',');
-                    e.key = parts.size() > 0 ? parts[0] : "";
-                    e.type = parts.size() > 2 ? parts.back() : "";
-                    if (parts.size() > 2) {
-                        // the path is everything between the first and last top-level comma
-                        for (size_t k = 1; k + 1 < parts.size(); ++k) e.path += (k > 1 ? "," : "") + parts[k];
-                    } else if (parts.size() == 2) {
-                        e.path = parts[1];
-                    }
-                }
-                entries.push_back(std::move(e));
-            }
-        }
-        moduleStack = std::move(entries);
+        auto [seen, fresh] = cache.m_moduleStacks.try_emplace(it->second);
+        if (fresh) seen->second = std::make_shared<const std::vector<ModuleStackEntry>>(parseModuleStack(it->second.str()));
+        moduleStack = seen->second;
     }
     auto sf = raw.find("source_fn_stack");
     if (sf == raw.end()) sf = raw.find("source_fn");
     if (sf != raw.end()) {
         std::vector<SourceFnEntry> entries;
         if (!sf->second.empty()) {
-            for (const auto& entry : splitTopLevel(sf->second, ';')) {
+            for (const auto& entry : splitTopLevel(sf->second.str(), ';')) {
                 if (entry.empty()) continue;
                 auto comma = entry.find(',');
                 entries.push_back({entry.substr(0, comma), comma == std::string::npos ? "" : entry.substr(comma + 1)});
@@ -112,8 +133,8 @@ void NodeMeta::parseFromRaw() {
         }
         sourceFnStack = std::move(entries);
     }
-    if (auto it = raw.find("torch_fn"); it != raw.end()) torchFn = it->second;
-    if (auto it = raw.find("custom"); it != raw.end()) custom = it->second;
+    if (auto it = raw.find("torch_fn"); it != raw.end()) torchFn = it->second.str();
+    if (auto it = raw.find("custom"); it != raw.end()) custom = it->second.str();
 }
 
 } // namespace irlens::core

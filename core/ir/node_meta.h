@@ -3,8 +3,11 @@
 // nn_module_stack, source_fn_stack).
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace irlens::core {
@@ -30,20 +33,98 @@ struct SourceFnEntry {
     bool operator==(const SourceFnEntry&) const = default;
 };
 
-/// Node metadata. `raw` holds every key as stored (the source of truth for writing back);
-/// the other members are parsed views of it.
-struct NodeMeta {
-    std::map<std::string, std::string> raw;
+/// A read-only list shared by every node whose metadata text is the same: the nodes of one module
+/// share its module stack, the nodes of one source line its frames (a 100,000-node program holds a
+/// few hundred distinct ones).
+template <class T>
+class SharedList {
+public:
+    SharedList() = default;
+    SharedList(std::vector<T> items) // NOLINT(google-explicit-constructor): assigned like the vector it was
+        : m_items(items.empty() ? nullptr : std::make_shared<const std::vector<T>>(std::move(items))) {}
 
-    std::optional<std::string> stackTrace;
-    std::vector<StackFrame> frames;
-    std::optional<std::vector<ModuleStackEntry>> moduleStack;
+    const std::vector<T>& items() const { return m_items ? *m_items : none(); }
+    operator const std::vector<T>&() const { return items(); } // NOLINT(google-explicit-constructor)
+    auto begin() const { return items().begin(); }
+    auto end() const { return items().end(); }
+    size_t size() const { return items().size(); }
+    bool empty() const { return items().empty(); }
+    const T& front() const { return items().front(); }
+    const T& back() const { return items().back(); }
+    const T& at(size_t k) const { return items().at(k); }
+    const T& operator[](size_t k) const { return items()[k]; }
+    bool operator==(const SharedList& o) const { return items() == o.items(); }
+
+private:
+    static const std::vector<T>& none() {
+        static const std::vector<T> empty;
+        return empty;
+    }
+    std::shared_ptr<const std::vector<T>> m_items;
+};
+
+/// A metadata value: text shared by every node whose value is the same (the nodes of one module
+/// share their nn_module_stack, the nodes of one source line their stack_trace). Read-only;
+/// assigning makes a new one.
+class MetaText {
+public:
+    MetaText() = default;
+    MetaText(std::string text) : m_text(std::make_shared<const std::string>(std::move(text))) {} // NOLINT
+    MetaText(const char* text) : MetaText(std::string(text)) {}                                   // NOLINT
+    explicit MetaText(std::shared_ptr<const std::string> text) : m_text(std::move(text)) {}
+
+    const std::string& str() const { return m_text ? *m_text : none(); }
+    operator const std::string&() const { return str(); } // NOLINT(google-explicit-constructor)
+    const std::shared_ptr<const std::string>& shared() const { return m_text; }
+    bool empty() const { return str().empty(); }
+    size_t size() const { return str().size(); }
+    bool operator==(const MetaText& o) const { return m_text == o.m_text || str() == o.str(); }
+
+private:
+    static const std::string& none() {
+        static const std::string empty;
+        return empty;
+    }
+    std::shared_ptr<const std::string> m_text;
+};
+
+struct NodeMeta;
+
+/// The parsed views already made while reading one graph, by their text: a node whose stack trace
+/// or module stack was seen before shares them instead of parsing and holding its own copy.
+class MetaParseCache {
+public:
+    /// The one shared copy of a metadata value read from a file.
+    MetaText text(std::string_view value);
+
+private:
+    friend struct NodeMeta;
+    std::unordered_map<std::string_view, MetaText> m_texts; // keys view the values' own text
+    struct Trace {
+        std::shared_ptr<const std::string> text;
+        SharedList<StackFrame> frames;
+    };
+    std::unordered_map<const std::string*, Trace> m_traces; // by the shared text (MetaText::shared)
+    std::unordered_map<std::string, std::shared_ptr<const std::vector<ModuleStackEntry>>> m_moduleStacks;
+};
+
+/// Node metadata. `raw` holds every key as stored (the source of truth for writing back);
+/// the other members are parsed views of it. The stack trace and module stack views may be shared
+/// with other nodes (never modified in place: parseFromRaw makes new ones).
+struct NodeMeta {
+    std::map<std::string, MetaText> raw;
+
+    std::shared_ptr<const std::string> stackTrace;
+    SharedList<StackFrame> frames;
+    std::shared_ptr<const std::vector<ModuleStackEntry>> moduleStack; // null: no nn_module_stack key
     std::optional<std::vector<SourceFnEntry>> sourceFnStack;
     std::optional<std::string> torchFn;
     std::optional<std::string> custom;
 
     /// Fills the parsed members from `raw` (stack frames, module stack in both eras, source_fn).
     void parseFromRaw();
+    /// The same, sharing the views `cache` already holds for the same texts (and adding new ones).
+    void parseFromRaw(MetaParseCache& cache);
     bool operator==(const NodeMeta& o) const { return raw == o.raw; }
 };
 

@@ -15,12 +15,15 @@ namespace {
 class SignatureWriter {
 public:
     SignatureWriter(const Graph& graph, const ModuleTree& tree, const std::unordered_map<std::string, std::string>& state)
-        : m_graph(graph), m_tree(tree), m_state(state), m_ordinal(static_cast<size_t>(tree.size()), 0),
+        : m_graph(graph), m_tree(tree), m_state(state), m_step(static_cast<size_t>(tree.size())),
           m_outputs(graph.nodes.size()) {
-        // a module's place among its siblings, looked up per node: searching the parent's list each
-        // time is quadratic under a Sequential of thousands of blocks
+        // a module's place among its siblings, written once per module: searching the parent's list
+        // for each node is quadratic under a Sequential of thousands of blocks
         for (const auto& m : tree.modules())
-            for (size_t k = 0; k < m.children.size(); ++k) m_ordinal[static_cast<size_t>(m.children[k])] = static_cast<int>(k);
+            for (size_t k = 0; k < m.children.size(); ++k) {
+                const int c = m.children[k];
+                m_step[static_cast<size_t>(c)] = std::to_string(k) + ':' + tree.module(c).shortType() + '/';
+            }
     }
 
     uint64_t write(int module, const std::vector<int>& subtree) {
@@ -75,10 +78,9 @@ private:
     /// Where the node sits below the module: the ordinal and type of each module call on the way,
     /// so that two blocks whose sub-modules split the same ops differently do not match.
     void writePlace(int node) {
-        std::vector<int> chain;
-        for (int m = m_tree.moduleOfNode(node); m != m_module && m > 0; m = m_tree.module(m).parent) chain.push_back(m);
-        for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-            m_text += std::to_string(m_ordinal[static_cast<size_t>(*it)]) + ':' + m_tree.module(*it).shortType() + '/';
+        m_chain.clear();
+        for (int m = m_tree.moduleOfNode(node); m != m_module && m > 0; m = m_tree.module(m).parent) m_chain.push_back(m);
+        for (auto it = m_chain.rbegin(); it != m_chain.rend(); ++it) m_text += m_step[static_cast<size_t>(*it)];
         m_text += ' ';
     }
 
@@ -126,7 +128,8 @@ private:
     const Graph& m_graph;
     const ModuleTree& m_tree;
     const std::unordered_map<std::string, std::string>& m_state;
-    std::vector<int> m_ordinal;
+    std::vector<std::string> m_step; // per module: "ordinal:ShortType/", its step in a node's place
+    std::vector<int> m_chain;        // writePlace's modules, reused
     std::vector<NodeOutputs> m_outputs;
     int m_module = 0;
     std::string m_text;
@@ -143,6 +146,26 @@ std::vector<std::vector<int>> subtreeNodes(const Graph& graph, const ModuleTree&
         for (int m = tree.moduleOfNode(static_cast<int>(n)); m > 0; m = tree.module(m).parent)
             out[static_cast<size_t>(m)].push_back(static_cast<int>(n));
     return out;
+}
+
+/// The modules that have a sibling of the same subtree size: only those can be identical to one, so
+/// only their signatures are written (a Sequential holding every node of the program has none, and
+/// writing it would cost as much as all its blocks together).
+std::vector<bool> comparedModules(const ModuleTree& tree, const std::vector<std::vector<int>>& subtree) {
+    std::vector<bool> compared(subtree.size(), false);
+    std::unordered_map<size_t, int> firstOfSize;
+    for (const auto& parent : tree.modules()) {
+        firstOfSize.clear();
+        for (int c : parent.children) {
+            const size_t size = subtree[static_cast<size_t>(c)].size();
+            if (size == 0) continue;
+            auto [it, fresh] = firstOfSize.try_emplace(size, c);
+            if (fresh) continue;
+            compared[static_cast<size_t>(it->second)] = true;
+            compared[static_cast<size_t>(c)] = true;
+        }
+    }
+    return compared;
 }
 
 /// Parameters, buffers and constants by value name, with their shape as text.
@@ -196,7 +219,9 @@ ModuleFolds ModuleFolds::detect(const Graph& graph, const GraphSignature* signat
     auto subtree = subtreeNodes(graph, tree);
     const auto state = stateValues(graph, signature);
     SignatureWriter writer(graph, tree, state);
-    for (size_t m = 1; m < modules; ++m) f.m_signature[m] = writer.write(static_cast<int>(m), subtree[m]);
+    const std::vector<bool> compared = comparedModules(tree, subtree);
+    for (size_t m = 1; m < modules; ++m)
+        if (compared[m]) f.m_signature[m] = writer.write(static_cast<int>(m), subtree[m]);
     for (int parent = 0; parent < tree.size(); ++parent) groupIdenticalChildren(tree, parent, f.m_signature, subtree, f.m_folds);
     std::stable_sort(f.m_folds.begin(), f.m_folds.end(), [&](const ModuleFold& x, const ModuleFold& y) {
         if (x.depth != y.depth) return x.depth < y.depth;

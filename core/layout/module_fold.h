@@ -32,13 +32,14 @@ struct ModuleFold {
 
 class ModuleFolds {
 public:
-    /// Signatures of every module and the groups of identical siblings. `signature` may be null (every
-    /// graph input then counts as an outside value). O(nodes × module depth).
+    /// Signatures of the modules that have a sibling of their size, and the groups of identical siblings.
+    /// `signature` may be null (every graph input then counts as an outside value). O(nodes × module depth).
     static ModuleFolds detect(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree);
 
     /// Outer groups first (by depth), then in graph order.
     const std::vector<ModuleFold>& folds() const { return m_folds; }
-    /// The structural signature of a module (0 for the root): equal signatures, identical subtrees.
+    /// The structural signature of a module: equal signatures, identical subtrees. 0 for the root and
+    /// for a module no sibling could match (none has as many nodes below it): it is not compared.
     uint64_t signatureOf(int module) const;
     /// The group a module is an instance of (-1: none), and its place in that group.
     int foldOfModule(int module) const;

@@ -27,8 +27,17 @@ ModuleTree ModuleTree::build(const Graph& graph) {
     t.m_nodeModule.assign(graph.nodes.size(), 0);
     std::unordered_map<std::string, int> latest; // path -> its most recent call
     std::vector<int> previousChain;              // module calls open at the previous node
+    const std::vector<ModuleStackEntry>* previousStack = nullptr;
     for (size_t n = 0; n < graph.nodes.size(); ++n) {
         const auto& stack = graph.nodes[n].meta.moduleStack;
+        // the same (shared) stack as the node before: the same module calls continue
+        if (n > 0 && stack && stack.get() == previousStack) {
+            const int current = t.m_nodeModule[n - 1];
+            t.m_nodeModule[n] = current;
+            t.m_modules[static_cast<size_t>(current)].nodes.push_back(static_cast<int>(n));
+            continue;
+        }
+        previousStack = stack.get();
         int current = 0;
         std::vector<int> chain;
         if (stack) {

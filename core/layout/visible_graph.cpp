@@ -3,8 +3,11 @@
 #include "core/layout/module_fold.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 namespace irlens::core {
 namespace {
@@ -137,11 +140,16 @@ public:
     }
 
 private:
-    /// One read of a value by an item.
+    /// One read of a value by an item (the value's name viewed in the graph, which outlives the build).
     struct Use {
         int item;
-        std::string value;
+        std::string_view value;
         int node = -1; // the consuming graph node (-1: the output)
+    };
+    /// The distinct items that read a value: how many, and the first of them in item order.
+    struct Consumers {
+        int count = 0;
+        int first = INT_MAX;
     };
 
     int addItem(VisibleItem item) {
@@ -153,9 +161,9 @@ private:
 
     /// The names a graph input defines; a constant input's placeholder holds the value itself, its name
     /// is the signature's.
-    std::vector<std::string> inputNames(size_t i) const {
-        std::vector<std::string> names;
-        m_graph.inputs[i].collectValueNames(names);
+    std::vector<std::string_view> inputNames(size_t i) const {
+        std::vector<std::string_view> names;
+        m_graph.inputs[i].forEachValueName([&](const std::string& n) { names.push_back(n); });
         if (names.empty() && m_signature && i < m_signature->inputSpecs.size() &&
             m_signature->inputSpecs[i].kind == InputKind::ConstantInput && !m_signature->inputSpecs[i].name.empty())
             names.push_back(m_signature->inputSpecs[i].name);
@@ -164,16 +172,14 @@ private:
 
     /// Graph inputs: state becomes chips, user inputs become pills.
     void addInputs() {
-        std::unordered_map<std::string, const InputSpec*> specOf;
+        std::unordered_map<std::string_view, const InputSpec*> specOf;
         if (m_signature)
             for (const auto& spec : m_signature->inputSpecs) {
-                std::vector<std::string> names;
-                spec.arg.collectValueNames(names);
-                if (spec.kind == InputKind::ConstantInput && !spec.name.empty()) names.push_back(spec.name);
-                for (auto& n : names) specOf.emplace(n, &spec);
+                spec.arg.forEachValueName([&](const std::string& n) { specOf.emplace(n, &spec); });
+                if (spec.kind == InputKind::ConstantInput && !spec.name.empty()) specOf.emplace(spec.name, &spec);
             }
         for (size_t i = 0; i < m_graph.inputs.size(); ++i)
-            for (const auto& name : inputNames(i)) {
+            for (const std::string_view name : inputNames(i)) {
                 if (m_producers.count(name)) continue;
                 auto it = specOf.find(name);
                 const InputSpec* spec = it == specOf.end() ? nullptr : it->second;
@@ -184,9 +190,9 @@ private:
                 }
                 VisibleItem item;
                 item.kind = VisibleItem::Kind::Input;
-                item.id = "in:" + name;
-                item.title = name;
-                item.subtitle = valueLabel(m_graph, name);
+                item.id = "in:" + std::string(name);
+                item.title = std::string(name);
+                item.subtitle = valueLabel(m_graph, item.title);
                 if (state) item.subtitle = std::string(inputKindName(spec->kind)) + " · " + item.subtitle;
                 m_producers[name] = {Source::Input, addItem(std::move(item)), InputKind::UserInput, {}};
             }
@@ -298,23 +304,34 @@ private:
                 mapped.push_back(static_cast<int>(n));
                 continue;
             }
-            int owner = -1;
-            for (int m : m_tree.chainOfNode(static_cast<int>(n)))
-                if (!m_collapse.isExpanded(m)) {
-                    owner = m;
-                    break;
-                }
+            const int owner = outermostCollapsed(m_tree.moduleOfNode(static_cast<int>(n)));
             const size_t getAttrsBefore = m_getAttrs.size();
-            m_vg.itemOfNode[static_cast<int>(n)] = owner >= 0 ? moduleItem(owner) : opItem(n);
-            addGetAttrs(getAttrsBefore, m_vg.itemOfNode[static_cast<int>(n)]);
-            for (const auto& out : m_graph.nodes[n].outputNames())
-                if (!m_producers.count(out)) m_producers[out] = {Source::Node, static_cast<int>(n), InputKind::UserInput, {}};
+            const int item = owner >= 0 ? moduleItem(owner) : opItem(n);
+            m_vg.itemOfNode[static_cast<int>(n)] = item;
+            addGetAttrs(getAttrsBefore, item);
+            addProducer(static_cast<int>(n));
         }
         for (int n : mapped) {
             m_vg.itemOfNode[n] = m_vg.itemOfNode.at(drawnNode(n));
-            for (const auto& out : m_graph.nodes[size_t(n)].outputNames())
-                if (!m_producers.count(out)) m_producers[out] = {Source::Node, n, InputKind::UserInput, {}};
+            addProducer(n);
         }
+    }
+
+    /// The outermost collapsed module on the way from the root to `module` (-1: all open), remembered
+    /// per module: the nodes of one module all ask the same.
+    int outermostCollapsed(int module) {
+        if (module <= 0) return -1;
+        auto [it, fresh] = m_ownerOfModule.try_emplace(module, -1);
+        if (!fresh) return it->second;
+        const int outer = outermostCollapsed(m_tree.module(module).parent);
+        const int owner = outer >= 0 ? outer : (m_collapse.isExpanded(module) ? -1 : module);
+        m_ownerOfModule[module] = owner; // `it` may have moved while the parents were added
+        return owner;
+    }
+
+    void addProducer(int n) {
+        for (const auto& out : m_graph.nodes[size_t(n)].outputs)
+            out.forEachValueName([&](const std::string& name) { m_producers.try_emplace(name, Producer{Source::Node, n, InputKind::UserInput, {}}); });
     }
 
     /// The get_attr boxes opItem found since `from`, each with its edge to the HOP's item.
@@ -346,21 +363,31 @@ private:
         m_outIndex = addItem(std::move(outItem));
     }
 
-    /// Every read of a value as (consumer item, value), and the distinct consumer items per value.
+    /// Every first read of a value by an item as (consumer item, value), and the distinct consumer
+    /// items per value.
     void collectUses() {
-        auto add = [&](const std::vector<std::string>& names, int consumer, int node) {
-            for (const auto& v : names) m_uses.push_back({consumer, v, node});
+        std::unordered_set<std::pair<int, std::string_view>, UseHash> seen;
+        auto add = [&](const Argument& a, int consumer, int node) {
+            a.forEachValueName([&](const std::string& v) {
+                if (!seen.emplace(consumer, v).second) return;
+                m_uses.push_back({consumer, v, node});
+                Consumers& c = m_consumers[v];
+                ++c.count;
+                c.first = std::min(c.first, consumer);
+            });
         };
         for (size_t n = 0; n < m_graph.nodes.size(); ++n) {
-            std::vector<std::string> names;
-            for (const auto& in : m_graph.nodes[n].inputs) in.arg.collectValueNames(names);
-            add(names, m_vg.itemOfNode[static_cast<int>(n)], static_cast<int>(n));
+            const int item = m_vg.itemOfNode[static_cast<int>(n)];
+            for (const auto& in : m_graph.nodes[n].inputs) add(in.arg, item, static_cast<int>(n));
         }
-        std::vector<std::string> names;
-        for (const auto& o : m_graph.outputs) o.collectValueNames(names);
-        add(names, m_outIndex, -1);
-        for (const auto& u : m_uses) m_consumers[u.value].insert(u.item);
+        for (const auto& o : m_graph.outputs) add(o, m_outIndex, -1);
     }
+
+    struct UseHash {
+        size_t operator()(const std::pair<int, std::string_view>& u) const {
+            return std::hash<std::string_view>{}(u.second) * 31 + static_cast<size_t>(u.first);
+        }
+    };
 
     int producerItem(const Producer& p) {
         if (p.source == Source::Input) return p.index;
@@ -368,7 +395,8 @@ private:
         return -1;
     }
 
-    Chip stateChip(const Producer& p, const std::string& value) const {
+    Chip stateChip(const Producer& p, std::string_view valueName) const {
+        const std::string value(valueName);
         Chip chip;
         chip.kind = chipKindFor(p.kind);
         chip.value = value;
@@ -377,7 +405,8 @@ private:
         return chip;
     }
 
-    Chip fanOutChip(const std::string& value, size_t users) const {
+    Chip fanOutChip(std::string_view valueName, int users) const {
+        const std::string value(valueName);
         Chip chip;
         chip.kind = Chip::Kind::FanOut;
         chip.value = value;
@@ -388,7 +417,8 @@ private:
 
     /// An edge from `from` to the use's item, or one more value on the edge already there.
     void addEdge(int from, const Use& u) {
-        auto [it, fresh] = m_edgeIndex.emplace(std::make_pair(from, u.item), static_cast<int>(m_vg.edges.size()));
+        const uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(from)) << 32) | static_cast<uint32_t>(u.item);
+        auto [it, fresh] = m_edgeIndex.emplace(key, static_cast<int>(m_vg.edges.size()));
         if (!fresh) {
             ++m_vg.edges[static_cast<size_t>(it->second)].values;
             return;
@@ -396,17 +426,15 @@ private:
         VisibleEdge e;
         e.from = from;
         e.to = u.item;
-        e.value = u.value;
-        e.label = valueLabel(m_graph, u.value);
+        e.value = std::string(u.value);
+        e.label = valueLabel(m_graph, e.value);
         m_vg.edges.push_back(std::move(e));
     }
 
     /// Each use becomes a state chip, a fan-out chip (a value read by many keeps one real edge, to
     /// its first consumer) or an edge.
     void connectUses() {
-        std::set<std::pair<int, std::string>> seenUse;
         for (const auto& u : m_uses) {
-            if (!seenUse.insert({u.item, u.value}).second) continue;
             auto pit = m_producers.find(u.value);
             if (pit == m_producers.end()) continue; // unknown value: the verifier reports it
             const Producer& p = pit->second;
@@ -417,10 +445,10 @@ private:
             int from = producerItem(p);
             if (from < 0 || from == u.item) continue;
             if (p.source == Source::Node && hiddenInFold(p.index, u.node)) continue;
-            const auto& cons = m_consumers[u.value];
-            if (m_options.fanOutChipThreshold > 0 && !m_options.fxPlaceholders && static_cast<int>(cons.size()) > m_options.fanOutChipThreshold &&
-                u.item != *cons.begin() && u.item != m_outIndex) {
-                addChip(m_vg.items[static_cast<size_t>(u.item)], fanOutChip(u.value, cons.size()));
+            const Consumers& cons = m_consumers[u.value];
+            if (m_options.fanOutChipThreshold > 0 && !m_options.fxPlaceholders && cons.count > m_options.fanOutChipThreshold &&
+                u.item != cons.first && u.item != m_outIndex) {
+                addChip(m_vg.items[static_cast<size_t>(u.item)], fanOutChip(u.value, cons.count));
                 continue;
             }
             addEdge(from, u);
@@ -444,8 +472,9 @@ private:
     const CollapseState& m_collapse;
     const VisibleGraphOptions& m_options;
     VisibleGraph m_vg;
-    std::unordered_map<std::string, Producer> m_producers;
+    std::unordered_map<std::string_view, Producer> m_producers; // names viewed in the graph and signature
     std::unordered_map<int, int> m_moduleItem;
+    std::unordered_map<int, int> m_ownerOfModule; // module -> outermostCollapsed
     struct GetAttr {
         int node, subgraph;
         std::string name;
@@ -454,8 +483,8 @@ private:
     std::vector<GetAttr> m_getAttrs; // fxPlaceholders: subgraphs met by opItem, drawn as get_attr boxes
     int m_outIndex = -1;
     std::vector<Use> m_uses;
-    std::unordered_map<std::string, std::set<int>> m_consumers;
-    std::map<std::pair<int, int>, int> m_edgeIndex;
+    std::unordered_map<std::string_view, Consumers> m_consumers;
+    std::unordered_map<uint64_t, int> m_edgeIndex; // (from item, to item) -> edge
 };
 
 } // namespace

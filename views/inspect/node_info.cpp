@@ -303,7 +303,7 @@ void addModuleMeta(InfoRow* root, const NodeMeta& meta) {
     if (!meta.raw.empty()) {
         auto* raw = root->add(QObject::tr("Raw meta"), QString::number(meta.raw.size()) + QObject::tr(" keys"));
         for (const auto& [k, v] : meta.raw) {
-            auto* r = raw->add(q(k), q(v).left(300));
+            auto* r = raw->add(q(k), q(v.str()).left(300));
             r->tip = q(v).left(4000);
             r->monospace = true;
         }

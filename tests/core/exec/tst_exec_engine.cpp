@@ -169,7 +169,8 @@ private slots:
 
     void profileAndTrace() {
         auto g = diamondAndChain();
-        g.p->graph.nodes[0].meta.moduleStack = std::vector<ModuleStackEntry>{{"L__self__", "", "M"}, {"L__self___act", "act", "torch.nn.ReLU"}};
+        g.p->graph.nodes[0].meta.moduleStack = std::make_shared<const std::vector<ModuleStackEntry>>(
+            std::vector<ModuleStackEntry>{{"L__self__", "", "M"}, {"L__self___act", "act", "torch.nn.ReLU"}});
         auto plan = ExecutionPlan::compile(g.p);
         QVERIFY(plan.isOk());
         Engine e(*plan);

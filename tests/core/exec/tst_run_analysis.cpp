@@ -446,7 +446,7 @@ void TstRunAnalysis::linesAddUp() {
         all += ns;
         if (!pn.node->meta.stackTrace || pn.node->meta.stackTrace->empty()) continue;
         traced += ns;
-        const auto& frames = pn.node->meta.frames;
+        const auto& frames = pn.node->meta.frames.items();
         std::set<std::pair<std::string, int>> lines;
         for (const StackFrame& f : frames) lines.insert({f.file, f.line});
         for (const auto& l : lines) inclusive[l] += ns;

@@ -194,7 +194,7 @@ void TstJsonDecode::eraQuirks() {
     QVERIFY(!n0.hasSerializedName);
     QCOMPARE(n0.inputs[0].kind, 0);
     QVERIFY(!n0.isHopSingleTensorReturn.has_value());
-    QVERIFY(n0.meta.moduleStack.has_value());
+    QVERIFY(n0.meta.moduleStack != nullptr);
     QCOMPARE(n0.meta.moduleStack->at(0).path, std::string("fc"));
     QCOMPARE(n0.meta.moduleStack->at(0).type, std::string("torch.nn.modules.linear.Linear"));
     QVERIFY(n0.meta.sourceFnStack.has_value());

@@ -49,7 +49,7 @@ private slots:
         NodeMeta m;
         m.raw["nn_module_stack"] = raw.toStdString();
         m.parseFromRaw();
-        QVERIFY(m.moduleStack.has_value());
+        QVERIFY(m.moduleStack != nullptr);
         QCOMPARE(int(m.moduleStack->size()), paths.size());
         for (int k = 0; k < paths.size(); ++k) {
             QCOMPARE(QString::fromStdString((*m.moduleStack)[k].path), paths[k]);

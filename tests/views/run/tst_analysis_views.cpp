@@ -86,7 +86,7 @@ bool showSourceDock(MainWindow& w) {
 
 /// Independently of the views: the innermost frame whose path has no `torch/` (else the last frame).
 std::pair<std::string, int> innermostUserLine(const core::Node& n) {
-    const auto& frames = n.meta.frames;
+    const auto& frames = n.meta.frames.items();
     for (auto it = frames.rbegin(); it != frames.rend(); ++it)
         if (it->file.find("torch/") == std::string::npos) return {it->file, it->line};
     return frames.empty() ? std::pair<std::string, int>{} : std::pair{frames.back().file, frames.back().line};
