@@ -337,6 +337,30 @@ def gen_later_prims(sink, dtype):
         sink.offer("prims::empty_permuted.default", before, out, "prims:empty_permuted:" + label)
 
 
+CAST_VALUES = [-0.0, -0.5, -1.0, -3.7, 3.7, 255.5, 256.0, 300.0, -300.0, 65504.0, 70000.0, -70000.0, 2.0 ** 31 - 1,
+               -(2.0 ** 31), 2.0 ** 31, 3e9, -3e9, 1e10 + 7, 2.0 ** 40 + 3, -(2.0 ** 40 + 3), 2.0 ** 63, -(2.0 ** 63), 1e19,
+               -1e30, math.nan, math.inf, -math.inf]
+
+
+def gen_casts(sink, dtype):
+    """Floating values to each integer dtype and bool, outside the target's range included (negative to uint8,
+    beyond int32 and int64, NaN, infinities): PyTorch's copy converts them as x86's truncating conversions
+    do, which C++ leaves undefined. Strided inputs take PyTorch's scalar loop, contiguous ones its
+    vectorised at::vec::convert."""
+    if not dtype.is_floating_point:
+        return
+    x = values(dtype, CAST_VALUES)
+    nc = torch.stack([x, x.flip(0)]).t()
+    for dst in INTS + [torch.bool]:
+        name = gc.DTYPE_NAME[dst]
+        record(sink, "convert_element_type", dtype, "nc_to_" + name, P.convert_element_type, nc, dst)
+        record(sink, "_to_copy", dtype, "nc_to_" + name, A._to_copy.default, nc, dtype=dst)
+    for dst in (torch.uint8, torch.int8):
+        name = gc.DTYPE_NAME[dst]
+        record(sink, "convert_element_type", dtype, "to_" + name, P.convert_element_type, x, dst)
+        record(sink, "_to_copy", dtype, "to_" + name, A._to_copy.default, x, dtype=dst)
+
+
 def batch_norm_cases(dtype):
     """Inputs of the batch norm overloads: NCHW and NC, with and without affine parameters."""
     for label, shape in (("nchw", (2, 3, 4, 4)), ("nc", (5, 3)), ("nc_len", (2, 3, 6))):
@@ -429,7 +453,7 @@ def build(out_dir, only=None):
             fn(sink)
     for dtype in ALL:
         for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc, gen_strided, gen_later_prims,
-                   gen_later_batch_norm, gen_later_aten, gen_random):
+                   gen_later_batch_norm, gen_later_aten, gen_random, gen_casts):
             if not only or only in fn.__name__:
                 gc.seed(fn.__name__, dtype)
                 fn(sink, dtype)
