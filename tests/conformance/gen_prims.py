@@ -361,6 +361,34 @@ def gen_casts(sink, dtype):
         record(sink, "_to_copy", dtype, "to_" + name, A._to_copy.default, x, dtype=dst)
 
 
+def gen_later_shape_prims(sink, dtype):
+    """prims.clone, prims.collapse and prims.iota, which 1.13 lacks, from the 1.13 ops later PyTorch's prims
+    run: clone is torch.clone; collapse (end inclusive) a reshape into a new contiguous tensor (its
+    empty + view_as + copy_); iota(length, start, step) is arange(start, start + length * step, step), for
+    integer dtypes only. Each case's source names that oracle."""
+    f = gc._frozen
+    x = values(dtype).repeat(4)[:24].reshape(2, 3, 4)
+    for label, a, fmt in (("contiguous", x, None), ("transposed", x.transpose(0, 2), None), ("sliced", x[:, 1:, ::2], None),
+                          ("broadcast", x[:1].expand(3, 3, 4), None), ("to_contiguous", x.transpose(0, 2), torch.contiguous_format),
+                          ("preserve", x.permute(1, 2, 0), torch.preserve_format)):
+        before = [("self", False, f(a))] + ([("memory_format", True, fmt)] if fmt is not None else [])
+        out = A.clone.default(a) if fmt is None else A.clone.default(a, memory_format=fmt)
+        sink.offer("prims::clone.default", before, out, "prims:clone=aten.clone:" + label)
+    for label, a, start, end in (("d01", x, 0, 1), ("d12", x, 1, 2), ("all", x, 0, 2), ("one", x, 1, 1),
+                                 ("transposed", x.transpose(0, 2), 0, 1), ("sliced", x[:, 1:, ::2], 1, 2)):
+        shape = list(a.shape[:start]) + [math.prod(a.shape[start:end + 1])] + list(a.shape[end + 1:])
+        out = A.reshape.default(a, shape).clone(memory_format=torch.contiguous_format)
+        before = [("a", False, f(a)), ("start", False, start), ("end", False, end)]
+        sink.offer("prims::collapse.default", before, out, "prims:collapse=reshape+contiguous:" + label)
+    if dtype.is_floating_point or dtype == torch.bool:
+        return
+    for label, length, start, step in (("up", 5, 0, 1), ("down", 4, 10, -3), ("empty", 0, 2, 1), ("from_negative", 6, -5, 2)):
+        out = A.arange.start_step(start, start + length * step, step, dtype=dtype)
+        before = [("length", False, length), ("start", True, start), ("step", True, step), ("dtype", True, dtype),
+                  ("device", True, CPU), ("requires_grad", True, False)]
+        sink.offer("prims::iota.default", before, out, "prims:iota=arange(start,start+length*step,step):" + label)
+
+
 def batch_norm_cases(dtype):
     """Inputs of the batch norm overloads: NCHW and NC, with and without affine parameters."""
     for label, shape in (("nchw", (2, 3, 4, 4)), ("nc", (5, 3)), ("nc_len", (2, 3, 6))):
@@ -453,7 +481,8 @@ def build(out_dir, only=None):
             fn(sink)
     for dtype in ALL:
         for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc, gen_strided, gen_later_prims,
-                   gen_later_batch_norm, gen_later_aten, gen_random, gen_casts):
+                   gen_later_batch_norm, gen_later_aten, gen_random, gen_casts,
+                   gen_later_shape_prims):
             if not only or only in fn.__name__:
                 gc.seed(fn.__name__, dtype)
                 fn(sink, dtype)
