@@ -305,7 +305,7 @@ def gen_strided(sink, dtype):
     x = values(dtype)[:6].reshape(2, 3)
     for label, a, stride in (("transposed", x, [1, 2]), ("gaps", x, [8, 2]), ("from_nc", x.t(), [2, 1]), ("broadcast", x[:1].expand(4, 3), [3, 1])):
         before = [("a", False, gc._frozen(a)), ("stride", False, stride)]
-        sink.offer("prims::copy_strided.default", before, copy_strided(a, stride), "prims:copy_strided:" + label)
+        sink.offer("prims::copy_strided.default", before, copy_strided(a, stride), "prims:copy_strided=empty_strided+copy_:" + label)
     base = torch.zeros(4, 6, dtype=dtype)
     src = values(dtype)[:6].reshape(2, 3).clone()
     for label, self_, size, stride, off in (("rows", base, [2, 3], [6, 1], 1), ("every_other", base, [2, 3], [12, 2], 0),
@@ -328,13 +328,13 @@ def gen_later_prims(sink, dtype):
         x = torch.randint(0, hi, (3, 4)).to(dtype) if dtype != torch.int8 else torch.randint(-100, 100, (3, 4)).to(dtype)
         for label, a, dims in (("all", x, None), ("dim0", x, [0]), ("dim1", x, [-1]), ("both", x, [0, 1]), ("nc", x.t(), [1])):
             before = [("inp", False, gc._frozen(a)), ("dims", False, dims)]
-            sink.offer("prims::xor_sum.default", before, xor_sum(a, dims).clone(), "prims:xor_sum:" + label)
+            sink.offer("prims::xor_sum.default", before, xor_sum(a, dims).clone(), "prims:xor_sum=bitwise_xor_folded:" + label)
     for label, shape, layout in (("nchw_as_nhwc", [2, 3, 4, 5], [0, 2, 3, 1]), ("reversed", [2, 3, 4], [2, 1, 0]), ("identity", [3, 2], [0, 1])):
         inverse = [layout.index(d) for d in range(len(layout))]
         out = torch.zeros([shape[d] for d in layout], dtype=dtype).permute(inverse)
         before = [("shape", False, shape), ("physical_layout", False, layout), ("dtype", True, dtype), ("device", True, CPU),
                   ("requires_grad", True, False)]
-        sink.offer("prims::empty_permuted.default", before, out, "prims:empty_permuted:" + label)
+        sink.offer("prims::empty_permuted.default", before, out, "prims:empty_permuted=empty_permuted_back:" + label)
 
 
 CAST_VALUES = [-0.0, -0.5, -1.0, -3.7, 3.7, 255.5, 256.0, 300.0, -300.0, 65504.0, 70000.0, -70000.0, 2.0 ** 31 - 1,
@@ -414,15 +414,15 @@ def gen_later_batch_norm(sink, dtype):
             out = A.native_batch_norm(x, w, b, rm.clone(), rv.clone(), False, 0.1, 1e-5)
             before = [("input", False, f(x)), ("weight", False, f(w)), ("bias", False, f(b)), ("running_mean", False, f(rm)),
                       ("running_var", False, f(rv)), ("momentum", False, 0.1), ("eps", False, 1e-5)]
-            sink.offer("aten::_native_batch_norm_legit_no_training.default", before, tuple(out), "prims:bn_no_training:" + label)
+            sink.offer("aten::_native_batch_norm_legit_no_training.default", before, tuple(out), "prims:bn_no_training=native_batch_norm(training=False):" + label)
             out = A.native_batch_norm(x, w, b, rm.clone(), rv.clone(), True, 0.1, 1e-5)
             before = [("input", False, f(x)), ("weight", False, f(w)), ("bias", False, f(b)), ("running_mean", False, f(rm)),
                       ("running_var", False, f(rv)), ("training", False, True), ("momentum", False, 0.1), ("eps", False, 1e-5)]
-            sink.offer("aten::_native_batch_norm_legit.default", before, tuple(out), "prims:bn_legit:" + label)
+            sink.offer("aten::_native_batch_norm_legit.default", before, tuple(out), "prims:bn_legit=native_batch_norm(training=True):" + label)
             out = A.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)
             before = [("input", False, f(x)), ("weight", False, f(w)), ("bias", False, f(b)), ("training", False, True),
                       ("momentum", False, 0.1), ("eps", False, 1e-5)]
-            sink.offer("aten::_native_batch_norm_legit.no_stats", before, tuple(out), "prims:bn_no_stats:" + label)
+            sink.offer("aten::_native_batch_norm_legit.no_stats", before, tuple(out), "prims:bn_no_stats=native_batch_norm(no_running_stats):" + label)
         except RuntimeError:  # a dtype PyTorch 1.13 does not normalise on the CPU: no case
             continue
 
@@ -440,19 +440,19 @@ def gen_later_aten(sink, dtype):
         for d in sorted(range(a.dim()) if not dims else [d % a.dim() for d in dims], reverse=True):
             r = A.any.dim(r, d, keep)
         before = [("self", False, gc._frozen(a)), ("dim", False, dims), ("keepdim", False, keep)]
-        sink.offer("aten::any.dims", before, r.clone(), "prims:any_dims:" + label)
+        sink.offer("aten::any.dims", before, r.clone(), "prims:any_dims=any.dim_per_dim_highest_first:" + label)
     y = values(dtype)[:6].reshape(1, 2, 1, 3)
     for label, a, dims in (("both", y, [0, 2]), ("neg", y, [-2]), ("not_one", y, [1, 2]), ("none", y, []), ("nc", y.transpose(1, 3), [0, 2])):
         r = a
         for d in sorted({d % a.dim() for d in dims}, reverse=True):
             r = A.squeeze.dim(r, d)
         before = [("self", False, gc._frozen(a)), ("dim", False, dims)]
-        sink.offer("aten::squeeze.dims", before, r, "prims:squeeze_dims:" + label)
+        sink.offer("aten::squeeze.dims", before, r, "prims:squeeze_dims=squeeze.dim_per_dim_highest_first:" + label)
     z = values(dtype)[:6].reshape(2, 3)
     for label, a in (("contiguous", z), ("transposed", z.t()), ("broadcast", z[:1].expand(4, 3)), ("sliced", z[:, 1:]),
                      ("row", z[:1]), ("scalar", z[0, 0])):
         offer(sink, "aten::sym_is_contiguous.default", [("self", False, gc._frozen(a))], bool(a.is_contiguous()),
-              "prims:sym_is_contiguous:" + label, dtype)
+              "prims:sym_is_contiguous=Tensor.is_contiguous:" + label, dtype)
 
 
 def gen_random(sink, dtype):
