@@ -389,6 +389,48 @@ def gen_later_shape_prims(sink, dtype):
         sink.offer("prims::iota.default", before, out, "prims:iota=arange(start,start+length*step,step):" + label)
 
 
+SAME_SIZE = {1: [torch.int8, torch.uint8], 2: [torch.int16, torch.float16, torch.bfloat16], 4: [torch.int32, torch.float32],
+             8: [torch.int64, torch.float64]}
+
+
+def gen_view_of_dtype(sink, dtype):
+    """prims.view_of_dtype, which 1.13 lacks, from later PyTorch's definition (its meta and its implementation
+    are both a.view(dtype)), answered by 1.13's view.dtype: to every other dtype of the same element size
+    (bool only to uint8 / int8: other bytes are not bools), contiguous and transposed; and to a smaller and a
+    larger element size over a contiguous last dimension."""
+    x = values(dtype).repeat(4)[:24].reshape(4, 6)
+    size = x.element_size()
+    targets = [d for d in SAME_SIZE[size] if d != dtype] + ([torch.bool] if size == 1 and dtype != torch.bool else [])
+    if dtype == torch.bool:
+        targets = [torch.uint8, torch.int8]
+    for dst in targets:
+        name = gc.DTYPE_NAME[dst]
+        if dst == torch.bool:  # only bytes that are 0 or 1 read as bools
+            x = x.clamp(0, 1)
+        for label, a in (("contiguous", x), ("transposed", x.t()), ("sliced", x[1:, ::2])):
+            sink.offer("prims::view_of_dtype.default", [("a", False, gc._frozen(a)), ("dtype", False, dst)],
+                       A.view.dtype(a, dst), "prims:view_of_dtype=view.dtype:%s_to_%s" % (label, name))
+    if dtype == torch.bool:
+        return
+    for dst in (SAME_SIZE[size // 2][0] if size > 1 else None, SAME_SIZE[size * 2][-1] if size < 8 else None):
+        if dst is None:
+            continue
+        name = gc.DTYPE_NAME[dst]
+        for label, a in (("contiguous", x), ("rows", x[1:3])):
+            sink.offer("prims::view_of_dtype.default", [("a", False, gc._frozen(a)), ("dtype", False, dst)],
+                       A.view.dtype(a, dst), "prims:view_of_dtype=view.dtype:%s_to_%s" % (label, name))
+
+
+def gen_tokens(sink):
+    """prims._make_token and prims._sink_tokens, which 1.13 lacks, written by hand from later PyTorch's
+    definitions: a token is its new_token_tensor(), torch.tensor([]) (float32, shape [0]); _sink_tokens
+    takes a list of tokens and returns nothing (its case checks that it runs and returns no output)."""
+    sink.offer("prims::_make_token.default", [], torch.tensor([]), "prims:_make_token=torch.tensor([]):by_hand")
+    for n in (1, 2):
+        tokens = [torch.tensor([]) for _ in range(n)]
+        sink.offer("prims::_sink_tokens.default", [("tokens", False, tokens)], (), "prims:_sink_tokens=returns_nothing:by_hand%d" % n)
+
+
 def batch_norm_cases(dtype):
     """Inputs of the batch norm overloads: NCHW and NC, with and without affine parameters."""
     for label, shape in (("nchw", (2, 3, 4, 4)), ("nc", (5, 3)), ("nc_len", (2, 3, 6))):
@@ -475,14 +517,14 @@ def build(out_dir, only=None):
     torch.set_num_threads(1)
     gc.NO_VALUES.add("prims::empty_permuted.default")  # uninitialised in PyTorch: dtype, shape and strides only
     sink = gc.Sink()
-    parts = [("special", gen_special), ("misc", gen_misc)]
+    parts = [("special", gen_special), ("misc", gen_misc), ("tokens", gen_tokens)]
     for name, fn in parts:
         if not only or only in name:
             fn(sink)
     for dtype in ALL:
         for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc, gen_strided, gen_later_prims,
                    gen_later_batch_norm, gen_later_aten, gen_random, gen_casts,
-                   gen_later_shape_prims):
+                   gen_later_shape_prims, gen_view_of_dtype):
             if not only or only in fn.__name__:
                 gc.seed(fn.__name__, dtype)
                 fn(sink, dtype)
