@@ -421,6 +421,21 @@ def gen_view_of_dtype(sink, dtype):
                        A.view.dtype(a, dst), "prims:view_of_dtype=view.dtype:%s_to_%s" % (label, name))
 
 
+def gen_svd(sink, dtype):
+    """prims.svd (LAPACK's gesdd in PyTorch): tall, wide (transposed), batched and rank-deficient (two zero
+    singular values) inputs, reduced and full. The singular vectors are
+    unique only up to sign, so these cases are marked "check": "svd" and the runner compares S by value
+    and U, Vh by what is unique (orthonormal, U diag(S) Vh = A)."""
+    if dtype not in (torch.float32, torch.float64):
+        return
+    r = lambda *shape: torch.randn(*shape, dtype=torch.float64).to(dtype)
+    low_rank = (r(5, 2) @ r(2, 4)).to(dtype)  # two zero singular values: a repeated one, and null directions
+    # four inputs, reduced and full: the corpus keeps 8 calls per (op, dtype)
+    for label, a in (("tall", r(5, 3)), ("wide_transposed", r(5, 3).t()), ("batched_wide", r(2, 3, 4)), ("rank2", low_rank)):
+        for full in (False, True):
+            record(sink, "svd", dtype, "%s_%s" % (label, "full" if full else "reduced"), P.svd, a, full_matrices=full)
+
+
 def gen_tokens(sink):
     """prims._make_token and prims._sink_tokens, which 1.13 lacks, written by hand from later PyTorch's
     definitions: a token is its new_token_tensor(), torch.tensor([]) (float32, shape [0]); _sink_tokens
@@ -524,7 +539,7 @@ def build(out_dir, only=None):
     for dtype in ALL:
         for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc, gen_strided, gen_later_prims,
                    gen_later_batch_norm, gen_later_aten, gen_random, gen_casts,
-                   gen_later_shape_prims, gen_view_of_dtype):
+                   gen_later_shape_prims, gen_view_of_dtype, gen_svd):
             if not only or only in fn.__name__:
                 gc.seed(fn.__name__, dtype)
                 fn(sink, dtype)
@@ -533,11 +548,16 @@ def build(out_dir, only=None):
 
 
 def mark_scalars(path):
-    """Cases whose op returns a Python number: `"scalar": true`, the source without its mark."""
+    """Cases whose op returns a Python number: `"scalar": true`, the source without its mark; SVD cases:
+    `"check": "svd"`."""
     with open(path) as f:
         lines = f.read().split("\n")
     for k, line in enumerate(lines):
-        if ('"source":"%s' % SCALAR_MARK) in line:
+        if '"op":"prims::svd.default"' in line:
+            case = json.loads(line.rstrip(","))
+            case["check"] = "svd"
+            lines[k] = json.dumps(case, separators=(",", ":"), sort_keys=True) + ("," if line.endswith(",") else "")
+        elif ('"source":"%s' % SCALAR_MARK) in line:
             case = json.loads(line.rstrip(","))
             case["source"] = case["source"][len(SCALAR_MARK):]
             case["scalar"] = True
