@@ -207,8 +207,8 @@ void clampImpl(KernelContext& ctx, std::optional<double> lo, std::optional<doubl
     if (inplace && x.readOnly()) kernelFail("in-place op on a read-only tensor (a weight of the archive)");
     Tensor in = toDtype(ctx, x, dt);
     dispatchNumeric(dt, [&]<class T>() {
-        T l = lo ? static_cast<T>(*lo) : std::numeric_limits<T>::lowest();
-        T h = hi ? static_cast<T>(*hi) : std::numeric_limits<T>::max();
+        T l = lo ? convertValue<T>(*lo) : std::numeric_limits<T>::lowest();
+        T h = hi ? convertValue<T>(*hi) : std::numeric_limits<T>::max();
         if constexpr (std::is_floating_point_v<T>) {
             if (in.isContiguous() && out.isContiguous()) {
                 if (!lo) l = -std::numeric_limits<T>::infinity();
