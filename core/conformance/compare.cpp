@@ -192,6 +192,39 @@ std::string checkDistribution(const Tensor& actual, const std::string& law, doub
     return {};
 }
 
+std::string checkSvd(const Tensor& a, const Tensor& u, const Tensor& s, const Tensor& vh, double eps) {
+    if (a.dim() < 2 || u.dim() != a.dim() || vh.dim() != a.dim() || s.dim() != a.dim() - 1) return "outputs of the wrong rank";
+    const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1), k = s.size(s.dim() - 1);
+    const int64_t uc = u.size(u.dim() - 1), vr = vh.size(vh.dim() - 2), nb = m * n ? a.numel() / (m * n) : 0;
+    for (int64_t b = 0; b < nb; ++b) {
+        auto U = [&](int64_t i, int64_t j) { return floatAt(u, (b * m + i) * uc + j); };
+        auto V = [&](int64_t i, int64_t j) { return floatAt(vh, (b * vr + i) * n + j); };
+        double scale = 0;
+        for (int64_t e = 0; e < m * n; ++e) scale = std::max(scale, std::abs(floatAt(a, b * m * n + e)));
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j) {
+                double r = 0;
+                for (int64_t l = 0; l < k; ++l) r += U(i, l) * floatAt(s, b * k + l) * V(l, j);
+                const double want = floatAt(a, (b * m + i) * n + j);
+                if (!(std::abs(r - want) <= eps * std::max(scale, 1.0)))
+                    return "matrix " + std::to_string(b) + ": U diag(S) Vh [" + std::to_string(i) + ", " + std::to_string(j) + "] is " + num(r) + ", the input " + num(want);
+            }
+        for (int64_t p = 0; p < uc; ++p)
+            for (int64_t q = p; q < uc; ++q) {
+                double d = 0;
+                for (int64_t i = 0; i < m; ++i) d += U(i, p) * U(i, q);
+                if (!(std::abs(d - (p == q)) <= eps)) return "matrix " + std::to_string(b) + ": U's columns " + std::to_string(p) + " and " + std::to_string(q) + " have the product " + num(d);
+            }
+        for (int64_t p = 0; p < vr; ++p)
+            for (int64_t q = p; q < vr; ++q) {
+                double d = 0;
+                for (int64_t j = 0; j < n; ++j) d += V(p, j) * V(q, j);
+                if (!(std::abs(d - (p == q)) <= eps)) return "matrix " + std::to_string(b) + ": Vh's rows " + std::to_string(p) + " and " + std::to_string(q) + " have the product " + num(d);
+            }
+    }
+    return {};
+}
+
 Result<KnownFailures> loadKnownFailures(const std::string& path) {
     std::ifstream f(path);
     if (!f) return Status::error("cannot open " + path);

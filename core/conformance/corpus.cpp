@@ -144,6 +144,7 @@ CaseRecord caseOf(const json& j, size_t dataSize) {
     c.values = j.value("values", true);
     c.scalar = j.value("scalar", false);
     c.distribution = j.value("distribution", "");
+    c.check = j.value("check", "");
     for (const auto& a : j.at("args")) c.args.push_back(argOf(a, dataSize));
     for (const auto& o : j.at("out")) {
         try {

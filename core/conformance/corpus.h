@@ -44,6 +44,7 @@ struct CaseRecord {
     bool values = true;      // false: PyTorch leaves the values undefined (empty)
     bool scalar = false;     // the op returns a number (item, sym_size, maximum_value), stored as a 0-dim tensor
     std::string distribution; // random op: "uniform", "normal" or "permutation", the law its values are checked by
+    std::string check;        // "svd": outputs checked by what is unique (see checkSvd), not element by element
     /// "aten::add.Tensor float32 #3 (opinfo:add)"
     std::string label() const;
 };

@@ -51,6 +51,10 @@ struct KnownFailures {
 /// and from 100 draws mean and variance within 6 standard errors), "normal" with mean a and standard
 /// deviation b (finite, mean and variance within 6 standard errors), "permutation" (exactly 0..n-1).
 std::string checkDistribution(const exec::Tensor& actual, const std::string& law, double a, double b);
+/// An SVD against its input, "" when it holds: U's columns and Vh's rows orthonormal and U diag(S) Vh
+/// equal to `a` (per matrix, within `eps` of its largest element), the parts that do not depend on the
+/// signs LAPACK happens to give the singular vectors.
+std::string checkSvd(const exec::Tensor& a, const exec::Tensor& u, const exec::Tensor& s, const exec::Tensor& vh, double eps);
 
 Result<KnownFailures> loadKnownFailures(const std::string& path);
 

@@ -32,6 +32,7 @@ KernelRegistry::KernelRegistry() {
     registerFftKernels(*this);
     registerSpecialKernels(*this);
     registerPrimsMiscKernels(*this);
+    registerSvdKernels(*this);
 }
 
 const KernelRegistry& KernelRegistry::instance() {

@@ -1,5 +1,6 @@
 #include "core/exec/tensor.h"
 
+#include "core/exec/kernels/util/float_to_int.h"
 #include "core/exec/kernels/util/half.h"
 
 #include <cstdlib>
@@ -148,11 +149,11 @@ Tensor Tensor::scalar(ScalarType dtype, double value) {
     switch (dtype) {
     case ScalarType::Float32: *t.data<float>() = static_cast<float>(value); break;
     case ScalarType::Float64: *t.data<double>() = value; break;
-    case ScalarType::Int64: *t.data<int64_t>() = static_cast<int64_t>(value); break;
-    case ScalarType::Int32: *t.data<int32_t>() = static_cast<int32_t>(value); break;
-    case ScalarType::Int16: *t.data<int16_t>() = static_cast<int16_t>(value); break;
-    case ScalarType::Int8: *t.data<int8_t>() = static_cast<int8_t>(value); break;
-    case ScalarType::UInt8: *t.data<uint8_t>() = static_cast<uint8_t>(value); break;
+    case ScalarType::Int64: *t.data<int64_t>() = floatToInt<int64_t>(value); break;
+    case ScalarType::Int32: *t.data<int32_t>() = floatToInt<int32_t>(value); break;
+    case ScalarType::Int16: *t.data<int16_t>() = floatToInt<int16_t>(value); break;
+    case ScalarType::Int8: *t.data<int8_t>() = floatToInt<int8_t>(value); break;
+    case ScalarType::UInt8: *t.data<uint8_t>() = floatToInt<uint8_t>(value); break;
     case ScalarType::Bool: *t.data<bool>() = value != 0; break;
     case ScalarType::Float16: case ScalarType::BFloat16: *t.data<uint16_t>() = floatToReduced(dtype, static_cast<float>(value)); break;
     default: std::memset(t.raw(), 0, static_cast<size_t>(t.itemSize())); break;

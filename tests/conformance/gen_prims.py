@@ -305,7 +305,7 @@ def gen_strided(sink, dtype):
     x = values(dtype)[:6].reshape(2, 3)
     for label, a, stride in (("transposed", x, [1, 2]), ("gaps", x, [8, 2]), ("from_nc", x.t(), [2, 1]), ("broadcast", x[:1].expand(4, 3), [3, 1])):
         before = [("a", False, gc._frozen(a)), ("stride", False, stride)]
-        sink.offer("prims::copy_strided.default", before, copy_strided(a, stride), "prims:copy_strided:" + label)
+        sink.offer("prims::copy_strided.default", before, copy_strided(a, stride), "prims:copy_strided=empty_strided+copy_:" + label)
     base = torch.zeros(4, 6, dtype=dtype)
     src = values(dtype)[:6].reshape(2, 3).clone()
     for label, self_, size, stride, off in (("rows", base, [2, 3], [6, 1], 1), ("every_other", base, [2, 3], [12, 2], 0),
@@ -328,13 +328,122 @@ def gen_later_prims(sink, dtype):
         x = torch.randint(0, hi, (3, 4)).to(dtype) if dtype != torch.int8 else torch.randint(-100, 100, (3, 4)).to(dtype)
         for label, a, dims in (("all", x, None), ("dim0", x, [0]), ("dim1", x, [-1]), ("both", x, [0, 1]), ("nc", x.t(), [1])):
             before = [("inp", False, gc._frozen(a)), ("dims", False, dims)]
-            sink.offer("prims::xor_sum.default", before, xor_sum(a, dims).clone(), "prims:xor_sum:" + label)
+            sink.offer("prims::xor_sum.default", before, xor_sum(a, dims).clone(), "prims:xor_sum=bitwise_xor_folded:" + label)
     for label, shape, layout in (("nchw_as_nhwc", [2, 3, 4, 5], [0, 2, 3, 1]), ("reversed", [2, 3, 4], [2, 1, 0]), ("identity", [3, 2], [0, 1])):
         inverse = [layout.index(d) for d in range(len(layout))]
         out = torch.zeros([shape[d] for d in layout], dtype=dtype).permute(inverse)
         before = [("shape", False, shape), ("physical_layout", False, layout), ("dtype", True, dtype), ("device", True, CPU),
                   ("requires_grad", True, False)]
-        sink.offer("prims::empty_permuted.default", before, out, "prims:empty_permuted:" + label)
+        sink.offer("prims::empty_permuted.default", before, out, "prims:empty_permuted=empty_permuted_back:" + label)
+
+
+CAST_VALUES = [-0.0, -0.5, -1.0, -3.7, 3.7, 255.5, 256.0, 300.0, -300.0, 65504.0, 70000.0, -70000.0, 2.0 ** 31 - 1,
+               -(2.0 ** 31), 2.0 ** 31, 3e9, -3e9, 1e10 + 7, 2.0 ** 40 + 3, -(2.0 ** 40 + 3), 2.0 ** 63, -(2.0 ** 63), 1e19,
+               -1e30, math.nan, math.inf, -math.inf]
+
+
+def gen_casts(sink, dtype):
+    """Floating values to each integer dtype and bool, outside the target's range included (negative to uint8,
+    beyond int32 and int64, NaN, infinities): PyTorch's copy converts them as x86's truncating conversions
+    do, which C++ leaves undefined. Strided inputs take PyTorch's scalar loop, contiguous ones its
+    vectorised at::vec::convert."""
+    if not dtype.is_floating_point:
+        return
+    x = values(dtype, CAST_VALUES)
+    nc = torch.stack([x, x.flip(0)]).t()
+    for dst in INTS + [torch.bool]:
+        name = gc.DTYPE_NAME[dst]
+        record(sink, "convert_element_type", dtype, "nc_to_" + name, P.convert_element_type, nc, dst)
+        record(sink, "_to_copy", dtype, "nc_to_" + name, A._to_copy.default, nc, dtype=dst)
+    for dst in (torch.uint8, torch.int8):
+        name = gc.DTYPE_NAME[dst]
+        record(sink, "convert_element_type", dtype, "to_" + name, P.convert_element_type, x, dst)
+        record(sink, "_to_copy", dtype, "to_" + name, A._to_copy.default, x, dtype=dst)
+
+
+def gen_later_shape_prims(sink, dtype):
+    """prims.clone, prims.collapse and prims.iota, which 1.13 lacks, from the 1.13 ops later PyTorch's prims
+    run: clone is torch.clone; collapse (end inclusive) a reshape into a new contiguous tensor (its
+    empty + view_as + copy_); iota(length, start, step) is arange(start, start + length * step, step), for
+    integer dtypes only. Each case's source names that oracle."""
+    f = gc._frozen
+    x = values(dtype).repeat(4)[:24].reshape(2, 3, 4)
+    for label, a, fmt in (("contiguous", x, None), ("transposed", x.transpose(0, 2), None), ("sliced", x[:, 1:, ::2], None),
+                          ("broadcast", x[:1].expand(3, 3, 4), None), ("to_contiguous", x.transpose(0, 2), torch.contiguous_format),
+                          ("preserve", x.permute(1, 2, 0), torch.preserve_format)):
+        before = [("self", False, f(a))] + ([("memory_format", True, fmt)] if fmt is not None else [])
+        out = A.clone.default(a) if fmt is None else A.clone.default(a, memory_format=fmt)
+        sink.offer("prims::clone.default", before, out, "prims:clone=aten.clone:" + label)
+    for label, a, start, end in (("d01", x, 0, 1), ("d12", x, 1, 2), ("all", x, 0, 2), ("one", x, 1, 1),
+                                 ("transposed", x.transpose(0, 2), 0, 1), ("sliced", x[:, 1:, ::2], 1, 2)):
+        shape = list(a.shape[:start]) + [math.prod(a.shape[start:end + 1])] + list(a.shape[end + 1:])
+        out = A.reshape.default(a, shape).clone(memory_format=torch.contiguous_format)
+        before = [("a", False, f(a)), ("start", False, start), ("end", False, end)]
+        sink.offer("prims::collapse.default", before, out, "prims:collapse=reshape+contiguous:" + label)
+    if dtype.is_floating_point or dtype == torch.bool:
+        return
+    for label, length, start, step in (("up", 5, 0, 1), ("down", 4, 10, -3), ("empty", 0, 2, 1), ("from_negative", 6, -5, 2)):
+        out = A.arange.start_step(start, start + length * step, step, dtype=dtype)
+        before = [("length", False, length), ("start", True, start), ("step", True, step), ("dtype", True, dtype),
+                  ("device", True, CPU), ("requires_grad", True, False)]
+        sink.offer("prims::iota.default", before, out, "prims:iota=arange(start,start+length*step,step):" + label)
+
+
+SAME_SIZE = {1: [torch.int8, torch.uint8], 2: [torch.int16, torch.float16, torch.bfloat16], 4: [torch.int32, torch.float32],
+             8: [torch.int64, torch.float64]}
+
+
+def gen_view_of_dtype(sink, dtype):
+    """prims.view_of_dtype, which 1.13 lacks, from later PyTorch's definition (its meta and its implementation
+    are both a.view(dtype)), answered by 1.13's view.dtype: to every other dtype of the same element size
+    (bool only to uint8 / int8: other bytes are not bools), contiguous and transposed; and to a smaller and a
+    larger element size over a contiguous last dimension."""
+    x = values(dtype).repeat(4)[:24].reshape(4, 6)
+    size = x.element_size()
+    targets = [d for d in SAME_SIZE[size] if d != dtype] + ([torch.bool] if size == 1 and dtype != torch.bool else [])
+    if dtype == torch.bool:
+        targets = [torch.uint8, torch.int8]
+    for dst in targets:
+        name = gc.DTYPE_NAME[dst]
+        if dst == torch.bool:  # only bytes that are 0 or 1 read as bools
+            x = x.clamp(0, 1)
+        for label, a in (("contiguous", x), ("transposed", x.t()), ("sliced", x[1:, ::2])):
+            sink.offer("prims::view_of_dtype.default", [("a", False, gc._frozen(a)), ("dtype", False, dst)],
+                       A.view.dtype(a, dst), "prims:view_of_dtype=view.dtype:%s_to_%s" % (label, name))
+    if dtype == torch.bool:
+        return
+    for dst in (SAME_SIZE[size // 2][0] if size > 1 else None, SAME_SIZE[size * 2][-1] if size < 8 else None):
+        if dst is None:
+            continue
+        name = gc.DTYPE_NAME[dst]
+        for label, a in (("contiguous", x), ("rows", x[1:3])):
+            sink.offer("prims::view_of_dtype.default", [("a", False, gc._frozen(a)), ("dtype", False, dst)],
+                       A.view.dtype(a, dst), "prims:view_of_dtype=view.dtype:%s_to_%s" % (label, name))
+
+
+def gen_svd(sink, dtype):
+    """prims.svd (LAPACK's gesdd in PyTorch): tall, wide (transposed), batched and rank-deficient (two zero
+    singular values) inputs, reduced and full. The singular vectors are
+    unique only up to sign, so these cases are marked "check": "svd" and the runner compares S by value
+    and U, Vh by what is unique (orthonormal, U diag(S) Vh = A)."""
+    if dtype not in (torch.float32, torch.float64):
+        return
+    r = lambda *shape: torch.randn(*shape, dtype=torch.float64).to(dtype)
+    low_rank = (r(5, 2) @ r(2, 4)).to(dtype)  # two zero singular values: a repeated one, and null directions
+    # four inputs, reduced and full: the corpus keeps 8 calls per (op, dtype)
+    for label, a in (("tall", r(5, 3)), ("wide_transposed", r(5, 3).t()), ("batched_wide", r(2, 3, 4)), ("rank2", low_rank)):
+        for full in (False, True):
+            record(sink, "svd", dtype, "%s_%s" % (label, "full" if full else "reduced"), P.svd, a, full_matrices=full)
+
+
+def gen_tokens(sink):
+    """prims._make_token and prims._sink_tokens, which 1.13 lacks, written by hand from later PyTorch's
+    definitions: a token is its new_token_tensor(), torch.tensor([]) (float32, shape [0]); _sink_tokens
+    takes a list of tokens and returns nothing (its case checks that it runs and returns no output)."""
+    sink.offer("prims::_make_token.default", [], torch.tensor([]), "prims:_make_token=torch.tensor([]):by_hand")
+    for n in (1, 2):
+        tokens = [torch.tensor([]) for _ in range(n)]
+        sink.offer("prims::_sink_tokens.default", [("tokens", False, tokens)], (), "prims:_sink_tokens=returns_nothing:by_hand%d" % n)
 
 
 def batch_norm_cases(dtype):
@@ -362,15 +471,15 @@ def gen_later_batch_norm(sink, dtype):
             out = A.native_batch_norm(x, w, b, rm.clone(), rv.clone(), False, 0.1, 1e-5)
             before = [("input", False, f(x)), ("weight", False, f(w)), ("bias", False, f(b)), ("running_mean", False, f(rm)),
                       ("running_var", False, f(rv)), ("momentum", False, 0.1), ("eps", False, 1e-5)]
-            sink.offer("aten::_native_batch_norm_legit_no_training.default", before, tuple(out), "prims:bn_no_training:" + label)
+            sink.offer("aten::_native_batch_norm_legit_no_training.default", before, tuple(out), "prims:bn_no_training=native_batch_norm(training=False):" + label)
             out = A.native_batch_norm(x, w, b, rm.clone(), rv.clone(), True, 0.1, 1e-5)
             before = [("input", False, f(x)), ("weight", False, f(w)), ("bias", False, f(b)), ("running_mean", False, f(rm)),
                       ("running_var", False, f(rv)), ("training", False, True), ("momentum", False, 0.1), ("eps", False, 1e-5)]
-            sink.offer("aten::_native_batch_norm_legit.default", before, tuple(out), "prims:bn_legit:" + label)
+            sink.offer("aten::_native_batch_norm_legit.default", before, tuple(out), "prims:bn_legit=native_batch_norm(training=True):" + label)
             out = A.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)
             before = [("input", False, f(x)), ("weight", False, f(w)), ("bias", False, f(b)), ("training", False, True),
                       ("momentum", False, 0.1), ("eps", False, 1e-5)]
-            sink.offer("aten::_native_batch_norm_legit.no_stats", before, tuple(out), "prims:bn_no_stats:" + label)
+            sink.offer("aten::_native_batch_norm_legit.no_stats", before, tuple(out), "prims:bn_no_stats=native_batch_norm(no_running_stats):" + label)
         except RuntimeError:  # a dtype PyTorch 1.13 does not normalise on the CPU: no case
             continue
 
@@ -388,19 +497,19 @@ def gen_later_aten(sink, dtype):
         for d in sorted(range(a.dim()) if not dims else [d % a.dim() for d in dims], reverse=True):
             r = A.any.dim(r, d, keep)
         before = [("self", False, gc._frozen(a)), ("dim", False, dims), ("keepdim", False, keep)]
-        sink.offer("aten::any.dims", before, r.clone(), "prims:any_dims:" + label)
+        sink.offer("aten::any.dims", before, r.clone(), "prims:any_dims=any.dim_per_dim_highest_first:" + label)
     y = values(dtype)[:6].reshape(1, 2, 1, 3)
     for label, a, dims in (("both", y, [0, 2]), ("neg", y, [-2]), ("not_one", y, [1, 2]), ("none", y, []), ("nc", y.transpose(1, 3), [0, 2])):
         r = a
         for d in sorted({d % a.dim() for d in dims}, reverse=True):
             r = A.squeeze.dim(r, d)
         before = [("self", False, gc._frozen(a)), ("dim", False, dims)]
-        sink.offer("aten::squeeze.dims", before, r, "prims:squeeze_dims:" + label)
+        sink.offer("aten::squeeze.dims", before, r, "prims:squeeze_dims=squeeze.dim_per_dim_highest_first:" + label)
     z = values(dtype)[:6].reshape(2, 3)
     for label, a in (("contiguous", z), ("transposed", z.t()), ("broadcast", z[:1].expand(4, 3)), ("sliced", z[:, 1:]),
                      ("row", z[:1]), ("scalar", z[0, 0])):
         offer(sink, "aten::sym_is_contiguous.default", [("self", False, gc._frozen(a))], bool(a.is_contiguous()),
-              "prims:sym_is_contiguous:" + label, dtype)
+              "prims:sym_is_contiguous=Tensor.is_contiguous:" + label, dtype)
 
 
 def gen_random(sink, dtype):
@@ -423,13 +532,14 @@ def build(out_dir, only=None):
     torch.set_num_threads(1)
     gc.NO_VALUES.add("prims::empty_permuted.default")  # uninitialised in PyTorch: dtype, shape and strides only
     sink = gc.Sink()
-    parts = [("special", gen_special), ("misc", gen_misc)]
+    parts = [("special", gen_special), ("misc", gen_misc), ("tokens", gen_tokens)]
     for name, fn in parts:
         if not only or only in name:
             fn(sink)
     for dtype in ALL:
         for fn in (gen_scalar_binary, gen_scatter_views, gen_misc_aten, gen_prims_misc, gen_strided, gen_later_prims,
-                   gen_later_batch_norm, gen_later_aten, gen_random):
+                   gen_later_batch_norm, gen_later_aten, gen_random, gen_casts,
+                   gen_later_shape_prims, gen_view_of_dtype, gen_svd):
             if not only or only in fn.__name__:
                 gc.seed(fn.__name__, dtype)
                 fn(sink, dtype)
@@ -438,11 +548,16 @@ def build(out_dir, only=None):
 
 
 def mark_scalars(path):
-    """Cases whose op returns a Python number: `"scalar": true`, the source without its mark."""
+    """Cases whose op returns a Python number: `"scalar": true`, the source without its mark; SVD cases:
+    `"check": "svd"`."""
     with open(path) as f:
         lines = f.read().split("\n")
     for k, line in enumerate(lines):
-        if ('"source":"%s' % SCALAR_MARK) in line:
+        if '"op":"prims::svd.default"' in line:
+            case = json.loads(line.rstrip(","))
+            case["check"] = "svd"
+            lines[k] = json.dumps(case, separators=(",", ":"), sort_keys=True) + ("," if line.endswith(",") else "")
+        elif ('"source":"%s' % SCALAR_MARK) in line:
             case = json.loads(line.rstrip(","))
             case["source"] = case["source"][len(SCALAR_MARK):]
             case["scalar"] = True

@@ -30,5 +30,6 @@ void registerGridSampleKernels(KernelRegistry& r);
 void registerFftKernels(KernelRegistry& r);
 void registerSpecialKernels(KernelRegistry& r);
 void registerPrimsMiscKernels(KernelRegistry& r);
+void registerSvdKernels(KernelRegistry& r);
 
 } // namespace irlens::core::exec

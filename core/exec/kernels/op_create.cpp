@@ -42,7 +42,7 @@ void arangeKernel(KernelContext& ctx) {
     Tensor out = ctx.alloc(dt, {static_cast<int64_t>(n)});
     dispatchNumeric(dt, [&]<class T>() {
         T* p = out.data<T>();
-        for (int64_t i = 0; i < out.numel(); ++i) p[i] = static_cast<T>(start.value + static_cast<double>(i) * step.value);
+        for (int64_t i = 0; i < out.numel(); ++i) p[i] = convertValue<T>(start.value + static_cast<double>(i) * step.value);
     });
     ctx.setOutput(0, out);
 }

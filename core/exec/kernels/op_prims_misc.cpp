@@ -1,5 +1,5 @@
 // Prims without an ATen twin in the other families: gcd, nextafter, frexp, maximum_value / minimum_value,
-// item, resize, copy_strided, as_strided_scatter, empty_permuted, xor_sum, and the random prims normal / uniform (seeded per node like rand: PyTorch's generator stream
+// item, resize, copy_strided, as_strided_scatter, empty_permuted, xor_sum, view_of_dtype, the effect tokens, and the random prims normal / uniform (seeded per node like rand: PyTorch's generator stream
 // cannot be followed, only its distribution).
 
 #include "core/exec/kernel_registry.h"
@@ -232,6 +232,47 @@ template <bool Normal> void randomPrimKernel(KernelContext& ctx) {
     ctx.setOutput(0, out);
 }
 
+// prims.view_of_dtype is later PyTorch's a.view(dtype): the same storage read as another dtype. An element
+// size that differs scales the last dimension, which must have stride 1 (and, growing, divide evenly);
+// the other strides and the offset scale with it.
+void viewOfDtypeKernel(KernelContext& ctx) {
+    Tensor a = ctx.tensor("a", 0);
+    auto dt = ctx.dtypeArg("dtype", 1);
+    if (!dt) kernelFail("view_of_dtype: a dtype is required");
+    const int64_t from = a.itemSize(), to = elementSize(*dt);
+    Shape sizes = a.sizes(), strides = a.strides();
+    int64_t offset = a.storageOffset();
+    if (from != to) {
+        const std::string what = "view_of_dtype: " + dtypeName(a.dtype()) + " as " + dtypeName(*dt) + ": ";
+        if (a.dim() == 0) kernelFail(what + "a 0-dim tensor cannot change its element size");
+        if (a.stride(a.dim() - 1) != 1) kernelFail(what + "the last dimension must have stride 1");
+        if (from > to) {
+            const int64_t k = from / to;
+            for (int64_t& st : strides) st *= k;
+            strides.back() = 1;
+            sizes.back() *= k;
+            offset *= k;
+        } else {
+            const int64_t k = to / from;
+            if (sizes.back() % k || offset % k) kernelFail(what + "the last dimension's size and the offset must divide by " + std::to_string(k));
+            for (size_t d = 0; d + 1 < strides.size(); ++d) {
+                if (strides[d] % k) kernelFail(what + "every stride but the last must divide by " + std::to_string(k));
+                strides[d] /= k;
+            }
+            sizes.back() /= k;
+            offset /= k;
+        }
+    }
+    ctx.setOutput(0, a.reinterpret(*dt, sizes, strides, offset));
+}
+
+// Effect tokens (later PyTorch threads them through calls with side effects to keep their order): a
+// token is what its new_token_tensor makes, torch.tensor([]) (float32, empty); sinking them does nothing
+// but take them, so they must be tensors.
+void makeTokenKernel(KernelContext& ctx) { ctx.setOutput(0, ctx.alloc(ScalarType::Float32, {0})); }
+
+void sinkTokensKernel(KernelContext& ctx) { (void)ctx.tensors("tokens", 0); }
+
 } // namespace
 
 void registerPrimsMiscKernels(KernelRegistry& r) {
@@ -246,6 +287,9 @@ void registerPrimsMiscKernels(KernelRegistry& r) {
     r.add({"prims::as_strided_scatter.default"}, &asStridedScatterKernel);
     r.add({"prims::empty_permuted.default"}, &emptyPermutedKernel);
     r.add({"prims::xor_sum.default"}, &xorSumKernel);
+    r.add({"prims::view_of_dtype.default"}, &viewOfDtypeKernel);
+    r.add({"prims::_make_token.default"}, &makeTokenKernel);
+    r.add({"prims::_sink_tokens.default"}, &sinkTokensKernel);
     // rand / randn are uniform on [0, 1) / normal(0, 1): their `size` is the shape, no law arguments
     r.add({"prims::normal.default", "aten::randn.default"}, &randomPrimKernel<true>);
     r.add({"prims::uniform.default", "aten::rand.default"}, &randomPrimKernel<false>);

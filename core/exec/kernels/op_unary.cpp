@@ -40,7 +40,9 @@ template <class T>
         case Un::Log: return std::log(x);
         case Un::Log2: return std::log2(x);
         case Un::Log10: return std::log10(x);
-        case Un::Log1p: return std::log1p(x);
+        // PyTorch 1.13 runs Sleef's log1p on every element (at::vml maps it over partial vectors and
+        // strided copies too), and Sleef answers inf above 1e38 (float) / 1e307 (double)
+        case Un::Log1p: return x > (sizeof(T) == 4 ? T(1e38f) : T(1e307)) ? T(INFINITY) : std::log1p(x);
         case Un::Sqrt: return std::sqrt(x);
         case Un::Rsqrt: return T(1) / std::sqrt(x);
         case Un::Sin: return std::sin(x);
@@ -205,8 +207,8 @@ void clampImpl(KernelContext& ctx, std::optional<double> lo, std::optional<doubl
     if (inplace && x.readOnly()) kernelFail("in-place op on a read-only tensor (a weight of the archive)");
     Tensor in = toDtype(ctx, x, dt);
     dispatchNumeric(dt, [&]<class T>() {
-        T l = lo ? static_cast<T>(*lo) : std::numeric_limits<T>::lowest();
-        T h = hi ? static_cast<T>(*hi) : std::numeric_limits<T>::max();
+        T l = lo ? convertValue<T>(*lo) : std::numeric_limits<T>::lowest();
+        T h = hi ? convertValue<T>(*hi) : std::numeric_limits<T>::max();
         if constexpr (std::is_floating_point_v<T>) {
             if (in.isContiguous() && out.isContiguous()) {
                 if (!lo) l = -std::numeric_limits<T>::infinity();
@@ -331,6 +333,22 @@ template <Pred P> void predicateKernel(KernelContext& ctx) {
     ctx.setOutput(0, out);
 }
 
+// prims.cbrt is copysign(pow(|a|, 1/3), a) in PyTorch (1.13 and later), and for float16 / bfloat16 its pow
+// rounds the exponent to the tensor's dtype first (0.333984375 in bfloat16: 1e30 gives 1.047e10, not
+// 1e10); float32 / float64 keep the correctly rounded cube root.
+void primsCbrtKernel(KernelContext& ctx) {
+    const Tensor x = ctx.tensor("self", 0);
+    if (!isReducedFloat(x.dtype())) { unary<Un::Cbrt>(ctx, false); return; }
+    const ScalarType dt = x.dtype();
+    const float e = reducedToFloat(dt, floatToReduced(dt, 1.0f / 3.0f));
+    Tensor out = allocLike(ctx, dt, x.sizes(), {&x});
+    mapElements<uint16_t, uint16_t>(ctx.threads(), out, [dt, e](uint16_t v) {
+        const float f = reducedToFloat(dt, v);
+        return floatToReduced(dt, std::copysign(std::pow(std::fabs(f), e), f));
+    }, x);
+    ctx.setOutput(0, out);
+}
+
 void bitwiseNotKernel(KernelContext& ctx) {
     Tensor x = ctx.tensor("self", 0);
     Tensor out = allocLike(ctx, x.dtype(), x.sizes(), {&x});
@@ -351,7 +369,7 @@ void registerUnaryKernels(KernelRegistry& r) {
     IRLENS_UNARY("rsqrt", Rsqrt); IRLENS_UNARY("sin", Sin); IRLENS_UNARY("cos", Cos); IRLENS_UNARY("tan", Tan);
     IRLENS_UNARY("tanh", Tanh); IRLENS_UNARY("sigmoid", Sigmoid); IRLENS_UNARY("erf", Erf); IRLENS_UNARY("asin", Asin);
     IRLENS_UNARY("acos", Acos); IRLENS_UNARY("atan", Atan); IRLENS_UNARY("sinh", Sinh); IRLENS_UNARY("cosh", Cosh);
-    IRLENS_UNARY("asinh", Asinh); IRLENS_UNARY("acosh", Acosh); IRLENS_UNARY("atanh", Atanh); IRLENS_UNARY("erfc", Erfc); IRLENS_UNARY("cbrt", Cbrt);
+    IRLENS_UNARY("asinh", Asinh); IRLENS_UNARY("acosh", Acosh); IRLENS_UNARY("atanh", Atanh); IRLENS_UNARY("erfc", Erfc);
     IRLENS_UNARY("reciprocal", Reciprocal); IRLENS_UNARY("gelu", Gelu); IRLENS_UNARY("silu", Silu); IRLENS_UNARY("mish", Mish);
     IRLENS_UNARY("neg", Neg); IRLENS_UNARY("abs", Abs); IRLENS_UNARY("relu", Relu); IRLENS_UNARY("floor", Floor);
     IRLENS_UNARY("ceil", Ceil); IRLENS_UNARY("round", Round); IRLENS_UNARY("trunc", Trunc); IRLENS_UNARY("sign", Sign);
@@ -360,6 +378,7 @@ void registerUnaryKernels(KernelRegistry& r) {
     IRLENS_UNARY("log_sigmoid", LogSigmoid);
 #undef IRLENS_UNARY
     r.add({"prims::nearbyint.default"}, &unaryKernel<Un::Round>);
+    r.add({"prims::cbrt.default"}, &primsCbrtKernel);
     r.add({"aten::round.decimals"}, &roundDecimalsKernel);
     r.add({"aten::relu_.default"}, &unaryInplaceKernel<Un::Relu>);
     r.add({"aten::sigmoid_.default"}, &unaryInplaceKernel<Un::Sigmoid>);

@@ -133,7 +133,9 @@ void flattenKernel(KernelContext& ctx) {
 }
 
 // prims.collapse_view / collapse(a, start, end): merge start..end inclusive
-void collapseKernel(KernelContext& ctx) {
+// prims.collapse_view / collapse: dims start..end (inclusive) merged into one; the view, or (Copy) a new
+// contiguous tensor, as later PyTorch's collapse fills a new_empty through view_as.
+template <bool Copy> void collapseKernel(KernelContext& ctx) {
     Tensor x = self0(ctx);
     int64_t s = ctx.intArg("start", 1), e = ctx.intArg("end", 2);
     if (s < 0 || e < s || e >= std::max<int64_t>(1, x.dim())) kernelFail("collapse: invalid range");
@@ -143,7 +145,13 @@ void collapseKernel(KernelContext& ctx) {
     for (int64_t d = s; d <= e && d < x.dim(); ++d) m *= x.size(d);
     sz.push_back(m);
     for (int64_t d = e + 1; d < x.dim(); ++d) sz.push_back(x.size(d));
-    ctx.setOutput(0, reshape(ctx, x, sz));
+    if constexpr (!Copy) {
+        ctx.setOutput(0, reshape(ctx, x, sz));
+    } else {
+        Tensor out = ctx.alloc(x.dtype(), sz);
+        copyInto(out, reshape(ctx, x, sz), ctx.threads());
+        ctx.setOutput(0, out);
+    }
 }
 
 void unflattenKernel(KernelContext& ctx) {
@@ -291,7 +299,8 @@ void unbindKernel(KernelContext& ctx) {
 
 void aliasKernel(KernelContext& ctx) { ctx.setOutput(0, self0(ctx)); }
 
-void cloneKernel(KernelContext& ctx) {
+// alias_copy / detach_copy: a contiguous copy (no memory_format argument).
+void contiguousCopyKernel(KernelContext& ctx) {
     Tensor x = self0(ctx);
     Tensor out = ctx.alloc(x.dtype(), x.sizes());
     copyInto(out, x, ctx.threads());
@@ -315,17 +324,29 @@ Tensor allocChannelsLast(KernelContext& ctx, ScalarType dt, const Shape& sizes) 
 // _to_copy / to.dtype / convert_element_type: always a new tensor, laid out like the input unless
 // memory_format asks for contiguous (PyTorch's preserve_format default) or channels-last (4-D
 // channels_last, 5-D channels_last_3d).
-void toCopyKernel(KernelContext& ctx) {
-    Tensor x = self0(ctx);
-    ScalarType dt = x.dtype();
-    if (auto d = ctx.dtypeArg("dtype", 1)) dt = *d;
+// A copy of x in dtype dt laid out as the node's memory_format says (absent: preserve, x's own layout
+// when dense, as empty_like gives it).
+Tensor formattedCopy(KernelContext& ctx, const Tensor& x, ScalarType dt) {
     auto format = ctx.optInt("memory_format", -1);
     bool preserve = !format || *format == static_cast<int64_t>(MemoryFormat::Preserve);
     bool cl = format && ((*format == static_cast<int64_t>(MemoryFormat::ChannelsLast) && x.dim() == 4) ||
                          (*format == static_cast<int64_t>(MemoryFormat::ChannelsLast3d) && x.dim() == 5));
     Tensor out = preserve ? allocLike(ctx, dt, x.sizes(), {&x}) : cl ? allocChannelsLast(ctx, dt, x.sizes()) : ctx.alloc(dt, x.sizes());
     copyInto(out, x, ctx.threads());
-    ctx.setOutput(0, out);
+    return out;
+}
+
+void toCopyKernel(KernelContext& ctx) {
+    Tensor x = self0(ctx);
+    ScalarType dt = x.dtype();
+    if (auto d = ctx.dtypeArg("dtype", 1)) dt = *d;
+    ctx.setOutput(0, formattedCopy(ctx, x, dt));
+}
+
+// clone / lift_fresh_copy / prims.clone: memory_format as _to_copy reads it.
+void cloneKernel(KernelContext& ctx) {
+    Tensor x = self0(ctx);
+    ctx.setOutput(0, formattedCopy(ctx, x, x.dtype()));
 }
 
 // to.dtype may return self when nothing changes; type_as too.
@@ -379,7 +400,8 @@ void registerViewKernels(KernelRegistry& r) {
     r.add({"aten::unsqueeze.default", "aten::unsqueeze_copy.default"}, &unsqueezeKernel);
     r.add({"aten::squeeze.default", "aten::squeeze.dim", "aten::squeeze.dims", "prims::squeeze.default"}, &squeezeKernel);
     r.add({"aten::flatten.using_ints"}, &flattenKernel);
-    r.add({"prims::collapse_view.default", "prims::collapse.default"}, &collapseKernel);
+    r.add({"prims::collapse_view.default"}, &collapseKernel<false>);
+    r.add({"prims::collapse.default"}, &collapseKernel<true>);
     r.add({"aten::unflatten.int"}, &unflattenKernel);
     r.add({"prims::split_dim.default"}, &splitDimKernel);
     r.add({"aten::select.int", "aten::select_copy.int"}, &selectKernel);
@@ -394,8 +416,8 @@ void registerViewKernels(KernelRegistry& r) {
     r.add({"aten::alias.default", "aten::detach.default", "aten::detach_.default", "prims::view_of.default",
            "aten::dropout.default", "aten::feature_dropout.default", "aten::alpha_dropout.default", "aten::lift.default",
            "aten::_assert_tensor_metadata.default", "prims::device_put.default"}, &aliasKernel);
-    r.add({"aten::clone.default", "aten::lift_fresh_copy.default", "prims::clone.default", "aten::alias_copy.default",
-           "aten::detach_copy.default"}, &cloneKernel);
+    r.add({"aten::clone.default", "aten::lift_fresh_copy.default", "prims::clone.default"}, &cloneKernel);
+    r.add({"aten::alias_copy.default", "aten::detach_copy.default"}, &contiguousCopyKernel);
     r.add({"aten::contiguous.default"}, &contiguousKernel);
     r.add({"aten::_to_copy.default", "prims::convert_element_type.default"}, &toCopyKernel);
     r.add({"aten::to.dtype", "aten::to.dtype_layout", "aten::to.device"}, &toDtypeKernel);

@@ -1,6 +1,7 @@
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include "core/exec/kernels/util/dispatch.h"
+#include "core/exec/kernels/util/float_to_int.h"
 #include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
 
@@ -112,9 +113,7 @@ void copyReducedFloat(const Tensor& dst, const Tensor& s, int threads) {
     } else {
         dispatchAll(dt, [&]<class D>() {
             mapElements<D, uint16_t>(threads, dst, [st](uint16_t v) {
-                const float f = reducedToFloat(st, v);
-                if constexpr (std::is_same_v<D, bool>) return f != 0.0f;
-                else return static_cast<D>(f);
+                return convertValue<D>(reducedToFloat(st, v));
             }, s);
         });
     }
@@ -133,10 +132,7 @@ void copyInto(const Tensor& dst, const Tensor& src, int threads) {
     }
     dispatchAll(dst.dtype(), [&]<class D>() {
         dispatchAll(s.dtype(), [&]<class S>() {
-            mapElements<D, S>(threads, dst, [](S v) {
-                if constexpr (std::is_same_v<D, bool>) return v != S(0);
-                else return static_cast<D>(v);
-            }, s);
+            mapElements<D, S>(threads, dst, [](S v) { return convertValue<D>(v); }, s);
         });
     });
 }

@@ -3,6 +3,7 @@
 // strided copies with dtype conversion, views.
 
 #include "core/exec/kernel_context.h"
+#include "core/exec/kernels/util/float_to_int.h"
 
 #include <initializer_list>
 #include <optional>
@@ -55,10 +56,8 @@ Tensor reshape(KernelContext& ctx, const Tensor& t, const Shape& sizes);
 Tensor permute(const Tensor& t, const std::vector<int64_t>& dims);
 Tensor transpose(const Tensor& t, int64_t d0, int64_t d1);
 
-/// Value of a Scalar converted to T (bool: non-zero).
-template <class T> T scalarAs(double v) {
-    if constexpr (std::is_same_v<T, bool>) return v != 0;
-    else return static_cast<T>(v);
-}
+/// Value of a Scalar converted to T (bool: non-zero; an integer T as PyTorch's copy converts, see
+/// float_to_int.h).
+template <class T> T scalarAs(double v) { return convertValue<T>(v); }
 
 } // namespace irlens::core::exec
