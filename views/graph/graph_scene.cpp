@@ -117,9 +117,11 @@ void GraphScene::rebuild(LayoutPtr layout) {
     const size_t total = n + layout->edges.size() + layout->clusters.size();
     // The BSP index's depth from the layout's size (about 16 items a leaf): Qt fixes it from the item
     // count the first time it indexes, which was the 4 boxes of the collapsed program, so the 200,000
-    // items of the expanded 100k program shared 32 leaves and a repaint took 50-70 ms (8 ms now).
+    // items of the expanded 100k program shared 32 leaves and a repaint took 50-70 ms (8 ms now). It
+    // only grows: a new depth re-indexes every item in the scene, and after a big layout those are the
+    // hundreds of thousands of hidden items still waiting to be deleted.
     const int depth = std::max(5, static_cast<int>(std::ceil(std::log2(static_cast<double>(total) / 16 + 1))));
-    if (depth != bspTreeDepth()) setBspTreeDepth(depth);
+    if (depth > bspTreeDepth()) setBspTreeDepth(depth);
     if (buildSome(total <= static_cast<size_t>(kSyncItems) ? 0 : kSliceMs)) {
         refreshEmphasis();
         Q_EMIT rebuilt();
