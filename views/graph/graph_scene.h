@@ -39,12 +39,18 @@ public:
     NodeItem* itemForNode(int nodeIndex) const;
     /// Graph nodes whose output shape mentions `symbol` as a whole word.
     static std::vector<int> nodesUsingSymbol(const core::Graph& graph, const QString& symbol);
+    /// The rect of the drawing now shown: the scene rect, or a smaller one the scene will take once the
+    /// hidden items of an earlier layout are deleted (kDeferRectItems). Fit and the minimap use this.
+    QRectF drawingRect() const { return m_pendingRect.isNull() ? sceneRect() : m_pendingRect; }
     /// True while the items of the last layout are still being created (time-sliced).
     bool isBuilding() const { return m_building; }
     /// Layouts with more items than this are built in slices; smaller ones at once.
     static constexpr int kSyncItems = 600;
     /// Longest stretch of item creation before the event loop gets a turn.
     static constexpr int kSliceMs = 8;
+    /// With more hidden items of earlier layouts than this still to delete, a smaller scene rect waits
+    /// until they are gone (a new rect re-indexes every item in the scene).
+    static constexpr size_t kDeferRectItems = 20000;
     /// When more boxes than this change emphasis at once, the scene is repainted as a whole.
     static constexpr int kBulkEmphasis = 200;
     /// Also ends a slice after this many items (tests make slices small to see them).
@@ -85,6 +91,7 @@ private:
     // expanded llama_deep in one go held the GUI thread for over 100 ms)
     std::vector<QGraphicsItem*> m_retired;
     size_t m_retiredDone = 0;
+    QRectF m_pendingRect; // the current layout's rect, set once the hidden items are deleted (kDeferRectItems)
     QTimer m_retireTimer;
     // symbol matches depend only on the graph and the symbol: not recomputed on every selection
     const core::Graph* m_symbolGraph = nullptr;

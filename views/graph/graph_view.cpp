@@ -65,7 +65,7 @@ void GraphView::zoomBy(double factor) {
 }
 
 void GraphView::fitAll() {
-    QRectF r = m_scene->sceneRect();
+    QRectF r = m_scene->drawingRect();
     if (r.isEmpty()) return;
     fitInView(r, Qt::KeepAspectRatio);
     if (zoom() > 1.0) {
@@ -93,7 +93,7 @@ void GraphView::zoomToNode(int nodeIndex) {
 
 void GraphView::showStart() {
     fitAll();
-    const QRectF r = m_scene->sceneRect();
+    const QRectF r = m_scene->drawingRect();
     // a big graph fitted whole is unreadable: keep text legible and start at its first box instead
     if (zoom() < kLegibleZoom) {
         resetTransform();
@@ -341,8 +341,8 @@ void GraphView::placeMiniMap() {
     m_mini->setGeometry(viewport()->width() - w - 8, viewport()->height() - h - 8, w, h);
     // the overview helps only when the graph does not fit
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
-    const bool fits = visible.contains(m_scene->sceneRect().adjusted(20, 20, -20, -20));
-    m_mini->setVisible(w > 60 && h > 60 && !m_scene->sceneRect().isEmpty() && !fits);
+    const bool fits = visible.contains(m_scene->drawingRect().adjusted(20, 20, -20, -20));
+    m_mini->setVisible(w > 60 && h > 60 && !m_scene->drawingRect().isEmpty() && !fits);
     m_mini->refresh();
 }
 
@@ -350,7 +350,7 @@ void GraphView::placeMiniMap() {
 
 MiniMap::MiniMap(GraphView* main, GraphScene* scene)
     : QGraphicsView(main->viewport()), m_main(main), m_source(scene) {
-    m_standIn.setSceneRect(scene->sceneRect());
+    m_standIn.setSceneRect(scene->drawingRect());
     setScene(&m_standIn);
     connect(scene, &QGraphicsScene::sceneRectChanged, this, [this](const QRectF& r) {
         m_standIn.setSceneRect(r);
@@ -377,8 +377,8 @@ MiniMap::MiniMap(GraphView* main, GraphScene* scene)
 }
 
 void MiniMap::refresh() {
-    if (m_source->sceneRect().isEmpty()) return;
-    m_standIn.setSceneRect(m_source->sceneRect());
+    if (m_source->drawingRect().isEmpty()) return;
+    m_standIn.setSceneRect(m_source->drawingRect());
     fitInView(m_standIn.sceneRect(), Qt::KeepAspectRatio);
     viewport()->update();
 }

@@ -49,6 +49,7 @@ private slots:
     void oldItemsHiddenAtOnceDeletedLater();
     void longLayoutShowsACoarserOneFirst();
     void indexDeepEnoughAfterExpanding();
+    void smallerRectWaitsForTheOldItems();
 };
 
 namespace {
@@ -599,6 +600,33 @@ void TestGraphScene::longLayoutShowsACoarserOneFirst() {
 
 QTEST_MAIN(TestGraphScene)
 #include "tst_graph_scene.moc"
+
+// Collapsing a big expanded drawing keeps the scene rect until the hidden items are deleted (a new
+// rect re-indexes every item in the scene, hidden ones too); the drawing's own rect is what Fit and
+// the minimap use meanwhile, and the scene takes it once the old items are gone.
+void TestGraphScene::smallerRectWaitsForTheOldItems() {
+    IRLENS_REQUIRE_SHARED();
+    Document doc;
+    GraphScene scene(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture("generated/llama_deep/model.pt2")).isEmpty());
+    doc.setFoldRepeatedBlocks(false);
+    doc.expandAll();
+    QVERIFY(testing::waitForLayout(doc));
+    QTRY_VERIFY(!scene.isBuilding());
+    const QRectF expanded = scene.sceneRect();
+    QVERIFY2(static_cast<size_t>(scene.items().size()) > GraphScene::kDeferRectItems, qPrintable(QString::number(scene.items().size())));
+    QRectF rectWhenShown, drawingWhenShown;
+    connect(&doc, &Document::layoutReady, this, [&] { // after the scene's own slot, in the same turn
+        rectWhenShown = scene.sceneRect();
+        drawingWhenShown = scene.drawingRect();
+    });
+    doc.collapseAll();
+    QVERIFY(testing::waitForLayout(doc));
+    QCOMPARE(rectWhenShown, expanded);
+    QVERIFY(expanded.contains(drawingWhenShown) && drawingWhenShown.height() < expanded.height() / 10);
+    QTRY_COMPARE_WITH_TIMEOUT(scene.sceneRect(), drawingWhenShown, 20000);
+    QCOMPARE(scene.drawingRect(), drawingWhenShown);
+}
 
 // The scene's BSP index is as deep as the drawing needs (about 16 items a leaf) after a small drawing
 // grew into a big one: left to Qt, the depth chosen for the first few items indexed stays, and every
