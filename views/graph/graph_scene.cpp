@@ -123,9 +123,9 @@ void GraphScene::rebuild(LayoutPtr layout) {
     // its 293,757 hidden items. A rect that shrinks waits until they are deleted.
     const QRectF rect = QRectF(b.x, b.y, b.w, b.h).adjusted(-40, -40, 40, 40);
     if (m_retired.size() - m_retiredDone > kDeferRectItems && sceneRect().contains(rect))
-        m_pendingRect = rect;
+        m_pendingRect = rect; // clearItems() emptied it otherwise
     else
-        setSceneRect(rect), m_pendingRect = QRectF();
+        setSceneRect(rect);
     const size_t total = n + layout->edges.size() + layout->clusters.size();
     // The BSP index's depth from the layout's size (about 16 items a leaf): Qt fixes it from the item
     // count the first time it indexes, which was the 4 boxes of the collapsed program, so the 200,000

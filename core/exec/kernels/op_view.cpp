@@ -132,8 +132,7 @@ void flattenKernel(KernelContext& ctx) {
     ctx.setOutput(0, reshape(ctx, x, sz));
 }
 
-// prims.collapse_view / collapse(a, start, end): merge start..end inclusive
-// prims.collapse_view / collapse: dims start..end (inclusive) merged into one; the view, or (Copy) a new
+// prims.collapse_view / collapse(a, start, end): dims start..end (inclusive) merged into one; the view, or (Copy) a new
 // contiguous tensor, as later PyTorch's collapse fills a new_empty through view_as.
 template <bool Copy> void collapseKernel(KernelContext& ctx) {
     Tensor x = self0(ctx);
