@@ -112,22 +112,22 @@ std::string compareComplex(const Tensor& actual, const Tensor& expected, Toleran
     return {};
 }
 
-std::string compareValues(const Tensor& actual, const Tensor& expected, Tolerance tol) {
+std::string compareValues(const Tensor& actual, const Tensor& expected, Tolerance tol, const Tensor* scalarPath) {
     if (expected.dtype() == ScalarType::Complex64 || expected.dtype() == ScalarType::Complex128)
         return compareComplex(actual, expected, tol);
-    bool floating = isFloatingType(expected.dtype());
+    const bool floating = isFloatingType(expected.dtype());
     for (int64_t i = 0; i < expected.numel(); ++i) {
         if (floating) {
             double a = floatAt(actual, i), e = floatAt(expected, i);
-            if (!floatsAgree(a, e, tol))
-                return "element " + indexString(expected.sizes(), i) + " is " + num(a) + ", PyTorch gives " + num(e) +
-                       " (atol " + num(tol.atol) + ", rtol " + num(tol.rtol) + ")";
-        } else {
-            int64_t a = intAt(actual, i), e = intAt(expected, i);
-            if (a != e)
-                return "element " + indexString(expected.sizes(), i) + " is " + std::to_string(a) + ", PyTorch gives " +
-                       std::to_string(e);
+            if (floatsAgree(a, e, tol) || (scalarPath && floatsAgree(a, floatAt(*scalarPath, i), tol))) continue;
+            return "element " + indexString(expected.sizes(), i) + " is " + num(a) + ", PyTorch gives " + num(e) +
+                   (scalarPath ? " (its scalar loop " + num(floatAt(*scalarPath, i)) + ")" : std::string()) +
+                   " (atol " + num(tol.atol) + ", rtol " + num(tol.rtol) + ")";
         }
+        int64_t a = intAt(actual, i), e = intAt(expected, i);
+        if (a == e || (scalarPath && a == intAt(*scalarPath, i))) continue;
+        return "element " + indexString(expected.sizes(), i) + " is " + std::to_string(a) + ", PyTorch gives " + std::to_string(e) +
+               (scalarPath ? " (its scalar loop " + std::to_string(intAt(*scalarPath, i)) + ")" : std::string());
     }
     return {};
 }
@@ -145,7 +145,7 @@ const char* outcomeName(Outcome o) {
 }
 
 std::string compareTensor(const Tensor& actual, const Tensor& expected, const exec::Shape& expectedStrides, Tolerance tol,
-                          bool values) {
+                          bool values, const Tensor* scalarPath) {
     if (actual.dtype() != expected.dtype())
         return "dtype is " + dtypeName(actual.dtype()) + ", PyTorch gives " + dtypeName(expected.dtype());
     if (actual.sizes() != expected.sizes())
@@ -154,7 +154,8 @@ std::string compareTensor(const Tensor& actual, const Tensor& expected, const ex
         if (actual.sizes()[k] > 1 && actual.strides()[k] != expectedStrides[k])
             return "strides are " + exec::shapeToString(actual.strides()) + ", PyTorch gives " + exec::shapeToString(expectedStrides);
     }
-    return values ? compareValues(actual, expected, tol) : std::string();
+    if (scalarPath && (scalarPath->dtype() != expected.dtype() || scalarPath->sizes() != expected.sizes())) scalarPath = nullptr;
+    return values ? compareValues(actual, expected, tol, scalarPath) : std::string();
 }
 
 std::string checkDistribution(const Tensor& actual, const std::string& law, double a, double b) {

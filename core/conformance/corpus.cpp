@@ -153,6 +153,13 @@ CaseRecord caseOf(const json& j, size_t dataSize) {
             bad("output " + std::to_string(c.outputs.size()) + ": " + e.message);
         }
     }
+    if (j.contains("scalar_path")) {
+        try {
+            c.scalarPath = tensorOf(j.at("scalar_path"), dataSize, false);
+        } catch (const ParseError& e) {
+            bad("scalar_path: " + e.message);
+        }
+    }
     return c;
 }
 
@@ -210,6 +217,7 @@ Status loadPart(Corpus& c, const std::string& dir) {
                 for (auto& t : a.tensors)
                     if (t) t->offset += base;
             for (auto& t : r.outputs) t.offset += base;
+            if (r.scalarPath) r.scalarPath->offset += base;
             c.cases.push_back(std::move(r));
         } catch (const ParseError& e) {
             return Status::error(dir + "/index.json: case " + std::to_string(k) + ": " + e.message);

@@ -45,6 +45,11 @@ struct CaseRecord {
     bool scalar = false;     // the op returns a number (item, sym_size, maximum_value), stored as a 0-dim tensor
     std::string distribution; // random op: "uniform", "normal" or "permutation", the law its values are checked by
     std::string check;        // "svd": outputs checked by what is unique (see checkSvd), not element by element
+    /// Pointwise ops: PyTorch's answer from its scalar loop, where it differs from `outputs[0]`. PyTorch 1.13
+    /// runs contiguous blocks of two vectors through Vectorized<T> and the rest through a scalar lambda,
+    /// and for some values the two disagree (fmod(3.4e38, 0.5) is NaN in a block, 0 in the tail), so which
+    /// answer an element got depends on where it fell. An element agrees when it matches either.
+    std::optional<TensorRecord> scalarPath;
     /// "aten::add.Tensor float32 #3 (opinfo:add)"
     std::string label() const;
 };

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 namespace irlens::core::conformance {
 
@@ -22,6 +23,22 @@ const char* const kAccumulating[] = {
     "_native_batch_norm_legit", "_native_batch_norm_legit_no_training", "avg_pool2d", "avg_pool3d", "avg_pool1d",
     "adaptive_avg_pool1d", "_adaptive_avg_pool2d", "_adaptive_avg_pool3d", "upsample_bilinear2d", "pdist", "_cdist_forward",
     "dot", "_fft_r2c", "_fft_c2r", "_fft_c2c", "fft_r2c", "fft_c2r", "fft_c2c"};
+
+// Ops PyTorch's own OpInfo tests check more loosely against their references (precisionOverride in
+// common_methods_invocations: special.bessel_j0/j1, erfinv): PyTorch 1.13's answers are that far off
+// (bessel_j0(5.5) = -0.0068440327 for -0.0068438694; erfinv(1 - 2^-24) = 3.8325372 for 3.8325069 in
+// float32), so the same absolute tolerance applies here.
+struct AtolOverride {
+    const char* op;
+    ScalarType dtype;
+    double atol;
+};
+const AtolOverride kPyTorchAtol[] = {
+    {"bessel_j0", ScalarType::Float32, 1e-4}, {"bessel_j0", ScalarType::Float64, 1e-5},
+    {"bessel_j1", ScalarType::Float32, 1e-4}, {"bessel_j1", ScalarType::Float64, 1e-5},
+    {"erf_inv", ScalarType::Float16, 1e-2},   {"erf_inv", ScalarType::BFloat16, 1e-2},
+    {"erf_inv", ScalarType::Float32, 1e-4},   {"erfinv", ScalarType::Float16, 1e-2},
+    {"erfinv", ScalarType::BFloat16, 1e-2},   {"erfinv", ScalarType::Float32, 1e-4}};
 
 std::string opName(const std::string& key) {
     auto colons = key.find("::");
@@ -130,6 +147,8 @@ Tolerance toleranceFor(const std::string& op, ScalarType dtype) {
         bool dbl = dtype == ScalarType::Float64 || dtype == ScalarType::Complex128;
         t.rtol = single ? 1e-4 : dbl ? 1e-6 : t.rtol * 10;
     }
+    for (const auto& o : kPyTorchAtol)
+        if (name == o.op && dtype == o.dtype) t.atol = std::max(t.atol, o.atol);
     return t;
 }
 
@@ -170,7 +189,10 @@ CaseResult runCase(const Corpus& corpus, const CaseRecord& c, int threads) {
         const TensorRecord& r = c.outputs[k];
         // an SVD's singular vectors carry LAPACK's arbitrary signs: only S by value, U and Vh by checkSvd
         const bool byValue = c.values && (c.check != "svd" || k == 1);
-        std::string diff = compareTensor(v.tensor, corpus.expected(r), r.strides, toleranceFor(c.op, r.dtype), byValue);
+        std::optional<exec::Tensor> scalarPath;
+        if (k == 0 && c.scalarPath) scalarPath = corpus.expected(*c.scalarPath);
+        std::string diff = compareTensor(v.tensor, corpus.expected(r), r.strides, toleranceFor(c.op, r.dtype), byValue,
+                                         scalarPath ? &*scalarPath : nullptr);
         if (diff.empty() && !c.distribution.empty()) {
             const bool normal = c.distribution == "normal";
             diff = checkDistribution(v.tensor, c.distribution, literalArg(c, normal ? "mean" : "low", 0.0), literalArg(c, normal ? "std" : "high", 1.0));

@@ -35,9 +35,11 @@ struct Tolerance {
 /// The float tolerance for `op` at `dtype` (integers and bools are compared exactly).
 Tolerance toleranceFor(const std::string& op, ScalarType dtype);
 
-/// Compares one output with PyTorch's; empty when equal, else the first difference.
+/// Compares one output with PyTorch's; empty when equal, else the first difference. With `scalarPath`
+/// (PyTorch's scalar-loop answer for the same call, see CaseRecord::scalarPath) an element also agrees
+/// when it matches that answer.
 std::string compareTensor(const exec::Tensor& actual, const exec::Tensor& expected, const exec::Shape& expectedStrides,
-                          Tolerance tol, bool values);
+                          Tolerance tol, bool values, const exec::Tensor* scalarPath = nullptr);
 
 /// Runs one recorded call on `threads` threads.
 CaseResult runCase(const Corpus& corpus, const CaseRecord& c, int threads);

@@ -43,9 +43,9 @@ MISSING_IN_TORCH = ["aten::_native_batch_norm_legit.default", "aten::_native_bat
 
 
 class NnSink(gc.Sink):
-    def offer(self, key, before, out, source):
+    def offer(self, key, before, out, source, alt=None):
         if key in OPS:
-            super().offer(key, before, out, source)
+            super().offer(key, before, out, source, alt)
 
 
 def record(sink, name, dtype, fn):

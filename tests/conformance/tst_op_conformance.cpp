@@ -98,6 +98,23 @@ private slots:
         else QVERIFY2(QString::fromStdString(diff).contains(difference), diff.c_str());
     }
 
+    // Where PyTorch's vector loop and scalar loop disagree, an element agrees when it matches either of
+    // PyTorch's answers, and only then
+    void scalarLoopAnswerAccepted() {
+        auto expected = tensorOf(ScalarType::Float32, {3}, {kNan, 1, -0.0});
+        auto scalarLoop = tensorOf(ScalarType::Float32, {3}, {0, 1, 0});
+        auto ours = tensorOf(ScalarType::Float32, {3}, {0, 1, 0});
+        Tolerance tol = toleranceFor("aten::fmod.Tensor", ScalarType::Float32);
+        QCOMPARE(QString::fromStdString(compareTensor(ours, expected, expected.strides(), tol, true, &scalarLoop)), QString());
+        QVERIFY(!compareTensor(ours, expected, expected.strides(), tol, true).empty());
+        auto wrong = tensorOf(ScalarType::Float32, {3}, {0, 2, 0});
+        QVERIFY(QString::fromStdString(compareTensor(wrong, expected, expected.strides(), tol, true, &scalarLoop))
+                    .startsWith("element [1] is 2, PyTorch gives 1 (its scalar loop 1)"));
+        auto ints = tensorOf(ScalarType::Int64, {2}, {4, 5}), intsLoop = tensorOf(ScalarType::Int64, {2}, {4, 6});
+        QCOMPARE(QString::fromStdString(compareTensor(intsLoop, ints, ints.strides(), {}, true, &intsLoop)), QString());
+        QVERIFY(!compareTensor(tensorOf(ScalarType::Int64, {2}, {4, 7}), ints, ints.strides(), {}, true, &intsLoop).empty());
+    }
+
     void layoutIsCompared() {
         auto e = tensorOf(ScalarType::Float32, {2, 3}, {1, 2, 3, 4, 5, 6});
         auto base = tensorOf(ScalarType::Float32, {3, 2}, {1, 4, 2, 5, 3, 6});

@@ -115,12 +115,14 @@ T applyBin(Bin op, T a, T b, T alpha) {
                     if (e & 1) r = wrapMul(r, base);
                 return r;
             }
+        // on a tie (-0.0 vs 0.0) the first operand, as PyTorch's scalar loop (std::max / std::min) and its
+        // float16 / bfloat16 loops give; its float32 / float64 vector loop gives the second
         case Bin::Maximum:
             if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return a + b; }
-            return a > b ? a : b;
+            return a < b ? b : a;
         case Bin::Minimum:
             if constexpr (std::is_floating_point_v<T>) { if (std::isnan(a) || std::isnan(b)) return a + b; }
-            return a < b ? a : b;
+            return b < a ? b : a;
         // fmax/fmin ignore a NaN operand; on a tie (-0.0 vs 0.0) the first operand wins, as PyTorch's std::max/min
         case Bin::Fmax:
             if constexpr (std::is_floating_point_v<T>) { if (a != a) return b; if (b != b) return a; }
