@@ -8,7 +8,9 @@
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include <cmath>
+#include <limits>
 #include <random>
+#include <sstream>
 
 namespace irlens::core::exec {
 
@@ -62,23 +64,43 @@ const EValue& operand(KernelContext& ctx, int k) {
     return *v;
 }
 
+// math.ceil / math.floor of a float as an int: Python refuses NaN and infinities; a symbolic int is int64
+int64_t symIntOf(double v, const char* what) {
+    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+    {
+        std::ostringstream text;
+        text << what << " of " << v << " has no int64 value";
+        kernelFail(text.str());
+    }
+    return static_cast<int64_t>(v);
+}
+
 template <SymOp Op> void symOpKernel(KernelContext& ctx) {
     const EValue& a = operand(ctx, 0);
     if constexpr (Op == SymOp::Neg) { ctx.setOutput(0, a.kind == EValue::Kind::Double ? EValue::fromDouble(-a.d) : EValue::fromInt(-a.toInt())); return; }
     if constexpr (Op == SymOp::Not) { ctx.setOutput(0, EValue::fromBool(a.toDouble() == 0)); return; }
-    if constexpr (Op == SymOp::Ceil) { ctx.setOutput(0, EValue::fromInt(static_cast<int64_t>(std::ceil(a.toDouble())))); return; }
-    if constexpr (Op == SymOp::Floor) { ctx.setOutput(0, EValue::fromInt(static_cast<int64_t>(std::floor(a.toDouble())))); return; }
+    if constexpr (Op == SymOp::Ceil) { ctx.setOutput(0, EValue::fromInt(symIntOf(std::ceil(a.toDouble()), "math.ceil"))); return; }
+    if constexpr (Op == SymOp::Floor) { ctx.setOutput(0, EValue::fromInt(symIntOf(std::floor(a.toDouble()), "math.floor"))); return; }
     const EValue& b = operand(ctx, 1);
     bool isFloat = a.kind == EValue::Kind::Double || b.kind == EValue::Kind::Double;
     double x = a.toDouble(), y = b.toDouble();
-    int64_t i = a.toInt(), j = b.toInt();
+    // the int operands only when both are ints (a float's value may not fit one)
+    int64_t i = isFloat ? 0 : a.toInt(), j = isFloat ? 0 : b.toInt();
     auto num = [&](double fv, int64_t iv) { return isFloat ? EValue::fromDouble(fv) : EValue::fromInt(iv); };
+    // Python's ints do not overflow, a symbolic int64 does: refuse instead of wrapping
+    // `result` by reference: read after the overflow builtin beside it has written it
+    auto checked = [](bool overflow, const int64_t& result, const char* what) {
+        if (overflow) kernelFail(std::string("symbolic ") + what + " overflows int64");
+        return result;
+    };
+    int64_t r = 0;
     switch (Op) {
-    case SymOp::Add: ctx.setOutput(0, num(x + y, i + j)); break;
-    case SymOp::Sub: ctx.setOutput(0, num(x - y, i - j)); break;
-    case SymOp::Mul: ctx.setOutput(0, num(x * y, i * j)); break;
+    case SymOp::Add: ctx.setOutput(0, num(x + y, isFloat ? 0 : checked(__builtin_add_overflow(i, j, &r), r, "add"))); break;
+    case SymOp::Sub: ctx.setOutput(0, num(x - y, isFloat ? 0 : checked(__builtin_sub_overflow(i, j, &r), r, "sub"))); break;
+    case SymOp::Mul: ctx.setOutput(0, num(x * y, isFloat ? 0 : checked(__builtin_mul_overflow(i, j, &r), r, "mul"))); break;
     case SymOp::FloorDiv: {
         if (y == 0) kernelFail("symbolic floordiv by zero");
+        if (!isFloat && i == std::numeric_limits<int64_t>::min() && j == -1) kernelFail("symbolic floordiv overflows int64");
         int64_t q = j ? i / j : 0;
         if (j && (i % j != 0) && ((i < 0) != (j < 0))) --q;
         ctx.setOutput(0, num(std::floor(x / y), q));
@@ -87,12 +109,22 @@ template <SymOp Op> void symOpKernel(KernelContext& ctx) {
     case SymOp::TrueDiv: if (y == 0) kernelFail("symbolic division by zero"); ctx.setOutput(0, EValue::fromDouble(x / y)); break;
     case SymOp::Mod: {
         if (y == 0) kernelFail("symbolic modulo by zero");
-        int64_t m = j ? i % j : 0;
+        int64_t m = j && j != -1 ? i % j : 0; // INT64_MIN % -1 overflows in C++; the answer is 0
         if (m != 0 && ((m < 0) != (j < 0))) m += j;
         ctx.setOutput(0, num(x - std::floor(x / y) * y, m));
         break;
     }
-    case SymOp::Pow: ctx.setOutput(0, num(std::pow(x, y), static_cast<int64_t>(std::pow(x, y)))); break;
+    case SymOp::Pow: {
+        // int ** negative int is a float in Python (2 ** -1 == 0.5)
+        if (isFloat || j < 0) { ctx.setOutput(0, EValue::fromDouble(std::pow(x, y))); break; }
+        int64_t p = 1, base = i;
+        for (int64_t e = j; e; e >>= 1) {
+            if (e & 1) p = checked(__builtin_mul_overflow(p, base, &r), r, "pow");
+            if (e > 1) base = checked(__builtin_mul_overflow(base, base, &r), r, "pow");
+        }
+        ctx.setOutput(0, EValue::fromInt(p));
+        break;
+    }
     case SymOp::Eq: ctx.setOutput(0, EValue::fromBool(x == y)); break;
     case SymOp::Ne: ctx.setOutput(0, EValue::fromBool(x != y)); break;
     case SymOp::Lt: ctx.setOutput(0, EValue::fromBool(x < y)); break;

@@ -11,23 +11,37 @@
 
 #include <cmath>
 #include <cstring>
+#include <sstream>
 
 namespace irlens::core::exec {
 
 namespace {
 
+// floor(in * scale), the output size a scale factor gives, refused when the scale is not positive and
+// finite or the size is beyond int64 (a plain cast would be undefined).
+int64_t scaledSize(int64_t in, double scale, const char* op) {
+    const double size = std::floor(static_cast<double>(in) * scale);
+    if (!(scale > 0) || !(size >= 0 && size < 9223372036854775808.0))
+    {
+        std::ostringstream what;
+        what << op << ": scale factor " << scale << " gives no output size for a dimension of " << in;
+        kernelFail(what.str());
+    }
+    return static_cast<int64_t>(size);
+}
+
 // Output size from output_size or scale_factors (upsample_*.vec).
 std::pair<int64_t, int64_t> upsampleSize(KernelContext& ctx, const Tensor& x, std::vector<double>& scales) {
     int64_t H = x.size(x.dim() - 2), W = x.size(x.dim() - 1);
     if (auto os = ctx.optInts("output_size", 1); os && os->size() == 2) {
+        if ((*os)[0] < 0 || (*os)[1] < 0) kernelFail("upsample: output size " + shapeToString(*os) + " is negative");
         scales = {static_cast<double>(H) / static_cast<double>((*os)[0]), static_cast<double>(W) / static_cast<double>((*os)[1])};
         return {(*os)[0], (*os)[1]};
     }
     const EValue* sf = ctx.find("scale_factors", 2);
     if (!sf || sf->kind != EValue::Kind::DoubleList || sf->doubles.size() != 2) kernelFail("upsample: give output_size or two scale_factors");
     scales = {1.0 / sf->doubles[0], 1.0 / sf->doubles[1]};
-    return {static_cast<int64_t>(std::floor(static_cast<double>(H) * sf->doubles[0])),
-            static_cast<int64_t>(std::floor(static_cast<double>(W) * sf->doubles[1]))};
+    return {scaledSize(H, sf->doubles[0], "upsample"), scaledSize(W, sf->doubles[1], "upsample")};
 }
 
 void upsampleNearestKernel(KernelContext& ctx) {
@@ -60,10 +74,11 @@ void upsampleBilinearKernel(KernelContext& ctx) {
     int64_t H = x.size(2), W = x.size(3), OH, OW;
     if (auto os = ctx.optInts("output_size", 1); os && os->size() == 2) { OH = (*os)[0]; OW = (*os)[1]; sc = {0, 0}; }
     else if (sf && sf->kind == EValue::Kind::DoubleList && sf->doubles.size() == 2) {
-        OH = static_cast<int64_t>(std::floor(H * sf->doubles[0]));
-        OW = static_cast<int64_t>(std::floor(W * sf->doubles[1]));
+        OH = scaledSize(H, sf->doubles[0], "upsample_bilinear2d");
+        OW = scaledSize(W, sf->doubles[1], "upsample_bilinear2d");
         sc = {1.0 / sf->doubles[0], 1.0 / sf->doubles[1]};
     } else kernelFail("upsample_bilinear2d: give output_size or two scale_factors");
+    if (OH < 0 || OW < 0) kernelFail("upsample_bilinear2d: output size [" + std::to_string(OH) + ", " + std::to_string(OW) + "] is negative");
     auto scaleOf = [&](int64_t in, int64_t out, double given) {
         if (align) return out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
         return given > 0 ? given : static_cast<double>(in) / static_cast<double>(out);

@@ -3,6 +3,8 @@
 // through plan + engine, at 1 and 2 threads.
 #include "op_runner.h"
 
+#include "core/ir/builder.h"
+
 #include <QTest>
 #include <cmath>
 
@@ -286,6 +288,9 @@ private slots:
                                          << "node 'n0' (aten.embedding.default): embedding: index 5 is out of range for 2 rows";
         QTest::addRow("select range") << "aten.select.int" << 5
                                       << "node 'n0' (aten.select.int): select: index 3 out of range for dimension 0 of size 2";
+        // a size a plain cast to int64 would make undefined: refused with what and why
+        QTest::addRow("upsample scale") << "aten.upsample_nearest2d.vec" << 9
+                                        << "node 'n0' (aten.upsample_nearest2d.vec): upsample: scale factor 1e+300 gives no output size for a dimension of 2";
     }
     void errors() {
         QFETCH(QString, target);
@@ -299,10 +304,58 @@ private slots:
         case 3: args = {OpArg::t("self", f32({1}, {1}))}; break;
         case 4: args = {OpArg::t("weight", f32({2, 2}, {})), OpArg::t("indices", makeTensor<int>(ScalarType::Int64, {1}, {5}))}; break;
         case 5: args = {OpArg::t("self", f32({2}, {})), OpArg::lit("dim", Argument::integer(0)), OpArg::lit("index", Argument::integer(3))}; break;
+        case 9: {
+            Argument scales;
+            scales.kind = ArgKind::Floats;
+            scales.list = {Argument::floating(1e300), Argument::floating(1)};
+            args = {OpArg::t("input", f32({1, 1, 2, 2}, {})), OpArg::lit("output_size", Argument::none()), OpArg::lit("scale_factors", scales)};
+            break;
+        }
         }
         auto r = runOp(target.toStdString(), args, 1, 2);
         QVERIFY(!r.isOk());
         QCOMPARE(QString::fromStdString(r.error()), message);
+    }
+
+    // Python's int arithmetic on symbolic ints: exact powers stay ints, int ** negative int is a float,
+    // and what int64 cannot hold (or a plain cast would make undefined) is refused, naming the op
+    void symIntArithmetic() {
+        auto run = [](const char* target, std::vector<Argument> operands) -> Result<EValue> {
+            ProgramBuilder b("sym");
+            auto call = b.call(target, "r");
+            const char* names[] = {"a", "b"};
+            for (size_t k = 0; k < operands.size(); ++k) call.arg(names[k], operands[k]);
+            call.outSymInt(SymInt::expression("u0", 1));
+            b.output(OutputKind::UserOutput, Argument::symIntName("r"));
+            auto program = b.build();
+            if (!program) return Status::error(program.error());
+            auto plan = ExecutionPlan::compile(*program);
+            if (!plan) return Status::error(plan.error());
+            Engine engine(*plan);
+            auto r = engine.run({}, RunOptions{});
+            if (!r) return Status::error(r.error());
+            return r->outputs.at(0);
+        };
+        auto r = run("_operator.pow", {Argument::integer(3), Argument::integer(39)}); // beyond a double's exact integers
+        QVERIFY2(r, r ? "" : r.error().c_str());
+        QCOMPARE(r->kind, EValue::Kind::Int);
+        QCOMPARE(r->i, int64_t(4052555153018976267));
+        r = run("_operator.pow", {Argument::integer(2), Argument::integer(-1)});
+        QVERIFY2(r, r ? "" : r.error().c_str());
+        QCOMPARE(r->kind, EValue::Kind::Double);
+        QCOMPARE(r->d, 0.5);
+        r = run("_operator.pow", {Argument::integer(3), Argument::integer(40)});
+        QVERIFY(!r);
+        QVERIFY2(QString::fromStdString(r.error()).endsWith("symbolic pow overflows int64"), r.error().c_str());
+        r = run("_operator.mul", {Argument::integer(int64_t(1) << 62), Argument::integer(4)});
+        QVERIFY(!r);
+        QVERIFY2(QString::fromStdString(r.error()).endsWith("symbolic mul overflows int64"), r.error().c_str());
+        r = run("math.ceil", {Argument::floating(std::numeric_limits<double>::infinity())});
+        QVERIFY(!r);
+        QVERIFY2(QString::fromStdString(r.error()).endsWith("math.ceil of inf has no int64 value"), r.error().c_str());
+        r = run("math.floor", {Argument::floating(-2.5)});
+        QVERIFY2(r, r ? "" : r.error().c_str());
+        QCOMPARE(r->i, int64_t(-3));
     }
 
     void inplaceAliasesInput() {
