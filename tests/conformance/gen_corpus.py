@@ -88,12 +88,20 @@ CORE = load_table(os.path.join(ROOT, "resources/ops/core_aten_ops.tsv"), "op")
 PRIMS = load_table(os.path.join(ROOT, "resources/ops/prims_ops.tsv"), "name")
 
 
-# bfloat16 calls whose 1.13 answer is not later PyTorch's: the answer recorded is the float32 call rounded once.
-# gelu: 1.13 rounds every step to bfloat16 (gelu(-3) = -0.00586, exactly -0.00405); from 2.0 on PyTorch computes
-# reduced-precision gelu in float32 and rounds once. convolution: on a CPU without AVX-512 1.13 takes its slow
-# path, whose answer for the same inputs changed between generator runs (one 0.5, the other 0.2197, exactly
-# 0.2195: the bfloat16 rounding of partial sums); the float32 convolution rounded once is one of its answers.
-ROUNDED_ONCE = {"aten::gelu.default", "aten::convolution.default"}
+# bfloat16 calls whose 1.13 answer is not later PyTorch's: the answer recorded is the float32 call rounded once
+# (each output to its dtype). gelu: 1.13 rounds every step to bfloat16 (gelu(-3) = -0.00586, exactly -0.00405);
+# from 2.0 on PyTorch computes reduced-precision gelu in float32 and rounds once. convolution and its gradient:
+# on a CPU without AVX-512 1.13 takes its slow path, whose answer for the same inputs changed between generator
+# runs (one 0.5, the other 0.2197, exactly 0.2195: the bfloat16 rounding of partial sums); the float32 call
+# rounded once is one of its answers. mm / bmm: 1.13 accumulates bfloat16 products in bfloat16 (a 5x10 by 10x5
+# element 1.25 where float32 gives 0.66); later PyTorch's CPU BLAS takes bfloat16 dot products in float32
+# arithmetic. Layer and group norm (and their gradients), log_softmax and bilinear upsampling: later PyTorch
+# computes them in float32 (its "opmath" type) and rounds each result once.
+ROUNDED_ONCE = {"aten::gelu.default", "aten::convolution.default", "aten::convolution_backward.default",
+                "aten::mm.default", "aten::bmm.default",
+                "aten::native_layer_norm.default", "aten::native_group_norm.default",
+                "aten::native_layer_norm_backward.default", "aten::native_group_norm_backward.default",
+                "aten::_log_softmax.default", "aten::upsample_bilinear2d.vec", "aten::upsample_bilinear2d.default"}
 
 
 def pointwise(key):
@@ -285,10 +293,14 @@ class Recorder(TorchDispatchMode):
                 alt = scalar_path(func, [v for _, kw, v in before if not kw], {n: v for n, kw, v in before if kw})
                 alt = None if alt is None or same_bits(alt, out) else alt
             source, recorded = self.source, out
-            if key in ROUNDED_ONCE and isinstance(out, torch.Tensor) and out.dtype == torch.bfloat16:
-                x = [v.float() if isinstance(v, torch.Tensor) else v for _, kw, v in before if not kw]
-                recorded = func(*x, **{n: v.float() if isinstance(v, torch.Tensor) else v for n, kw, v in before if kw})
-                recorded = recorded.to(torch.bfloat16)
+            if key in ROUNDED_ONCE and any(t.dtype == torch.bfloat16 for t in tensors_in([v for _, _, v in before])):
+                def wide(v):
+                    return v.float() if isinstance(v, torch.Tensor) and v.dtype == torch.bfloat16 else v
+                r = func(*[wide(v) for _, kw, v in before if not kw], **{n: wide(v) for n, kw, v in before if kw})
+                if isinstance(out, torch.Tensor):
+                    recorded = r.to(out.dtype)
+                else:  # several outputs (layer norm's mean and rstd, a gradient's parts): each in its own dtype
+                    recorded = type(out)(a.to(b.dtype) if isinstance(b, torch.Tensor) else a for a, b in zip(r, out))
                 source, alt = source + "=float32_rounded_once", None
             if key == "prims::collapse_view.default":
                 # 1.13's end is exclusive; from torch 2.0 on (the programs irlens reads) it is inclusive

@@ -226,7 +226,7 @@ def direct(sink, name, dtype, func, *args):
     would only see decomposed)."""
     gc.seed(name, dtype)
     try:
-        before = gc.Recorder.snapshot(func, args, {})
+        before = gc.Recorder(sink, "nn:%s" % name).snapshot(func, args, {})
         out = func(*args)
     except (RuntimeError, ValueError, NotImplementedError, IndexError) as e:
         print("skipped %s %s: %s" % (name, dtype, str(e).splitlines()[0]), file=sys.stderr)
@@ -311,8 +311,7 @@ def gen_col2im(sink):
 
 def build(out_dir):
     torch.set_num_threads(1)
-    gc.CASES_PER_OP_DTYPE = 64  # every mode of every op is its own source; keep them all
-    sink = NnSink()
+    sink = NnSink(cap=64)  # every mode of every op is its own source; keep them all
     for gen in (gen_conv, gen_norms, gen_pool_backward, gen_grid_sampler, gen_resize, gen_embedding, gen_pool1d_pad, gen_col2im):
         print(gen.__name__, file=sys.stderr, flush=True)
         gen(sink)

@@ -10,6 +10,7 @@
 #include "core/exec/kernels/util/dispatch.h"
 #include "core/exec/kernels/util/half.h"
 #include "core/exec/kernels/util/loops.h"
+#include "core/exec/kernels/util/reduced_float.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 
 #include <array>
@@ -539,8 +540,8 @@ void maxPoolBackwardKernel(KernelContext& ctx) {
 
 void registerBackwardKernels(KernelRegistry& r) {
     r.add({"aten::convolution_backward.default"}, &convolutionBackwardKernel);
-    r.add({"aten::native_layer_norm_backward.default"}, &layerNormBackwardKernel);
-    r.add({"aten::native_group_norm_backward.default"}, &groupNormBackwardKernel);
+    r.add({"aten::native_layer_norm_backward.default"}, &viaFloat32<&layerNormBackwardKernel>);
+    r.add({"aten::native_group_norm_backward.default"}, &viaFloat32<&groupNormBackwardKernel>);
     r.add({"aten::_adaptive_avg_pool2d_backward.default"}, &adaptiveAvgPoolBackwardKernel);
     r.add({"aten::avg_pool2d_backward.default"}, &avgPoolBackwardKernel);
     r.add({"aten::max_pool2d_with_indices_backward.default"}, &maxPoolBackwardKernel);

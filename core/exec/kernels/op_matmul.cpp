@@ -172,9 +172,9 @@ void linearKernel(KernelContext& ctx) {
 } // namespace
 
 void registerMatmulKernels(KernelRegistry& r) {
-    r.add({"aten::mm.default"}, &mmKernel);
+    r.add({"aten::mm.default"}, &viaFloat32<&mmKernel>);
     r.add({"aten::addmm.default"}, &viaFloat32<&addmmKernel>);
-    r.add({"aten::bmm.default"}, &bmmKernel);
+    r.add({"aten::bmm.default"}, &viaFloat32<&bmmKernel>);
     r.add({"aten::baddbmm.default"}, &baddbmmKernel);
     r.add({"aten::matmul.default"}, &matmulKernel);
     r.add({"aten::dot.default"}, &dotKernel);

@@ -303,15 +303,15 @@ void groupNormKernel(KernelContext& ctx) {
 
 void registerNormKernels(KernelRegistry& r) {
     r.add({"aten::_softmax.default", "aten::softmax.int"}, &viaFloat32<&softmaxKernel>);
-    r.add({"aten::_log_softmax.default", "aten::log_softmax.int"}, &logSoftmaxKernel);
+    r.add({"aten::_log_softmax.default", "aten::log_softmax.int"}, &viaFloat32<&logSoftmaxKernel>);
     r.add({"aten::layer_norm.default"}, &layerNormKernel);
-    r.add({"aten::native_layer_norm.default"}, &nativeLayerNormKernel);
+    r.add({"aten::native_layer_norm.default"}, &viaFloat32<&nativeLayerNormKernel>);
     r.add({"aten::_native_batch_norm_legit_no_training.default"}, &viaFloat32<&nativeBatchNormNoTrainingKernel>);
     r.add({"aten::batch_norm.default"}, &batchNormKernel);
     r.add({"aten::native_batch_norm.default"}, &nativeBatchNormKernel);
     r.add({"aten::_native_batch_norm_legit_functional.default"}, &batchNormFunctionalKernel);
     r.add({"aten::_native_batch_norm_legit.default", "aten::_native_batch_norm_legit.no_stats"}, &viaFloat32<&batchNormLegitKernel>);
-    r.add({"aten::native_group_norm.default"}, &nativeGroupNormKernel);
+    r.add({"aten::native_group_norm.default"}, &viaFloat32<&nativeGroupNormKernel>);
     r.add({"aten::group_norm.default"}, &groupNormKernel);
 }
 

@@ -231,7 +231,7 @@ void copyKernel(KernelContext& ctx) {
 
 void registerResampleKernels(KernelRegistry& r) {
     r.add({"aten::upsample_nearest2d.vec", "aten::upsample_nearest2d.default"}, &viaFloat32<&upsampleNearestKernel>);
-    r.add({"aten::upsample_bilinear2d.vec", "aten::upsample_bilinear2d.default"}, &upsampleBilinearKernel);
+    r.add({"aten::upsample_bilinear2d.vec", "aten::upsample_bilinear2d.default"}, &viaFloat32<&upsampleBilinearKernel>);
     r.add({"aten::reflection_pad1d.default", "aten::reflection_pad2d.default", "aten::reflection_pad3d.default"}, &padModeKernel<true>);
     r.add({"aten::replication_pad1d.default", "aten::replication_pad2d.default", "aten::replication_pad3d.default"}, &padModeKernel<false>);
     r.add({"aten::avg_pool1d.default"}, &avgPool1dKernel);

@@ -248,11 +248,12 @@ void clampTensorKernel(KernelContext& ctx) {
     Tensor xin = expandTo(toDtype(ctx, x, dt), shape);
     Tensor l = lo ? expandTo(toDtype(ctx, *lo, dt), shape) : Tensor();
     Tensor h = hi ? expandTo(toDtype(ctx, *hi, dt), shape) : Tensor();
-    dispatchNumeric(dt, [&]<class T>() {
+    dispatchAll(dt, [&]<class T>() { // bool: max is or, min is and
         // a NaN anywhere (input or bound) gives NaN, as in PyTorch's clamp with tensor bounds
-        // and on a tie (-0.0 vs 0.0) the bound wins, as in its vectorised max/min
-        auto up = [](T v, T a) { if constexpr (std::is_floating_point_v<T>) { if (a != a || v != v) return a + v; } return v > a ? v : a; };
-        auto down = [](T v, T b) { if constexpr (std::is_floating_point_v<T>) { if (b != b || v != v) return b + v; } return v < b ? v : b; };
+        // and on a tie (-0.0 vs 0.0) the value wins, as in its scalar loop and its float16 / bfloat16 loops
+        // (its float32 vector loop gives the bound: see maximum in op_binary.cpp)
+        auto up = [](T v, T a) { if constexpr (std::is_floating_point_v<T>) { if (a != a || v != v) return a + v; } return v < a ? a : v; };
+        auto down = [](T v, T b) { if constexpr (std::is_floating_point_v<T>) { if (b != b || v != v) return b + v; } return b < v ? b : v; };
         if (lo && hi) mapElements<T, T, T, T>(ctx.threads(), out, [=](T v, T a, T b) { return down(up(v, a), b); }, xin, l, h);
         else if (lo) mapElements<T, T, T>(ctx.threads(), out, up, xin, l);
         else if (hi) mapElements<T, T, T>(ctx.threads(), out, down, xin, h);
@@ -387,7 +388,7 @@ void registerUnaryKernels(KernelRegistry& r) {
     r.add({"aten::hardswish_.default"}, &unaryInplaceKernel<Un::Hardswish>);
     r.add({"aten::tanh_.default"}, &unaryInplaceKernel<Un::Tanh>);
     r.add({"aten::clamp.default", "aten::clip.default"}, &viaFloat32<&clampKernel>);
-    r.add({"aten::clamp.Tensor"}, &clampTensorKernel);
+    r.add({"aten::clamp.Tensor"}, &viaFloat32<&clampTensorKernel>);
     r.add({"aten::hardtanh.default"}, &viaFloat32<&hardtanhKernel>);
     r.add({"aten::hardtanh_.default"}, &hardtanhInplaceKernel);
     r.add({"aten::relu6.default"}, &relu6Kernel);
