@@ -66,8 +66,7 @@ const EValue& operand(KernelContext& ctx, int k) {
 
 // math.ceil / math.floor of a float as an int: Python refuses NaN and infinities; a symbolic int is int64
 int64_t symIntOf(double v, const char* what) {
-    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
-    {
+    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) {
         std::ostringstream text;
         text << what << " of " << v << " has no int64 value";
         kernelFail(text.str());
@@ -77,7 +76,12 @@ int64_t symIntOf(double v, const char* what) {
 
 template <SymOp Op> void symOpKernel(KernelContext& ctx) {
     const EValue& a = operand(ctx, 0);
-    if constexpr (Op == SymOp::Neg) { ctx.setOutput(0, a.kind == EValue::Kind::Double ? EValue::fromDouble(-a.d) : EValue::fromInt(-a.toInt())); return; }
+    if constexpr (Op == SymOp::Neg) {
+        if (a.kind == EValue::Kind::Double) { ctx.setOutput(0, EValue::fromDouble(-a.d)); return; }
+        if (a.toInt() == std::numeric_limits<int64_t>::min()) kernelFail("symbolic neg overflows int64");
+        ctx.setOutput(0, EValue::fromInt(-a.toInt()));
+        return;
+    }
     if constexpr (Op == SymOp::Not) { ctx.setOutput(0, EValue::fromBool(a.toDouble() == 0)); return; }
     if constexpr (Op == SymOp::Ceil) { ctx.setOutput(0, EValue::fromInt(symIntOf(std::ceil(a.toDouble()), "math.ceil"))); return; }
     if constexpr (Op == SymOp::Floor) { ctx.setOutput(0, EValue::fromInt(symIntOf(std::floor(a.toDouble()), "math.floor"))); return; }

@@ -21,8 +21,7 @@ namespace {
 // finite or the size is beyond int64 (a plain cast would be undefined).
 int64_t scaledSize(int64_t in, double scale, const char* op) {
     const double size = std::floor(static_cast<double>(in) * scale);
-    if (!(scale > 0) || !(size >= 0 && size < 9223372036854775808.0))
-    {
+    if (!(scale > 0) || !(size >= 0 && size < 9223372036854775808.0)) {
         std::ostringstream what;
         what << op << ": scale factor " << scale << " gives no output size for a dimension of " << in;
         kernelFail(what.str());
