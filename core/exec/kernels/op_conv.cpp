@@ -55,10 +55,10 @@ void directConv(const Tensor& x, const Tensor& w, const std::optional<Tensor>& b
     for (int64_t n = 0; n < N; ++n)
         for (int64_t o = 0; o < O; ++o) {
             int64_t g = o / Og;
-            T bias = b ? static_cast<T>(b->at(o)) : T(0);
+            T bias = b ? b->data<T>()[o] : T(0);
             for (int64_t oh = 0; oh < OH; ++oh)
                 for (int64_t ow = 0; ow < OW; ++ow) {
-                    double acc = 0;
+                    IntOrDouble<T> acc = 0;
                     for (int64_t c = 0; c < Cg; ++c)
                         for (int64_t kh = 0; kh < KH; ++kh) {
                             int64_t ih = oh * p.strideH - p.padH + kh * p.dilH;
@@ -66,11 +66,10 @@ void directConv(const Tensor& x, const Tensor& w, const std::optional<Tensor>& b
                             for (int64_t kw = 0; kw < KW; ++kw) {
                                 int64_t iw = ow * p.strideW - p.padW + kw * p.dilW;
                                 if (iw < 0 || iw >= W) continue;
-                                acc += static_cast<double>(xs[((n * C + g * Cg + c) * H + ih) * W + iw]) *
-                                       static_cast<double>(ws[((o * Cg + c) * KH + kh) * KW + kw]);
+                                acc = mulAddWrapped<T>(acc, xs[((n * C + g * Cg + c) * H + ih) * W + iw], ws[((o * Cg + c) * KH + kh) * KW + kw]);
                             }
                         }
-                    os[((n * O + o) * OH + oh) * OW + ow] = activate(static_cast<T>(acc + bias), p);
+                    os[((n * O + o) * OH + oh) * OW + ow] = activate(static_cast<T>(addWrapped<T>(acc, bias)), p);
                 }
         }
 }
@@ -268,7 +267,7 @@ void convImpl(KernelContext& ctx, const Tensor& input, const Tensor& weight, con
         done = true;
     }
 #endif
-    if (!done) dispatchFloat(x.dtype(), [&]<class T>() { directConv<T>(x, w, b, out, p); });
+    if (!done) dispatchFloatOrInt64(x.dtype(), [&]<class T>() { directConv<T>(x, w, b, out, p); });
     if (oneD) out = out.asStrided({N, O, OW}, contiguousStrides({N, O, OW}), 0);
     ctx.setOutput(0, out);
 }

@@ -37,12 +37,12 @@ void gatherConvTranspose(int threads, const Tensor& x, const Tensor& w, const st
     parallelRange(threads, g.N * g.O, outPlane * Cg * kPlane, [&](int64_t begin, int64_t end) {
         for (int64_t no = begin; no < end; ++no) {
             const int64_t n = no / g.O, o = no % g.O, grp = o / Og, oc = o % Og;
-            const double bias = b ? b->at(o) : 0.0;
+            const T bias = b ? b->data<T>()[o] : T(0);
             T* dst = os + no * outPlane;
             for (int64_t od = 0; od < g.out[0]; ++od)
                 for (int64_t oh = 0; oh < g.out[1]; ++oh)
                     for (int64_t ow = 0; ow < g.out[2]; ++ow) {
-                        double acc = 0;
+                        IntOrDouble<T> acc = 0;
                         for (int64_t kd = 0; kd < g.k[0]; ++kd) {
                             const int64_t id = source(0, od, kd);
                             if (id < 0) continue;
@@ -55,13 +55,12 @@ void gatherConvTranspose(int threads, const Tensor& x, const Tensor& w, const st
                                     const int64_t at = (id * g.in[1] + ih) * g.in[2] + iw, tap = (kd * g.k[1] + kh) * g.k[2] + kw;
                                     for (int64_t c = 0; c < Cg; ++c) {
                                         const int64_t ic = grp * Cg + c;
-                                        acc += static_cast<double>(xs[(n * g.C + ic) * inPlane + at]) *
-                                               static_cast<double>(ws[(ic * Og + oc) * kPlane + tap]);
+                                        acc = mulAddWrapped<T>(acc, xs[(n * g.C + ic) * inPlane + at], ws[(ic * Og + oc) * kPlane + tap]);
                                     }
                                 }
                             }
                         }
-                        dst[(od * g.out[1] + oh) * g.out[2] + ow] = static_cast<T>(acc + bias);
+                        dst[(od * g.out[1] + oh) * g.out[2] + ow] = static_cast<T>(addWrapped<T>(acc, bias));
                     }
         }
     });
@@ -109,7 +108,7 @@ void convTranspose(KernelContext& ctx, const Tensor& input, const Tensor& weight
     std::optional<Tensor> b;
     if (bias) b = contiguous(ctx, toDtype(ctx, *bias, x.dtype()));
     Tensor out = ctx.alloc(x.dtype(), outShape);
-    dispatchFloat(x.dtype(), [&]<class T>() { gatherConvTranspose<T>(ctx.threads(), x, w, b, out, g); });
+    dispatchFloatOrInt64(x.dtype(), [&]<class T>() { gatherConvTranspose<T>(ctx.threads(), x, w, b, out, g); });
     ctx.setOutput(0, out);
 }
 

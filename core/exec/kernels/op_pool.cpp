@@ -202,7 +202,7 @@ void avgPoolKernel(KernelContext& ctx) {
     int64_t OH = poolOut(P.H, kH, pH, sH, 1, ceil), OW = poolOut(P.W, kW, pW, sW, 1, ceil);
     if (OH <= 0 || OW <= 0) kernelFail("avg_pool2d: output size is too small for input " + input.shapeString());
     Tensor out = allocPlanes(ctx, P, input.dtype(), OH, OW);
-    dispatchAvgPool(input.dtype(), [&]<class T>() {
+    dispatchFloatOrInt64(input.dtype(), [&]<class T>() {
         const T* xs = P.x.data<T>();
         T* o = out.data<T>();
         for (int64_t pl = 0; pl < P.planes; ++pl)
@@ -213,9 +213,9 @@ void avgPoolKernel(KernelContext& ctx) {
                     int64_t poolSize = (h1 - h0) * (w1 - w0);
                     h0 = std::max<int64_t>(h0, 0); w0 = std::max<int64_t>(w0, 0);
                     h1 = std::min(h1, P.H); w1 = std::min(w1, P.W);
-                    AvgPoolAcc<T> acc = 0;
+                    IntOrDouble<T> acc = 0;
                     for (int64_t ih = h0; ih < h1; ++ih)
-                        for (int64_t iw = w0; iw < w1; ++iw) acc = addToSum<T>(acc, xs[(pl * P.H + ih) * P.W + iw]);
+                        for (int64_t iw = w0; iw < w1; ++iw) acc = addWrapped<T>(acc, xs[(pl * P.H + ih) * P.W + iw]);
                     int64_t div = divisor ? *divisor : (countPad ? poolSize : (h1 - h0) * (w1 - w0));
                     o[(pl * OH + oh) * OW + ow] = avgOf<T>(acc, div);
                 }
@@ -241,7 +241,7 @@ void adaptiveAvgPoolKernel(KernelContext& ctx) {
                     int64_t w0 = ow * P.W / OW, w1 = ((ow + 1) * P.W + OW - 1) / OW;
                     double acc = 0;
                     for (int64_t ih = h0; ih < h1; ++ih)
-                        for (int64_t iw = w0; iw < w1; ++iw) acc = addToSum<T>(acc, xs[(pl * P.H + ih) * P.W + iw]);
+                        for (int64_t iw = w0; iw < w1; ++iw) acc = addWrapped<T>(acc, xs[(pl * P.H + ih) * P.W + iw]);
                     o[(pl * OH + oh) * OW + ow] = static_cast<T>(acc / static_cast<double>((h1 - h0) * (w1 - w0)));
                 }
             }

@@ -129,7 +129,7 @@ void avgPool3dKernel(KernelContext& ctx) {
     }
     Tensor out = ctx.alloc(input.dtype(), outShape(v, o));
     const int64_t inPlane = v.size[0] * v.size[1] * v.size[2], outPlane = o[0] * o[1] * o[2];
-    dispatchAvgPool(input.dtype(), [&]<class T>() {
+    dispatchFloatOrInt64(input.dtype(), [&]<class T>() {
         parallelRange(ctx.threads(), v.planes, outPlane * w.k[0] * w.k[1] * w.k[2], [&](int64_t lo, int64_t hi) {
             for (int64_t pl = lo; pl < hi; ++pl) {
                 const T* x = v.x.data<T>() + pl * inPlane;
@@ -145,10 +145,10 @@ void avgPool3dKernel(KernelContext& ctx) {
                         hi3[a] = std::min(end, v.size[a]);
                         inside *= std::max<int64_t>(0, hi3[a] - lo3[a]);
                     }
-                    AvgPoolAcc<T> acc = 0;
+                    IntOrDouble<T> acc = 0;
                     for (int64_t id = lo3[0]; id < hi3[0]; ++id)
                         for (int64_t ih = lo3[1]; ih < hi3[1]; ++ih)
-                            for (int64_t iw = lo3[2]; iw < hi3[2]; ++iw) acc = addToSum<T>(acc, x[(id * v.size[1] + ih) * v.size[2] + iw]);
+                            for (int64_t iw = lo3[2]; iw < hi3[2]; ++iw) acc = addWrapped<T>(acc, x[(id * v.size[1] + ih) * v.size[2] + iw]);
                     const int64_t div = divisor ? *divisor : (countPad ? padded : inside);
                     out.data<T>()[pl * outPlane + e] = avgOf<T>(acc, div);
                 }
@@ -181,7 +181,7 @@ void adaptiveAvgPool3dKernel(KernelContext& ctx) {
                     double acc = 0;
                     for (int64_t id = a0[0]; id < a1[0]; ++id)
                         for (int64_t ih = a0[1]; ih < a1[1]; ++ih)
-                            for (int64_t iw = a0[2]; iw < a1[2]; ++iw) acc = addToSum<T>(acc, x[(id * v.size[1] + ih) * v.size[2] + iw]);
+                            for (int64_t iw = a0[2]; iw < a1[2]; ++iw) acc = addWrapped<T>(acc, x[(id * v.size[1] + ih) * v.size[2] + iw]);
                     const int64_t count = (a1[0] - a0[0]) * (a1[1] - a0[1]) * (a1[2] - a0[2]);
                     out.data<T>()[pl * outPlane + e] = static_cast<T>(acc / static_cast<double>(count));
                 }

@@ -5,6 +5,8 @@
 #include "core/exec/kernel_context.h"
 
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 namespace irlens::core::exec {
 
@@ -37,6 +39,27 @@ template <class F>
 void dispatchNumeric(ScalarType t, F&& f) {
     if (t == ScalarType::Bool) kernelFail("dtype bool is not supported by this kernel");
     dispatchAll(t, std::forward<F>(f));
+}
+
+/// float32 / float64, and int64 for the kernels that take it as PyTorch's CPU slow paths do (sums in
+/// int64, see IntOrDouble and mulAddWrapped).
+template <class F>
+void dispatchFloatOrInt64(ScalarType t, F&& f) {
+    if (t == ScalarType::Int64) f.template operator()<int64_t>();
+    else dispatchFloat(t, std::forward<F>(f));
+}
+/// The accumulator of those kernels: int64 for an integer T, double otherwise.
+template <class T> using IntOrDouble = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+/// `acc + x`; in int64 it wraps on overflow as PyTorch's does (without C++'s undefined behaviour).
+template <class T> IntOrDouble<T> addWrapped(IntOrDouble<T> acc, T x) {
+    if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(static_cast<uint64_t>(acc) + static_cast<uint64_t>(x));
+    else return acc + static_cast<double>(x);
+}
+/// `acc + x * y`, wrapping the same way.
+template <class T> IntOrDouble<T> mulAddWrapped(IntOrDouble<T> acc, T x, T y) {
+    if constexpr (std::is_integral_v<T>)
+        return static_cast<int64_t>(static_cast<uint64_t>(acc) + static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
+    else return acc + static_cast<double>(x) * static_cast<double>(y);
 }
 
 /// The type used to accumulate sums of T.

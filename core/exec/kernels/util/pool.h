@@ -1,6 +1,6 @@
 #pragma once
 // Output size of a pooling window along one dim, as ATen's pooling_output_shape computes it, and the
-// sums and averages of the average pools.
+// average of a window.
 
 #include "core/exec/kernels/util/dispatch.h"
 
@@ -16,20 +16,8 @@ inline int64_t poolOut(int64_t in, int64_t k, int64_t pad, int64_t stride, int64
     return out;
 }
 
-/// Average pools take float32 / float64, and int64 as PyTorch's CPU pools do: the sum in int64, divided
-/// with C++'s truncation toward zero.
-template <class F> void dispatchAvgPool(ScalarType t, F&& f) {
-    if (t == ScalarType::Int64) f.template operator()<int64_t>();
-    else dispatchFloat(t, std::forward<F>(f));
-}
-template <class T> using AvgPoolAcc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
-/// `sum + v`; an int64 sum wraps on overflow as PyTorch's does (without C++'s undefined behaviour).
-template <class T> AvgPoolAcc<T> addToSum(AvgPoolAcc<T> sum, T v) {
-    if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(static_cast<uint64_t>(sum) + static_cast<uint64_t>(v));
-    else return sum + v;
-}
 /// The average of a window: `sum / divisor` (0 for an empty one).
-template <class T> T avgOf(AvgPoolAcc<T> sum, int64_t divisor) {
+template <class T> T avgOf(IntOrDouble<T> sum, int64_t divisor) {
     if (divisor == 0) return T(0);
     if constexpr (std::is_integral_v<T>) return static_cast<T>(sum / divisor);
     else return static_cast<T>(sum / static_cast<double>(divisor));
