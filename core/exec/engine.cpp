@@ -35,7 +35,6 @@ struct RunShared {
     std::shared_ptr<AllocTracker> tracker;
     Clock::time_point start;
     std::atomic<int> done{0};
-    std::atomic<int> running{0};
     std::atomic<bool> failed{false};
     ExecObserver* observer = nullptr;   // top-level nodes only
     NodeTiming* timings = nullptr;      // per node, in ticks since tick0 while the run lasts
@@ -270,14 +269,16 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     BoundArgs args;
     bindArguments(run, pn, args);
     std::vector<EValue> outs;
-    const int active = shared.running.fetch_add(1, std::memory_order_relaxed) + 1;
-    const int intra = std::max(1, shared.threads / std::max(1, active));
-    KernelContext ctx(*pn.node, args.bound, outs, intra, shared.tracker, pn.cache.get());
+    // Every node may split over all workers; TBB's stealing balances the pieces of nodes that run at
+    // once. The split must not depend on what else runs at that moment: it keys the oneDNN
+    // primitives a node keeps (softmax, GELU and convolution slices), so a count of the nodes
+    // running rebuilt them whenever it changed (resnet18 at 2 threads: about 40 convolutions
+    // rebuilt per 100 runs), and a GEMM that started while a 1 us view ran elsewhere was not split.
+    KernelContext ctx(*pn.node, args.bound, outs, shared.threads, shared.tracker, pn.cache.get());
     if (topLevel) ctx.setNeededOutputs(&pn.outputNeeded); // subgraph outputs feed the HOP: all needed
     if (!pn.subgraphs.empty())
         ctx.runSubgraph = [&pn, &shared](int64_t index, const std::vector<EValue>& inputs) { return runSubgraph(pn, shared, index, inputs); };
     const bool ok = callKernel(pn, ctx, shared);
-    shared.running.fetch_sub(1, std::memory_order_relaxed);
     if (!ok) return false;
     ExecObserver* obs = topLevel ? shared.observer : nullptr;
     const double flops = obs ? cachedFlops(pn, args.bound, outs) : 0.0;
@@ -467,7 +468,7 @@ Result<RunResult> compileAndRun(ProgramPtr program, const std::vector<EValue>& i
 
 Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOptions& options) {
     const ExecutionPlan& plan = *m_plan;
-    RunShared shared{options, 1, nullptr, {}, {0}, {0}, {false}, nullptr, nullptr, false, 0, {}, {}, 0};
+    RunShared shared{options, 1, nullptr, {}, {0}, {false}, nullptr, nullptr, false, 0, {}, {}, 0};
     shared.threads = options.threads > 0 ? options.threads : hardwareThreads();
     shared.tracker = m_tracker;
     m_tracker->peak.store(m_tracker->live.load());
@@ -516,7 +517,7 @@ struct Stepper::State {
     RunShared shared;
     GraphRun run;
     explicit State(const PlanGraph& g)
-        : shared{options, 1, std::make_shared<AllocTracker>(), Clock::now(), {0}, {0}, {false}, nullptr, nullptr, false, 0, {}, {}, 0},
+        : shared{options, 1, std::make_shared<AllocTracker>(), Clock::now(), {0}, {false}, nullptr, nullptr, false, 0, {}, {}, 0},
           run{g, {}, nullptr, nullptr} {}
 };
 

@@ -7,7 +7,8 @@
 // "blas" field) and the fp32 peak measured here (one-thread sgemm); then per model and thread count:
 // irlens median (min-max), PyTorch median (min-max of its rounds), ratio irlens/PyTorch and the target.
 // Each of the R rounds runs N/R irlens runs, then torch_bench.py with N/R runs, so drift and the load
-// of a shared machine hit both sides alike. No ratio is printed against the netlib reference BLAS, and
+// of a shared machine hit both sides alike. Each side warms up for 3 untimed runs per round (the
+// PyTorch process just ran over irlens's caches, as irlens did over PyTorch's). No ratio is printed against the netlib reference BLAS, and
 // no verdict on a multi-thread row whose threads did not get their cores (measured right after it).
 // --families adds the achieved GFLOP/s per op family (from the engine's profile) next to the peak.
 #include "core/exec/engine.h"
@@ -37,6 +38,9 @@ using irlens::bench::summarize;
 
 namespace {
 
+// untimed runs before each side's timed runs in every round (torch_bench.py's --warmup)
+constexpr int kWarmupPerRound = 3;
+
 struct TorchRun {
     double medianMs = -1;
     std::string blas;
@@ -48,7 +52,7 @@ TorchRun torchRun(const std::string& model, int threads, int repeat) {
     TorchRun r;
     std::string script = (irlens::testing::sharedDir() / "tools" / "pt2gen" / "torch_bench.py").string();
     std::string cmd = "env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 '" + script + "' " + model + " --threads " +
-                      std::to_string(threads) + " --repeat " + std::to_string(repeat) + " --warmup 3 2>&1";
+                      std::to_string(threads) + " --repeat " + std::to_string(repeat) + " --warmup " + std::to_string(kWarmupPerRound) + " 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) { r.error = "cannot start python3"; return r; }
     std::string out;
@@ -157,12 +161,13 @@ int main(int argc, char** argv) {
             Engine engine(model->plan);
             RunOptions plain;
             plain.threads = threads;
-            for (int w = 0; w < 3; ++w) engine.run(inputs, plain);
+            for (int w = 0; w < kWarmupPerRound; ++w) engine.run(inputs, plain);
             std::vector<double> mine, theirs;
             std::string torchErr;
             bool ok = true;
             for (int round = 0; round < opt.rounds && ok; ++round) {
                 const int n = opt.repeat * (round + 1) / opt.rounds - opt.repeat * round / opt.rounds;
+                for (int w = 0; w < kWarmupPerRound && round > 0; ++w) engine.run(inputs, plain);
                 for (int k = 0; k < n && ok; ++k) {
                     auto t0 = std::chrono::steady_clock::now();
                     auto r = engine.run(inputs, plain);

@@ -8,9 +8,11 @@
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 #include "core/exec/kernels/util/reduced_float.h"
+#include "core/exec/kernels/util/row_norm.h"
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace irlens::core::exec {
 
@@ -102,6 +104,17 @@ void layerNormImpl(KernelContext& ctx, bool native) {
         const T* wp = w ? wc.data<T>() : nullptr;
         const T* bp = b ? bc.data<T>() : nullptr;
         parallelRange(ctx.threads(), outer, inner * 6, [&](int64_t lo, int64_t hi) {
+            if constexpr (std::is_same_v<T, float>) {
+                for (int64_t r = lo; r < hi; ++r) {
+                    float m = 0, rs = 0;
+                    layerNormRow(s + r * inner, o + r * inner, inner, wp, bp, eps, m, rs);
+                    if (native) {
+                        mean.data<T>()[r] = m;
+                        rstd.data<T>()[r] = rs;
+                    }
+                }
+                return;
+            }
             for (int64_t r = lo; r < hi; ++r) {
                 const T* row = s + r * inner;
                 double m = 0;

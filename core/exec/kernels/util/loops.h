@@ -133,6 +133,27 @@ void mapElements(int threads, const Tensor& out, F f, const Ts&... ins) {
                 } else {
                     contiguousMap<Out, In...>(o, n, f, std::get<I>(in)...);
                 }
+            } else if constexpr (sizeof...(In) == 2) {
+                // one operand a number broadcast along the run (x * 0.5, x + bias row): read it once
+                // and map the other contiguously, which vectorises where the strided loop does not
+                using In0 = std::tuple_element_t<0, std::tuple<In...>>;
+                using In1 = std::tuple_element_t<1, std::tuple<In...>>;
+                const bool outDense = st[0] == sizeof(Out);
+                const auto* p0 = reinterpret_cast<const In0*>(ptrs[1]);
+                const auto* p1 = reinterpret_cast<const In1*>(ptrs[2]);
+                if (outDense && st[1] == sizeof(In0) && st[2] == 0 && static_cast<const void*>(p0) != static_cast<const void*>(o)) {
+                    const In1 q = *p1;
+                    auto g = [&f, q](In0 v) { return f(v, q); };
+                    contiguousMap<Out, In0>(o, n, g, p0);
+                } else if (outDense && st[1] == 0 && st[2] == sizeof(In1) && static_cast<const void*>(p1) != static_cast<const void*>(o)) {
+                    const In0 q = *p0;
+                    auto g = [&f, q](In1 v) { return f(q, v); };
+                    contiguousMap<Out, In1>(o, n, g, p1);
+                } else {
+                    for (int64_t e = 0; e < n; ++e)
+                        *reinterpret_cast<Out*>(ptrs[0] + e * st[0]) =
+                            f(*reinterpret_cast<const In*>(ptrs[I + 1] + e * st[I + 1])...);
+                }
             } else {
                 for (int64_t e = 0; e < n; ++e)
                     *reinterpret_cast<Out*>(ptrs[0] + e * st[0]) =
