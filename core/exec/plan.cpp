@@ -112,11 +112,11 @@ struct GraphCompiler {
             }
             return Status::ok();
         }
-        case K::Device: { EValue v; v.kind = EValue::Kind::Device; v.s = a.device.toString(); literal(v); return Status::ok(); }
+        case K::Device: { EValue v; v.kind = EValue::Kind::Device; v.s = a.device().toString(); literal(v); return Status::ok(); }
         case K::Graph: {
-            if (!a.graph) return Status::error("node '" + node.name + "': subgraph '" + a.s + "' has no graph");
+            if (!a.graph()) return Status::error("node '" + node.name + "': subgraph '" + a.s + "' has no graph");
             if (depth + 1 > kMaxGraphDepth) return Status::error("node '" + node.name + "': subgraphs nested too deeply");
-            auto sub = compileGraph(*a.graph, missing, depth + 1);
+            auto sub = compileGraph(*a.graph(), missing, depth + 1);
             if (!sub) return sub.status().withContext("in subgraph '" + a.s + "' of node '" + node.name + "'");
             EValue v; v.kind = EValue::Kind::Graph; v.i = static_cast<int64_t>(pn.subgraphs.size()); v.s = a.s;
             pn.subgraphs.push_back(*sub);

@@ -391,11 +391,11 @@ private:
             if (a.kind == ArgKind::SymInt) return text(std::to_string(a.i));
             if (a.kind == ArgKind::SymBool) return text(a.b ? "True" : "False");
             return text(pythonFloatRepr(a.f));
-        case ArgKind::Device: return deviceArg(a.device.toString());
+        case ArgKind::Device: return deviceArg(a.device().toString());
         case ArgKind::Graph: {
             FxNode n{m_namespace.create(a.s), "get_attr", a.s, {}, {}, 0};
             int idx = addFx(std::move(n));
-            if (a.graph) m_subgraphs.emplace_back(m_nodes[idx].name, a.graph.get());
+            if (a.graph()) m_subgraphs.emplace_back(m_nodes[idx].name, a.graph().get());
             if (getAttrOut) *getAttrOut = idx;
             FxArg r;
             r.kind = FxArg::Ref;
@@ -407,14 +407,14 @@ private:
             FxArg d;
             d.kind = FxArg::Dict;
             for (const auto& e : a.list) {
-                d.keys.push_back(e.key);
+                d.keys.push_back(e.key());
                 Argument v = e;
-                v.key.clear();
+                v.setKey({});
                 d.items.push_back(convert(v));
             }
             return d;
         }
-        case ArgKind::Opaque: return text(a.raw);
+        case ArgKind::Opaque: return text(a.raw());
         default: return list(FxArg::List);
         }
     }

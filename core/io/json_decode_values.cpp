@@ -263,9 +263,12 @@ Status Decoder::symInt(uint32_t idx, const Path& p, SymInt& out) const {
     Path mp = p.child(k);
     if (k == "as_int") return readInt(m, mp, out.value);
     if (k == "as_expr") {
-        out.isExpr = true;
-        return readExpr<int64_t>(*this, m, mp, out.expr, out.hint,
-                                 [&](uint32_t i, const Path& hp, int64_t& v) { return readInt(i, hp, v); });
+        std::string expr;
+        std::optional<int64_t> hint;
+        IRLENS_TRY(readExpr<int64_t>(*this, m, mp, expr, hint,
+                                     [&](uint32_t i, const Path& hp, int64_t& v) { return readInt(i, hp, v); }));
+        out = SymInt::expression(std::move(expr), hint);
+        return Status::ok();
     }
     return fail(p, "unknown SymInt member \"" + std::string(k) + "\"");
 }

@@ -18,14 +18,19 @@ std::optional<std::vector<int64_t>> TensorMeta::staticSizes() const {
     std::vector<int64_t> out;
     out.reserve(sizes.size());
     for (const auto& s : sizes) {
-        if (s.isExpr) return std::nullopt;
+        if (s.isExpr()) return std::nullopt;
         out.push_back(s.value);
     }
     return out;
 }
 
+const std::string& SymInt::expr() const {
+    static const std::string none;
+    return m_expr ? m_expr->text : none;
+}
+
 std::string SymInt::toString() const {
-    return isExpr ? prettySymExpr(expr) : std::to_string(value);
+    return isExpr() ? prettySymExpr(expr()) : std::to_string(value);
 }
 
 // ---------------------------------------------------------------- Argument
@@ -61,12 +66,14 @@ void Argument::collectValueNames(std::vector<std::string>& out) const {
 }
 
 bool Argument::operator==(const Argument& o) const {
-    if (kind != o.kind || i != o.i || b != o.b || isName != o.isName || s != o.s || s2 != o.s2 || key != o.key ||
-        raw != o.raw || !(device == o.device) || list != o.list || imag != o.imag)
+    if (kind != o.kind || b != o.b || isName != o.isName || s != o.s || s2() != o.s2() || key() != o.key() ||
+        raw() != o.raw() || !(device() == o.device()) || !(list == o.list))
         return false;
+    // i and imag share their bytes: a Complex compares its imaginary part as a number
+    if (kind == ArgKind::Complex ? imag != o.imag : i != o.i) return false;
     if (!(f == o.f || (f != f && o.f != o.f))) return false;
-    if (static_cast<bool>(graph) != static_cast<bool>(o.graph)) return false;
-    return !graph || *graph == *o.graph;
+    if (static_cast<bool>(graph()) != static_cast<bool>(o.graph())) return false;
+    return !graph() || *graph() == *o.graph();
 }
 
 // ---------------------------------------------------------------- Target

@@ -123,18 +123,22 @@ void NodeMeta::parseFromRaw(MetaParseCache& cache) {
     auto sf = raw.find("source_fn_stack");
     if (sf == raw.end()) sf = raw.find("source_fn");
     if (sf != raw.end()) {
-        std::vector<SourceFnEntry> entries;
-        if (!sf->second.empty()) {
+        auto [seen, fresh] = cache.m_sourceFns.try_emplace(sf->second);
+        if (fresh) {
+            std::vector<SourceFnEntry> entries;
             for (const auto& entry : splitTopLevel(sf->second.str(), ';')) {
                 if (entry.empty()) continue;
                 auto comma = entry.find(',');
                 entries.push_back({entry.substr(0, comma), comma == std::string::npos ? "" : entry.substr(comma + 1)});
             }
+            seen->second = std::make_shared<const std::vector<SourceFnEntry>>(std::move(entries));
         }
-        sourceFnStack = std::move(entries);
+        sourceFnStack = seen->second;
     }
-    if (auto it = raw.find("torch_fn"); it != raw.end()) torchFn = it->second.str();
-    if (auto it = raw.find("custom"); it != raw.end()) custom = it->second.str();
+    // the text raw already holds (and shares with the other nodes of the same value)
+    auto shared = [](const MetaText& t) { return t.shared() ? t.shared() : std::make_shared<const std::string>(); };
+    if (auto it = raw.find("torch_fn"); it != raw.end()) torchFn = shared(it->second);
+    if (auto it = raw.find("custom"); it != raw.end()) custom = shared(it->second);
 }
 
 } // namespace irlens::core

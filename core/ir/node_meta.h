@@ -106,6 +106,7 @@ private:
     };
     std::unordered_map<const std::string*, Trace> m_traces; // by the shared text (MetaText::shared)
     std::unordered_map<std::string, std::shared_ptr<const std::vector<ModuleStackEntry>>> m_moduleStacks;
+    std::unordered_map<std::string, std::shared_ptr<const std::vector<SourceFnEntry>>> m_sourceFns;
 };
 
 /// Node metadata. `raw` holds every key as stored (the source of truth for writing back);
@@ -117,9 +118,9 @@ struct NodeMeta {
     std::shared_ptr<const std::string> stackTrace;
     SharedList<StackFrame> frames;
     std::shared_ptr<const std::vector<ModuleStackEntry>> moduleStack; // null: no nn_module_stack key
-    std::optional<std::vector<SourceFnEntry>> sourceFnStack;
-    std::optional<std::string> torchFn;
-    std::optional<std::string> custom;
+    std::shared_ptr<const std::vector<SourceFnEntry>> sourceFnStack; // null: no source_fn_stack key
+    std::shared_ptr<const std::string> torchFn;                       // null: no torch_fn key
+    std::shared_ptr<const std::string> custom;                        // null: no custom key
 
     /// Fills the parsed members from `raw` (stack frames, module stack in both eras, source_fn).
     void parseFromRaw();

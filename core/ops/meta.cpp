@@ -160,7 +160,7 @@ void checkGraphInto(const Graph& graph, const MetaCheckOptions& options, MetaChe
     for (const auto& node : graph.nodes) {
         if (options.recurseIntoSubgraphs)
             for (const auto& in : node.inputs)
-                if (in.arg.kind == ArgKind::Graph && in.arg.graph) checkGraphInto(*in.arg.graph, options, report, unsupported);
+                if (in.arg.kind == ArgKind::Graph && in.arg.graph()) checkGraphInto(*in.arg.graph(), options, report, unsupported);
         if (!hasMetaFunction(node.target)) {
             if (unsupported.insert(node.target.full).second) report.unsupported.push_back(node.target.full);
             continue;

@@ -107,8 +107,8 @@ void checkGraphValues(VerifyContext& ctx, const Graph& g, const std::string& pat
         checkNamedArguments(ctx, node, label, path);
         if (depth >= 64) continue; // as deep as any reader nests subgraphs
         for (const auto& in : node.inputs)
-            if (in.arg.kind == ArgKind::Graph && in.arg.graph)
-                checkGraphValues(ctx, *in.arg.graph, (path.empty() ? "" : path + ".") + node.name + "." + in.arg.s, depth + 1);
+            if (in.arg.kind == ArgKind::Graph && in.arg.graph())
+                checkGraphValues(ctx, *in.arg.graph(), (path.empty() ? "" : path + ".") + node.name + "." + in.arg.s, depth + 1);
     }
 }
 

@@ -69,14 +69,14 @@ QString formatArgument(const Argument& a) {
         if (a.kind == ArgKind::SymInt) return QString::number(a.i);
         if (a.kind == ArgKind::SymBool) return a.b ? "True" : "False";
         return QString::number(a.f, 'g', 8);
-    case ArgKind::Device: return "device('" + q(a.device.toString()) + "')";
+    case ArgKind::Device: return "device('" + q(a.device().toString()) + "')";
     case ArgKind::Graph: return QObject::tr("subgraph %1").arg(q(a.s));
     case ArgKind::CustomObj: return "%" + q(a.s);
     case ArgKind::Operator: return q(a.s);
-    case ArgKind::Opaque: return q(a.raw);
+    case ArgKind::Opaque: return q(a.raw());
     case ArgKind::StringToArgument: {
         QStringList parts;
-        for (const auto& e : a.list) parts << "'" + q(e.key) + "': " + formatArgument(e);
+        for (const auto& e : a.list) parts << "'" + q(e.key()) + "': " + formatArgument(e);
         return "{" + parts.join(", ") + "}";
     }
     default: return joinList(a);
@@ -87,7 +87,7 @@ QStringList symbolsOf(const TensorMeta& meta) {
     QStringList out;
     static const QRegularExpression sym(QStringLiteral("\\b([a-zA-Z_][a-zA-Z_0-9]*)\\b"));
     for (const auto& s : meta.sizes) {
-        if (!s.isExpr) continue;
+        if (!s.isExpr()) continue;
         auto it = sym.globalMatch(q(s.toString()));
         while (it.hasNext()) {
             QString name = it.next().captured(1);
