@@ -102,7 +102,7 @@ Result<Node> RewriteBuilder::makeNode(const std::string& target, std::vector<Nam
     n.meta = m_original.meta;
     n.derivedFrom = m_original.name;
     n.hasSerializedName = true;
-    n.name = m_names.fresh(n.target.op);
+    n.name = m_names.fresh(n.target.op());
     return n;
 }
 

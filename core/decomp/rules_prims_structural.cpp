@@ -149,7 +149,7 @@ Status reduction(RewriteBuilder& b, const std::string& kind) {
     } else if (kind == "var") {
         double correction = 1;
         if (!b.args().isNone("correction")) correction = valueOr(b.args().number("correction"), 1);
-        if (b.original().target.overload == "dim") correction = b.args().optInteger("unbiased").value_or(1) ? 1 : 0;
+        if (b.original().target.overload() == "dim") correction = b.args().optInteger("unbiased").value_or(1) ? 1 : 0;
         IRLENS_ASSIGN_OR_RETURN(v, reducePrim(b, "var", x, dims, keepdim, {arg::floating("correction", correction)}));
         out = v;
     } else {
@@ -277,7 +277,7 @@ Status expandLike(RewriteBuilder& b) {
     IRLENS_ASSIGN_OR_RETURN(outMeta, inferSingleMeta(b.original(), b.graph()));
     const TensorMeta* m = b.meta(x);
     std::vector<int64_t> dims;
-    if (b.original().target.op == "unsqueeze") {
+    if (b.original().target.op() == "unsqueeze") {
         IRLENS_ASSIGN_OR_RETURN(d0, b.args().integer("dim"));
         int64_t d = d0 < 0 ? d0 + static_cast<int64_t>(outMeta.sizes.size()) : d0;
         for (int64_t i = 0; i < static_cast<int64_t>(outMeta.sizes.size()); ++i)

@@ -431,7 +431,7 @@ private:
     static std::string targetText(const Target& t) {
         if (t.kind == Target::Kind::Symbolic) {
             // FX prints builtins of the _operator module as operator.<name>
-            if (t.ns == "_operator") return "operator." + t.op;
+            if (t.ns() == "_operator") return "operator." + t.op();
             return t.full;
         }
         return t.full;
@@ -495,7 +495,7 @@ private:
         // (sym_size.int) is not a single-tensor return, so FX names it after the op unless the file named it.
         if (singleSym && node.target.kind == Target::Kind::Op) {
             const Target& t = node.target;
-            fx.name = m_namespace.create(node.hasSerializedName ? node.name : snakeCase(t.op + "." + t.overload));
+            fx.name = m_namespace.create(node.hasSerializedName ? node.name : snakeCase(t.op() + "." + t.overload()));
             return m_values[outs[0].s] = addFx(std::move(fx));
         }
         if (singleTensor || singleSym) {
@@ -507,8 +507,8 @@ private:
         if (!node.hasSerializedName || noValue) {
             // FX names the node after its target: "native_layer_norm.default" -> native_layer_norm_default
             const Target& t = node.target;
-            candidate = t.kind == Target::Kind::Op ? snakeCase(t.op + "." + t.overload)
-                                                   : snakeCase(t.op.empty() ? t.full : t.op);
+            candidate = t.kind == Target::Kind::Op ? snakeCase(t.op() + "." + t.overload())
+                                                   : snakeCase(t.op().empty() ? t.full : t.op());
         }
         fx.name = m_namespace.create(candidate);
         int parent = addFx(std::move(fx));

@@ -164,13 +164,19 @@ struct NamedArgument {
 
 // ---------------------------------------------------------------- targets
 
+/// A call target. Its parts are spans of `full` (every node holds one target: four strings were 136
+/// bytes of each node, this is 64).
 struct Target {
-    enum class Kind { Op, Symbolic, HigherOrder, Extension, Unknown };
+    enum class Kind : uint8_t { Op, Symbolic, HigherOrder, Extension, Unknown };
     Kind kind = Kind::Unknown;
-    std::string full;     // as written: "torch.ops.aten.add.Tensor", "_operator.add", "#ns:op"
-    std::string ns;       // "aten", "prims", "higher_order", custom namespace
-    std::string op;       // "add"
-    std::string overload; // "Tensor", "default"
+    std::string full; // as written: "torch.ops.aten.add.Tensor", "_operator.add", "#ns:op"; set by parse()
+
+    /// "aten", "prims", "higher_order", custom namespace
+    std::string ns() const { return part(m_ns); }
+    /// "add"
+    std::string op() const { return part(m_op); }
+    /// "Tensor", "default" (also when an op target names no overload), "" for higher-order ops
+    std::string overload() const { return m_defaultOverload ? std::string("default") : part(m_overload); }
 
     /// Parses a target string (section 7 of the format guide).
     static Target parse(const std::string& full);
@@ -183,6 +189,15 @@ struct Target {
     /// The key of an op overload: "ns::op.overload", "default" when `overload` is empty.
     static std::string opKey(const std::string& ns, const std::string& op, const std::string& overload);
     bool operator==(const Target& o) const { return full == o.full; }
+
+private:
+    struct Span {
+        uint32_t pos = 0;
+        uint32_t len = 0;
+    };
+    std::string part(Span s) const { return full.substr(s.pos, s.len); }
+    Span m_ns, m_op, m_overload;
+    bool m_defaultOverload = false;
 };
 
 } // namespace irlens::core

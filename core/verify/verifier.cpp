@@ -335,7 +335,7 @@ void verifyGraph(VerifyContext& ctx, const Graph& g, const std::string& path, bo
         const Node& node = g.nodes[k];
         const std::string& n = defs.labels[k];
         checkTarget(ctx, node, path, n);
-        if (node.target.kind == Target::Kind::HigherOrder && node.target.op == "cond") checkCond(ctx, node, path, n);
+        if (node.target.kind == Target::Kind::HigherOrder && node.target.op() == "cond") checkCond(ctx, node, path, n);
         anyForward = !checkReads(ctx, g, k, defs, path).empty() || anyForward;
         checkVal(ctx, g, node, path, n);
         checkPrimOperands(ctx, g, node, path, n);

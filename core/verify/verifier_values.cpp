@@ -50,10 +50,10 @@ std::string quoted(const std::string& s) {
 
 bool isOperatorName(const Target& t) {
     switch (t.kind) {
-    case Target::Kind::Op: return isIdentifier(t.ns) && isIdentifier(t.op) && isDottedIdentifier(t.overload);
-    case Target::Kind::HigherOrder: return isIdentifier(t.op);
-    case Target::Kind::Extension: return isDottedIdentifier(t.ns) && isDottedIdentifier(t.op);
-    case Target::Kind::Symbolic: return isDottedIdentifier(t.ns) && isIdentifier(t.op);
+    case Target::Kind::Op: return isIdentifier(t.ns()) && isIdentifier(t.op()) && isDottedIdentifier(t.overload());
+    case Target::Kind::HigherOrder: return isIdentifier(t.op());
+    case Target::Kind::Extension: return isDottedIdentifier(t.ns()) && isDottedIdentifier(t.op());
+    case Target::Kind::Symbolic: return isDottedIdentifier(t.ns()) && isIdentifier(t.op());
     case Target::Kind::Unknown: return isDottedIdentifier(t.full); // EIR-S001 reports it as unknown
     }
     return false;

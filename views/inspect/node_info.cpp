@@ -171,14 +171,14 @@ void addNodeSection(InfoRow* root, const Node& node, const Program* program) {
     sec->add(QObject::tr("name"), q(node.name));
     addTip(sec->add(QObject::tr("opcode"), "call_function"), tip::opcode);
     addTip(sec->add(QObject::tr("target"), q(node.target.full)), tip::target)->monospace = true;
-    sec->add(QObject::tr("op"), q(node.target.kind == Target::Kind::Op ? node.target.ns + "." + node.target.op : node.target.shortName()));
-    sec->add(QObject::tr("overload"), q(node.target.overload.empty() ? std::string("—") : node.target.overload));
+    sec->add(QObject::tr("op"), q(node.target.kind == Target::Kind::Op ? node.target.ns() + "." + node.target.op() : node.target.shortName()));
+    sec->add(QObject::tr("overload"), q(node.target.overload().empty() ? std::string("—") : node.target.overload()));
     const IrLevel level = registry.levelOf(node.target);
     addTip(sec->add(QObject::tr("op level"), QString("%1 (%2)").arg(q(opLevelName(level))).arg(QChar(opLevelBadge(level)))), tip::opLevel);
     if (program) addTip(sec->add(QObject::tr("program dialect"), q(programDialect(*program))), tip::dialect);
     sec->add(QObject::tr("family"), q(opFamilyName(opFamilyOf(node.target))));
     if (const OpInfo* info = registry.find(node.target)) {
-        auto* schema = sec->add(QObject::tr("schema"), q(node.target.ns + "::" + info->schema.text));
+        auto* schema = sec->add(QObject::tr("schema"), q(node.target.ns() + "::" + info->schema.text));
         schema->monospace = true;
         schema->tip = schema->value;
         if (!info->tags.empty()) {
