@@ -190,11 +190,11 @@ bool Document::enterSubgraph(int nodeIndex, int subgraph) {
     const Node& node = g->nodes[static_cast<size_t>(nodeIndex)];
     int seen = 0;
     for (const auto& in : node.inputs) {
-        if (in.arg.kind != ArgKind::Graph || !in.arg.graph) continue;
+        if (in.arg.kind != ArgKind::Graph || !in.arg.graph()) continue;
         if (seen++ != subgraph) continue;
         Scope s;
         s.label = QString::fromStdString(node.name + " · " + in.arg.s);
-        s.graph = in.arg.graph.get();
+        s.graph = in.arg.graph().get();
         auto tree = std::make_shared<ModuleTree>(ModuleTree::build(*s.graph));
         s.collapse = CollapseState::automatic(*tree, static_cast<int>(s.graph->nodes.size()));
         s.tree = std::move(tree);

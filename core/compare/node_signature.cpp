@@ -60,13 +60,13 @@ void describeArgument(const Argument& a, const ValueRoles& roles, std::string& o
     case ArgKind::Float: out += formatDouble(a.f); break;
     case ArgKind::Complex: out += formatDouble(a.f) + "+" + formatDouble(a.imag) + "j"; break;
     case ArgKind::Bool: out += a.b ? "True" : "False"; break;
-    case ArgKind::String: case ArgKind::Operator: case ArgKind::Opaque: out += a.s + a.raw; break;
-    case ArgKind::Device: out += a.device.toString(); break;
-    case ArgKind::Graph: out += "graph(" + std::to_string(a.graph ? a.graph->nodes.size() : 0) + ")"; break;
-    case ArgKind::CustomObj: out += a.s2; break;
+    case ArgKind::String: case ArgKind::Operator: case ArgKind::Opaque: out += a.s + a.raw(); break;
+    case ArgKind::Device: out += a.device().toString(); break;
+    case ArgKind::Graph: out += "graph(" + std::to_string(a.graph() ? a.graph()->nodes.size() : 0) + ")"; break;
+    case ArgKind::CustomObj: out += a.s2(); break;
     default: break;
     }
-    if (!a.key.empty()) out += "=" + a.key;
+    if (!a.key().empty()) out += "=" + a.key();
     if (a.isList()) {
         out += '[';
         for (const auto& e : a.list) {

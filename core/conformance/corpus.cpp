@@ -108,7 +108,7 @@ Argument literalOf(const json& v) {
         return a;
     }
     if (v.contains("layout")) { Argument a; a.kind = ArgKind::Layout; a.i = static_cast<int>(Layout::Strided); return a; }
-    if (v.contains("device")) { Argument a; a.kind = ArgKind::Device; a.device.type = v.at("device").get<std::string>(); return a; }
+    if (v.contains("device")) { Argument a; a.kind = ArgKind::Device; Device dv; dv.type = v.at("device").get<std::string>(); a.setDevice(dv); return a; }
     bad("unknown argument value " + v.dump().substr(0, 80));
 }
 

@@ -68,7 +68,7 @@ std::vector<DecompBlocked> DecompSession::blocked(DecompStage stage) const {
 
 namespace {
 bool matchesTarget(const Target& t, const std::string& query) {
-    return t.full == query || t.shortName() == query || t.op == query || (t.op + "." + t.overload) == query;
+    return t.full == query || t.shortName() == query || t.op() == query || (t.op() + "." + t.overload()) == query;
 }
 } // namespace
 

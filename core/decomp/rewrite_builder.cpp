@@ -60,7 +60,7 @@ NamedArgument symInts(const std::string& name, const std::vector<SymInt>& v, con
         if (s.isStatic()) e.i = s.value;
         else {
             e.isName = true;
-            e.s = s.expr;
+            e.s = s.expr();
             if (graph)
                 for (const auto& [symName, value] : graph->symIntValues)
                     if (sameSize(value, s)) { e.s = symName; break; }
@@ -102,7 +102,7 @@ Result<Node> RewriteBuilder::makeNode(const std::string& target, std::vector<Nam
     n.meta = m_original.meta;
     n.derivedFrom = m_original.name;
     n.hasSerializedName = true;
-    n.name = m_names.fresh(n.target.op);
+    n.name = m_names.fresh(n.target.op());
     return n;
 }
 
@@ -141,16 +141,16 @@ NamedArgument RewriteBuilder::sizes(const std::string& name, const std::vector<S
             continue;
         }
         e.isName = true;
-        e.s = s.expr;
+        e.s = s.expr();
         for (const auto& [symName, value] : m_graph.symIntValues)
             if (sameSize(value, s) && definedHere(symName)) { e.s = symName; break; }
-        if (e.s == s.expr) {
+        if (e.s == s.expr()) {
             // Read the size off a tensor this node can see.
             for (const auto& in : m_original.inputs) {
                 if (in.arg.kind != ArgKind::Tensor) continue;
                 const TensorMeta* m = m_graph.tensorMeta(in.arg.s);
                 if (!m) continue;
-                for (size_t d = 0; d < m->sizes.size() && e.s == s.expr; ++d) {
+                for (size_t d = 0; d < m->sizes.size() && e.s == s.expr(); ++d) {
                     if (!sameSize(m->sizes[d], s)) continue;
                     Node n;
                     n.target = Target::parse(atenTarget("sym_size", "int"));
@@ -168,7 +168,7 @@ NamedArgument RewriteBuilder::sizes(const std::string& name, const std::vector<S
                     e.s = n.name;
                     m_nodes.push_back(std::move(n));
                 }
-                if (e.s != s.expr) break;
+                if (e.s != s.expr()) break;
             }
         }
         a.list.push_back(e);

@@ -63,19 +63,19 @@ const std::unordered_map<std::string, std::string>& noPrimReasons() {
 
 const DecompRule* findRule(const Node& node, DecompStage stage) {
     const Target& t = node.target;
-    if (t.kind != Target::Kind::Op || t.ns != "aten") return nullptr;
+    if (t.kind != Target::Kind::Op || t.ns() != "aten") return nullptr;
     const Table& tab = table();
     const auto& index = stage == DecompStage::ToCore ? tab.core : tab.prims;
     if (auto it = index.find(t.key()); it != index.end()) return &tab.rules[it->second];
     if (stage == DecompStage::ToCore) {
-        if (!t.op.empty() && t.op.back() == '_' && t.op.size() > 1) {
-            const OpInfo* base = OpRegistry::instance().find("aten", t.op.substr(0, t.op.size() - 1), t.overload);
+        if (!t.op().empty() && t.op().back() == '_' && t.op().size() > 1) {
+            const OpInfo* base = OpRegistry::instance().find("aten", t.op().substr(0, t.op().size() - 1), t.overload());
             if (base && base->level == IrLevel::CoreAten) return &rules::inplaceToFunctional();
         }
         return nullptr;
     }
-    const ElementwiseInfo* e = elementwiseInfo(t.op, t.overload);
-    if (e && !e->prim.empty() && t.overload.find("mode") == std::string::npos) return &rules::elementwiseToPrims();
+    const ElementwiseInfo* e = elementwiseInfo(t.op(), t.overload());
+    if (e && !e->prim.empty() && t.overload().find("mode") == std::string::npos) return &rules::elementwiseToPrims();
     return nullptr;
 }
 
@@ -88,7 +88,7 @@ std::optional<std::string> whyNoRule(const Target& target, DecompStage stage) {
         return "irlens has no training -> core rule for " + target.shortName() + " yet";
     }
     if (level != IrLevel::CoreAten && level != IrLevel::Training) return std::nullopt;
-    if (auto it = noPrimReasons().find(target.op); it != noPrimReasons().end()) return it->second;
+    if (auto it = noPrimReasons().find(target.op()); it != noPrimReasons().end()) return it->second;
     return "irlens has no core -> prims rule for " + target.shortName() + " yet";
 }
 

@@ -88,9 +88,9 @@ namespace {
 
 Status elementwise(RewriteBuilder& b) {
     const Node& n = b.original();
-    const ElementwiseInfo* info = elementwiseInfo(n.target.op, n.target.overload);
+    const ElementwiseInfo* info = elementwiseInfo(n.target.op(), n.target.overload());
     if (!info || info->prim.empty()) return b.args().error("", "no elementwise prim for " + n.target.shortName());
-    if (n.target.overload.find("mode") != std::string::npos && !b.args().isNone("rounding_mode"))
+    if (n.target.overload().find("mode") != std::string::npos && !b.args().isNone("rounding_mode"))
         return b.args().error("rounding_mode", "div with a rounding mode is not decomposed by irlens yet");
 
     std::vector<PrimOperand> ops;
@@ -108,7 +108,7 @@ Status elementwise(RewriteBuilder& b) {
         op = c;
     }
     // where: the condition takes part in broadcasting, not in promotion.
-    std::string condition = n.target.op == "where" ? b.args().tensorName("condition") : std::string();
+    std::string condition = n.target.op() == "where" ? b.args().tensorName("condition") : std::string();
     std::vector<std::vector<SymInt>> shapes;
     for (const auto& op : ops)
         if (op.isTensor()) shapes.push_back(b.meta(op.tensor)->sizes);
@@ -124,7 +124,7 @@ Status elementwise(RewriteBuilder& b) {
         condition = c;
     }
     // alpha scales `other` before add/sub (refs.add: b = prims.mul(b, alpha)).
-    if ((n.target.op == "add" || n.target.op == "sub") && !b.args().isNone("alpha")) {
+    if ((n.target.op() == "add" || n.target.op() == "sub") && !b.args().isNone("alpha")) {
         IRLENS_ASSIGN_OR_RETURN(alpha, b.args().number("alpha"));
         if (alpha != 1) {
             IRLENS_ASSIGN_OR_RETURN(scaled, convertTo(b, PrimOperand{"", Argument::floating(alpha)}, types->computation));
@@ -133,7 +133,7 @@ Status elementwise(RewriteBuilder& b) {
         }
     }
     std::string out;
-    if (n.target.op == "rsub") std::swap(ops[0], ops[1]);
+    if (n.target.op() == "rsub") std::swap(ops[0], ops[1]);
     if (!condition.empty()) {
         IRLENS_ASSIGN_OR_RETURN(r, prim(b, "where", {arg::tensor("pred", condition), primArg("a", ops[0]), primArg("b", ops[1])}));
         out = r;

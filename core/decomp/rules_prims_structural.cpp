@@ -149,7 +149,7 @@ Status reduction(RewriteBuilder& b, const std::string& kind) {
     } else if (kind == "var") {
         double correction = 1;
         if (!b.args().isNone("correction")) correction = valueOr(b.args().number("correction"), 1);
-        if (b.original().target.overload == "dim") correction = b.args().optInteger("unbiased").value_or(1) ? 1 : 0;
+        if (b.original().target.overload() == "dim") correction = b.args().optInteger("unbiased").value_or(1) ? 1 : 0;
         IRLENS_ASSIGN_OR_RETURN(v, reducePrim(b, "var", x, dims, keepdim, {arg::floating("correction", correction)}));
         out = v;
     } else {
@@ -277,7 +277,7 @@ Status expandLike(RewriteBuilder& b) {
     IRLENS_ASSIGN_OR_RETURN(outMeta, inferSingleMeta(b.original(), b.graph()));
     const TensorMeta* m = b.meta(x);
     std::vector<int64_t> dims;
-    if (b.original().target.op == "unsqueeze") {
+    if (b.original().target.op() == "unsqueeze") {
         IRLENS_ASSIGN_OR_RETURN(d0, b.args().integer("dim"));
         int64_t d = d0 < 0 ? d0 + static_cast<int64_t>(outMeta.sizes.size()) : d0;
         for (int64_t i = 0; i < static_cast<int64_t>(outMeta.sizes.size()); ++i)
@@ -347,7 +347,7 @@ Status fullRule(RewriteBuilder& b) {
     const Argument* v = b.args().get("fill_value");
     if (!v) return b.args().error("fill_value", "missing");
     IRLENS_ASSIGN_OR_RETURN(out, prim(b, "full", {b.sizes("shape", outMeta.sizes), arg::copy("fill_value", *v), arg::kw(arg::dtype("dtype", outMeta.dtype)),
-                                               arg::kw(NamedArgument{"device", [&] { Argument d; d.kind = ArgKind::Device; d.device = outMeta.device; return d; }(), 1}),
+                                               arg::kw(NamedArgument{"device", [&] { Argument d; d.kind = ArgKind::Device; d.setDevice(outMeta.device); return d; }(), 1}),
                                                arg::kw(arg::boolean("requires_grad", false))}));
     b.replaceOutput(0, out);
     return Status::ok();
@@ -392,7 +392,7 @@ Status arangeIota(RewriteBuilder& b) {
         return b.args().error("start", "prims.iota needs integer start and step");
     Argument device;
     device.kind = ArgKind::Device;
-    device.device = outMeta.device;
+    device.setDevice(outMeta.device);
     IRLENS_ASSIGN_OR_RETURN(out, prim(b, "iota", {outMeta.sizes[0].isStatic() ? arg::integer("length", outMeta.sizes[0].value) : b.sizes("length", {outMeta.sizes[0]}), arg::kw(arg::integer("start", *start)),
                                                arg::kw(arg::integer("step", *step)), arg::kw(arg::dtype("dtype", outMeta.dtype)),
                                                arg::kw(NamedArgument{"device", device, 2}), arg::kw(arg::boolean("requires_grad", false))}));

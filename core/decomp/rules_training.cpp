@@ -494,13 +494,13 @@ const DecompRule& inplaceToFunctional() {
                                  "Core ATen is functional: an in-place op becomes its out-of-place twin, and every later read of the mutated tensor reads the new value instead.",
                                  [](RewriteBuilder& b) -> Status {
                                      const Node& n = b.original();
-                                     std::string base = n.target.op.substr(0, n.target.op.size() - 1);
+                                     std::string base = n.target.op().substr(0, n.target.op().size() - 1);
                                      std::string self = n.inputs.empty() ? std::string() : n.inputs[0].arg.s;
                                      if (self.empty()) return b.args().error("self", "expected the mutated tensor first");
                                      for (const auto& in : b.graph().inputs)
                                          if (in.kind == ArgKind::Tensor && in.s == self)
                                              return b.args().error("self", "mutates the graph input '" + self + "'; functionalizing it needs an input-mutation output, which irlens does not add");
-                                     IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget(base, n.target.overload), n.inputs));
+                                     IRLENS_ASSIGN_OR_RETURN(out, b.call(atenTarget(base, n.target.overload()), n.inputs));
                                      b.replaceOutput(0, out);
                                      b.replaceAlias(self, out);
                                      return Status::ok();

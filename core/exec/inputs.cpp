@@ -125,12 +125,12 @@ Result<std::vector<EValue>> sampleInputs(const ExecutionPlan& plan) {
 }
 
 std::string symbolName(const SymInt& s) {
-    if (!s.isExpr) return {};
+    if (!s.isExpr()) return {};
     static const std::regex srepr(R"(^\s*Symbol\('([A-Za-z_][A-Za-z0-9_]*)'.*\)\s*$)");
     static const std::regex plain(R"(^\s*([A-Za-z_][A-Za-z0-9_]*)\s*$)");
     std::smatch m;
-    if (std::regex_match(s.expr, m, srepr)) return m[1];
-    if (std::regex_match(s.expr, m, plain)) return m[1];
+    if (std::regex_match(s.expr(), m, srepr)) return m[1];
+    if (std::regex_match(s.expr(), m, plain)) return m[1];
     return {};
 }
 
@@ -163,7 +163,7 @@ Result<std::vector<EValue>> generateInputs(const ExecutionPlan& plan, uint64_t s
             std::string sym = symbolName(s);
             auto it = symbols.find(sym);
             if (it != symbols.end()) shape.push_back(it->second);
-            else if (s.hint) shape.push_back(*s.hint);
+            else if (s.hint()) shape.push_back(*s.hint());
             else return Status::error("input '" + in.name + "': no value for symbolic size " + s.toString() + " (set it)");
         }
         auto t = Tensor::empty(meta->dtype, shape);

@@ -112,11 +112,11 @@ struct GraphCompiler {
             }
             return Status::ok();
         }
-        case K::Device: { EValue v; v.kind = EValue::Kind::Device; v.s = a.device.toString(); literal(v); return Status::ok(); }
+        case K::Device: { EValue v; v.kind = EValue::Kind::Device; v.s = a.device().toString(); literal(v); return Status::ok(); }
         case K::Graph: {
-            if (!a.graph) return Status::error("node '" + node.name + "': subgraph '" + a.s + "' has no graph");
+            if (!a.graph()) return Status::error("node '" + node.name + "': subgraph '" + a.s + "' has no graph");
             if (depth + 1 > kMaxGraphDepth) return Status::error("node '" + node.name + "': subgraphs nested too deeply");
-            auto sub = compileGraph(*a.graph, missing, depth + 1);
+            auto sub = compileGraph(*a.graph(), missing, depth + 1);
             if (!sub) return sub.status().withContext("in subgraph '" + a.s + "' of node '" + node.name + "'");
             EValue v; v.kind = EValue::Kind::Graph; v.i = static_cast<int64_t>(pn.subgraphs.size()); v.s = a.s;
             pn.subgraphs.push_back(*sub);
@@ -159,7 +159,7 @@ struct GraphCompiler {
         pn.key = node.target.key();
         pn.kernel = KernelRegistry::instance().find(pn.key);
         if (!pn.kernel) missing[pn.key].push_back(node.name);
-        pn.flopClass = flopClassOf(node.target.op);
+        pn.flopClass = flopClassOf(node.target.op());
         pn.work = estimateWork(graph, node, pn.flopClass);
         if (node.meta.moduleStack && !node.meta.moduleStack->empty()) pn.modulePath = node.meta.moduleStack->back().path;
         for (const auto& na : node.inputs) {
@@ -185,7 +185,7 @@ struct GraphCompiler {
             readersSinceWrite[static_cast<size_t>(s)].push_back(k);
         }
         const Target& t = pn.node->target;
-        bool inplace = t.kind == Target::Kind::Op && !t.op.empty() && t.op.back() == '_' && !pn.args.empty() &&
+        bool inplace = t.kind == Target::Kind::Op && !t.op().empty() && t.op().back() == '_' && !pn.args.empty() &&
                        pn.args[0].source == PlanArg::Source::Slot;
         if (inplace) {
             int s = pn.args[0].slot;

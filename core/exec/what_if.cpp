@@ -13,7 +13,7 @@ bool hasPrefix(const std::string& s, const std::string& prefix) { return s.compa
 bool opMatches(const Target& t, const std::string& op) {
     if (t.key() == op || t.shortName() == op) return true;
     if (t.kind != Target::Kind::Op) return false;
-    return t.op == op || t.ns + "." + t.op == op || t.ns + "::" + t.op == op;
+    return t.op() == op || t.ns() + "." + t.op() == op || t.ns() + "::" + t.op() == op;
 }
 
 bool moduleMatches(const std::string& modulePath, const std::string& path) {

@@ -391,11 +391,11 @@ private:
             if (a.kind == ArgKind::SymInt) return text(std::to_string(a.i));
             if (a.kind == ArgKind::SymBool) return text(a.b ? "True" : "False");
             return text(pythonFloatRepr(a.f));
-        case ArgKind::Device: return deviceArg(a.device.toString());
+        case ArgKind::Device: return deviceArg(a.device().toString());
         case ArgKind::Graph: {
             FxNode n{m_namespace.create(a.s), "get_attr", a.s, {}, {}, 0};
             int idx = addFx(std::move(n));
-            if (a.graph) m_subgraphs.emplace_back(m_nodes[idx].name, a.graph.get());
+            if (a.graph()) m_subgraphs.emplace_back(m_nodes[idx].name, a.graph().get());
             if (getAttrOut) *getAttrOut = idx;
             FxArg r;
             r.kind = FxArg::Ref;
@@ -407,14 +407,14 @@ private:
             FxArg d;
             d.kind = FxArg::Dict;
             for (const auto& e : a.list) {
-                d.keys.push_back(e.key);
+                d.keys.push_back(e.key());
                 Argument v = e;
-                v.key.clear();
+                v.setKey({});
                 d.items.push_back(convert(v));
             }
             return d;
         }
-        case ArgKind::Opaque: return text(a.raw);
+        case ArgKind::Opaque: return text(a.raw());
         default: return list(FxArg::List);
         }
     }
@@ -431,7 +431,7 @@ private:
     static std::string targetText(const Target& t) {
         if (t.kind == Target::Kind::Symbolic) {
             // FX prints builtins of the _operator module as operator.<name>
-            if (t.ns == "_operator") return "operator." + t.op;
+            if (t.ns() == "_operator") return "operator." + t.op();
             return t.full;
         }
         return t.full;
@@ -495,7 +495,7 @@ private:
         // (sym_size.int) is not a single-tensor return, so FX names it after the op unless the file named it.
         if (singleSym && node.target.kind == Target::Kind::Op) {
             const Target& t = node.target;
-            fx.name = m_namespace.create(node.hasSerializedName ? node.name : snakeCase(t.op + "." + t.overload));
+            fx.name = m_namespace.create(node.hasSerializedName ? node.name : snakeCase(t.op() + "." + t.overload()));
             return m_values[outs[0].s] = addFx(std::move(fx));
         }
         if (singleTensor || singleSym) {
@@ -507,8 +507,8 @@ private:
         if (!node.hasSerializedName || noValue) {
             // FX names the node after its target: "native_layer_norm.default" -> native_layer_norm_default
             const Target& t = node.target;
-            candidate = t.kind == Target::Kind::Op ? snakeCase(t.op + "." + t.overload)
-                                                   : snakeCase(t.op.empty() ? t.full : t.op);
+            candidate = t.kind == Target::Kind::Op ? snakeCase(t.op() + "." + t.overload())
+                                                   : snakeCase(t.op().empty() ? t.full : t.op());
         }
         fx.name = m_namespace.create(candidate);
         int parent = addFx(std::move(fx));

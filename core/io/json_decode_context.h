@@ -59,7 +59,7 @@ public:
     Status readEnum(uint32_t idx, const Path& p, EnumKind kind, int64_t& out) const;
     Status stringMap(uint32_t idx, const Path& p, std::map<std::string, std::string>& out) const;
     /// A node's metadata: a string map whose values are shared with every node holding the same.
-    Status metaMap(uint32_t idx, const Path& p, std::map<std::string, MetaText>& out);
+    Status metaMap(uint32_t idx, const Path& p, MetaMap& out);
     Status stringList(uint32_t idx, const Path& p, std::vector<std::string>& out) const;
     Status symInt(uint32_t idx, const Path& p, SymInt& out) const;
     Status symBool(uint32_t idx, const Path& p, SymBool& out) const;

@@ -159,14 +159,19 @@ static Status structMember(Decoder& d, Member m, uint32_t v, const Path& mp, Arg
         IRLENS_TRY(d.field(v, mp, "name", &Decoder::readString, out.s));
         auto sub = std::make_shared<Graph>();
         IRLENS_TRY(d.field(v, mp, "graph", &Decoder::graph, *sub));
-        out.graph = std::move(sub);
+        out.setGraph(std::move(sub));
         return Status::ok();
     }
     case Member::CustomObj:
         out.kind = ArgKind::CustomObj;
         IRLENS_TRY(d.expect(v, mp, JType::Object));
         IRLENS_TRY(d.field(v, mp, "name", &Decoder::readString, out.s));
-        return d.field(v, mp, "class_fqn", &Decoder::readString, out.s2);
+        {
+            std::string classFqn;
+            IRLENS_TRY(d.field(v, mp, "class_fqn", &Decoder::readString, classFqn));
+            out.setS2(std::move(classFqn));
+        }
+        return Status::ok();
     case Member::StringToArgument: {
         out.kind = ArgKind::StringToArgument;
         IRLENS_TRY(d.expect(v, mp, JType::Object));
@@ -174,7 +179,7 @@ static Status structMember(Decoder& d, Member m, uint32_t v, const Path& mp, Arg
         size_t k = 0;
         for (uint32_t c = d.doc().firstChild(v); c != kNoNode; c = d.doc().nextSibling(v, c), ++k) {
             IRLENS_TRY(d.argument(c, mp.child(d.doc().at(c).key), out.list[k]));
-            out.list[k].key.assign(d.doc().at(c).key);
+            out.list[k].setKey(std::string(d.doc().at(c).key));
         }
         return Status::ok();
     }
@@ -190,7 +195,7 @@ Status Decoder::argumentMember(std::string_view member, uint32_t v, const Path& 
         out.kind = ArgKind::Opaque;
         out.s.assign(member);
         ++m_opaqueMembers[out.s];
-        out.raw.assign(m_doc.sourceOf(v));
+        out.setRaw(std::string(m_doc.sourceOf(v)));
         return Status::ok();
     }
     switch (it->second) {
@@ -206,7 +211,13 @@ Status Decoder::argumentMember(std::string_view member, uint32_t v, const Path& 
     case Member::ScalarType: out.kind = ArgKind::ScalarType; return readEnum(v, mp, EnumKind::ScalarType, out.i);
     case Member::MemoryFormat: out.kind = ArgKind::MemoryFormat; return readEnum(v, mp, EnumKind::MemoryFormat, out.i);
     case Member::Layout: out.kind = ArgKind::Layout; return readEnum(v, mp, EnumKind::Layout, out.i);
-    case Member::Device: out.kind = ArgKind::Device; return device(v, mp, out.device);
+    case Member::Device: {
+        out.kind = ArgKind::Device;
+        Device d;
+        IRLENS_TRY(device(v, mp, d));
+        out.setDevice(std::move(d));
+        return Status::ok();
+    }
     case Member::Operator: out.kind = ArgKind::Operator; return readString(v, mp, out.s);
     default: break;
     }

@@ -68,7 +68,11 @@ Status Decoder::inputSpec(uint32_t idx, const Path& p, InputSpec& out) {
         IRLENS_TRY(expect(a, ap, JType::Object));
         out.arg.kind = ArgKind::CustomObj;
         IRLENS_TRY(stringField(*this, a, ap, "name", out.arg.s));
-        if (uint32_t c = opt(a, "class_fqn"); c != kNoNode) IRLENS_TRY(readString(c, ap.child("class_fqn"), out.arg.s2));
+        if (uint32_t c = opt(a, "class_fqn"); c != kNoNode) {
+            std::string classFqn;
+            IRLENS_TRY(readString(c, ap.child("class_fqn"), classFqn));
+            out.arg.setS2(std::move(classFqn));
+        }
         return stringField(*this, m, mp, "custom_obj_name", out.target);
     }
     if (k == "token") {

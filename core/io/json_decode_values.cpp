@@ -190,8 +190,9 @@ Status Decoder::readEnum(uint32_t idx, const Path& p, EnumKind kind, int64_t& ou
     return Status::ok();
 }
 
-Status Decoder::metaMap(uint32_t idx, const Path& p, std::map<std::string, MetaText>& out) {
+Status Decoder::metaMap(uint32_t idx, const Path& p, MetaMap& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
+    out.reserve(m_doc.at(idx).count);
     for (uint32_t c = m_doc.firstChild(idx); c != kNoNode; c = m_doc.nextSibling(idx, c)) {
         const JNode& v = m_doc.at(c);
         // as stringMap: a value that is not a string is kept as its JSON text
@@ -263,9 +264,12 @@ Status Decoder::symInt(uint32_t idx, const Path& p, SymInt& out) const {
     Path mp = p.child(k);
     if (k == "as_int") return readInt(m, mp, out.value);
     if (k == "as_expr") {
-        out.isExpr = true;
-        return readExpr<int64_t>(*this, m, mp, out.expr, out.hint,
-                                 [&](uint32_t i, const Path& hp, int64_t& v) { return readInt(i, hp, v); });
+        std::string expr;
+        std::optional<int64_t> hint;
+        IRLENS_TRY(readExpr<int64_t>(*this, m, mp, expr, hint,
+                                     [&](uint32_t i, const Path& hp, int64_t& v) { return readInt(i, hp, v); }));
+        out = SymInt::expression(std::move(expr), hint);
+        return Status::ok();
     }
     return fail(p, "unknown SymInt member \"" + std::string(k) + "\"");
 }

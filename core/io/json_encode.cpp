@@ -71,9 +71,9 @@ void encodeGraph(Writer& w, const Graph& g);
 
 void symIntValue(Writer& w, const SymInt& s) {
     w.beginObject();
-    if (s.isExpr) {
-        w.key("as_expr").beginObject().key("expr_str").string(s.expr).key("hint");
-        if (s.hint) w.beginObject().key("as_int").integer(*s.hint).endObject();
+    if (s.isExpr()) {
+        w.key("as_expr").beginObject().key("expr_str").string(s.expr()).key("hint");
+        if (s.hint()) w.beginObject().key("as_int").integer(*s.hint()).endObject();
         else w.null();
         w.endObject();
     } else {
@@ -190,28 +190,28 @@ void argument(Writer& w, const Argument& a) {
     case ArgKind::ScalarType: w.key("as_scalar_type").integer(a.i); break;
     case ArgKind::MemoryFormat: w.key("as_memory_format").integer(a.i); break;
     case ArgKind::Layout: w.key("as_layout").integer(a.i); break;
-    case ArgKind::Device: w.key("as_device"); device(w, a.device); break;
+    case ArgKind::Device: w.key("as_device"); device(w, a.device()); break;
     case ArgKind::Graph:
         w.key("as_graph").beginObject().key("name").string(a.s).key("graph");
-        if (a.graph) encodeGraph(w, *a.graph);
+        if (a.graph()) encodeGraph(w, *a.graph());
         else encodeGraph(w, Graph{});
         w.endObject();
         break;
     case ArgKind::CustomObj:
-        w.key("as_custom_obj").beginObject().key("name").string(a.s).key("class_fqn").string(a.s2).endObject();
+        w.key("as_custom_obj").beginObject().key("name").string(a.s).key("class_fqn").string(a.s2()).endObject();
         break;
     case ArgKind::Operator: w.key("as_operator").string(a.s); break;
     case ArgKind::StringToArgument:
         w.key("as_string_to_argument").beginObject();
         for (const auto& e : a.list) {
-            w.key(e.key);
+            w.key(e.key());
             argument(w, e);
         }
         w.endObject();
         break;
     case ArgKind::Opaque:
         // Written back verbatim: a member this build does not know survives a round trip.
-        w.key(a.s).raw(a.raw.empty() ? std::string_view("null") : std::string_view(a.raw));
+        w.key(a.s).raw(a.raw().empty() ? std::string_view("null") : std::string_view(a.raw()));
         break;
     }
     w.endObject();
@@ -314,7 +314,7 @@ void inputSpec(Writer& w, const InputSpec& s, const Program& p) {
         w.key("tensor_constant_name").string(s.target).endObject();
         break;
     case InputKind::CustomObj:
-        w.key("custom_obj").beginObject().key("arg").beginObject().key("name").string(s.arg.s).key("class_fqn").string(s.arg.s2);
+        w.key("custom_obj").beginObject().key("arg").beginObject().key("name").string(s.arg.s).key("class_fqn").string(s.arg.s2());
         w.endObject().key("custom_obj_name").string(s.target).endObject();
         break;
     case InputKind::Token:

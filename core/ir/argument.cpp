@@ -1,6 +1,8 @@
 #include "core/ir/argument.h"
 #include "core/ir/graph.h"
 
+#include <algorithm>
+
 namespace irlens::core {
 
 // ---------------------------------------------------------------- TensorMeta
@@ -18,14 +20,19 @@ std::optional<std::vector<int64_t>> TensorMeta::staticSizes() const {
     std::vector<int64_t> out;
     out.reserve(sizes.size());
     for (const auto& s : sizes) {
-        if (s.isExpr) return std::nullopt;
+        if (s.isExpr()) return std::nullopt;
         out.push_back(s.value);
     }
     return out;
 }
 
+const std::string& SymInt::expr() const {
+    static const std::string none;
+    return m_expr ? m_expr->text : none;
+}
+
 std::string SymInt::toString() const {
-    return isExpr ? prettySymExpr(expr) : std::to_string(value);
+    return isExpr() ? prettySymExpr(expr()) : std::to_string(value);
 }
 
 // ---------------------------------------------------------------- Argument
@@ -61,12 +68,14 @@ void Argument::collectValueNames(std::vector<std::string>& out) const {
 }
 
 bool Argument::operator==(const Argument& o) const {
-    if (kind != o.kind || i != o.i || b != o.b || isName != o.isName || s != o.s || s2 != o.s2 || key != o.key ||
-        raw != o.raw || !(device == o.device) || list != o.list || imag != o.imag)
+    if (kind != o.kind || b != o.b || isName != o.isName || s != o.s || s2() != o.s2() || key() != o.key() ||
+        raw() != o.raw() || !(device() == o.device()) || !(list == o.list))
         return false;
+    // i and imag share their bytes: a Complex compares its imaginary part as a number
+    if (kind == ArgKind::Complex ? imag != o.imag : i != o.i) return false;
     if (!(f == o.f || (f != f && o.f != o.f))) return false;
-    if (static_cast<bool>(graph) != static_cast<bool>(o.graph)) return false;
-    return !graph || *graph == *o.graph;
+    if (static_cast<bool>(graph()) != static_cast<bool>(o.graph())) return false;
+    return !graph() || *graph() == *o.graph();
 }
 
 // ---------------------------------------------------------------- Target
@@ -74,28 +83,33 @@ bool Argument::operator==(const Argument& o) const {
 Target Target::parse(const std::string& full) {
     Target t;
     t.full = full;
+    auto span = [&](size_t pos, size_t end) {
+        pos = std::min(pos, full.size());
+        end = std::min(end, full.size());
+        return Span{static_cast<uint32_t>(pos), static_cast<uint32_t>(end > pos ? end - pos : 0)};
+    };
+    if (full.size() > UINT32_MAX) return t; // Unknown: no spans to keep
     if (!full.empty() && full[0] == '#') {
         t.kind = Kind::Extension;
         auto colon = full.find(':');
-        t.ns = full.substr(1, colon == std::string::npos ? std::string::npos : colon - 1);
-        if (colon != std::string::npos) t.op = full.substr(colon + 1);
+        t.m_ns = span(1, colon);
+        if (colon != std::string::npos) t.m_op = span(colon + 1, full.size());
         return t;
     }
     static const std::string prefix = "torch.ops.";
     if (full.rfind(prefix, 0) == 0) {
-        std::string rest = full.substr(prefix.size());
-        std::vector<std::string> parts;
-        size_t start = 0;
-        for (size_t p; (p = rest.find('.', start)) != std::string::npos; start = p + 1)
-            parts.push_back(rest.substr(start, p - start));
-        parts.push_back(rest.substr(start));
-        if (parts.size() >= 2) {
-            t.ns = parts[0];
-            t.op = parts[1];
-            t.overload = parts.size() >= 3 ? parts[2] : "default";
-            for (size_t k = 3; k < parts.size(); ++k) t.overload += "." + parts[k];
-            t.kind = t.ns == "higher_order" ? Kind::HigherOrder : Kind::Op;
-            if (t.ns == "higher_order") t.overload.clear();
+        // torch.ops.<ns>.<op>[.<overload, dots and all>]
+        const size_t nsEnd = full.find('.', prefix.size());
+        if (nsEnd != std::string::npos) {
+            const size_t opEnd = full.find('.', nsEnd + 1);
+            t.m_ns = span(prefix.size(), nsEnd);
+            t.m_op = span(nsEnd + 1, opEnd);
+            const bool higherOrder = t.ns() == "higher_order";
+            t.kind = higherOrder ? Kind::HigherOrder : Kind::Op;
+            if (!higherOrder) {
+                if (opEnd == std::string::npos) t.m_defaultOverload = true;
+                else t.m_overload = span(opEnd + 1, full.size());
+            }
             return t;
         }
     }
@@ -103,8 +117,8 @@ Target Target::parse(const std::string& full) {
         full.rfind("operator.", 0) == 0 || full == "builtins.getattr") {
         t.kind = Kind::Symbolic;
         auto dot = full.rfind('.');
-        t.ns = full.substr(0, dot);
-        t.op = full.substr(dot + 1);
+        t.m_ns = span(0, dot);
+        t.m_op = span(dot + 1, full.size());
         return t;
     }
     t.kind = Kind::Unknown;
@@ -112,8 +126,8 @@ Target Target::parse(const std::string& full) {
 }
 
 std::string Target::shortName() const {
-    if (kind == Kind::Op) return ns + "." + op + "." + overload;
-    if (kind == Kind::HigherOrder) return "higher_order." + op;
+    if (kind == Kind::Op) return ns() + "." + op() + "." + overload();
+    if (kind == Kind::HigherOrder) return "higher_order." + op();
     return full;
 }
 
@@ -123,8 +137,8 @@ std::string Target::opKey(const std::string& ns, const std::string& op, const st
 
 std::string Target::key() const {
     switch (kind) {
-    case Kind::Op: return opKey(ns, op, overload);
-    case Kind::HigherOrder: return "higher_order::" + op;
+    case Kind::Op: return opKey(ns(), op(), overload());
+    case Kind::HigherOrder: return "higher_order::" + op();
     default: return full;
     }
 }

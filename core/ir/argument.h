@@ -2,6 +2,7 @@
 // Values as the export schema passes them: devices, FakeTensor metadata, the `Argument` union,
 // named arguments and call targets.
 
+#include "core/ir/boxed.h"
 #include "core/ir/dtype.h"
 #include "core/ir/sym.h"
 
@@ -26,12 +27,12 @@ struct Device {
 
 /// A FakeTensor's metadata (`tensor_values[name]`).
 struct TensorMeta {
-    ScalarType dtype = ScalarType::Float32;
     std::vector<SymInt> sizes;
     std::vector<SymInt> strides;
     SymInt storageOffset;
-    bool requiresGrad = false;
     Device device;
+    ScalarType dtype = ScalarType::Float32; // the small members together: 120 bytes in all
+    bool requiresGrad = false;
     int layout = 7; // Layout::Strided
     bool operator==(const TensorMeta&) const = default;
 
@@ -43,7 +44,7 @@ struct TensorMeta {
 
 // ---------------------------------------------------------------- arguments
 
-enum class ArgKind {
+enum class ArgKind : uint8_t {
     None,
     Tensor,          // name
     Tensors,         // list of Tensor
@@ -79,21 +80,35 @@ enum class ArgKind {
 };
 
 /// One `Argument` union value. Scalar members use i/f/b/s; list members use `list` (elements are
-/// themselves scalar Arguments, e.g. a SymInts element is a SymInt by name or literal).
+/// themselves scalar Arguments, e.g. a SymInts element is a SymInt by name or literal). The parts
+/// few kinds use (a custom object's class, an element's key, an opaque member's JSON, a device, a
+/// subgraph) sit behind one pointer: a tensor or literal argument is 64 bytes.
 struct Argument {
     ArgKind kind = ArgKind::None;
-    int64_t i = 0;
-    double f = 0;
-    double imag = 0;
     bool b = false;
     bool isName = false; // Sym*: refers to a value by name (s) rather than a literal
+    union {
+        int64_t i = 0;
+        double imag; // Complex: the imaginary part (no complex kind uses i)
+    };
+    double f = 0;
     std::string s;
-    std::string s2;
-    std::string key; // StringToArgument element key
-    std::string raw; // Opaque: the JSON text
-    Device device;
-    std::vector<Argument> list;
-    std::shared_ptr<const Graph> graph;
+    BoxedVector<Argument> list;
+
+    /// CustomObj: the class_fqn.
+    const std::string& s2() const { return m_rare.get().s2; }
+    /// StringToArgument element: its key.
+    const std::string& key() const { return m_rare.get().key; }
+    /// Opaque: the member's JSON text.
+    const std::string& raw() const { return m_rare.get().raw; }
+    const core::Device& device() const { return m_rare.get().device; }
+    /// Graph: the subgraph.
+    const std::shared_ptr<const Graph>& graph() const { return m_rare.get().graph; }
+    void setS2(std::string v) { m_rare.mut().s2 = std::move(v); }
+    void setKey(std::string v) { m_rare.mut().key = std::move(v); }
+    void setRaw(std::string v) { m_rare.mut().raw = std::move(v); }
+    void setDevice(core::Device v) { m_rare.mut().device = std::move(v); }
+    void setGraph(std::shared_ptr<const Graph> g) { m_rare.mut().graph = std::move(g); }
 
     static Argument none() { return {}; }
     static Argument tensor(std::string name) { Argument a; a.kind = ArgKind::Tensor; a.s = std::move(name); return a; }
@@ -128,6 +143,16 @@ struct Argument {
         }
     }
     bool operator==(const Argument& o) const;
+
+private:
+    struct Rare {
+        std::string s2;
+        std::string key;
+        std::string raw;
+        core::Device device;
+        std::shared_ptr<const Graph> graph;
+    };
+    Boxed<Rare> m_rare;
 };
 
 struct NamedArgument {
@@ -139,13 +164,19 @@ struct NamedArgument {
 
 // ---------------------------------------------------------------- targets
 
+/// A call target. Its parts are spans of `full` (every node holds one target: four strings were 136
+/// bytes of each node, this is 64).
 struct Target {
-    enum class Kind { Op, Symbolic, HigherOrder, Extension, Unknown };
+    enum class Kind : uint8_t { Op, Symbolic, HigherOrder, Extension, Unknown };
     Kind kind = Kind::Unknown;
-    std::string full;     // as written: "torch.ops.aten.add.Tensor", "_operator.add", "#ns:op"
-    std::string ns;       // "aten", "prims", "higher_order", custom namespace
-    std::string op;       // "add"
-    std::string overload; // "Tensor", "default"
+    std::string full; // as written: "torch.ops.aten.add.Tensor", "_operator.add", "#ns:op"; set by parse()
+
+    /// "aten", "prims", "higher_order", custom namespace
+    std::string ns() const { return part(m_ns); }
+    /// "add"
+    std::string op() const { return part(m_op); }
+    /// "Tensor", "default" (also when an op target names no overload), "" for higher-order ops
+    std::string overload() const { return m_defaultOverload ? std::string("default") : part(m_overload); }
 
     /// Parses a target string (section 7 of the format guide).
     static Target parse(const std::string& full);
@@ -158,6 +189,15 @@ struct Target {
     /// The key of an op overload: "ns::op.overload", "default" when `overload` is empty.
     static std::string opKey(const std::string& ns, const std::string& op, const std::string& overload);
     bool operator==(const Target& o) const { return full == o.full; }
+
+private:
+    struct Span {
+        uint32_t pos = 0;
+        uint32_t len = 0;
+    };
+    std::string part(Span s) const { return full.substr(s.pos, s.len); }
+    Span m_ns, m_op, m_overload;
+    bool m_defaultOverload = false;
 };
 
 } // namespace irlens::core

@@ -26,7 +26,7 @@ TensorMeta makeTensorMeta(ScalarType dtype, const std::vector<SymInt>& sizes) {
     for (size_t k = sizes.size(); k-- > 0;) {
         if (symbolic.empty()) m.strides[k] = SymInt::literal(literal);
         else m.strides[k] = SymInt::expression(literal == 1 ? symbolic : std::to_string(literal) + "*" + symbolic);
-        if (sizes[k].isExpr) symbolic = symbolic.empty() ? sizes[k].expr : symbolic + "*" + sizes[k].expr;
+        if (sizes[k].isExpr()) symbolic = symbolic.empty() ? sizes[k].expr() : symbolic + "*" + sizes[k].expr();
         else literal *= sizes[k].value;
     }
     m.storageOffset = SymInt::literal(0);
@@ -111,7 +111,7 @@ Argument graphArgument(std::string submoduleName, std::shared_ptr<const Graph> g
     Argument a;
     a.kind = ArgKind::Graph;
     a.s = std::move(submoduleName);
-    a.graph = std::move(graph);
+    a.setGraph(std::move(graph));
     return a;
 }
 

@@ -1,7 +1,9 @@
 #include "core/ir/node_meta.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdlib>
-#include <sstream>
+#include <stdexcept>
 
 namespace irlens::core {
 
@@ -33,23 +35,35 @@ std::string trim(const std::string& s) {
     return s.substr(a, b - a + 1);
 }
 
-// Parses `File "x.py", line 12, in forward` + the following code line.
-std::vector<StackFrame> parseFrames(const std::string& trace) {
+std::string_view trimmed(std::string_view s) {
+    size_t a = s.find_first_not_of(" \t\r\n");
+    if (a == std::string_view::npos) return {};
+    return s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
+}
+
+// Parses `File "x.py", line 12, in forward` + the following code line. Reads the text in place (a
+// stack trace can be megabytes long; copying it line by line made the load's peak hold it 5 times).
+std::vector<StackFrame> parseFrames(std::string_view trace) {
     std::vector<StackFrame> frames;
-    std::istringstream in(trace);
-    std::string line;
-    while (std::getline(in, line)) {
-        std::string t = trim(line);
-        if (t.rfind("File \"", 0) == 0) {
+    for (size_t start = 0; start < trace.size();) {
+        size_t end = trace.find('\n', start);
+        if (end == std::string_view::npos) end = trace.size();
+        const std::string_view t = trimmed(trace.substr(start, end - start));
+        start = end + 1;
+        if (t.starts_with("File \"")) {
             StackFrame f;
             auto q = t.find('"', 6);
-            if (q == std::string::npos) continue;
+            if (q == std::string_view::npos) continue;
             f.file = t.substr(6, q - 6);
             auto lp = t.find("line ", q);
-            if (lp != std::string::npos) f.line = std::atoi(t.c_str() + lp + 5);
+            if (lp != std::string_view::npos) {
+                int line = 0;
+                std::from_chars(t.data() + lp + 5, t.data() + t.size(), line);
+                f.line = line;
+            }
             auto ip = t.find(", in ", q);
-            if (ip != std::string::npos) f.function = t.substr(ip + 5);
-            frames.push_back(f);
+            if (ip != std::string_view::npos) f.function = t.substr(ip + 5);
+            frames.push_back(std::move(f));
         } else if (!frames.empty() && frames.back().code.empty() && !t.empty()) {
             frames.back().code = t;
         }
@@ -83,10 +97,40 @@ std::vector<ModuleStackEntry> parseModuleStack(const std::string& text) {
         }
         entries.push_back(std::move(e));
     }
+    entries.shrink_to_fit(); // held for as long as the program (one per distinct module stack)
     return entries;
 }
 
 } // namespace
+
+MetaMap::const_iterator MetaMap::lowerBound(std::string_view key) const {
+    return std::lower_bound(m_items.begin(), m_items.end(), key,
+                            [](const value_type& e, std::string_view k) { return std::string_view(e.first) < k; });
+}
+
+MetaMap::iterator MetaMap::lowerBound(std::string_view key) {
+    return std::lower_bound(m_items.begin(), m_items.end(), key,
+                            [](const value_type& e, std::string_view k) { return std::string_view(e.first) < k; });
+}
+
+const MetaText& MetaMap::at(std::string_view key) const {
+    auto it = find(key);
+    if (it == end()) throw std::out_of_range("no metadata key " + std::string(key));
+    return it->second;
+}
+
+MetaText& MetaMap::operator[](std::string_view key) {
+    auto it = lowerBound(key);
+    if (it == m_items.end() || it->first != key) it = m_items.insert(it, {std::string(key), MetaText()});
+    return it->second;
+}
+
+size_t MetaMap::erase(std::string_view key) {
+    auto it = find(key);
+    if (it == end()) return 0;
+    m_items.erase(it);
+    return 1;
+}
 
 MetaText MetaParseCache::text(std::string_view value) {
     if (auto it = m_texts.find(value); it != m_texts.end()) return it->second;
@@ -111,7 +155,7 @@ void NodeMeta::parseFromRaw(MetaParseCache& cache) {
         // the text is shared with raw (the same MetaText object the cache handed out for this text)
         if (!it->second.shared()) it->second = MetaText(std::string());
         auto [seen, fresh] = cache.m_traces.try_emplace(it->second.shared().get());
-        if (fresh) seen->second = {it->second.shared(), parseFrames(it->second)};
+        if (fresh) seen->second = {it->second.shared(), parseFrames(it->second.str())};
         stackTrace = seen->second.text;
         frames = seen->second.frames;
     }
@@ -123,18 +167,22 @@ void NodeMeta::parseFromRaw(MetaParseCache& cache) {
     auto sf = raw.find("source_fn_stack");
     if (sf == raw.end()) sf = raw.find("source_fn");
     if (sf != raw.end()) {
-        std::vector<SourceFnEntry> entries;
-        if (!sf->second.empty()) {
+        auto [seen, fresh] = cache.m_sourceFns.try_emplace(sf->second);
+        if (fresh) {
+            std::vector<SourceFnEntry> entries;
             for (const auto& entry : splitTopLevel(sf->second.str(), ';')) {
                 if (entry.empty()) continue;
                 auto comma = entry.find(',');
                 entries.push_back({entry.substr(0, comma), comma == std::string::npos ? "" : entry.substr(comma + 1)});
             }
+            seen->second = std::make_shared<const std::vector<SourceFnEntry>>(std::move(entries));
         }
-        sourceFnStack = std::move(entries);
+        sourceFnStack = seen->second;
     }
-    if (auto it = raw.find("torch_fn"); it != raw.end()) torchFn = it->second.str();
-    if (auto it = raw.find("custom"); it != raw.end()) custom = it->second.str();
+    // the text raw already holds (and shares with the other nodes of the same value)
+    auto shared = [](const MetaText& t) { return t.shared() ? t.shared() : std::make_shared<const std::string>(); };
+    if (auto it = raw.find("torch_fn"); it != raw.end()) torchFn = shared(it->second);
+    if (auto it = raw.find("custom"); it != raw.end()) custom = shared(it->second);
 }
 
 } // namespace irlens::core

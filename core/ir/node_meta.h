@@ -88,6 +88,43 @@ private:
     std::shared_ptr<const std::string> m_text;
 };
 
+/// A node's raw metadata: a handful of keys, kept as a sorted vector (a std::map spent a 96-byte
+/// allocation on each key of each node). The parts of std::map's interface the IR uses.
+class MetaMap {
+public:
+    using value_type = std::pair<std::string, MetaText>;
+    using iterator = std::vector<value_type>::iterator;
+    using const_iterator = std::vector<value_type>::const_iterator;
+
+    const_iterator begin() const { return m_items.begin(); }
+    const_iterator end() const { return m_items.end(); }
+    iterator begin() { return m_items.begin(); }
+    iterator end() { return m_items.end(); }
+    size_t size() const { return m_items.size(); }
+    bool empty() const { return m_items.empty(); }
+    const_iterator find(std::string_view key) const {
+        auto it = lowerBound(key);
+        return it != m_items.end() && it->first == key ? it : m_items.end();
+    }
+    iterator find(std::string_view key) {
+        auto it = lowerBound(key);
+        return it != m_items.end() && it->first == key ? it : m_items.end();
+    }
+    size_t count(std::string_view key) const { return find(key) != end() ? 1 : 0; }
+    /// Throws std::out_of_range for a missing key, as std::map::at does.
+    const MetaText& at(std::string_view key) const;
+    MetaText& operator[](std::string_view key);
+    void insert_or_assign(std::string_view key, MetaText value) { (*this)[key] = std::move(value); }
+    size_t erase(std::string_view key);
+    void reserve(size_t n) { m_items.reserve(n); }
+    bool operator==(const MetaMap& o) const { return m_items == o.m_items; }
+
+private:
+    const_iterator lowerBound(std::string_view key) const;
+    iterator lowerBound(std::string_view key);
+    std::vector<value_type> m_items; // sorted by key, each key once
+};
+
 struct NodeMeta;
 
 /// The parsed views already made while reading one graph, by their text: a node whose stack trace
@@ -106,20 +143,21 @@ private:
     };
     std::unordered_map<const std::string*, Trace> m_traces; // by the shared text (MetaText::shared)
     std::unordered_map<std::string, std::shared_ptr<const std::vector<ModuleStackEntry>>> m_moduleStacks;
+    std::unordered_map<std::string, std::shared_ptr<const std::vector<SourceFnEntry>>> m_sourceFns;
 };
 
 /// Node metadata. `raw` holds every key as stored (the source of truth for writing back);
 /// the other members are parsed views of it. The stack trace and module stack views may be shared
 /// with other nodes (never modified in place: parseFromRaw makes new ones).
 struct NodeMeta {
-    std::map<std::string, MetaText> raw;
+    MetaMap raw;
 
     std::shared_ptr<const std::string> stackTrace;
     SharedList<StackFrame> frames;
     std::shared_ptr<const std::vector<ModuleStackEntry>> moduleStack; // null: no nn_module_stack key
-    std::optional<std::vector<SourceFnEntry>> sourceFnStack;
-    std::optional<std::string> torchFn;
-    std::optional<std::string> custom;
+    std::shared_ptr<const std::vector<SourceFnEntry>> sourceFnStack; // null: no source_fn_stack key
+    std::shared_ptr<const std::string> torchFn;                       // null: no torch_fn key
+    std::shared_ptr<const std::string> custom;                        // null: no custom key
 
     /// Fills the parsed members from `raw` (stack frames, module stack in both eras, source_fn).
     void parseFromRaw();

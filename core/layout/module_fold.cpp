@@ -122,7 +122,7 @@ private:
             m_text += ']';
             return;
         }
-        m_text += '(' + std::to_string(a.i) + ',' + std::to_string(a.f) + ',' + std::to_string(a.b) + ',' + a.s + ',' + a.key + ')';
+        m_text += '(' + std::to_string(a.i) + ',' + std::to_string(a.f) + ',' + std::to_string(a.b) + ',' + a.s + ',' + a.key() + ')';
     }
 
     const Graph& m_graph;

@@ -72,7 +72,7 @@ void addChip(VisibleItem& item, Chip chip) {
 
 std::string opTitle(const Node& node) {
     const auto& t = node.target;
-    if (t.kind == Target::Kind::Op || t.kind == Target::Kind::HigherOrder) return t.op;
+    if (t.kind == Target::Kind::Op || t.kind == Target::Kind::HigherOrder) return t.op();
     return tail(t.full);
 }
 

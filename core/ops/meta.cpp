@@ -75,13 +75,13 @@ Result<MetaOutputs> inplace(const NodeArgs& a) {
 bool hasMetaFunction(const Target& target) {
     if (target.kind != Target::Kind::Op) return false;
     if (table().count(target.key())) return true;
-    if (target.ns == "aten") {
-        if (elementwiseInfo(target.op, target.overload)) return true;
-        if (!target.op.empty() && target.op.back() == '_' &&
-            elementwiseInfo(target.op.substr(0, target.op.size() - 1), target.overload))
+    if (target.ns() == "aten") {
+        if (elementwiseInfo(target.op(), target.overload())) return true;
+        if (!target.op().empty() && target.op().back() == '_' &&
+            elementwiseInfo(target.op().substr(0, target.op().size() - 1), target.overload()))
             return true;
     }
-    if (target.ns == "prims" && elementwisePrimInfo(target.op)) return true;
+    if (target.ns() == "prims" && elementwisePrimInfo(target.op())) return true;
     return false;
 }
 
@@ -99,13 +99,13 @@ Result<std::vector<InferredValue>> inferMeta(const Node& node, const Graph& grap
     const OpInfo* info = OpRegistry::instance().find(t);
     NodeArgs args(node, graph, info ? &info->schema : nullptr);
     if (auto it = table().find(t.key()); it != table().end()) return it->second(args);
-    if (t.ns == "aten") {
-        if (const auto* e = elementwiseInfo(t.op, t.overload)) return elementwise(args, *e);
-        if (!t.op.empty() && t.op.back() == '_' && elementwiseInfo(t.op.substr(0, t.op.size() - 1), t.overload))
+    if (t.ns() == "aten") {
+        if (const auto* e = elementwiseInfo(t.op(), t.overload())) return elementwise(args, *e);
+        if (!t.op().empty() && t.op().back() == '_' && elementwiseInfo(t.op().substr(0, t.op().size() - 1), t.overload()))
             return inplace(args);
     }
-    if (t.ns == "prims") {
-        if (const auto* e = elementwisePrimInfo(t.op)) {
+    if (t.ns() == "prims") {
+        if (const auto* e = elementwisePrimInfo(t.op())) {
             // Prims do not promote: the output has the inputs' dtype (bool / real per the prim's kind).
             ElementwiseInfo prim = *e;
             prim.kind = PromotionKind::NoOpmath;
@@ -160,7 +160,7 @@ void checkGraphInto(const Graph& graph, const MetaCheckOptions& options, MetaChe
     for (const auto& node : graph.nodes) {
         if (options.recurseIntoSubgraphs)
             for (const auto& in : node.inputs)
-                if (in.arg.kind == ArgKind::Graph && in.arg.graph) checkGraphInto(*in.arg.graph, options, report, unsupported);
+                if (in.arg.kind == ArgKind::Graph && in.arg.graph()) checkGraphInto(*in.arg.graph(), options, report, unsupported);
         if (!hasMetaFunction(node.target)) {
             if (unsupported.insert(node.target.full).second) report.unsupported.push_back(node.target.full);
             continue;

@@ -43,7 +43,7 @@ Result<int64_t> wrapDim(const NodeArgs& a, const std::string& arg, int64_t dim, 
 
 std::vector<int64_t> staticOr(const std::vector<SymInt>& sizes, int64_t fallback) {
     std::vector<int64_t> out;
-    for (const auto& s : sizes) out.push_back(s.isStatic() ? s.value : s.hint.value_or(fallback));
+    for (const auto& s : sizes) out.push_back(s.isStatic() ? s.value : s.hint().value_or(fallback));
     return out;
 }
 
@@ -55,11 +55,11 @@ SymInt mulSym(const SymInt& a, const SymInt& b) {
     if (isStaticOne(b)) return a;
     if ((a.isStatic() && a.value == 0) || (b.isStatic() && b.value == 0)) return SymInt::literal(0);
     std::optional<int64_t> hint;
-    auto ha = a.isStatic() ? std::optional<int64_t>(a.value) : a.hint;
-    auto hb = b.isStatic() ? std::optional<int64_t>(b.value) : b.hint;
+    auto ha = a.isStatic() ? std::optional<int64_t>(a.value) : a.hint();
+    auto hb = b.isStatic() ? std::optional<int64_t>(b.value) : b.hint();
     if (ha && hb) hint = *ha * *hb;
-    std::string ea = a.isStatic() ? std::to_string(a.value) : prettySymExpr(a.expr);
-    std::string eb = b.isStatic() ? std::to_string(b.value) : prettySymExpr(b.expr);
+    std::string ea = a.isStatic() ? std::to_string(a.value) : prettySymExpr(a.expr());
+    std::string eb = b.isStatic() ? std::to_string(b.value) : prettySymExpr(b.expr());
     // Literal factor first, as sympy prints it ("4*s0").
     return SymInt::expression(a.isStatic() || !b.isStatic() ? ea + "*" + eb : eb + "*" + ea, hint);
 }
@@ -215,7 +215,7 @@ Result<std::vector<SymInt>> inferViewShape(const NodeArgs& a, const std::vector<
         for (size_t i = 0; i < v.size(); ++i) {
             if (static_cast<int>(i) == skip) continue;
             if (v[i].isStatic()) lit *= v[i].value;
-            else syms.insert(prettySymExpr(v[i].expr));
+            else syms.insert(prettySymExpr(v[i].expr()));
         }
     };
     int64_t litIn = 1, litOut = 1;

@@ -53,7 +53,7 @@ ScalarType numberDtype(const Argument* v) {
 
 Device deviceArg(const NodeArgs& a) {
     const Argument* d = a.get("device");
-    return d && d->kind == ArgKind::Device ? d->device : Device{};
+    return d && d->kind == ArgKind::Device ? d->device() : Device{};
 }
 
 Result<MetaOutputs> arange(const NodeArgs& a, bool hasStart, bool hasStep) {

@@ -109,7 +109,7 @@ Result<MetaOutputs> factoryPrim(const NodeArgs& a, const std::string& shapeArg) 
     auto dtype = a.scalarType("dtype");
     if (!dtype) return a.error("dtype", "expected a dtype");
     const Argument* dev = a.get("device");
-    return one(contiguousMeta(*dtype, shape, dev && dev->kind == ArgKind::Device ? dev->device : Device{}));
+    return one(contiguousMeta(*dtype, shape, dev && dev->kind == ArgKind::Device ? dev->device() : Device{}));
 }
 
 } // namespace

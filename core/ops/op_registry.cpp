@@ -200,9 +200,9 @@ IrLevel OpRegistry::levelOf(const Target& target) const {
     case Target::Kind::Op: break;
     }
     // Shape helpers carry the core tag but are symbolic in nature: they compute SymInts, not tensors.
-    if (target.ns == "aten" && target.op.rfind("sym_", 0) == 0) return IrLevel::Symbolic;
-    if (target.ns == "prims") return IrLevel::Prims;
-    if (target.ns == "aten") {
+    if (target.ns() == "aten" && target.op().rfind("sym_", 0) == 0) return IrLevel::Symbolic;
+    if (target.ns() == "prims") return IrLevel::Prims;
+    if (target.ns() == "aten") {
         if (const OpInfo* info = find(target)) return info->level;
         // Any ATen overload without the core tag belongs to the training IR, even one we have no schema for.
         return IrLevel::Training;

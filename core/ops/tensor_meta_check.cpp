@@ -10,7 +10,7 @@ constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
 std::optional<int64_t> known(const SymInt& s) {
     if (s.isStatic()) return s.value;
-    return s.hint;
+    return s.hint();
 }
 
 std::string shape(const std::vector<SymInt>& v) {

@@ -190,7 +190,7 @@ ScalarType sumResultType(ScalarType input, std::optional<ScalarType> requested) 
 bool sameSize(const SymInt& a, const SymInt& b) {
     if (a.isStatic() != b.isStatic()) return false;
     if (a.isStatic()) return a.value == b.value;
-    return a.expr == b.expr || prettySymExpr(a.expr) == prettySymExpr(b.expr);
+    return a.expr() == b.expr() || prettySymExpr(a.expr()) == prettySymExpr(b.expr());
 }
 
 std::string shapeString(const std::vector<SymInt>& shape) {
@@ -228,7 +228,7 @@ Result<std::vector<SymInt>> broadcastShapes(const std::vector<std::vector<SymInt
                 continue;
             }
             if (acc.isStatic() != size.isStatic() || !acc.isStatic()) {
-                if (!acc.isStatic() && acc.hint && *acc.hint == 1) acc = size;
+                if (!acc.isStatic() && acc.hint() && *acc.hint() == 1) acc = size;
                 continue; // literal acc vs symbol, or two symbols: keep the accumulated size
             }
             return Status::error("cannot broadcast dimension " + std::to_string(-static_cast<int64_t>(k)) + ": size " +

@@ -157,8 +157,8 @@ void checkCond(VerifyContext& ctx, const Node& node, const std::string& path, co
     size_t operands = positional[3]->list.size();
     size_t outputs[2] = {0, 0};
     for (int b = 0; b < 2; ++b) {
-        if (branches[b]->kind != ArgKind::Graph || !branches[b]->graph) return;
-        const Graph& g = *branches[b]->graph;
+        if (branches[b]->kind != ArgKind::Graph || !branches[b]->graph()) return;
+        const Graph& g = *branches[b]->graph();
         outputs[b] = g.outputs.size();
         if (g.inputs.size() != operands)
             ctx.report("EIR-S012", path, node.name,
@@ -225,12 +225,12 @@ void checkSubgraphInput(VerifyContext& ctx, const Node& node, const Argument& ar
                    "node " + n + " (" + heldName(node.target) + ") takes the submodule '" + arg.s +
                        "'; only higher-order ops take subgraphs",
                    "pass tensors to ordinary ops; wrap control flow in a higher-order op (cond, map, ...)");
-    if (!arg.graph)
+    if (!arg.graph())
         ctx.report("EIR-S010", path, node.name,
                    "node " + n + " refers to submodule '" + arg.s + "' but no graph is attached",
                    "serialize the subgraph inline (as_graph {name, graph})");
     else
-        verifyGraph(ctx, *arg.graph, (path.empty() ? "" : path + ".") + node.name + "." + arg.s, false);
+        verifyGraph(ctx, *arg.graph(), (path.empty() ? "" : path + ".") + node.name + "." + arg.s, false);
 }
 
 /// Every value node `k` reads is defined before it (a placeholder or an earlier node); returns the later
@@ -335,7 +335,7 @@ void verifyGraph(VerifyContext& ctx, const Graph& g, const std::string& path, bo
         const Node& node = g.nodes[k];
         const std::string& n = defs.labels[k];
         checkTarget(ctx, node, path, n);
-        if (node.target.kind == Target::Kind::HigherOrder && node.target.op == "cond") checkCond(ctx, node, path, n);
+        if (node.target.kind == Target::Kind::HigherOrder && node.target.op() == "cond") checkCond(ctx, node, path, n);
         anyForward = !checkReads(ctx, g, k, defs, path).empty() || anyForward;
         checkVal(ctx, g, node, path, n);
         checkPrimOperands(ctx, g, node, path, n);

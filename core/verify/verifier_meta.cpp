@@ -43,8 +43,8 @@ void checkGraph(VerifyContext& ctx, const Graph& g, const std::string& path, int
     if (depth >= 64) return; // as deep as any reader nests subgraphs
     for (const auto& node : g.nodes)
         for (const auto& in : node.inputs)
-            if (in.arg.kind == ArgKind::Graph && in.arg.graph)
-                checkGraph(ctx, *in.arg.graph, (path.empty() ? "" : path + ".") + node.name + "." + in.arg.s, depth + 1);
+            if (in.arg.kind == ArgKind::Graph && in.arg.graph())
+                checkGraph(ctx, *in.arg.graph(), (path.empty() ? "" : path + ".") + node.name + "." + in.arg.s, depth + 1);
 }
 
 } // namespace

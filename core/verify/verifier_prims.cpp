@@ -79,7 +79,7 @@ void checkShapes(VerifyContext& ctx, const Node& node, const std::string& path, 
 } // namespace
 
 void checkPrimOperands(VerifyContext& ctx, const Graph& g, const Node& node, const std::string& path, const std::string& n) {
-    if (node.target.kind != Target::Kind::Op || node.target.ns != "prims") return;
+    if (node.target.kind != Target::Kind::Op || node.target.ns() != "prims") return;
     const OpInfo* info = OpRegistry::instance().find(node.target);
     if (!info || !isElementwisePrim(*info)) return;
     const auto ops = tensorOperands(g, node, info->schema);

@@ -13,7 +13,7 @@ namespace {
 // The symbol a size is, when it is exactly one symbol ("s0"); "" for literals and expressions (2*s0).
 std::string bareSymbol(const SymInt& s) {
     if (s.isStatic()) return {};
-    const std::string text = prettySymExpr(s.expr);
+    const std::string text = prettySymExpr(s.expr());
     if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_')) return {};
     for (char c : text)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return {};

@@ -229,20 +229,20 @@ void collectSymbols(const std::string& expr, std::set<std::string>& out) {
 void symbolsOfGraph(const Graph& g, std::map<std::string, std::string>& firstUse) {
     for (const auto& [name, meta] : g.tensorValues)
         for (const auto& s : meta.sizes)
-            if (s.isExpr) {
+            if (s.isExpr()) {
                 std::set<std::string> syms;
-                collectSymbols(s.expr, syms);
+                collectSymbols(s.expr(), syms);
                 for (const auto& sym : syms) firstUse.emplace(sym, name);
             }
     for (const auto& [name, v] : g.symIntValues)
-        if (v.isExpr) {
+        if (v.isExpr()) {
             std::set<std::string> syms;
-            collectSymbols(v.expr, syms);
+            collectSymbols(v.expr(), syms);
             for (const auto& sym : syms) firstUse.emplace(sym, name);
         }
     for (const auto& n : g.nodes)
         for (const auto& in : n.inputs)
-            if (in.arg.kind == ArgKind::Graph && in.arg.graph) symbolsOfGraph(*in.arg.graph, firstUse);
+            if (in.arg.kind == ArgKind::Graph && in.arg.graph()) symbolsOfGraph(*in.arg.graph(), firstUse);
 }
 
 } // namespace

@@ -109,7 +109,7 @@ std::vector<std::string> writtenInPlace(const Node& node) {
                 if (const NamedArgument* in = node.input(a.name); in && in->arg.kind == ArgKind::Tensor) out.push_back(in->arg.s);
         return out;
     }
-    const bool inplaceName = !t.op.empty() && t.op.back() == '_' && t.op.rfind("__", 0) != 0;
+    const bool inplaceName = !t.op().empty() && t.op().back() == '_' && t.op().rfind("__", 0) != 0;
     if (inplaceName && !node.inputs.empty() && node.inputs[0].arg.kind == ArgKind::Tensor) out.push_back(node.inputs[0].arg.s);
     return out;
 }

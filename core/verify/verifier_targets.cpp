@@ -32,8 +32,8 @@ std::string knownOverloads(const Target& t) {
     std::string out;
     int listed = 0;
     for (const auto& op : OpRegistry::instance().all())
-        if (op.ns == t.ns && op.schema.name == t.op && listed++ < 6)
-            out += (out.empty() ? "'" : " or '") + t.ns + "." + t.op + "." + op.schema.overload + "'";
+        if (op.ns == t.ns() && op.schema.name == t.op() && listed++ < 6)
+            out += (out.empty() ? "'" : " or '") + t.ns() + "." + t.op() + "." + op.schema.overload + "'";
     return out.empty() ? "'" + heldName(t) + ".default' or the overload its schema names (e.g. '.Tensor')" : out;
 }
 
@@ -42,11 +42,11 @@ std::string knownOverloads(const Target& t) {
 // holding one never passes that check silently; it stays a warning because the spec allows custom ops.
 void checkCoreAtenNamespace(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n) {
     const Target& t = node.target;
-    if (!ctx.options.coreAtenOnly.value_or(false) || t.ns == "aten") return;
+    if (!ctx.options.coreAtenOnly.value_or(false) || t.ns() == "aten") return;
     ctx.report("EIR-D004", path, node.name,
-               "node " + n + " calls '" + heldName(t) + "', a custom op of namespace '" + t.ns +
+               "node " + n + " calls '" + heldName(t) + "', a custom op of namespace '" + t.ns() +
                    "', not an ATen op: the program is not Core ATen only",
-               "keep it if the consumer implements '" + t.ns + "' ops; otherwise decompose it into Core ATen ops");
+               "keep it if the consumer implements '" + t.ns() + "' ops; otherwise decompose it into Core ATen ops");
 }
 
 } // namespace
@@ -85,9 +85,9 @@ void checkTarget(VerifyContext& ctx, const Node& node, const std::string& path, 
     // then are its schema and level known.
     const OpInfo* info = OpRegistry::instance().find(t);
     const bool training = ctx.program.isTrainingDialect();
-    bool isOut = info ? info->schema.isOut() : (t.overload == "out" || t.overload.rfind("out_", 0) == 0);
+    bool isOut = info ? info->schema.isOut() : (t.overload() == "out" || t.overload().rfind("out_", 0) == 0);
     bool inplace = info ? info->schema.isInplace()
-                        : (!t.op.empty() && t.op.back() == '_' && t.op.rfind("__", 0) != 0);
+                        : (!t.op().empty() && t.op().back() == '_' && t.op().rfind("__", 0) != 0);
     if (isOut) {
         ctx.report("EIR-D002", training ? Severity::Warning : Severity::Error, path, key,
                    "node " + n + " calls the out= overload '" + heldName(t) + "'; Export IR is functional",
@@ -101,11 +101,11 @@ void checkTarget(VerifyContext& ctx, const Node& node, const std::string& path, 
         else
             ctx.report("EIR-D001", Severity::Error, path, key,
                        "node " + n + " calls the in-place op '" + heldName(t) + "' in a functional (ATen) program",
-                       "use the functional variant ('" + t.ns + "." +
-                           (t.op.back() == '_' ? t.op.substr(0, t.op.size() - 1) : t.op) +
+                       "use the functional variant ('" + t.ns() + "." +
+                           (t.op().back() == '_' ? t.op().substr(0, t.op().size() - 1) : t.op()) +
                            "') and return mutated buffers as BUFFER_MUTATION outputs");
     }
-    if (!info && t.ns == "aten")
+    if (!info && t.ns() == "aten")
         ctx.report("EIR-S011", path, key,
                    packet ? "node " + n + " calls the overload packet '" + heldName(t) + "'; irlens cannot tell which "
                             "overload's schema applies, so its arguments and val are not checked against a schema"
@@ -115,7 +115,7 @@ void checkTarget(VerifyContext& ctx, const Node& node, const std::string& path, 
                           : "none needed; add the schema to the op tables if this op should be checked");
     bool coreRule = ctx.options.coreAtenOnly ? *ctx.options.coreAtenOnly : (!training && isAtenDialect(ctx.program));
     IrLevel level = OpRegistry::instance().levelOf(t);
-    if (coreRule && t.ns == "aten" && level != IrLevel::Symbolic && (info || !packet) && !(info && info->hasTag("core"))) {
+    if (coreRule && t.ns() == "aten" && level != IrLevel::Symbolic && (info || !packet) && !(info && info->hasTag("core"))) {
         Severity sev = ctx.options.coreAtenOnly.value_or(false) ? Severity::Error : Severity::Warning;
         ctx.report("EIR-D003", sev, path, key,
                    "node " + n + " calls '" + heldName(t) + "', which is not in the Core ATen opset",

@@ -50,10 +50,10 @@ std::string quoted(const std::string& s) {
 
 bool isOperatorName(const Target& t) {
     switch (t.kind) {
-    case Target::Kind::Op: return isIdentifier(t.ns) && isIdentifier(t.op) && isDottedIdentifier(t.overload);
-    case Target::Kind::HigherOrder: return isIdentifier(t.op);
-    case Target::Kind::Extension: return isDottedIdentifier(t.ns) && isDottedIdentifier(t.op);
-    case Target::Kind::Symbolic: return isDottedIdentifier(t.ns) && isIdentifier(t.op);
+    case Target::Kind::Op: return isIdentifier(t.ns()) && isIdentifier(t.op()) && isDottedIdentifier(t.overload());
+    case Target::Kind::HigherOrder: return isIdentifier(t.op());
+    case Target::Kind::Extension: return isDottedIdentifier(t.ns()) && isDottedIdentifier(t.op());
+    case Target::Kind::Symbolic: return isDottedIdentifier(t.ns()) && isIdentifier(t.op());
     case Target::Kind::Unknown: return isDottedIdentifier(t.full); // EIR-S001 reports it as unknown
     }
     return false;
@@ -107,8 +107,8 @@ void checkGraphValues(VerifyContext& ctx, const Graph& g, const std::string& pat
         checkNamedArguments(ctx, node, label, path);
         if (depth >= 64) continue; // as deep as any reader nests subgraphs
         for (const auto& in : node.inputs)
-            if (in.arg.kind == ArgKind::Graph && in.arg.graph)
-                checkGraphValues(ctx, *in.arg.graph, (path.empty() ? "" : path + ".") + node.name + "." + in.arg.s, depth + 1);
+            if (in.arg.kind == ArgKind::Graph && in.arg.graph())
+                checkGraphValues(ctx, *in.arg.graph(), (path.empty() ? "" : path + ".") + node.name + "." + in.arg.s, depth + 1);
     }
 }
 

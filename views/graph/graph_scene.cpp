@@ -223,7 +223,7 @@ std::vector<int> GraphScene::nodesUsingSymbol(const Graph& graph, const QString&
             const TensorMeta* m = graph.tensorMeta(name);
             if (!m) continue;
             for (const auto& s : m->sizes)
-                if (s.isExpr && word.match(QString::fromStdString(s.toString())).hasMatch()) uses = true;
+                if (s.isExpr() && word.match(QString::fromStdString(s.toString())).hasMatch()) uses = true;
         }
         if (uses) out.push_back(static_cast<int>(k));
     }

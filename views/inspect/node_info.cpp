@@ -69,14 +69,14 @@ QString formatArgument(const Argument& a) {
         if (a.kind == ArgKind::SymInt) return QString::number(a.i);
         if (a.kind == ArgKind::SymBool) return a.b ? "True" : "False";
         return QString::number(a.f, 'g', 8);
-    case ArgKind::Device: return "device('" + q(a.device.toString()) + "')";
+    case ArgKind::Device: return "device('" + q(a.device().toString()) + "')";
     case ArgKind::Graph: return QObject::tr("subgraph %1").arg(q(a.s));
     case ArgKind::CustomObj: return "%" + q(a.s);
     case ArgKind::Operator: return q(a.s);
-    case ArgKind::Opaque: return q(a.raw);
+    case ArgKind::Opaque: return q(a.raw());
     case ArgKind::StringToArgument: {
         QStringList parts;
-        for (const auto& e : a.list) parts << "'" + q(e.key) + "': " + formatArgument(e);
+        for (const auto& e : a.list) parts << "'" + q(e.key()) + "': " + formatArgument(e);
         return "{" + parts.join(", ") + "}";
     }
     default: return joinList(a);
@@ -87,7 +87,7 @@ QStringList symbolsOf(const TensorMeta& meta) {
     QStringList out;
     static const QRegularExpression sym(QStringLiteral("\\b([a-zA-Z_][a-zA-Z_0-9]*)\\b"));
     for (const auto& s : meta.sizes) {
-        if (!s.isExpr) continue;
+        if (!s.isExpr()) continue;
         auto it = sym.globalMatch(q(s.toString()));
         while (it.hasNext()) {
             QString name = it.next().captured(1);
@@ -171,14 +171,14 @@ void addNodeSection(InfoRow* root, const Node& node, const Program* program) {
     sec->add(QObject::tr("name"), q(node.name));
     addTip(sec->add(QObject::tr("opcode"), "call_function"), tip::opcode);
     addTip(sec->add(QObject::tr("target"), q(node.target.full)), tip::target)->monospace = true;
-    sec->add(QObject::tr("op"), q(node.target.kind == Target::Kind::Op ? node.target.ns + "." + node.target.op : node.target.shortName()));
-    sec->add(QObject::tr("overload"), q(node.target.overload.empty() ? std::string("—") : node.target.overload));
+    sec->add(QObject::tr("op"), q(node.target.kind == Target::Kind::Op ? node.target.ns() + "." + node.target.op() : node.target.shortName()));
+    sec->add(QObject::tr("overload"), q(node.target.overload().empty() ? std::string("—") : node.target.overload()));
     const IrLevel level = registry.levelOf(node.target);
     addTip(sec->add(QObject::tr("op level"), QString("%1 (%2)").arg(q(opLevelName(level))).arg(QChar(opLevelBadge(level)))), tip::opLevel);
     if (program) addTip(sec->add(QObject::tr("program dialect"), q(programDialect(*program))), tip::dialect);
     sec->add(QObject::tr("family"), q(opFamilyName(opFamilyOf(node.target))));
     if (const OpInfo* info = registry.find(node.target)) {
-        auto* schema = sec->add(QObject::tr("schema"), q(node.target.ns + "::" + info->schema.text));
+        auto* schema = sec->add(QObject::tr("schema"), q(node.target.ns() + "::" + info->schema.text));
         schema->monospace = true;
         schema->tip = schema->value;
         if (!info->tags.empty()) {

@@ -232,7 +232,7 @@ private slots:
         QVERIFY(deep);
         std::string gelu;
         for (const auto& n : deep->graph.nodes)
-            if (n.target.op == "gelu" && moduleOf(n) == "layers.100.act") gelu = n.name;
+            if (n.target.op() == "gelu" && moduleOf(n) == "layers.100.act") gelu = n.name;
         QVERIFY(!gelu.empty());
         auto edited = withTarget(*deep, gelu, "torch.ops.aten.silu.default");
         ProgramMatch m;

@@ -221,8 +221,8 @@ private slots:
         MiniGraph g;
         g.input("pred");
         g.input("x");
-        Argument tg; tg.kind = ArgKind::Graph; tg.s = "true_graph_0"; tg.graph = branch("torch.ops.aten.mul.Tensor", Argument::integer(2));
-        Argument fg; fg.kind = ArgKind::Graph; fg.s = "false_graph_0"; fg.graph = branch("torch.ops.aten.sub.Tensor", Argument::integer(1));
+        Argument tg; tg.kind = ArgKind::Graph; tg.s = "true_graph_0"; tg.setGraph(branch("torch.ops.aten.mul.Tensor", Argument::integer(2)));
+        Argument fg; fg.kind = ArgKind::Graph; fg.s = "false_graph_0"; fg.setGraph(branch("torch.ops.aten.sub.Tensor", Argument::integer(1)));
         Node& c = g.node("getitem", "torch.ops.higher_order.cond", {{"", Argument::tensor("pred"), 1}, {"", tg, 1}, {"", fg, 1}, {"", Argument::tensors({"x"}), 1}});
         c.isHopSingleTensorReturn = false;
         g.output("getitem");

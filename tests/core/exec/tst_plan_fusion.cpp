@@ -156,11 +156,11 @@ private slots:
         for (const auto& pn : (*fused)->graph().nodes) {
             if (pn.fusedInto < 0) continue;
             const PlanNode& conv = (*fused)->graph().nodes[static_cast<size_t>(pn.fusedInto)];
-            QVERIFY2(conv.node->target.op.find("conv") != std::string::npos, pn.node->name.c_str());
+            QVERIFY2(conv.node->target.op().find("conv") != std::string::npos, pn.node->name.c_str());
             QVERIFY(conv.fusedInto < 0);
-            if (pn.node->target.op.find("batch_norm") != std::string::npos) ++bn;
+            if (pn.node->target.op().find("batch_norm") != std::string::npos) ++bn;
             else ++act;
-            QCOMPARE(pn.node->target.op.empty(), false);
+            QCOMPARE(pn.node->target.op().empty(), false);
         }
         QCOMPARE(bn, batchNorms);
         QCOMPARE(act, activations);

@@ -392,7 +392,7 @@ void TstRunAnalysis::whatIf() {
         const ExecutionPlan& plan = *m.fixture.plan;
         // a bare name is the op, before any node of that name; node: takes the node
         int convolutions = 0;
-        for (const PlanNode& pn : plan.graph().nodes) convolutions += pn.node->target.op == "convolution" ? 1 : 0;
+        for (const PlanNode& pn : plan.graph().nodes) convolutions += pn.node->target.op() == "convolution" ? 1 : 0;
         QCOMPARE(static_cast<int>(selectNodes(plan, "convolution")->size()), convolutions);
         QCOMPARE(static_cast<int>(selectNodes(plan, "node:" + plan.graph().nodes[0].node->name)->size()), 1);
         auto same = exec::whatIf(plan, m.run, {{"convolution", 1.0}});

@@ -26,9 +26,9 @@ private slots:
         QFETCH(int, kind);
         Target t = Target::parse(full.toStdString());
         QCOMPARE(int(t.kind), kind);
-        QTEST(QString::fromStdString(t.ns), "ns");
-        QTEST(QString::fromStdString(t.op), "op");
-        QTEST(QString::fromStdString(t.overload), "overload");
+        QTEST(QString::fromStdString(t.ns()), "ns");
+        QTEST(QString::fromStdString(t.op()), "op");
+        QTEST(QString::fromStdString(t.overload()), "overload");
     }
 
     void moduleStack_data() {

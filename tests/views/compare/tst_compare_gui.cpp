@@ -82,7 +82,7 @@ bool waitCompared(CompareWindow* w, int timeoutMs = 60000) {
 int nodeNamed(const core::Program& p, const std::string& module, const std::string& op) {
     for (size_t k = 0; k < p.graph.nodes.size(); ++k) {
         const auto& n = p.graph.nodes[k];
-        if (n.target.op == op && n.meta.moduleStack && n.meta.moduleStack->back().path == module) return static_cast<int>(k);
+        if (n.target.op() == op && n.meta.moduleStack && n.meta.moduleStack->back().path == module) return static_cast<int>(k);
     }
     return -1;
 }

@@ -259,13 +259,13 @@ void TestGraphScene::oneNamePerNode() {
     const std::string fx = core::printFxGraph(*doc.program());
     int norms = 0;
     for (const auto& n : g.nodes) {
-        if (n.target.op != "native_layer_norm") continue;
+        if (n.target.op() != "native_layer_norm") continue;
         ++norms;
         QVERIFY2(n.name.rfind("native_layer_norm_default", 0) == 0, n.name.c_str());
         QVERIFY2(fx.find("%" + n.name + " : [num_users=") != std::string::npos, n.name.c_str());
     }
     QCOMPARE(norms, 240);
-    for (const auto& n : g.nodes) QVERIFY2(n.name.rfind("getitem", 0) != 0 || n.target.op == "getitem", n.name.c_str());
+    for (const auto& n : g.nodes) QVERIFY2(n.name.rfind("getitem", 0) != 0 || n.target.op() == "getitem", n.name.c_str());
 }
 
 void TestGraphScene::nodeContextMenu() {
@@ -278,10 +278,10 @@ void TestGraphScene::nodeContextMenu() {
     // a linear that reads another node (the first reads only the input x)
     int linear = -1;
     for (size_t k = 0; k < g.nodes.size() && linear < 0; ++k)
-        if (g.nodes[k].target.op == "linear" && !producersOf(g, int(k)).empty()) linear = int(k);
+        if (g.nodes[k].target.op() == "linear" && !producersOf(g, int(k)).empty()) linear = int(k);
     QVERIFY(linear >= 0);
     int linearsBefore = 0;
-    for (const auto& node : g.nodes) linearsBefore += node.target.op == "linear";
+    for (const auto& node : g.nodes) linearsBefore += node.target.op() == "linear";
     {
         QMenu menu;
         view.addNodeActions(menu, linear);
@@ -307,7 +307,7 @@ void TestGraphScene::nodeContextMenu() {
     }
     auto linears = [&] {
         int n = 0;
-        for (const auto& node : doc.graph()->nodes) n += node.target.op == "linear";
+        for (const auto& node : doc.graph()->nodes) n += node.target.op() == "linear";
         return n;
     };
     QTRY_VERIFY_WITH_TIMEOUT(!doc.decomposition()->isBusy(), 60000);
@@ -338,7 +338,7 @@ void TestGraphScene::symbolHighlight() {
     QVERIFY(!using_s0.empty());
     for (int n : using_s0) {
         const auto& node = doc.graph()->nodes[static_cast<size_t>(n)];
-        QVERIFY2(node.target.op != "t", node.name.c_str());
+        QVERIFY2(node.target.op() != "t", node.name.c_str());
     }
     doc.setHighlightSymbol("s0");
     int marked = 0;
@@ -354,7 +354,7 @@ void TestGraphScene::searchAndNavigate() {
     QVERIFY(testing::openAndWait(doc, fixture("generated/resnet18/model.pt2")).isEmpty());
     const auto& g = *doc.graph();
     int convs = 0;
-    for (const auto& n : g.nodes) convs += n.target.op == "convolution";
+    for (const auto& n : g.nodes) convs += n.target.op() == "convolution";
     QCOMPARE(convs, 20);
     QCOMPARE(pane.search("convolution"), 20);
     QCOMPARE(pane.search("layer2.1"), [&] {
@@ -373,7 +373,7 @@ void TestGraphScene::searchAndNavigate() {
     pane.search("convolution");
     const int first = pane.nextHit();
     QCOMPARE(doc.selectedNode(), first);
-    QCOMPARE(g.nodes[static_cast<size_t>(first)].target.op, std::string("convolution"));
+    QCOMPARE(g.nodes[static_cast<size_t>(first)].target.op(), std::string("convolution"));
     const int last = pane.nextHit(true);
     QVERIFY(last != first || convs == 1);
     // search hits are outlined

@@ -46,7 +46,7 @@ QModelIndex childByKey(const QAbstractItemModel& m, const QModelIndex& parent, c
 
 int firstNodeWithOp(const core::Graph& g, const std::string& op) {
     for (size_t k = 0; k < g.nodes.size(); ++k)
-        if (g.nodes[k].target.op == op) return static_cast<int>(k);
+        if (g.nodes[k].target.op() == op) return static_cast<int>(k);
     return -1;
 }
 
