@@ -140,7 +140,11 @@ Result<const DecompStep*> DecompSession::apply(std::string title, DecompStage st
     step.nodesBefore = before->graph.nodes.size();
     step.nodesAfter = next->graph.nodes.size();
     step.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    ProgramPtr after = next;
+    // A step that changed nothing keeps the program it started from: no second copy held for undo
+    // (stepping a core ATen program to core ATen held the whole program twice).
+    const bool unchanged = step.applied.empty() && next->graph.nodes.size() == before->graph.nodes.size() && next->verifiers == before->verifiers;
+    ProgramPtr after = unchanged ? before : ProgramPtr(next);
+    next.reset();
     if (!recheck(step, before, after)) return Status::error(kCancelledMessage);
 
     // A new step drops the redo tail.
