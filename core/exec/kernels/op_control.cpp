@@ -74,12 +74,28 @@ int64_t symIntOf(double v, const char* what) {
     return static_cast<int64_t>(v);
 }
 
+// Python's ints do not overflow, a symbolic int64 does: these refuse instead of wrapping.
+int64_t addExact(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) kernelFail("symbolic add overflows int64");
+    return r;
+}
+int64_t subExact(int64_t a, int64_t b, const char* op = "sub") {
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) kernelFail(std::string("symbolic ") + op + " overflows int64");
+    return r;
+}
+int64_t mulExact(int64_t a, int64_t b, const char* op = "mul") {
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) kernelFail(std::string("symbolic ") + op + " overflows int64");
+    return r;
+}
+
 template <SymOp Op> void symOpKernel(KernelContext& ctx) {
     const EValue& a = operand(ctx, 0);
     if constexpr (Op == SymOp::Neg) {
         if (a.kind == EValue::Kind::Double) { ctx.setOutput(0, EValue::fromDouble(-a.d)); return; }
-        if (a.toInt() == std::numeric_limits<int64_t>::min()) kernelFail("symbolic neg overflows int64");
-        ctx.setOutput(0, EValue::fromInt(-a.toInt()));
+        ctx.setOutput(0, EValue::fromInt(subExact(0, a.toInt(), "neg")));
         return;
     }
     if constexpr (Op == SymOp::Not) { ctx.setOutput(0, EValue::fromBool(a.toDouble() == 0)); return; }
@@ -91,17 +107,10 @@ template <SymOp Op> void symOpKernel(KernelContext& ctx) {
     // the int operands only when both are ints (a float's value may not fit one)
     int64_t i = isFloat ? 0 : a.toInt(), j = isFloat ? 0 : b.toInt();
     auto num = [&](double fv, int64_t iv) { return isFloat ? EValue::fromDouble(fv) : EValue::fromInt(iv); };
-    // Python's ints do not overflow, a symbolic int64 does: refuse instead of wrapping
-    // `result` by reference: read after the overflow builtin beside it has written it
-    auto checked = [](bool overflow, const int64_t& result, const char* what) {
-        if (overflow) kernelFail(std::string("symbolic ") + what + " overflows int64");
-        return result;
-    };
-    int64_t r = 0;
     switch (Op) {
-    case SymOp::Add: ctx.setOutput(0, num(x + y, isFloat ? 0 : checked(__builtin_add_overflow(i, j, &r), r, "add"))); break;
-    case SymOp::Sub: ctx.setOutput(0, num(x - y, isFloat ? 0 : checked(__builtin_sub_overflow(i, j, &r), r, "sub"))); break;
-    case SymOp::Mul: ctx.setOutput(0, num(x * y, isFloat ? 0 : checked(__builtin_mul_overflow(i, j, &r), r, "mul"))); break;
+    case SymOp::Add: ctx.setOutput(0, num(x + y, isFloat ? 0 : addExact(i, j))); break;
+    case SymOp::Sub: ctx.setOutput(0, num(x - y, isFloat ? 0 : subExact(i, j))); break;
+    case SymOp::Mul: ctx.setOutput(0, num(x * y, isFloat ? 0 : mulExact(i, j))); break;
     case SymOp::FloorDiv: {
         if (y == 0) kernelFail("symbolic floordiv by zero");
         if (!isFloat && i == std::numeric_limits<int64_t>::min() && j == -1) kernelFail("symbolic floordiv overflows int64");
@@ -123,8 +132,8 @@ template <SymOp Op> void symOpKernel(KernelContext& ctx) {
         if (isFloat || j < 0) { ctx.setOutput(0, EValue::fromDouble(std::pow(x, y))); break; }
         int64_t p = 1, base = i;
         for (int64_t e = j; e; e >>= 1) {
-            if (e & 1) p = checked(__builtin_mul_overflow(p, base, &r), r, "pow");
-            if (e > 1) base = checked(__builtin_mul_overflow(base, base, &r), r, "pow");
+            if (e & 1) p = mulExact(p, base, "pow");
+            if (e > 1) base = mulExact(base, base, "pow");
         }
         ctx.setOutput(0, EValue::fromInt(p));
         break;
