@@ -82,6 +82,17 @@ double estimateWork(const Graph& graph, const Node& node, int flopClass) {
     }
 }
 
+bool workKnown(const Graph& graph, const Node& node) {
+    for (const auto& o : node.outputs) {
+        if (o.kind != ArgKind::Tensor) continue;
+        const TensorMeta* m = graph.tensorMeta(o.s);
+        if (!m) return false;
+        for (const auto& s : m->sizes)
+            if (!s.isStatic()) return false;
+    }
+    return true;
+}
+
 double estimateFlops(const PlanNode& pn, const std::vector<BoundValue>& args, const std::vector<EValue>& outputs) {
     const EValue* out = outputs.empty() ? nullptr : &outputs[0];
     if (!out || !out->isTensor()) return 0;

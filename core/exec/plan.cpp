@@ -5,6 +5,7 @@
 #include "core/ops/tensor_meta_check.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <unordered_map>
 
@@ -161,6 +162,7 @@ struct GraphCompiler {
         if (!pn.kernel) missing[pn.key].push_back(node.name);
         pn.flopClass = flopClassOf(node.target.op());
         pn.work = estimateWork(graph, node, pn.flopClass);
+        if (!workKnown(graph, node)) g.totalWork = std::numeric_limits<double>::infinity();
         if (node.meta.moduleStack && !node.meta.moduleStack->empty()) pn.modulePath = node.meta.moduleStack->back().path;
         for (const auto& na : node.inputs) {
             PlanArg pa;
@@ -235,6 +237,7 @@ struct GraphCompiler {
             g.nodes[k].predecessorCount = static_cast<int>(preds[k].size());
             for (int q : preds[k]) g.nodes[static_cast<size_t>(q)].successors.push_back(static_cast<int>(k));
             if (preds[k].empty()) g.roots.push_back(static_cast<int>(k));
+            g.totalWork += g.nodes[k].work;
         }
     }
 

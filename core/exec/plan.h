@@ -50,6 +50,9 @@ struct PlanNode {
 /// and C·kernel for convolutions; 0 for views. Decides whether a ready node is worth a task of its own.
 double estimateWork(const Graph& graph, const Node& node, int flopClass);
 
+/// Whether estimateWork saw every tensor output's sizes (recorded meta, all static).
+bool workKnown(const Graph& graph, const Node& node);
+
 /// FLOP estimate family of an op name (classified once at compile time so profiling stays cheap).
 int flopClassOf(const std::string& op);
 
@@ -63,6 +66,7 @@ struct PlanGraph {
     std::vector<EValue> outputLiterals;
     std::vector<int> useCounts;        // consumers per slot (graph outputs count one extra, never freed)
     std::vector<int> roots;            // nodes without predecessors
+    double totalWork = 0;              // sum of the nodes' work (PlanNode::work); infinity when a node's is unknown
 };
 
 /// How a top-level graph input is fed.
