@@ -125,6 +125,7 @@ public:
         IRLENS_TRY(layoutParts());
         compose();
         keepEdgeLabelsOffTitles(*m_result);
+        linkFrames(*m_result, m_tree);
         m_result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (stats) *stats = {static_cast<int>(m_parts.size()), static_cast<int>(m_geometries.size()), m_dotSeconds};
         if (cancelled()) return Status::error("layout cancelled");

@@ -12,6 +12,7 @@
 #include <ctime>
 
 #include <algorithm>
+#include <unordered_map>
 #include <chrono>
 #include <exception>
 #include <mutex>
@@ -113,6 +114,32 @@ void keepEdgeLabelsOffTitles(LayoutResult& result) {
     }
 }
 
+void linkFrames(LayoutResult& r, const ModuleTree& tree) {
+    std::unordered_map<int, int> clusterOfModule;
+    for (size_t c = 0; c < r.clusters.size(); ++c) clusterOfModule.emplace(r.clusters[c].module, static_cast<int>(c));
+    auto frameOf = [&](int module) { // the innermost cluster at or above `module`
+        for (int m = module; m >= 0 && m < tree.size(); m = tree.module(m).parent)
+            if (auto it = clusterOfModule.find(m); it != clusterOfModule.end()) return it->second;
+        return -1;
+    };
+    for (auto& c : r.clusters)
+        c.parent = c.module >= 0 && c.module < tree.size() ? frameOf(tree.module(c.module).parent) : -1;
+    r.itemFrame.resize(r.graph.items.size());
+    for (size_t k = 0; k < r.graph.items.size(); ++k) r.itemFrame[k] = frameOf(r.graph.items[k].cluster);
+    auto depthOf = [&](int c) { return r.clusters[static_cast<size_t>(c)].depth; };
+    auto parentOf = [&](int c) { return r.clusters[static_cast<size_t>(c)].parent; };
+    r.edgeFrame.resize(r.graph.edges.size());
+    for (size_t k = 0; k < r.graph.edges.size(); ++k) {
+        const VisibleEdge& e = r.graph.edges[k];
+        int a = r.itemFrame[static_cast<size_t>(e.from)], b = r.itemFrame[static_cast<size_t>(e.to)];
+        while (a != b && a >= 0 && b >= 0) {
+            if (depthOf(a) >= depthOf(b)) a = parentOf(a);
+            else b = parentOf(b);
+        }
+        r.edgeFrame[k] = a == b ? a : -1;
+    }
+}
+
 Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree, const LayoutOptions& options) {
     if (options.cancel && options.cancel->load()) return Status::error("layout cancelled");
     if (options.method == LayoutMethod::Composed ||
@@ -129,6 +156,7 @@ Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree,
         return Status::error("layout cancelled");
     if (!status) return status;
     keepEdgeLabelsOffTitles(*result);
+    linkFrames(*result, tree);
     if (options.cancel && options.cancel->load()) return Status::error("layout cancelled");
     return LayoutPtr(std::move(result));
 }

@@ -40,6 +40,10 @@ Result<LayoutPtr> layoutVisibleGraph(VisibleGraph graph, const ModuleTree& tree,
 /// finished layout (full and incremental), on the layout's thread; a sweep over the strips sorted by y.
 void keepEdgeLabelsOffTitles(LayoutResult& result);
 
+/// Fills LayoutCluster::parent, LayoutResult::itemFrame and edgeFrame from the module tree the layout
+/// was made with. Run on every finished layout (full, composed and incremental).
+void linkFrames(LayoutResult& result, const ModuleTree& tree);
+
 Result<LayoutPtr> layoutGraph(const Graph& graph, const GraphSignature* signature, const ModuleTree& tree,
                               const CollapseState& collapse, const LayoutOptions& options = {});
 

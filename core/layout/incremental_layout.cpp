@@ -515,6 +515,7 @@ Result<LayoutPtr> layoutIncremental(const LayoutResult& previous, VisibleGraph n
     result->graph = std::move(next);
     finishResult(*result, previous, regions, pl);
     keepEdgeLabelsOffTitles(*result);
+    linkFrames(*result, tree);
     result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (options.cancel && options.cancel->load()) return Status::error("layout cancelled");
     return LayoutPtr(std::move(result));

@@ -42,6 +42,7 @@ struct LayoutCluster {
     LRect box;
     std::string label;           // "layer1.0 · BasicBlock"
     int depth = 0;
+    int parent = -1;             // the enclosing cluster (index into clusters), -1 at the top (linkFrames)
 };
 
 struct ChipBox {
@@ -60,6 +61,11 @@ struct LayoutResult {
     // Set by layoutIncremental (core/layout/incremental_layout.h); a full layout leaves them empty.
     int incrementalSteps = 0;         // incremental layouts since the last full one
     std::vector<LRect> touchedRegions; // where replacement boxes were placed, in this layout's coordinates
+    // Which frame holds what (linkFrames, on every finished layout): per item the innermost cluster
+    // holding it, per edge the innermost cluster holding both its ends; -1 for the top level. A view
+    // nests items in their frames so that it can skip a frame's contents as a whole.
+    std::vector<int> itemFrame;
+    std::vector<int> edgeFrame;
 };
 
 using LayoutPtr = std::shared_ptr<const LayoutResult>;

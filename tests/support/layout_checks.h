@@ -57,6 +57,40 @@ inline void checkEdgeLabelsOffTitles(const core::LayoutResult& r) {
     }
 }
 
+/// linkFrames: a frame's parent is the frame of its nearest open ancestor module, an item's frame its
+/// innermost open module's, an edge's the innermost frame holding both its ends (what a view nests
+/// items by). `clusterOf` maps a module to its cluster (-1 if none).
+inline void checkFrameLinks(const core::LayoutResult& r, const core::ModuleTree& tree, const std::vector<int>& clusterOf) {
+    auto frameOf = [&](int module) {
+        for (int m = module; m > 0; m = tree.module(m).parent)
+            if (clusterOf[static_cast<size_t>(m)] >= 0) return clusterOf[static_cast<size_t>(m)];
+        return -1;
+    };
+    QCOMPARE(r.itemFrame.size(), r.graph.items.size());
+    QCOMPARE(r.edgeFrame.size(), r.graph.edges.size());
+    for (const auto& c : r.clusters) {
+        QCOMPARE(c.parent, frameOf(tree.module(c.module).parent));
+        if (c.parent >= 0) QVERIFY2(r.clusters[static_cast<size_t>(c.parent)].box.contains(c.box, 0.5), c.label.c_str());
+    }
+    for (size_t k = 0; k < r.graph.items.size(); ++k) QCOMPARE(r.itemFrame[k], frameOf(r.graph.items[k].cluster));
+    auto chain = [&](int c) { // the frame and every frame around it
+        std::vector<int> out;
+        for (; c >= 0; c = r.clusters[static_cast<size_t>(c)].parent) out.push_back(c);
+        return out;
+    };
+    for (size_t k = 0; k < r.graph.edges.size(); ++k) {
+        const auto a = chain(r.itemFrame[static_cast<size_t>(r.graph.edges[k].from)]);
+        const auto b = chain(r.itemFrame[static_cast<size_t>(r.graph.edges[k].to)]);
+        int common = -1; // the innermost frame on both chains
+        for (int c : a)
+            if (std::find(b.begin(), b.end(), c) != b.end()) {
+                common = c;
+                break;
+            }
+        QCOMPARE(r.edgeFrame[k], common);
+    }
+}
+
 inline void checkLayoutGeometry(const core::LayoutResult& r, const core::ModuleTree& tree) {
     QCOMPARE(r.boxes.size(), r.graph.items.size());
     QCOMPARE(r.edges.size(), r.graph.edges.size());
@@ -92,6 +126,7 @@ inline void checkLayoutGeometry(const core::LayoutResult& r, const core::ModuleT
                      (r.clusters[static_cast<size_t>(c)].label + " holds " + r.graph.items[k].id).c_str());
         }
     QCOMPARE(r.clusters.size(), r.graph.clusters.size());
+    checkFrameLinks(r, tree, clusterOf);
 }
 
 /// No two boxes overlap; two frames overlap only when one holds the other; a box overlaps a frame

@@ -5,6 +5,7 @@
 #include <QPalette>
 #include <QStyleOptionGraphicsItem>
 
+#include <algorithm>
 #include <cmath>
 
 namespace irlens::views {
@@ -19,6 +20,9 @@ QRectF qr(const LRect& r) { return {r.x, r.y, r.w, r.h}; }
 QPalette palette() { return QApplication::palette(); }
 
 bool darkTheme() { return palette().color(QPalette::Window).lightness() < 128; }
+
+// Where an edge's label may paint, from its length in characters.
+QRectF labelRoom(const QPointF& pos, qsizetype chars) { return QRectF(pos.x() + 2, pos.y() - 8, chars * 5.0 + 8, 14); }
 
 QString elide(const QFontMetricsF& fm, const QString& s, double width) {
     return fm.elidedText(s, Qt::ElideMiddle, width);
@@ -72,7 +76,13 @@ QString NodeItem::toolTipText() const {
     return tip;
 }
 
-QRectF NodeItem::boundingRect() const { return m_rect.adjusted(-6, -8, 4, 4); } // room for the "new" tag
+namespace {
+QRectF withTagRoom(const QRectF& box) { return box.adjusted(-6, -8, 4, 4); } // room for the "new" tag
+} // namespace
+
+QRectF NodeItem::boundingRect() const { return withTagRoom(m_rect); }
+
+QRectF NodeItem::reachOf(const LRect& box) { return withTagRoom(qr(box)); }
 
 bool NodeItem::setEmphasis(int flags, bool repaint) {
     if (flags == m_emphasis) return false;
@@ -239,12 +249,29 @@ EdgeItem::EdgeItem(const LayoutResult& layout, int index) : m_index(index) {
     m_label = QString::fromStdString(ve.label);
     m_labelPos = qp(e.labelPos);
     m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-4, -4, 4, 4);
-    if (!m_label.isEmpty()) m_bounds = m_bounds.united(QRectF(m_labelPos.x() + 2, m_labelPos.y() - 8, m_label.size() * 5.0 + 8, 14));
+    if (!m_label.isEmpty()) m_bounds = m_bounds.united(labelRoom(m_labelPos, m_label.size()));
     setZValue(1);
     setToolTip(QString::fromStdString(ve.value) + "  " + m_label);
 }
 
 QRectF EdgeItem::boundingRect() const { return m_bounds; }
+
+QRectF EdgeItem::reachOf(const LayoutResult& layout, int index) {
+    const LayoutEdge& e = layout.edges[static_cast<size_t>(index)];
+    if (e.points.empty()) return {};
+    double x0 = e.points.front().x, x1 = x0, y0 = e.points.front().y, y1 = y0;
+    auto take = [&](const LPoint& p) {
+        x0 = std::min(x0, p.x), x1 = std::max(x1, p.x);
+        y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+    };
+    for (const LPoint& p : e.points) take(p);
+    if (e.arrow) take(e.arrowTip);
+    QRectF r = QRectF(x0, y0, x1 - x0, y1 - y0).adjusted(-8, -8, 8, 8); // the arrowhead's width and the margin
+    const std::string& label = layout.graph.edges[static_cast<size_t>(e.edge)].label;
+    // UTF-8 bytes are at least the UTF-16 units the item measures
+    if (!label.empty()) r = r.united(labelRoom(qp(e.labelPos), static_cast<qsizetype>(label.size())));
+    return r;
+}
 
 QPainterPath EdgeItem::shape() const {
     QPainterPathStroker s;
@@ -295,13 +322,15 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
 
 // ---------------------------------------------------------------------------- ClusterItem
 
-ClusterItem::ClusterItem(const LayoutCluster& cluster)
-    : m_rect(qr(cluster.box)), m_label(QString::fromStdString(cluster.label)), m_module(cluster.module), m_depth(cluster.depth) {
+ClusterItem::ClusterItem(const LayoutCluster& cluster, const QRectF& reach)
+    : m_rect(qr(cluster.box)), m_reach(m_rect.adjusted(-2, -2, 2, 2).united(reach)), m_label(QString::fromStdString(cluster.label)),
+      m_module(cluster.module), m_depth(cluster.depth) {
     setZValue(0);
+    setFlag(ItemContainsChildrenInShape);
     setToolTip(m_label + QObject::tr("\nDouble-click the title to collapse"));
 }
 
-QRectF ClusterItem::boundingRect() const { return m_rect.adjusted(-2, -2, 2, 2); }
+QRectF ClusterItem::boundingRect() const { return m_reach; }
 
 bool ClusterItem::inTitle(const QPointF& scenePos) const {
     return QRectF(m_rect.left(), m_rect.top(), m_rect.width(), 18).contains(scenePos);

@@ -26,6 +26,8 @@ public:
     int type() const override { return Type; }
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    /// The bounding rect of the item a layout box gets (the box and room for the "new" tag).
+    static QRectF reachOf(const core::LRect& box);
 
     int index() const { return m_index; }              // into LayoutResult::graph.items
     const core::VisibleItem& item() const { return m_item; }
@@ -78,6 +80,9 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
     int index() const { return m_index; }
     void setHighlighted(bool on);
+    /// A rect holding the bounding rect of edge `index`'s item, from its points without building the
+    /// path (a Bézier curve stays inside its control points).
+    static QRectF reachOf(const core::LayoutResult& layout, int index);
 
 private:
     QPainterPath m_path;
@@ -89,10 +94,13 @@ private:
     bool m_highlighted = false;
 };
 
+/// A module's frame. In a scene it holds the items inside it as children (ItemContainsChildrenInShape):
+/// the scene's index then holds only the top-level items, and a frame out of view is skipped with
+/// all it holds. `reach` is a rect holding every child's bounding rect.
 class ClusterItem : public QGraphicsItem {
 public:
     enum { Type = UserType + 3 };
-    ClusterItem(const core::LayoutCluster& cluster);
+    explicit ClusterItem(const core::LayoutCluster& cluster, const QRectF& reach = QRectF());
     int type() const override { return Type; }
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -102,6 +110,7 @@ public:
 
 private:
     QRectF m_rect;
+    QRectF m_reach;
     QString m_label;
     int m_module;
     int m_depth;

@@ -75,20 +75,26 @@ void GraphScene::clearItems() {
     m_pendingRect = QRectF();
     Q_EMIT aboutToClear();
     // Hidden now (a hidden item is neither drawn nor found under the mouse), deleted a slice per
-    // turn: taking 27,000 items out of the scene at once costs over 100 ms, hiding them a few.
+    // turn: taking 27,000 items out of the scene at once costs over 100 ms, hiding them a few. Hiding
+    // a frame hides what it holds without scheduling a repaint of each.
+    // Deleted in the reverse of the order they were made, so that a frame's items go before the frame
+    // (deleting a frame deletes all it holds in one go) and each is the last of its parent's children.
     m_retired.reserve(m_retired.size() + m_clusters.size() + m_nodes.size() + m_edges.size());
     auto retire = [this](const auto& items) {
-        for (QGraphicsItem* item : items) {
-            item->setVisible(false);
-            m_retired.push_back(item);
+        for (auto it = items.rbegin(); it != items.rend(); ++it) {
+            if (!(*it)->parentItem()) (*it)->setVisible(false);
+            m_retired.push_back(*it);
         }
     };
-    retire(m_clusters); // in the order they were made: the scene finds each at the front of its lists
-    retire(m_nodes);
     retire(m_edges);
+    retire(m_nodes);
+    retire(m_clusters);
     m_nodes.clear();
     m_edges.clear();
     m_clusters.clear();
+    m_frameItem.clear();
+    m_clusterOrder.clear();
+    m_reach.clear();
     if (m_retiredDone < m_retired.size()) m_retireTimer.start();
 }
 
@@ -117,6 +123,7 @@ void GraphScene::rebuild(LayoutPtr layout) {
     m_nodes.reserve(n);
     m_edges.reserve(layout->edges.size());
     m_clusters.reserve(layout->clusters.size());
+    planFrames(*layout);
     const LRect& b = layout->bounds;
     // A new scene rect makes the BSP index insert every item in the scene again, the hidden ones of
     // the last layout too: collapsing the expanded 100k program held the GUI thread 400-520 ms for
@@ -127,12 +134,18 @@ void GraphScene::rebuild(LayoutPtr layout) {
     else
         setSceneRect(rect);
     const size_t total = n + layout->edges.size() + layout->clusters.size();
-    // The BSP index's depth from the layout's size (about 16 items a leaf): Qt fixes it from the item
-    // count the first time it indexes, which was the 4 boxes of the collapsed program, so the 200,000
-    // items of the expanded 100k program shared 32 leaves and a repaint took 50-70 ms (8 ms now). It
-    // only grows: a new depth re-indexes every item in the scene, and after a big layout those are the
-    // hundreds of thousands of hidden items still waiting to be deleted.
-    const int depth = std::max(5, static_cast<int>(std::ceil(std::log2(static_cast<double>(total) / 16 + 1))));
+    // The BSP index's depth from the number of items it holds (about 16 a leaf): the top-level ones,
+    // all of them when nothing nests. Qt fixes it from the item count the first time it indexes, which
+    // was the 4 boxes of the collapsed program, so the 200,000 items of the expanded 100k program
+    // shared 32 leaves and a repaint took 50-70 ms. It only grows: a new depth re-indexes every
+    // top-level item in the scene, the hidden ones still waiting to be deleted too.
+    size_t indexed = total;
+    if (!m_clusterOrder.empty()) {
+        indexed = static_cast<size_t>(std::count(layout->itemFrame.begin(), layout->itemFrame.end(), -1) +
+                                      std::count(layout->edgeFrame.begin(), layout->edgeFrame.end(), -1));
+        for (const auto& c : layout->clusters) indexed += c.parent < 0;
+    }
+    const int depth = std::max(5, static_cast<int>(std::ceil(std::log2(static_cast<double>(indexed) / 16 + 1))));
     if (depth > bspTreeDepth()) setBspTreeDepth(depth);
     if (buildSome(total <= static_cast<size_t>(kSyncItems) ? 0 : kSliceMs)) {
         refreshEmphasis();
@@ -176,9 +189,12 @@ bool GraphScene::buildSome(int budgetMs) {
         sinceCheck = 0;
         return budgetMs > 0 && clock.elapsed() >= budgetMs;
     };
+    const bool nested = !m_clusterOrder.empty() || layout.clusters.empty();
     while (m_clusters.size() < layout.clusters.size()) {
-        auto* item = new ClusterItem(layout.clusters[m_clusters.size()]);
-        addItem(item);
+        const size_t c = nested ? static_cast<size_t>(m_clusterOrder[m_clusters.size()]) : m_clusters.size();
+        auto* item = new ClusterItem(layout.clusters[c], nested ? m_reach[c] : QRectF());
+        if (nested) m_frameItem[c] = item;
+        place(item, nested ? layout.clusters[c].parent : -1);
         m_clusters.push_back(item);
         if (spent()) return false;
     }
@@ -186,17 +202,48 @@ bool GraphScene::buildSome(int budgetMs) {
         const size_t k = m_nodes.size();
         const auto [fill, badge] = lookOf(layout.graph.items[k]);
         auto* item = new NodeItem(layout, static_cast<int>(k), fill, badge);
-        addItem(item);
+        place(item, nested && !layout.itemFrame.empty() ? layout.itemFrame[k] : -1);
         m_nodes.push_back(item);
         if (spent()) return false;
     }
     while (m_edges.size() < layout.edges.size()) {
-        auto* item = new EdgeItem(layout, static_cast<int>(m_edges.size()));
-        addItem(item);
+        const size_t k = m_edges.size();
+        auto* item = new EdgeItem(layout, static_cast<int>(k));
+        place(item, nested && !layout.edgeFrame.empty() ? layout.edgeFrame[static_cast<size_t>(layout.edges[k].edge)] : -1);
         m_edges.push_back(item);
         if (spent()) return false;
     }
     return true;
+}
+
+void GraphScene::place(QGraphicsItem* item, int cluster) {
+    if (cluster >= 0 && static_cast<size_t>(cluster) < m_frameItem.size() && m_frameItem[static_cast<size_t>(cluster)])
+        item->setParentItem(m_frameItem[static_cast<size_t>(cluster)]); // joins the scene with its frame
+    else
+        addItem(item);
+}
+
+void GraphScene::planFrames(const LayoutResult& layout) {
+    const size_t nc = layout.clusters.size();
+    if (nc == 0 || layout.itemFrame.size() != layout.graph.items.size() || layout.edgeFrame.size() != layout.graph.edges.size())
+        return; // made without linkFrames: every item at the top level
+    m_reach.assign(nc, QRectF());
+    for (size_t k = 0; k < layout.graph.items.size(); ++k)
+        if (const int f = layout.itemFrame[k]; f >= 0) m_reach[static_cast<size_t>(f)] |= NodeItem::reachOf(layout.boxes[k]);
+    for (size_t k = 0; k < layout.edges.size(); ++k)
+        if (const int f = layout.edgeFrame[static_cast<size_t>(layout.edges[k].edge)]; f >= 0)
+            m_reach[static_cast<size_t>(f)] |= EdgeItem::reachOf(layout, static_cast<int>(k));
+    m_clusterOrder.resize(nc);
+    for (size_t c = 0; c < nc; ++c) m_clusterOrder[c] = static_cast<int>(c);
+    std::stable_sort(m_clusterOrder.begin(), m_clusterOrder.end(),
+                     [&](int a, int b) { return layout.clusters[static_cast<size_t>(a)].depth < layout.clusters[static_cast<size_t>(b)].depth; });
+    // a frame reaches as far as the frames inside it: deepest first
+    for (auto it = m_clusterOrder.rbegin(); it != m_clusterOrder.rend(); ++it) {
+        const LayoutCluster& c = layout.clusters[static_cast<size_t>(*it)];
+        m_reach[static_cast<size_t>(*it)] |= QRectF(c.box.x, c.box.y, c.box.w, c.box.h).adjusted(-2, -2, 2, 2);
+        if (c.parent >= 0) m_reach[static_cast<size_t>(c.parent)] |= m_reach[static_cast<size_t>(*it)];
+    }
+    m_frameItem.assign(nc, nullptr);
 }
 
 void GraphScene::helpEvent(QGraphicsSceneHelpEvent* event) {

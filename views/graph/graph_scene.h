@@ -76,13 +76,24 @@ private:
     /// Deletes hidden items of earlier layouts until the slice budget is spent; true when none is left.
     bool deleteSomeRetired(int budgetMs);
     std::pair<QColor, char> lookOf(const core::VisibleItem& item) const;
+    /// The frame order and reach of a layout's clusters (empty when it does not say what nests).
+    void planFrames(const core::LayoutResult& layout);
+    /// Adds an item to the scene, in its frame `cluster` (-1: at the top level).
+    void place(QGraphicsItem* item, int cluster);
     void refreshEmphasis();
 
     Document* m_doc;
     core::LayoutPtr m_layout;
     std::vector<NodeItem*> m_nodes;
     std::vector<EdgeItem*> m_edges;
-    std::vector<ClusterItem*> m_clusters;
+    std::vector<ClusterItem*> m_clusters;    // in the order made: enclosing frames first
+    // Nesting (when the layout has LayoutResult::itemFrame): items are children of their frames, so
+    // the scene's index holds only the top-level items; adding, removing or re-indexing them does not
+    // touch the hundreds of thousands inside (collapsing the expanded 100k program purged 293,757
+    // entries from the index in one 104 ms step when every item was top-level).
+    std::vector<int> m_clusterOrder;         // cluster indices, enclosing ones first
+    std::vector<ClusterItem*> m_frameItem;   // per cluster index, once made
+    std::vector<QRectF> m_reach;             // per cluster index: a rect holding everything inside
     bool m_dark = false; // the palette the items are being made for
     bool m_building = false;
     int m_maxSliceItems = 1 << 30;

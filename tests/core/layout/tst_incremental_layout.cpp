@@ -7,6 +7,7 @@
 #include "core/layout/graph_layout.h"
 #include "core/layout/incremental_layout.h"
 #include "support/fixture_program.h"
+#include "support/layout_checks.h"
 #include "support/shared_fixtures.h"
 
 #include <QTest>
@@ -108,6 +109,9 @@ void checkSound(const LayoutResult& r, const ModuleTree& tree) {
             if (r.graph.items[k].cluster > 0 && tree.isWithin(r.graph.items[k].cluster, c.module))
                 QVERIFY2(c.box.contains(r.boxes[k], 0.5), (c.label + " holds " + r.graph.items[k].id).c_str());
     for (size_t k = 0; k < r.boxes.size(); ++k) QVERIFY(r.bounds.contains(r.boxes[k], 0.5));
+    std::vector<int> clusterOf(static_cast<size_t>(tree.size()), -1);
+    for (size_t c = 0; c < r.clusters.size(); ++c) clusterOf[static_cast<size_t>(r.clusters[c].module)] = static_cast<int>(c);
+    irlens::testing::checkFrameLinks(r, tree, clusterOf);
 }
 
 /// One replaced box: everything above it stays, everything below moves by one amount, the band beside

@@ -20,6 +20,7 @@
 #include <QTest>
 #include <QToolButton>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -49,6 +50,8 @@ private slots:
     void oldItemsHiddenAtOnceDeletedLater();
     void longLayoutShowsACoarserOneFirst();
     void indexDeepEnoughAfterExpanding();
+    void framesHoldTheirItems_data();
+    void framesHoldTheirItems();
     void smallerRectWaitsForTheOldItems();
 };
 
@@ -628,9 +631,10 @@ void TestGraphScene::smallerRectWaitsForTheOldItems() {
     QCOMPARE(scene.drawingRect(), drawingWhenShown);
 }
 
-// The scene's BSP index is as deep as the drawing needs (about 16 items a leaf) after a small drawing
-// grew into a big one: left to Qt, the depth chosen for the first few items indexed stays, and every
-// repaint of the expanded graph then sorted thousands of items from a handful of leaves.
+// The scene's BSP index holds the top-level items only (the others are inside frames that contain
+// them) and is as deep as those need (about 16 a leaf) after a small drawing grew into a big one:
+// left to Qt, the depth chosen for the first few items indexed stays, and every repaint of the
+// expanded graph then sorted thousands of items from a handful of leaves.
 void TestGraphScene::indexDeepEnoughAfterExpanding() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
@@ -646,9 +650,49 @@ void TestGraphScene::indexDeepEnoughAfterExpanding() {
     QVERIFY(testing::waitForLayout(doc));
     QTRY_VERIFY(!scene.isBuilding());
     view.viewport()->repaint();
-    const int expanded = static_cast<int>(scene.items().size());
+    const auto all = scene.items();
+    const int expanded = static_cast<int>(all.size());
     QVERIFY2(expanded > 20 * collapsed, qPrintable(QString("%1 -> %2 items").arg(collapsed).arg(expanded)));
-    const int needed = static_cast<int>(std::floor(std::log2(expanded / 16.0)));
+    const int topLevel = static_cast<int>(std::count_if(all.begin(), all.end(), [](QGraphicsItem* i) { return !i->parentItem(); }));
+    QVERIFY2(topLevel * 20 < expanded, qPrintable(QString("%1 of %2 items at the top level").arg(topLevel).arg(expanded)));
+    const int needed = static_cast<int>(std::floor(std::log2(topLevel / 16.0 + 1)));
     QVERIFY2(scene.bspTreeDepth() >= needed,
-             qPrintable(QString("BSP depth %1 for %2 items, at least %3 needed").arg(scene.bspTreeDepth()).arg(expanded).arg(needed)));
+             qPrintable(QString("BSP depth %1 for %2 top-level items, at least %3 needed").arg(scene.bspTreeDepth()).arg(topLevel).arg(needed)));
+}
+
+// A frame says it contains its children (Qt skips them when the frame is out of view): every item
+// inside a frame must lie within the frame's bounding rect, or it would vanish while in view. Both
+// layout paths: Graphviz (resnet18) and the composed layout (deep_stack, over 600 boxes).
+void TestGraphScene::framesHoldTheirItems_data() {
+    QTest::addColumn<QString>("model");
+    QTest::newRow("graphviz") << "generated/resnet18/model.pt2";
+    QTest::newRow("composed") << "generated/deep_stack/model.pt2";
+}
+
+void TestGraphScene::framesHoldTheirItems() {
+    IRLENS_REQUIRE_SHARED();
+    QFETCH(QString, model);
+    Document doc;
+    GraphScene scene(&doc);
+    QVERIFY(testing::openAndWait(doc, fixture(model.toStdString())).isEmpty());
+    doc.expandAll();
+    QVERIFY(testing::waitForLayout(doc));
+    QTRY_VERIFY(!scene.isBuilding());
+    int nested = 0;
+    for (QGraphicsItem* item : scene.items()) {
+        QGraphicsItem* frame = item->parentItem();
+        if (!frame || frame->type() != ClusterItem::Type) continue;
+        ++nested;
+        QVERIFY(frame->flags() & QGraphicsItem::ItemContainsChildrenInShape);
+        const QRectF outer = frame->sceneBoundingRect(), inner = item->sceneBoundingRect();
+        QVERIFY2(outer.contains(inner), qPrintable(QString("item type %1 at (%2, %3, %4 x %5) outside its frame (%6, %7, %8 x %9)")
+                                                       .arg(item->type()).arg(inner.x()).arg(inner.y()).arg(inner.width()).arg(inner.height())
+                                                       .arg(outer.x()).arg(outer.y()).arg(outer.width()).arg(outer.height())));
+    }
+    QVERIFY2(nested > scene.nodeItemCount() / 2, qPrintable(QString("%1 items in frames").arg(nested)));
+    // and every box is found where it is drawn
+    for (NodeItem* box : scene.nodeItems()) {
+        const auto under = scene.items(box->sceneBoundingRect().center());
+        QVERIFY(std::find(under.begin(), under.end(), box) != under.end());
+    }
 }
