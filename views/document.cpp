@@ -320,6 +320,18 @@ std::function<void(int, int)> Document::layoutProgress(quint64 generation) {
     };
 }
 
+namespace {
+
+// Repeated blocks change a drawing only where a module holding `minRun` children or more is open:
+// finding them (0.19 s on the 100k program, before its first frame) waits until one is.
+bool foldsCanShow(const CollapseState& collapse, const ModuleTree& tree, int minRun) {
+    for (int m = 0; m < tree.size(); ++m)
+        if (static_cast<int>(tree.module(m).children.size()) >= minRun && collapse.isExpanded(m)) return true;
+    return false;
+}
+
+} // namespace
+
 // Shows a preview layout on the GUI thread, unless a newer layout was asked for or this one is done.
 std::function<void(LayoutPtr)> Document::layoutPreviewSink(quint64 generation) {
     QPointer<Document> self(this);
@@ -377,7 +389,7 @@ void Document::requestLayout(bool force) {
     auto showPreview = layoutPreviewSink(generation);
     auto future = QtConcurrent::run(jobPool(), [keepAlive, tree, g, sig, collapse, drawn, folds, cancelFlag, base, replaced,
                                                 progress, previewFrom, showPreview]() mutable -> Result<LayoutPtr> {
-        if (folds) drawn.folds = &folds->get(*g, sig, *tree);
+        if (folds && foldsCanShow(collapse, *tree, drawn.minFoldRun)) drawn.folds = &folds->get(*g, sig, *tree);
         std::optional<CollapseState> preview;
         if (previewFrom >= 0 && estimatedBoxes(collapse, *tree) > previewFrom) preview = previewOf(collapse, *tree, kPreviewBoxes);
         if (preview) { // a coarser drawing first, shown while the full one is made
