@@ -3,6 +3,7 @@
 
 #include "core/io/pt2_reader.h"
 #include "core/ir/example_program.h"
+#include "core/ir/large_pages.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -87,6 +88,7 @@ void printHelp() {
 } // namespace
 
 int main(int argc, char** argv) {
+    irlens::core::preferLargePages();
     std::ios::sync_with_stdio(false);
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
         printHelp();

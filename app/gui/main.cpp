@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QTimer>
 
+#include "core/ir/large_pages.h"
 #include "views/compare/compare_launcher.h"
 #include "views/decomp/decomposition.h"
 #include "views/document.h"
@@ -53,6 +54,7 @@ void applyFirstRunOptions(irlens::views::MainWindow& window, const QCommandLineP
 }
 
 int main(int argc, char** argv) {
+    irlens::core::preferLargePages();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("irlens");
     QApplication::setApplicationName("irlens");

@@ -15,6 +15,7 @@
 #include "core/exec/inputs.h"
 #include "core/exec/profile.h"
 #include "core/io/pt2_reader.h"
+#include "core/ir/large_pages.h"
 #include "bench_machine.h"
 #include "bench_models.h"
 #include "bench_stats.h"
@@ -129,6 +130,7 @@ bool parseArgs(int argc, char** argv, Options& o) {
 } // namespace
 
 int main(int argc, char** argv) {
+    irlens::core::preferLargePages(); // as the executables do
     Options opt;
     if (!parseArgs(argc, argv, opt)) {
         std::fprintf(stderr, "usage: bench_engine [--repeat N] [--rounds R] [--models a,b] [--threads 1,2] [--no-torch] [--families]\n");

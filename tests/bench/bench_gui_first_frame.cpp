@@ -3,6 +3,7 @@
 // For deep_stack, side by side with the FxGraphDrawer route: `irlens-cli dot FILE` (the flat graph as
 // DOT) then `dot -Tsvg` on it. Not a test: run by hand on an idle machine.
 #include "bench_stats.h"
+#include "core/ir/large_pages.h"
 #include "support/shared_fixtures.h"
 #include "views/document.h"
 #include "views/graph/graph_scene.h"
@@ -75,6 +76,7 @@ double runProcess(const QString& program, const QStringList& args, int timeoutMs
 } // namespace
 
 int main(int argc, char** argv) {
+    irlens::core::preferLargePages(); // as the executables do
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;

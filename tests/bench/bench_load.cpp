@@ -5,6 +5,7 @@
 #include "core/io/json_codec.h"
 #include "core/io/pt2_reader.h"
 #include "core/io/zip_archive.h"
+#include "core/ir/large_pages.h"
 #include "bench_stats.h"
 #include "support/shared_fixtures.h"
 
@@ -53,6 +54,7 @@ Spread pythonJsonLoad(const std::string& file, int runs) {
 } // namespace
 
 int main(int argc, char** argv) {
+    irlens::core::preferLargePages(); // as the executables do
     const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 10;
     if (!irlens::testing::haveShared()) {
         std::fprintf(stderr, "bench_load: ../shared/fixtures not found (set IRLENS_SHARED_DIR)\n");

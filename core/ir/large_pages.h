@@ -1,0 +1,20 @@
+#pragma once
+// Whole-process allocator setting for the executables: call first thing in main().
+
+#ifdef IRLENS_WITH_MIMALLOC
+#include <mimalloc.h>
+#endif
+
+namespace irlens::core {
+
+/// Asks mimalloc (when the build links it) to back its memory with 2 MiB pages where the kernel
+/// gives them (transparent huge pages on "always" or "madvise"; elsewhere a no-op). Opening the
+/// 100,000-node program allocates about 600 MB; faulted in 4 KiB at a time that was 0.3 s of its
+/// 1.1 s load (0.86-0.90 s with large pages, same machine, same file).
+inline void preferLargePages() {
+#ifdef IRLENS_WITH_MIMALLOC
+    mi_option_enable(mi_option_large_os_pages);
+#endif
+}
+
+} // namespace irlens::core
