@@ -55,9 +55,9 @@ namespace {
 
 // ---------------------------------------------------------------- FX's name space (torch/fx/graph.py _Namespace)
 
-const std::set<std::string>& illegalNames() {
+const std::unordered_set<std::string>& illegalNames() {
     // Python keywords, builtins and FX's custom builtins: FX appends a suffix rather than shadow them.
-    static const std::set<std::string> names = {
+    static const std::unordered_set<std::string> names = {
         "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def",
         "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
         "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
@@ -185,6 +185,7 @@ public:
     /// The FX name of each graph node, as the deserializer names them (no text is built).
     std::vector<std::string> nodeNames() {
         m_namesOnly = true;
+        m_values.reserve(m_graph.nodes.size() + m_graph.inputs.size());
         addPlaceholders();
         std::vector<std::string> out;
         out.reserve(m_graph.nodes.size());
@@ -626,7 +627,7 @@ private:
     const Program* m_program;
     const FxPrintOptions& m_options;
     std::vector<FxNode> m_nodes;
-    std::map<std::string, int> m_values; // serialized value name -> FX node
+    std::unordered_map<std::string, int> m_values; // serialized value name -> FX node
     NameSpace m_namespace;
     std::vector<std::pair<std::string, const Graph*>> m_subgraphs;
     bool m_namesOnly = false;

@@ -13,18 +13,17 @@ namespace {
 std::vector<std::string> splitTopLevel(const std::string& text, char sep) {
     std::vector<std::string> out;
     int depth = 0;
-    std::string cur;
-    for (char c : text) {
+    size_t start = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
         if (c == '(' || c == '[' || c == '{') ++depth;
-        if (c == ')' || c == ']' || c == '}') depth = depth > 0 ? depth - 1 : 0;
-        if (c == sep && depth == 0) {
-            out.push_back(cur);
-            cur.clear();
-        } else {
-            cur += c;
+        else if (c == ')' || c == ']' || c == '}') depth = depth > 0 ? depth - 1 : 0;
+        else if (c == sep && depth == 0) {
+            out.push_back(text.substr(start, i - start));
+            start = i + 1;
         }
     }
-    out.push_back(cur);
+    out.push_back(text.substr(start));
     return out;
 }
 

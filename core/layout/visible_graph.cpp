@@ -130,6 +130,11 @@ public:
         : m_graph(graph), m_signature(signature), m_tree(tree), m_collapse(collapse), m_options(options) {}
 
     VisibleGraph build() {
+        // the tables hold about one entry per node: sized once instead of rehashed a dozen times
+        const size_t n = m_graph.nodes.size() + m_graph.inputs.size();
+        m_producers.reserve(n);
+        m_consumers.reserve(n);
+        m_vg.itemOfNode.reserve(m_graph.nodes.size());
         addInputs();
         addNodes();
         addOutput();
@@ -367,6 +372,7 @@ private:
     /// items per value.
     void collectUses() {
         std::unordered_set<std::pair<int, std::string_view>, UseHash> seen;
+        seen.reserve(2 * m_graph.nodes.size());
         auto add = [&](const Argument& a, int consumer, int node) {
             a.forEachValueName([&](const std::string& v) {
                 if (!seen.emplace(consumer, v).second) return;
