@@ -186,6 +186,7 @@ public:
     std::vector<std::string> nodeNames() {
         m_namesOnly = true;
         m_values.reserve(m_graph.nodes.size() + m_graph.inputs.size());
+        m_nodes.reserve(m_graph.nodes.size() + m_graph.inputs.size());
         addPlaceholders();
         std::vector<std::string> out;
         out.reserve(m_graph.nodes.size());
