@@ -499,7 +499,10 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
     Status status;
     if (shared.threads <= 1 || plan.graph().totalWork < kSerialRunWork) {
         WorkerClock clock; // the run's start, on the calling thread
+        const int asked = shared.threads;
+        shared.threads = 1; // and the kernels split nothing either
         status = runGraphSerial(run, shared, true, clock);
+        shared.threads = asked;
     } else {
         status = runParallel(run, shared, m_arena, m_arenaThreads);
     }
