@@ -84,6 +84,7 @@ private slots:
     void argumentMembers_data();
     void argumentMembers();
     void eraQuirks();
+    void namesBigGraphBesideTables();
     void schema2Program();
     void signatureSpecs();
     void legacySignature21();
@@ -167,6 +168,35 @@ void TstJsonDecode::argumentMembers() {
         QCOMPARE((*r)->warnings[0], "Argument member \"" + node.inputs[0].arg.s + "\" is newer than this reader: kept as raw JSON (1 use)");
     } else {
         QVERIFY((*r)->warnings.empty());
+    }
+}
+
+// A file that names no node, big enough (50,000 nodes and more) to be named on a second thread while
+// the value tables are read: every node gets its FX name (here its output's), in order.
+void TstJsonDecode::namesBigGraphBesideTables() {
+    const int n = 50001;
+    std::string nodes, values = R"J("x": {"dtype": 7, "sizes": [{"as_int": 2}], "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "requires_grad": false, "device": {"type": "cpu"}, "layout": 1})J";
+    std::string prev = "x";
+    for (int k = 0; k < n; ++k) {
+        const std::string out = "r_" + std::to_string(k);
+        if (k) nodes += ",";
+        nodes += R"J({"target": "torch.ops.aten.relu.default", "inputs": [{"name": "self", "arg": {"as_tensor": {"name": ")J" + prev +
+                 R"J("}}, "kind": 1}], "outputs": [{"as_tensor": {"name": ")J" + out + R"J("}}], "metadata": {}})J";
+        values += ", \"" + out + R"J(": {"dtype": 7, "sizes": [{"as_int": 2}], "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "requires_grad": false, "device": {"type": "cpu"}, "layout": 1})J";
+        prev = out;
+    }
+    const std::string json = R"J({"graph_module": {"graph": {"inputs": [{"as_tensor": {"name": "x"}}], "outputs": [{"as_tensor": {"name": ")J" +
+                             prev + R"J("}}], "nodes": [)J" + nodes + R"J(], "tensor_values": {)J" + values +
+                             R"J(}, "sym_int_values": {}, "sym_bool_values": {}}, "signature": {"input_specs": [], "output_specs": []}, "module_call_graph": []},
+      "opset_version": {"aten": 10}, "range_constraints": {}, "schema_version": {"major": 8, "minor": 12}})J";
+    auto r = decodeProgramJson(json, "m.json");
+    QVERIFY2(r.isOk(), r.error().c_str());
+    const Graph& g = (*r)->graph;
+    QCOMPARE(g.nodes.size(), size_t(n));
+    QCOMPARE(g.tensorValues.size(), size_t(n + 1));
+    for (int k = 0; k < n; ++k) {
+        QVERIFY(!g.nodes[size_t(k)].hasSerializedName);
+        if (g.nodes[size_t(k)].name != "r_" + std::to_string(k)) QFAIL(("node " + std::to_string(k) + " named " + g.nodes[size_t(k)].name).c_str());
     }
 }
 
