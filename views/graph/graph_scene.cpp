@@ -140,7 +140,7 @@ void GraphScene::rebuild(LayoutPtr layout) {
     // shared 32 leaves and a repaint took 50-70 ms. It only grows: a new depth re-indexes every
     // top-level item in the scene, the hidden ones still waiting to be deleted too.
     size_t indexed = total;
-    if (!m_clusterOrder.empty()) {
+    if (!m_frameItem.empty()) {
         indexed = static_cast<size_t>(std::count(layout->itemFrame.begin(), layout->itemFrame.end(), -1) +
                                       std::count(layout->edgeFrame.begin(), layout->edgeFrame.end(), -1));
         for (const auto& c : layout->clusters) indexed += c.parent < 0;
@@ -189,7 +189,7 @@ bool GraphScene::buildSome(int budgetMs) {
         sinceCheck = 0;
         return budgetMs > 0 && clock.elapsed() >= budgetMs;
     };
-    const bool nested = !m_clusterOrder.empty() || layout.clusters.empty();
+    const bool nested = !m_frameItem.empty(); // planFrames found what nests
     while (m_clusters.size() < layout.clusters.size()) {
         const size_t c = nested ? static_cast<size_t>(m_clusterOrder[m_clusters.size()]) : m_clusters.size();
         auto* item = new ClusterItem(layout.clusters[c], nested ? m_reach[c] : QRectF());
@@ -202,14 +202,14 @@ bool GraphScene::buildSome(int budgetMs) {
         const size_t k = m_nodes.size();
         const auto [fill, badge] = lookOf(layout.graph.items[k]);
         auto* item = new NodeItem(layout, static_cast<int>(k), fill, badge);
-        place(item, nested && !layout.itemFrame.empty() ? layout.itemFrame[k] : -1);
+        place(item, nested ? layout.itemFrame[k] : -1);
         m_nodes.push_back(item);
         if (spent()) return false;
     }
     while (m_edges.size() < layout.edges.size()) {
         const size_t k = m_edges.size();
         auto* item = new EdgeItem(layout, static_cast<int>(k));
-        place(item, nested && !layout.edgeFrame.empty() ? layout.edgeFrame[static_cast<size_t>(layout.edges[k].edge)] : -1);
+        place(item, nested ? layout.edgeFrame[static_cast<size_t>(layout.edges[k].edge)] : -1);
         m_edges.push_back(item);
         if (spent()) return false;
     }
@@ -217,10 +217,9 @@ bool GraphScene::buildSome(int budgetMs) {
 }
 
 void GraphScene::place(QGraphicsItem* item, int cluster) {
-    if (cluster >= 0 && static_cast<size_t>(cluster) < m_frameItem.size() && m_frameItem[static_cast<size_t>(cluster)])
-        item->setParentItem(m_frameItem[static_cast<size_t>(cluster)]); // joins the scene with its frame
-    else
-        addItem(item);
+    // frames are made enclosing ones first, so a frame exists before what it holds
+    if (cluster >= 0 && m_frameItem[static_cast<size_t>(cluster)]) item->setParentItem(m_frameItem[static_cast<size_t>(cluster)]);
+    else addItem(item);
 }
 
 void GraphScene::planFrames(const LayoutResult& layout) {

@@ -92,7 +92,7 @@ private:
     // touch the hundreds of thousands inside (collapsing the expanded 100k program purged 293,757
     // entries from the index in one 104 ms step when every item was top-level).
     std::vector<int> m_clusterOrder;         // cluster indices, enclosing ones first
-    std::vector<ClusterItem*> m_frameItem;   // per cluster index, once made
+    std::vector<ClusterItem*> m_frameItem;   // per cluster index, once made (empty: nothing nests)
     std::vector<QRectF> m_reach;             // per cluster index: a rect holding everything inside
     bool m_dark = false; // the palette the items are being made for
     bool m_building = false;
