@@ -90,6 +90,10 @@ public:
     void warn(std::string w) { m_warnings.push_back(std::move(w)); }
 
 private:
+    /// The nodes of array `idx` into `out` (sized to the array); from kSplitNodesFrom nodes on, its two
+    /// halves at once.
+    Status nodes(uint32_t idx, const Path& p, std::vector<Node>& out);
+    static constexpr size_t kSplitNodesFrom = 50000;
     Status node(uint32_t idx, const Path& p, Node& out);
     Status namedArgument(uint32_t idx, const Path& p, NamedArgument& out);
     Status argumentMember(std::string_view member, uint32_t v, const Path& p, Argument& out);

@@ -313,6 +313,30 @@ void applyNames(Graph& g, std::future<std::vector<std::string>>& naming) {
 
 } // namespace
 
+Status Decoder::nodes(uint32_t idx, const Path& p, std::vector<Node>& out) {
+    auto decodeRange = [&](Decoder& d, uint32_t first, size_t from, size_t to) -> Status {
+        size_t k = from;
+        for (uint32_t c = first; c != kNoNode && k < to; c = m_doc.nextSibling(idx, c), ++k)
+            IRLENS_TRY(d.node(c, p.item(static_cast<int64_t>(k)), out[k]));
+        return Status::ok();
+    };
+    const size_t n = out.size();
+    if (n < kSplitNodesFrom) return decodeRange(*this, m_doc.firstChild(idx), 0, n);
+    // Nodes are records of their own: a big graph's second half is decoded at the same time by a
+    // decoder of its own (its own metadata cache and warnings, merged after it, so that messages and
+    // the first error come as one pass gives them).
+    uint32_t middle = m_doc.firstChild(idx);
+    for (size_t k = 0; k < n / 2; ++k) middle = m_doc.nextSibling(idx, middle);
+    std::vector<std::string> laterWarnings;
+    Decoder later(m_doc, m_record, laterWarnings);
+    auto second = std::async(std::launch::async, [&] { return decodeRange(later, middle, n / 2, n); });
+    const Status first = decodeRange(*this, m_doc.firstChild(idx), 0, n / 2);
+    const Status rest = second.get();
+    m_warnings.insert(m_warnings.end(), laterWarnings.begin(), laterWarnings.end());
+    for (const auto& [member, uses] : later.m_opaqueMembers) m_opaqueMembers[member] += uses;
+    return !first ? first : rest;
+}
+
 Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
     uint32_t v;
@@ -321,9 +345,7 @@ Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
     IRLENS_TRY(req(idx, p, "nodes", v));
     IRLENS_TRY(expect(v, p.child("nodes"), JType::Array));
     out.nodes.resize(m_doc.at(v).count);
-    IRLENS_TRY(forEachItem(v, p.child("nodes"), [&](uint32_t c, const Path& cp, size_t k) {
-        return node(c, cp, out.nodes[k]);
-    }));
+    IRLENS_TRY(nodes(v, p.child("nodes"), out.nodes));
     auto naming = startNaming(out);
     // The optional name -> value tables; each decoder call fills the map entry in place.
     auto table = [&](const char* key, auto&& decodeInto) -> Status {

@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <set>
 
 using namespace irlens::core;
 
@@ -171,33 +172,49 @@ void TstJsonDecode::argumentMembers() {
     }
 }
 
-// A file that names no node, big enough (50,000 nodes and more) to be named on a second thread while
-// the value tables are read: every node gets its FX name (here its output's), in order.
-void TstJsonDecode::namesBigGraphBesideTables() {
-    const int n = 50001;
-    std::string nodes, values = R"J("x": {"dtype": 7, "sizes": [{"as_int": 2}], "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "requires_grad": false, "device": {"type": "cpu"}, "layout": 1})J";
+namespace {
+
+// A program of `n` relus in a chain that names no node; the nodes in `broken` have a number for a target.
+std::string bigChainJson(int n, const std::set<int>& broken = {}) {
+    const std::string meta = R"J({"dtype": 7, "sizes": [{"as_int": 2}], "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "requires_grad": false, "device": {"type": "cpu"}, "layout": 1})J";
+    std::string nodes, values = "\"x\": " + meta;
     std::string prev = "x";
     for (int k = 0; k < n; ++k) {
         const std::string out = "r_" + std::to_string(k);
         if (k) nodes += ",";
-        nodes += R"J({"target": "torch.ops.aten.relu.default", "inputs": [{"name": "self", "arg": {"as_tensor": {"name": ")J" + prev +
-                 R"J("}}, "kind": 1}], "outputs": [{"as_tensor": {"name": ")J" + out + R"J("}}], "metadata": {}})J";
-        values += ", \"" + out + R"J(": {"dtype": 7, "sizes": [{"as_int": 2}], "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "requires_grad": false, "device": {"type": "cpu"}, "layout": 1})J";
+        nodes += std::string(R"J({"target": )J") + (broken.count(k) ? "5" : R"J("torch.ops.aten.relu.default")J") +
+                 R"J(, "inputs": [{"name": "self", "arg": {"as_tensor": {"name": ")J" + prev + R"J("}}, "kind": 1}], "outputs": [{"as_tensor": {"name": ")J" +
+                 out + R"J("}}], "metadata": {}})J";
+        values += ", \"" + out + "\": " + meta;
         prev = out;
     }
-    const std::string json = R"J({"graph_module": {"graph": {"inputs": [{"as_tensor": {"name": "x"}}], "outputs": [{"as_tensor": {"name": ")J" +
-                             prev + R"J("}}], "nodes": [)J" + nodes + R"J(], "tensor_values": {)J" + values +
-                             R"J(}, "sym_int_values": {}, "sym_bool_values": {}}, "signature": {"input_specs": [], "output_specs": []}, "module_call_graph": []},
+    return R"J({"graph_module": {"graph": {"inputs": [{"as_tensor": {"name": "x"}}], "outputs": [{"as_tensor": {"name": ")J" + prev +
+           R"J("}}], "nodes": [)J" + nodes + R"J(], "tensor_values": {)J" + values +
+           R"J(}, "sym_int_values": {}, "sym_bool_values": {}}, "signature": {"input_specs": [], "output_specs": []}, "module_call_graph": []},
       "opset_version": {"aten": 10}, "range_constraints": {}, "schema_version": {"major": 8, "minor": 12}})J";
-    auto r = decodeProgramJson(json, "m.json");
+}
+
+} // namespace
+
+// A graph big enough (50,000 nodes and more) to be decoded in two halves at once and named on a
+// second thread while its value tables are read: every node is decoded and gets its FX name (here its
+// output's), in order; with broken nodes in both halves the error names the first, as one pass would.
+void TstJsonDecode::namesBigGraphBesideTables() {
+    const int n = 50001;
+    auto r = decodeProgramJson(bigChainJson(n), "m.json");
     QVERIFY2(r.isOk(), r.error().c_str());
     const Graph& g = (*r)->graph;
     QCOMPARE(g.nodes.size(), size_t(n));
     QCOMPARE(g.tensorValues.size(), size_t(n + 1));
     for (int k = 0; k < n; ++k) {
-        QVERIFY(!g.nodes[size_t(k)].hasSerializedName);
-        if (g.nodes[size_t(k)].name != "r_" + std::to_string(k)) QFAIL(("node " + std::to_string(k) + " named " + g.nodes[size_t(k)].name).c_str());
+        const Node& node = g.nodes[size_t(k)];
+        QVERIFY(!node.hasSerializedName);
+        if (node.name != "r_" + std::to_string(k) || node.inputs.size() != 1 || node.inputs[0].arg.s != (k ? "r_" + std::to_string(k - 1) : "x"))
+            QFAIL(("node " + std::to_string(k) + " decoded as " + node.name).c_str());
     }
+    auto broken = decodeProgramJson(bigChainJson(n, {40000, 12}), "m.json");
+    QVERIFY(!broken.isOk());
+    QVERIFY2(broken.error().find("nodes[12]") != std::string::npos, broken.error().c_str());
 }
 
 void TstJsonDecode::eraQuirks() {
