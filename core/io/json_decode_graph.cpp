@@ -7,6 +7,7 @@
 #include <future>
 #include <memory>
 #include <set>
+#include <system_error>
 #include <unordered_map>
 
 namespace irlens::core::json {
@@ -300,8 +301,14 @@ constexpr size_t kNameBesideTablesFrom = 50000;
 std::future<std::vector<std::string>> startNaming(const Graph& g) {
     if (std::all_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) { return n.hasSerializedName; })) return {};
     // a deferred task runs in get(); an async one is waited for by the future's destructor on every way out
-    const auto policy = g.nodes.size() >= kNameBesideTablesFrom ? std::launch::async : std::launch::deferred;
-    return std::async(policy, [&g] { return fxNodeNames(g); });
+    auto name = [&g] { return fxNodeNames(g); };
+    if (g.nodes.size() >= kNameBesideTablesFrom) {
+        try {
+            return std::async(std::launch::async, name);
+        } catch (const std::system_error&) { // no thread to be had: named in line
+        }
+    }
+    return std::async(std::launch::deferred, name);
 }
 
 void applyNames(Graph& g, std::future<std::vector<std::string>>& naming) {
@@ -329,7 +336,12 @@ Status Decoder::nodes(uint32_t idx, const Path& p, std::vector<Node>& out) {
     for (size_t k = 0; k < n / 2; ++k) middle = m_doc.nextSibling(idx, middle);
     std::vector<std::string> laterWarnings;
     Decoder later(m_doc, m_record, laterWarnings);
-    auto second = std::async(std::launch::async, [&] { return decodeRange(later, middle, n / 2, n); });
+    std::future<Status> second;
+    try {
+        second = std::async(std::launch::async, [&] { return decodeRange(later, middle, n / 2, n); });
+    } catch (const std::system_error&) { // no thread to be had: one pass
+        return decodeRange(*this, m_doc.firstChild(idx), 0, n);
+    }
     const Status first = decodeRange(*this, m_doc.firstChild(idx), 0, n / 2);
     const Status rest = second.get();
     m_warnings.insert(m_warnings.end(), laterWarnings.begin(), laterWarnings.end());

@@ -12,10 +12,10 @@
 #include <ctime>
 
 #include <algorithm>
-#include <unordered_map>
 #include <chrono>
 #include <exception>
 #include <mutex>
+#include <unordered_map>
 
 namespace irlens::core {
 namespace {

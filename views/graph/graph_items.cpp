@@ -21,6 +21,8 @@ QPalette palette() { return QApplication::palette(); }
 
 bool darkTheme() { return palette().color(QPalette::Window).lightness() < 128; }
 
+QRectF withTagRoom(const QRectF& box) { return box.adjusted(-6, -8, 4, 4); } // room for the "new" tag
+
 // Where an edge's label may paint, from its length in characters.
 QRectF labelRoom(const QPointF& pos, qsizetype chars) { return QRectF(pos.x() + 2, pos.y() - 8, chars * 5.0 + 8, 14); }
 
@@ -75,10 +77,6 @@ QString NodeItem::toolTipText() const {
     if (!m_timeNote.isEmpty()) tip += "\n" + m_timeNote;
     return tip;
 }
-
-namespace {
-QRectF withTagRoom(const QRectF& box) { return box.adjusted(-6, -8, 4, 4); } // room for the "new" tag
-} // namespace
 
 QRectF NodeItem::boundingRect() const { return withTagRoom(m_rect); }
 
