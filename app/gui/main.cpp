@@ -8,7 +8,6 @@
 #include <QApplication>
 #include <QTabWidget>
 #include <QCommandLineParser>
-#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QIcon>
 #include <QLineEdit>
@@ -36,13 +35,9 @@ void applyFirstRunOptions(irlens::views::MainWindow& window, const QCommandLineP
                               [&window, &parser, dock, whatIf, first](irlens::views::RunSnapshotPtr run) {
         if (!run) return;
         QObject::disconnect(*first);
-        const QString name = parser.value(dock);
-        const QString object = name == "memory" ? "runMemory" : name == "path" ? "runCriticalPath" : name == "lines" ? "runSourceLines"
-                                                             : "run" + name.left(1).toUpper() + name.mid(1);
-        if (auto* d = window.findChild<QDockWidget*>(object)) {
-            d->raise();
-            window.resizeDocks({d}, {window.height() * 2 / 5}, Qt::Vertical); // tall enough to read
-        }
+        if (parser.isSet(dock) && !window.raiseDock(parser.value(dock)))
+            qWarning("irlens: --dock %s: no such dock (one of %s)", qPrintable(parser.value(dock)),
+                     qPrintable(irlens::views::MainWindow::dockWords().join(", ")));
         if (parser.isSet(whatIf)) {
             const QStringList parts = parser.value(whatIf).split('=');
             window.analysisDocks()->whatIfSelector()->setText(parts.value(0));
@@ -82,7 +77,8 @@ int main(int argc, char** argv) {
     parser.addOption(runTo);
     QCommandLineOption reference("reference", "open the Export IR reference on PAGE (rules, levels or ops; rules:ID for one rule)", "PAGE");
     parser.addOption(reference);
-    QCommandLineOption dock("dock", "with --run: bring the dock NAME to the front once the run is shown (memory, path, lines, profile ...)", "NAME");
+    QCommandLineOption dock("dock", "with --run: bring the dock NAME to the front once the run is shown (" +
+                            irlens::views::MainWindow::dockWords().join(", ") + ")", "NAME");
     parser.addOption(dock);
     QCommandLineOption whatIf("what-if", "with --run: ask the Critical path dock what if SELECTOR took FACTOR of its time", "SELECTOR=FACTOR");
     parser.addOption(whatIf);
@@ -103,8 +99,8 @@ int main(int argc, char** argv) {
     parser.process(app);
     irlens::views::MainWindow window;
     window.show();
-    if (parser.isSet(fxDrawn)) window.findChild<QAction*>("fxPlaceholdersAction")->trigger();
-    if (auto* fold = window.findChild<QAction*>("foldRepeatedAction"); parser.isSet(noFold) && fold->isChecked()) fold->trigger();
+    if (parser.isSet(fxDrawn)) window.setFxPlaceholders(true);
+    if (parser.isSet(noFold)) window.setFoldRepeated(false);
     window.fxTabs()->setCurrentIndex(static_cast<int>(std::max<qsizetype>(0, QStringList{"graph", "code", "table"}.indexOf(parser.value(fxForm)))));
     applyFirstRunOptions(window, parser, dock, whatIf);
     if (parser.isSet(sourceRoot)) window.analysisDocks()->sourcePane()->setRoots(parser.values(sourceRoot), false);
