@@ -128,8 +128,10 @@ std::string programHelp() {
 
 std::string commandHelp(const Command& c) {
     std::string out;
-    for (size_t k = 0; k < c.forms.size(); ++k)
-        out += std::string(k ? "   or: " : "usage: ") + "irlens-cli " + c.name + (c.forms[k].empty() ? "" : " " + c.forms[k]) + "\n";
+    for (size_t k = 0; k < c.forms.size(); ++k) {
+        const std::string lead = std::string(k ? "   or: " : "usage: ") + "irlens-cli " + c.name + " ";
+        out += wrapped(lead, c.forms[k], lead.size());
+    }
     out += "\n" + wrapped("", sentence(c.summary), 0);
     if (!c.details.empty()) out += "\n" + wrapped("", c.details, 0);
     std::vector<Row> rows;

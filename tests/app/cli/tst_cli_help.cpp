@@ -19,11 +19,10 @@ using irlens::testing::CliHelpFlag;
 using irlens::testing::cliCommands;
 using irlens::testing::cliHelpFlags;
 
-/// The flags the usage lines name ("[--threads N]", "-o OUT.pt2", "--to core|prims").
+/// The flags the usage lines at the top name ("[--threads N]", "-o OUT.pt2", "--to core|prims").
 QSet<QString> usageFlags(const QString& help) {
     QSet<QString> flags;
-    for (const QString& line : help.split('\n')) {
-        if (!line.startsWith("usage: ") && !line.startsWith("   or: ")) continue;
+    for (const QString& line : help.section("\n\n", 0, 0).split('\n')) {
         auto it = QRegularExpression("(?:^|[ \\[|])(--?[a-z][-a-z]*)").globalMatch(line);
         while (it.hasNext()) flags << it.next().captured(1);
     }
