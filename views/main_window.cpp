@@ -50,7 +50,9 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
+#include <array>
 #include <memory>
+#include <tuple>
 
 namespace irlens::views {
 
@@ -272,8 +274,8 @@ void MainWindow::buildBottomDocks() {
 
 namespace {
 
-// Graph › Fold repeated blocks and Draw as the FX graph has it (checkable).
-void addDrawingActions(QMenu* menu, Document* doc) {
+// Graph › Fold repeated blocks and Draw as the FX graph has it (checkable), in that order.
+std::pair<QAction*, QAction*> addDrawingActions(QMenu* menu, Document* doc) {
     QAction* fold = menu->addAction(QObject::tr("&Fold repeated blocks"), doc, &Document::setFoldRepeatedBlocks);
     fold->setObjectName("foldRepeatedAction");
     fold->setCheckable(true);
@@ -287,7 +289,18 @@ void addDrawingActions(QMenu* menu, Document* doc) {
     fxForm->setCheckable(true);
     fxForm->setToolTip(QObject::tr("Lifted state (parameters, buffers, constants) as placeholder boxes with edges and a "
                                    "higher-order op's branches as get_attr boxes, as in the FX graph; off: state as chips on its users"));
+    return {fold, fxForm};
 }
+
+// The docks a run fills, by the words the command line uses, and their object names.
+const std::array<std::pair<const char*, const char*>, 8> kDockWords{{{"profile", "runProfile"},
+                                                                     {"timeline", "runTimeline"},
+                                                                     {"flame", "runFlameGraph"},
+                                                                     {"outputs", "runOutputs"},
+                                                                     {"memory", "runMemory"},
+                                                                     {"path", "runCriticalPath"},
+                                                                     {"lines", "runSourceLines"},
+                                                                     {"values", "stepValues"}}};
 
 } // namespace
 
@@ -350,7 +363,7 @@ void MainWindow::buildMenus() {
     QMenu* graph = menuBar()->addMenu(tr("&Graph"));
     graph->addAction(tr("&Collapse all modules"), m_doc, &Document::collapseAll);
     graph->addAction(tr("&Expand all modules"), m_doc, &Document::expandAll);
-    addDrawingActions(graph, m_doc);
+    std::tie(m_foldAction, m_fxPlaceholdersAction) = addDrawingActions(graph, m_doc);
     graph->addAction(tr("&Up from subgraph"), QKeySequence(Qt::ALT | Qt::Key_Backspace), m_doc, [this] { m_doc->leaveSubgraph(); });
     graph->addAction(tr("Clear symbol highlight"), m_doc, [this] { m_doc->setHighlightSymbol({}); });
     graph->addSeparator();
@@ -565,6 +578,32 @@ void MainWindow::showEvent(QShowEvent* event) {
         m_sizeDocksOnShow = false;
         QTimer::singleShot(0, this, &MainWindow::sizeDocks);
     }
+}
+
+void MainWindow::setFxPlaceholders(bool on) {
+    if (m_fxPlaceholdersAction->isChecked() != on) m_fxPlaceholdersAction->trigger();
+}
+
+void MainWindow::setFoldRepeated(bool on) {
+    if (m_foldAction->isChecked() != on) m_foldAction->trigger();
+}
+
+QStringList MainWindow::dockWords() {
+    QStringList words;
+    for (const auto& [word, object] : kDockWords) words << QString::fromLatin1(word);
+    return words;
+}
+
+bool MainWindow::raiseDock(const QString& name) {
+    QString object = name;
+    for (const auto& [word, objectName] : kDockWords)
+        if (name == QLatin1String(word)) object = QString::fromLatin1(objectName);
+    auto* dock = findChild<QDockWidget*>(object);
+    if (!dock) return false;
+    dock->show();
+    dock->raise();
+    resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical); // tall enough to read
+    return true;
 }
 
 } // namespace irlens::views

@@ -70,6 +70,15 @@ public:
     /// Help › Export IR rules (and IR levels, ops): the reference window, on rule `rule` when given.
     void showSpecReference(const QString& rule = {});
     SpecReferenceDialog* specReference() const { return m_specReference; }
+    /// Graph › Draw as the FX graph has it, on or off; the menu's check follows.
+    void setFxPlaceholders(bool on);
+    /// Graph › Fold repeated blocks, on or off; the menu's check follows.
+    void setFoldRepeated(bool on);
+    /// Brings a dock to the front, tall enough to read: a run dock by its word in dockWords() or any
+    /// dock by its object name. False when the window has no such dock.
+    bool raiseDock(const QString& name);
+    /// The words raiseDock() knows for the docks a run fills (irlens --dock takes them).
+    static QStringList dockWords();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -117,6 +126,8 @@ private:
     SpecReferenceDialog* m_specReference = nullptr;
     QTreeView* m_moduleView = nullptr;
     QTreeView* m_inspectorView = nullptr;
+    QAction* m_foldAction = nullptr;
+    QAction* m_fxPlaceholdersAction = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
     QStringList m_recent; // the Open Recent list, newest first (saved by writeSettingLater)

@@ -12,11 +12,8 @@
 namespace irlens::cli {
 namespace {
 
-int runConvert(const std::vector<std::string>& argv) {
-    Args args(argv, {"--model"});
-    if (!args.error().empty()) return fail(Unusable, args.error());
-    if (args.positional().size() != 1 || args.value("-o").empty())
-        return fail(Unusable, "usage: irlens-cli convert FILE -o OUT.pt2 [--model NAME]");
+int runConvert(const Args& args) {
+    if (args.positional().size() != 1 || args.value("-o").empty()) return fail(Unusable, args.usage());
     const std::string in = args.positional()[0];
     const std::string out = args.value("-o");
     std::error_code ec;
@@ -41,8 +38,17 @@ int runConvert(const std::vector<std::string>& argv) {
     return Ok;
 }
 
-CommandRegistration registration({"convert", "convert FILE -o OUT.pt2 [--model NAME]",
-                                  "rewrite any .pt2 as a torch 2.9-style PT2 archive (schema 8.12)", runConvert});
+CommandRegistration registration({
+    .name = "convert",
+    .forms = {"FILE -o OUT.pt2 [--model NAME]"},
+    .summary = "rewrite any .pt2 as a torch 2.9-style PT2 archive (schema 8.12)",
+    .details = "Reads a legacy zip, a torch 2.8 archive or a 2.9+ archive; writes the program, its weights (raw) and its "
+               "payload configs as torch 2.9 lays them out, and records irlens as the writer.",
+    .operands = {{"FILE", "the .pt2 program to read"}},
+    .flags = {{"-o", "OUT.pt2", "the archive to write (required; not FILE itself)", ValueKind::File}, modelFlag()},
+    .exits = {exitDone("written"), exitUnusable()},
+    .run = runConvert,
+});
 
 } // namespace
 } // namespace irlens::cli

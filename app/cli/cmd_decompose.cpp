@@ -29,10 +29,8 @@ void printStep(const DecompStep& s) {
     for (const auto& k : s.skipped) std::printf("  kept %s: %s\n", k.node.c_str(), k.reason.c_str());
 }
 
-int runDecompose(const std::vector<std::string>& raw) {
-    Args args(raw, {"--to", "--only", "-o", "--tolerance", "--model"});
-    if (!args.error().empty()) return fail(Unusable, args.error());
-    const std::string usage = "usage: irlens-cli decompose FILE --to core|prims [--only OP] [--check] [--tolerance T] [-o OUT.pt2]";
+int runDecompose(const Args& args) {
+    const std::string usage = args.usage();
     if (args.positional().size() != 1) return fail(Unusable, usage);
     const std::string to = args.value("--to");
     if (to != "core" && to != "prims") return fail(Unusable, "--to must be 'core' or 'prims'; " + usage);
@@ -95,8 +93,24 @@ int runDecompose(const std::vector<std::string>& raw) {
     return flagged ? CheckFailed : Ok;
 }
 
-CommandRegistration reg({"decompose", "decompose FILE --to core|prims [--only OP] [--check] [--tolerance T] [-o OUT.pt2]",
-                         "step the program down to Core ATen or Prims (verifier and meta re-run; --check compares outputs)", runDecompose});
+CommandRegistration reg({
+    .name = "decompose",
+    .forms = {"FILE --to core|prims [--only OP] [--check] [--tolerance T] [-o OUT.pt2] [--model NAME]"},
+    .summary = "step the program down to Core ATen or Prims (verifier and meta re-run; --check compares outputs)",
+    .details = "Prints each step: the rewrites by rule, the verifier's and the meta check's findings, and what stays "
+               "and why.",
+    .operands = {{"FILE", "the .pt2 program to decompose"}},
+    .flags = {{"--to", "LEVEL", "core (Core ATen) or prims (through Core ATen); required", ValueKind::Choice, {"core", "prims"}},
+              {"--only", "OP", "decompose the nodes of this op only (its key or its bare name, e.g. addmm)"},
+              {"--check", "", "run the original and each result on the sample inputs and compare their outputs"},
+              {"--tolerance", "T", "the largest output difference --check accepts (default 1e-05)"},
+              {"-o", "OUT.pt2", "save the decomposed program", ValueKind::File},
+              modelFlag()},
+    .exits = {exitDone("decomposed (and with --check, the outputs agree)"),
+              {CheckFailed, "--check found outputs beyond the tolerance, or could not compare them"},
+              exitUnusable()},
+    .run = runDecompose,
+});
 
 } // namespace
 } // namespace irlens::cli

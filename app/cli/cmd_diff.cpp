@@ -136,12 +136,9 @@ core::Result<ProgramMatch> matchArgs(const Args& args, std::string& rightLabel) 
     return core::matchStructurally(*left, *right);
 }
 
-int runDiff(const std::vector<std::string>& argv) {
-    Args args(argv, {"--to", "--inputs", "--tolerance"});
-    if (!args.error().empty()) return fail(Unusable, args.error());
+int runDiff(const Args& args) {
     const size_t want = args.has("--to") ? 1 : 2;
-    if (args.positional().size() != want)
-        return fail(Unusable, "usage: irlens-cli diff A.pt2 B.pt2 [--numeric] [--json] | diff A.pt2 --to core|prims [--numeric] [--json]");
+    if (args.positional().size() != want) return fail(Unusable, args.usage());
     std::string rightLabel;
     auto match = matchArgs(args, rightLabel);
     if (!match) return fail(Unusable, match.error());
@@ -172,8 +169,26 @@ int runDiff(const std::vector<std::string>& argv) {
     return differ ? CheckFailed : Ok;
 }
 
-CommandRegistration registration({"diff", "diff A.pt2 B.pt2 [--numeric] [--json] | A.pt2 --to core|prims",
-                                  "what differs between two programs (exit 1 when they differ)", runDiff});
+CommandRegistration registration({
+    .name = "diff",
+    .forms = {"A.pt2 B.pt2 [--numeric [--inputs DIR] [--tolerance T]] [--json]",
+              "A.pt2 --to core|prims [--numeric [--inputs DIR] [--tolerance T]] [--json]"},
+    .summary = "what differs between two programs (exit 1 when they differ)",
+    .details = "Nodes are matched by structure, never by name, then compared node by node and module by module; "
+               "with --to, A is compared with its own decomposition, matched through the decomposition's map of old "
+               "nodes to new.",
+    .operands = {{"A.pt2", "the program on the left"}, {"B.pt2", "the program on the right (not with --to)"}},
+    .flags = {{"--to", "LEVEL", "compare A with A decomposed to core or prims", ValueKind::Choice, {"core", "prims"}},
+              {"--numeric", "", "also run both on the same inputs and name the first node whose values part"},
+              {"--inputs", "DIR", "with --numeric: the model.expected/ folder whose main case gives the inputs (default: the "
+                                  "one beside A, else A's sample inputs, else generated ones)", ValueKind::Directory},
+              {"--tolerance", "T", "with --numeric: the relative error above which two values differ (default 1e-4)"},
+              jsonFlag("the differences, the modules and the numeric comparison")},
+    .exits = {exitDone("the programs are the same (and with --numeric, so are their values)"),
+              {CheckFailed, "they differ"},
+              exitUnusable()},
+    .run = runDiff,
+});
 
 } // namespace
 } // namespace irlens::cli

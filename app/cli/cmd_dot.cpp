@@ -9,12 +9,9 @@
 namespace irlens::cli {
 namespace {
 
-int runDot(const std::vector<std::string>& argv) {
-    Args args(argv, {"--model"});
-    if (!args.error().empty()) return fail(Unusable, args.error());
+int runDot(const Args& args) {
     bool example = args.has("--example");
-    if ((!example && args.positional().size() != 1) || !args.has("-o"))
-        return fail(Unusable, "usage: irlens-cli dot FILE -o OUT.dot [--no-weights] [--model NAME] | --example -o OUT.dot");
+    if ((!example && args.positional().size() != 1) || !args.has("-o")) return fail(Unusable, args.usage());
     auto loaded = loadProgramArg(args, false /* the graph only */);
     if (!loaded) return fail(Unusable, loaded.error());
     core::ProgramPtr program = loaded.value();
@@ -29,7 +26,18 @@ int runDot(const std::vector<std::string>& argv) {
     return Ok;
 }
 
-CommandRegistration registration({"dot", "dot FILE -o OUT.dot [--no-weights]", "the graph as Graphviz DOT", runDot});
+CommandRegistration registration({
+    .name = "dot",
+    .forms = {"FILE -o OUT.dot [--no-weights] [--model NAME]", "--example -o OUT.dot [--no-weights]"},
+    .summary = "the graph as Graphviz DOT",
+    .details = "The flat graph, every node and edge, for Graphviz or other tools; render draws it laid out with its modules.",
+    .operands = {{"FILE", "the .pt2 program to export"}},
+    .flags = {{"-o", "OUT.dot", "the DOT file to write (required)", ValueKind::File},
+              {"--no-weights", "", "leave out the placeholders of parameters, buffers and constants"},
+              modelFlag(), exampleFlag()},
+    .exits = {exitDone("written"), exitUnusable()},
+    .run = runDot,
+});
 
 } // namespace
 } // namespace irlens::cli

@@ -46,10 +46,8 @@ int printPackage(const std::string& path) {
     return Ok;
 }
 
-int runInfo(const std::vector<std::string>& raw) {
-    Args args(raw, {"--model"});
-    if (!args.error().empty()) return fail(Unusable, args.error());
-    if (args.positional().size() != 1) return fail(Unusable, "usage: irlens-cli info FILE [--model NAME]");
+int runInfo(const Args& args) {
+    if (args.positional().size() != 1) return fail(Unusable, args.usage());
     const std::string path = args.positional()[0];
 
     auto archive = inspectPt2(path);
@@ -135,8 +133,15 @@ int runInfo(const std::vector<std::string>& raw) {
     return Ok;
 }
 
-CommandRegistration reg({"info", "info FILE [--model NAME]",
-                         "era, versions, node counts by kind and op, parameters, inputs and outputs; what an AOTInductor package holds", runInfo});
+CommandRegistration reg({
+    .name = "info",
+    .forms = {"FILE [--model NAME]"},
+    .summary = "era, versions, node counts by kind and op, parameters, inputs and outputs; what an AOTInductor package holds",
+    .operands = {{"FILE", "a .pt2 program or an AOTInductor package"}},
+    .flags = {modelFlag()},
+    .exits = {exitDone("described"), exitUnusable()},
+    .run = runInfo,
+});
 
 } // namespace
 } // namespace irlens::cli

@@ -16,10 +16,8 @@ using namespace irlens::core;
 
 const char* methodName(uint16_t m) { return m == 0 ? "stored" : m == 8 ? "deflate" : "other"; }
 
-int runRecords(const std::vector<std::string>& raw) {
-    Args args(raw, {});
-    if (!args.error().empty()) return fail(Unusable, args.error());
-    if (args.positional().size() != 1) return fail(Unusable, "usage: irlens-cli records FILE [--check]");
+int runRecords(const Args& args) {
+    if (args.positional().size() != 1) return fail(Unusable, args.usage());
     const std::string path = args.positional()[0];
     auto reader = Pt2Reader::open(path);
     if (!reader) {
@@ -50,9 +48,18 @@ int runRecords(const std::vector<std::string>& raw) {
     return Ok;
 }
 
-CommandRegistration reg({"records", "records FILE [--check]",
-                         "list the container kind, models and every ZIP record (no graph load); --check: libzip cross-check and CRCs",
-                         runRecords});
+CommandRegistration reg({
+    .name = "records",
+    .forms = {"FILE [--check]"},
+    .summary = "list the container kind, models and every ZIP record (no graph load); --check: libzip cross-check and CRCs",
+    .details = "Works on any ZIP file (AOTInductor packages and torch.save files too), so it shows why a file is refused.",
+    .operands = {{"FILE", "a .pt2 or any other ZIP file"}},
+    .flags = {{"--check", "", "also have libzip read the archive and recompute every record's CRC"}},
+    .exits = {exitDone("listed (and with --check, every record reads back and every CRC matches)"),
+              {CheckFailed, "--check found a record that does not read back or whose CRC differs"},
+              exitUnusable()},
+    .run = runRecords,
+});
 
 } // namespace
 } // namespace irlens::cli

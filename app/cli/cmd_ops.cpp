@@ -117,9 +117,8 @@ nlohmann::json jsonOf(const std::vector<OpRow>& rows, const Counts& n) {
     return j;
 }
 
-int runOps(const std::vector<std::string>& raw) {
-    Args args(raw, {"--conformance"});
-    if (!args.error().empty()) return fail(Unusable, args.error());
+int runOps(const Args& args) {
+    if (!args.positional().empty()) return fail(Unusable, args.usage());
     const auto& kernels = exec::KernelRegistry::instance();
     if (!args.has("--coverage") && !args.has("--json")) {
         for (const auto& k : kernels.keys()) std::printf("%s\n", k.c_str());
@@ -160,9 +159,20 @@ int runOps(const std::vector<std::string>& raw) {
     return Ok;
 }
 
-const CommandRegistration reg({"ops", "ops [--coverage [--missing] [--conformance DIR]] [--json]",
-                               "operators the execution engine runs; coverage of core ATen and prims by conformance cases",
-                               runOps});
+const CommandRegistration reg({
+    .name = "ops",
+    .forms = {"[--coverage [--missing] [--conformance DIR]] [--json]"},
+    .summary = "operators the execution engine runs; coverage of core ATen and prims by conformance cases",
+    .details = "Without a flag, the key of every op the engine has a kernel for. An op counts as covered only when it has a "
+               "kernel and the conformance corpus has cases for it that all pass (each run at 1 and 2 threads).",
+    .flags = {{"--coverage", "", "run the conformance corpus: ops covered, and the op x dtype table"},
+              {"--missing", "", "with --coverage: every op not covered, and why"},
+              {"--conformance", "DIR", "the conformance folder (default: the source tree's tests/conformance)",
+               ValueKind::Directory},
+              jsonFlag("the kernels and the coverage (runs the corpus)")},
+    .exits = {exitDone("listed"), exitUnusable()},
+    .run = runOps,
+});
 
 } // namespace
 } // namespace irlens::cli

@@ -11,11 +11,9 @@
 namespace irlens::cli {
 namespace {
 
-int runPrint(const std::vector<std::string>& argv) {
-    Args args(argv, {"--model"});
-    if (!args.error().empty()) return fail(Unusable, args.error());
+int runPrint(const Args& args) {
     bool example = args.has("--example");
-    if (!example && args.positional().size() != 1) return fail(Unusable, "usage: irlens-cli print FILE [--signature | --code | --tabular] [--model NAME] | --example");
+    if (!example && args.positional().size() != 1) return fail(Unusable, args.usage());
     auto loaded = loadProgramArg(args, false /* the graph only */);
     if (!loaded) return fail(Unusable, loaded.error());
     core::ProgramPtr program = loaded.value();
@@ -39,9 +37,18 @@ int runPrint(const std::vector<std::string>& argv) {
     return Ok;
 }
 
-CommandRegistration registration({"print", "print FILE [--signature | --code | --tabular] [--model NAME]",
-                                  "the graph as print(ep.graph) shows it, its forward() code, its print_tabular() table, or the graph signature",
-                                  runPrint});
+CommandRegistration registration({
+    .name = "print",
+    .forms = {"FILE [--signature | --code | --tabular] [--model NAME]", "--example [--signature | --code | --tabular]"},
+    .summary = "the graph as print(ep.graph) shows it, its forward() code, its print_tabular() table, or the graph signature",
+    .operands = {{"FILE", "the .pt2 program to print"}},
+    .flags = {{"--signature", "", "the graph signature: inputs and outputs with their kinds, as ep.graph_signature prints"},
+              {"--code", "", "the graph's forward(), as GraphModule.code prints it"},
+              {"--tabular", "", "the table graph.print_tabular() prints"},
+              modelFlag(), exampleFlag()},
+    .exits = {exitDone("printed"), exitUnusable()},
+    .run = runPrint,
+});
 
 } // namespace
 } // namespace irlens::cli

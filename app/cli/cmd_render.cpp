@@ -19,11 +19,8 @@ std::string extensionOf(const std::string& path) {
     return ext;
 }
 
-int runRender(const std::vector<std::string>& raw) {
-    Args args(raw, {"--collapse"});
-    if (!args.error().empty()) return fail(Unusable, args.error());
-    if (args.positional().size() != 1 || !args.has("-o"))
-        return fail(Unusable, "usage: irlens-cli render FILE -o OUT.svg|.png [--collapse auto|none|top]");
+int runRender(const Args& args) {
+    if (args.positional().size() != 1 || !args.has("-o")) return fail(Unusable, args.usage());
     const std::string out = args.value("-o");
     const std::string format = extensionOf(out);
     if (format != "svg" && format != "png" && format != "pdf" && format != "dot")
@@ -51,8 +48,19 @@ int runRender(const std::vector<std::string>& raw) {
     return Ok;
 }
 
-const CommandRegistration reg{{"render", "render FILE -o OUT.svg|.png [--collapse auto|none|top]",
-                               "draw the graph headless (modules collapsed above 1,500 nodes by default)", runRender}};
+const CommandRegistration reg({
+    .name = "render",
+    .forms = {"FILE -o OUT.svg|.png [--collapse auto|none|top]"},
+    .summary = "draw the graph headless (modules collapsed above 1,500 nodes by default)",
+    .details = "The graph as the window draws it (modules, weight chips), laid out and drawn by Graphviz; no display needed.",
+    .operands = {{"FILE", "the .pt2 program to draw"}},
+    .flags = {{"-o", "OUT", "the drawing to write; its extension picks the format: .svg, .png, .pdf or .dot (required)",
+               ValueKind::File},
+              {"--collapse", "MODE", "auto: modules closed above 1,500 nodes (the default); none: every module open; top: "
+                                     "each top-level module one closed box", ValueKind::Choice, {"auto", "none", "top"}}},
+    .exits = {exitDone("drawn"), exitUnusable()},
+    .run = runRender,
+});
 
 } // namespace
 } // namespace irlens::cli

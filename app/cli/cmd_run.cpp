@@ -29,10 +29,6 @@ struct RunArgs {
     RunReports reports;
 };
 
-constexpr const char* kRunUsage =
-    "run FILE [--threads N] [--repeat K] [--warmup W] [--inputs DIR] [--expect DIR] [--trace F] [--profile F] [--json] "
-    "[--memory] [--critical-path [--what-if SELECTOR=FACTOR ...]] [--by-line] [--top N]";
-
 bool parseInt(const std::string& s, int64_t& out) {
     try {
         size_t pos = 0;
@@ -75,11 +71,8 @@ Status parseReports(const Args& args, RunArgs& r) {
 }
 
 // The command line as a RunArgs, or the usage error.
-Result<RunArgs> parseRunArgs(const std::vector<std::string>& raw) {
-    Args args(raw, {"--threads", "--repeat", "--warmup", "--inputs", "--expect", "--trace", "--profile", "--seed", "--sym", "--top", "--model",
-                    "--what-if"});
-    if (!args.error().empty()) return Status::error(args.error());
-    if (args.positional().size() != 1) return Status::error(std::string("usage: irlens-cli ") + kRunUsage);
+Result<RunArgs> parseRunArgs(const Args& args) {
+    if (args.positional().size() != 1) return Status::error(args.usage());
     RunArgs r;
     r.file = args.positional()[0];
     int64_t seed = 0;
@@ -191,8 +184,8 @@ void printText(const RunArgs& a, const RunComparison& rc, const Profile& profile
     if (rc.compared) std::printf("verdict   %s\n", rc.verdict().c_str());
 }
 
-int runRun(const std::vector<std::string>& raw) {
-    auto a = parseRunArgs(raw);
+int runRun(const Args& args) {
+    auto a = parseRunArgs(args);
     if (!a) return fail(Unusable, a.error());
     LoadOptions lo;
     lo.modelName = a->model;
@@ -221,9 +214,38 @@ int runRun(const std::vector<std::string>& raw) {
     return rc->ok() ? Ok : CheckFailed;
 }
 
-const CommandRegistration reg({"run", kRunUsage,
-                               "execute on the CPU engine, time every node, compare with reference outputs; "
-                               "where the time and memory go", runRun});
+const CommandRegistration reg({
+    .name = "run",
+    .forms = {"FILE [--threads N] [--repeat K] [--warmup W] [--inputs DIR] [--expect DIR] [--trace F] [--profile F] [--json] "
+              "[--memory] [--critical-path [--what-if SELECTOR=FACTOR ...]] [--by-line] [--top N] [--seed S] [--sym NAME=VALUE,...] "
+              "[--model NAME]"},
+    .summary = "execute on the CPU engine, time every node, compare with reference outputs; where the time and memory go",
+    .details = "The inputs come from --inputs or --expect, else the archive's sample inputs, else they are generated from "
+               "the graph's meta. Prints the outputs, the median time, the peak memory and the slowest nodes.",
+    .operands = {{"FILE", "the .pt2 program to run"}},
+    .flags = {{"--threads", "N", "worker threads (default: every core)"},
+              {"--repeat", "K", "timed runs; the median is reported (default 1)"},
+              {"--warmup", "W", "untimed runs before them, the first reported as cold (default 1 with --repeat > 1, else 0)"},
+              {"--inputs", "DIR", "take the inputs from this model.expected/ folder", ValueKind::Directory},
+              {"--expect", "DIR", "compare the outputs with this model.expected/ folder's reference, for every case it holds",
+               ValueKind::Directory},
+              {"--seed", "S", "the seed of generated inputs (default 0)"},
+              {"--sym", "NAME=VALUE[,...]", "sizes of symbolic dimensions for generated inputs (sample inputs are not used then)"},
+              {"--trace", "F", "write the timed runs as a Chrome trace (Perfetto, chrome://tracing)", ValueKind::File},
+              {"--profile", "F", "write the time of every node as CSV", ValueKind::File},
+              jsonFlag("the run"),
+              {"--memory", "", "the memory timeline: what is live at the peak"},
+              {"--critical-path", "", "the critical path, and the run replayed on the scheduling model"},
+              {"--what-if", "SELECTOR=FACTOR", "replay with the nodes SELECTOR names (op:OP, module:PATH, node:NAME or a bare "
+                                               "name) taking FACTOR of their time; repeatable; implies --critical-path"},
+              {"--by-line", "", "time per source line, from the nodes' stack traces"},
+              {"--top", "N", "rows of the slowest-nodes table and of each report (default 10)"},
+              modelFlag()},
+    .exits = {exitDone("ran (and with --expect, every output matches)"),
+              {CheckFailed, "an output differs from --expect's reference"},
+              {Unusable, "unreadable input, bad usage or a run that failed; one line on stderr says which and why"}},
+    .run = runRun,
+});
 
 } // namespace
 } // namespace irlens::cli

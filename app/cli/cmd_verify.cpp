@@ -44,17 +44,13 @@ nlohmann::json diagnosticJson(const core::Diagnostic& d) {
             {"message", d.message}, {"fix", d.fix}};
 }
 
-int runVerify(const std::vector<std::string>& argv) {
-    Args args(argv, {"--model"});
-    if (!args.error().empty()) return fail(Unusable, args.error());
+int runVerify(const Args& args) {
     if (args.has("--rules")) {
         if (!args.positional().empty()) return fail(Unusable, "usage: irlens-cli verify --rules [--json] (no FILE)");
         return printRules(args.has("--json"));
     }
     bool example = args.has("--example");
-    if (!example && args.positional().size() != 1)
-        return fail(Unusable,
-                    "usage: irlens-cli verify FILE [--json] [--core-aten] [--meta] [--model NAME] | --example | --rules [--json]");
+    if (!example && args.positional().size() != 1) return fail(Unusable, args.usage());
     std::string source = example ? "built-in example" : args.positional()[0];
     auto loaded = loadProgramArg(args, true, /*checkCrc=*/true); // every record's CRC, weights included
     if (!loaded) return fail(Unusable, loaded.error());
@@ -82,9 +78,21 @@ int runVerify(const std::vector<std::string>& argv) {
     return counts.errors ? CheckFailed : Ok;
 }
 
-CommandRegistration registration({"verify", "verify FILE [--json] [--core-aten] [--meta] [--model NAME] | --rules [--json]",
-                                  "check a program against the Export IR spec (exit 1 on errors); --rules lists the rules",
-                                  runVerify});
+CommandRegistration registration({
+    .name = "verify",
+    .forms = {"FILE [--json] [--core-aten] [--meta] [--model NAME]", "--example [--json] [--core-aten] [--meta]", "--rules [--json]"},
+    .summary = "check a program against the Export IR spec (exit 1 on errors); --rules lists the rules",
+    .details = "Each finding names its rule, the node and the fix. The rules follow the program's dialect: a TRAINING "
+               "program may hold composite and in-place ops that an ATEN program may not. Every record's CRC is checked.",
+    .operands = {{"FILE", "the .pt2 program to check"}},
+    .flags = {jsonFlag("the findings"),
+              {"--core-aten", "", "hold the program to the Core ATen rule whatever its dialect (as for a decomposition's output)"},
+              {"--meta", "", "also infer each node's shape and dtype and report where the recorded meta disagrees"},
+              {"--rules", "", "list the rules instead: what each asks, its spec passage, an example that breaks it and the fix"},
+              modelFlag(), exampleFlag()},
+    .exits = {exitDone("no errors (warnings and infos may be printed)"), {CheckFailed, "errors found"}, exitUnusable()},
+    .run = runVerify,
+});
 
 } // namespace
 } // namespace irlens::cli

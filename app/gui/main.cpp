@@ -1,4 +1,5 @@
 // irlens: the desktop inspector. `irlens [FILE]`; without a file it opens the bundled example.
+#include "app/gui/command_line.h"
 #include "views/main_window.h"
 
 #include <algorithm>
@@ -7,8 +8,6 @@
 #include <QCheckBox>
 #include <QApplication>
 #include <QTabWidget>
-#include <QCommandLineParser>
-#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QIcon>
 #include <QLineEdit>
@@ -27,24 +26,23 @@
 
 #include <memory>
 
+namespace {
+
 // --dock / --what-if apply to the first run shown.
-void applyFirstRunOptions(irlens::views::MainWindow& window, const QCommandLineParser& parser, const QCommandLineOption& dock,
-                          const QCommandLineOption& whatIf) {
-    if (!parser.isSet(dock) && !parser.isSet(whatIf)) return;
+void applyFirstRunOptions(irlens::views::MainWindow& window, const irlens::app::GuiOptions& o) {
+    const QCommandLineParser& parser = o.parser;
+    if (!parser.isSet(o.dock) && !parser.isSet(o.whatIf)) return;
     auto first = std::make_shared<QMetaObject::Connection>();
     *first = QObject::connect(window.document(), &irlens::views::Document::runFinished, &window,
-                              [&window, &parser, dock, whatIf, first](irlens::views::RunSnapshotPtr run) {
+                              [&window, &o, first](irlens::views::RunSnapshotPtr run) {
         if (!run) return;
         QObject::disconnect(*first);
-        const QString name = parser.value(dock);
-        const QString object = name == "memory" ? "runMemory" : name == "path" ? "runCriticalPath" : name == "lines" ? "runSourceLines"
-                                                             : "run" + name.left(1).toUpper() + name.mid(1);
-        if (auto* d = window.findChild<QDockWidget*>(object)) {
-            d->raise();
-            window.resizeDocks({d}, {window.height() * 2 / 5}, Qt::Vertical); // tall enough to read
-        }
-        if (parser.isSet(whatIf)) {
-            const QStringList parts = parser.value(whatIf).split('=');
+        const QCommandLineParser& parser = o.parser;
+        if (parser.isSet(o.dock) && !window.raiseDock(parser.value(o.dock)))
+            qWarning("irlens: --dock %s: no such dock (one of %s)", qPrintable(parser.value(o.dock)),
+                     qPrintable(irlens::views::MainWindow::dockWords().join(", ")));
+        if (parser.isSet(o.whatIf)) {
+            const QStringList parts = parser.value(o.whatIf).split('=');
             window.analysisDocks()->whatIfSelector()->setText(parts.value(0));
             window.analysisDocks()->whatIfFactor()->setValue(parts.value(1, "0").toDouble());
             // after the docks' own filling, queued by the same signal, which would show the base path again
@@ -53,100 +51,76 @@ void applyFirstRunOptions(irlens::views::MainWindow& window, const QCommandLineP
     });
 }
 
-int main(int argc, char** argv) {
-    irlens::core::preferLargePages();
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName("irlens");
-    QApplication::setApplicationName("irlens");
-    QApplication::setApplicationVersion(IRLENS_VERSION);
-    // the desktop entry's name, so Wayland compositors match the window to its entry and icon
-    QGuiApplication::setDesktopFileName(IRLENS_APP_ID);
-    // the installed theme icon when there is one (it follows icon themes), else the compiled-in set
-    QIcon icon(":/icons/irlens.svg");
-    for (int size : {16, 22, 24, 32, 48, 64, 128, 256}) icon.addFile(QString(":/icons/png/irlens-%1.png").arg(size), QSize(size, size));
-    QApplication::setWindowIcon(QIcon::fromTheme(IRLENS_APP_ID, icon));
-    QCommandLineParser parser;
-    parser.setApplicationDescription("Inspect torch.export programs (.pt2)");
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument("file", "a .pt2 file to open");
-    QCommandLineOption select("select", "select the node NAME once the graph is shown (in:VALUE: a placeholder; out: the output node)", "NAME");
-    QCommandLineOption search("search", "search for TEXT once the graph is shown", "TEXT");
-    QCommandLineOption decompose("decompose", "once shown, decompose the program to LEVEL (core or prims)", "LEVEL");
-    parser.addOption(select);
-    parser.addOption(search);
-    QCommandLineOption run("run", "run the program once the graph is shown and turn the heatmap on");
-    parser.addOption(run);
-    parser.addOption(decompose);
-    QCommandLineOption runTo("run-to", "once shown, step the program node by node up to the node NAME (Run › Run to here)", "NAME");
-    parser.addOption(runTo);
-    QCommandLineOption reference("reference", "open the Export IR reference on PAGE (rules, levels or ops; rules:ID for one rule)", "PAGE");
-    parser.addOption(reference);
-    QCommandLineOption dock("dock", "with --run: bring the dock NAME to the front once the run is shown (memory, path, lines, profile ...)", "NAME");
-    parser.addOption(dock);
-    QCommandLineOption whatIf("what-if", "with --run: ask the Critical path dock what if SELECTOR took FACTOR of its time", "SELECTOR=FACTOR");
-    parser.addOption(whatIf);
-    QCommandLineOption sourceRoot("source-root", "look for the model's source files under DIR (for this session; the Source lines dock's roots field keeps its own)", "DIR");
-    parser.addOption(sourceRoot);
-    QCommandLineOption memoryOverlay("memory-overlay", "with --run: colour the graph by the bytes live at the peak (the Memory dock's toggle)");
-    parser.addOption(memoryOverlay);
-    QCommandLineOption fxDrawn("fx-placeholders", "draw the graph as the FX graph has it (Graph › Draw as the FX graph has it)");
-    parser.addOption(fxDrawn);
-    QCommandLineOption noFold("no-fold", "draw repeated blocks in full (Graph › Fold repeated blocks off)");
-    parser.addOption(noFold);
-    QCommandLineOption expandAll("expand-all", "once shown, open every module (Graph › Expand all modules)");
-    parser.addOption(expandAll);
-    QCommandLineOption fxForm("fx", "show the FX dock's FORM tab: graph, code (forward()) or table (print_tabular)", "FORM");
-    parser.addOption(fxForm);
-    QCommandLineOption compare("compare", "once shown, open the Compare window against the program in FILE", "FILE");
-    parser.addOption(compare);
-    parser.process(app);
-    irlens::views::MainWindow window;
-    window.show();
-    if (parser.isSet(fxDrawn)) window.findChild<QAction*>("fxPlaceholdersAction")->trigger();
-    if (auto* fold = window.findChild<QAction*>("foldRepeatedAction"); parser.isSet(noFold) && fold->isChecked()) fold->trigger();
-    window.fxTabs()->setCurrentIndex(static_cast<int>(std::max<qsizetype>(0, QStringList{"graph", "code", "table"}.indexOf(parser.value(fxForm)))));
-    applyFirstRunOptions(window, parser, dock, whatIf);
-    if (parser.isSet(sourceRoot)) window.analysisDocks()->sourcePane()->setRoots(parser.values(sourceRoot), false);
-    if (parser.isSet(memoryOverlay)) window.analysisDocks()->memoryOverlayToggle()->setChecked(true);
-    // --select / --search apply once, when the first layout arrives
+// --select, --search, --run, --decompose ... apply once, when the first layout arrives.
+void applyFirstLayoutOptions(irlens::views::MainWindow& window, const irlens::app::GuiOptions& o) {
     auto* doc = window.document();
     auto once = std::make_shared<QMetaObject::Connection>();
-    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &parser, select, search, decompose, run, runTo, compare, reference, expandAll] {
+    *once = QObject::connect(doc, &irlens::views::Document::layoutReady, &window, [&window, doc, once, &o] {
         QObject::disconnect(*once);
-        if (parser.isSet(expandAll)) doc->expandAll();
-        if (parser.isSet(run)) {
+        const QCommandLineParser& parser = o.parser;
+        if (parser.isSet(o.expandAll)) doc->expandAll();
+        if (parser.isSet(o.run)) {
             window.runController()->heatmapAction()->setChecked(true);
             window.runController()->run();
         }
-        if (parser.isSet(decompose))
-            doc->decomposition()->stepToLevel(parser.value(decompose) == "prims" ? irlens::core::IrLevel::Prims
-                                                                                  : irlens::core::IrLevel::CoreAten);
-        if (parser.isSet(compare)) window.compareLauncher()->compareWithFile(parser.value(compare));
-        if (parser.isSet(search)) {
-            window.graphPane()->searchField()->setText(parser.value(search));
+        if (parser.isSet(o.decompose))
+            doc->decomposition()->stepToLevel(parser.value(o.decompose) == "prims" ? irlens::core::IrLevel::Prims
+                                                                                    : irlens::core::IrLevel::CoreAten);
+        if (parser.isSet(o.compare)) window.compareLauncher()->compareWithFile(parser.value(o.compare));
+        if (parser.isSet(o.search)) {
+            window.graphPane()->searchField()->setText(parser.value(o.search));
             window.graphPane()->nextHit();
         }
-        if (parser.isSet(reference)) {
-            const QString page = parser.value(reference);
+        if (parser.isSet(o.reference)) {
+            const QString page = parser.value(o.reference);
             window.showSpecReference(page.startsWith("rules:") ? page.mid(6) : QString());
             if (page == "levels") window.specReference()->showPage(irlens::views::SpecReferenceDialog::Levels);
             if (page == "ops") window.specReference()->showPage(irlens::views::SpecReferenceDialog::Ops);
         }
-        if (parser.isSet(runTo)) {
-            const int n = doc->nodeIndexOf(parser.value(runTo));
+        if (parser.isSet(o.runTo)) {
+            const int n = doc->nodeIndexOf(parser.value(o.runTo));
             if (n >= 0) window.stepController()->runTo(n);
         }
-        if (parser.isSet(select) && (parser.value(select).startsWith("in:") || parser.value(select) == "out")) {
-            doc->selectItem(parser.value(select));
-        } else if (parser.isSet(select)) {
-            int n = doc->nodeIndexOf(parser.value(select));
+        const QString select = parser.value(o.select);
+        if (parser.isSet(o.select) && (select.startsWith("in:") || select == "out")) {
+            doc->selectItem(select);
+        } else if (parser.isSet(o.select)) {
+            int n = doc->nodeIndexOf(select);
             if (n >= 0) {
                 doc->revealNode(n);
                 doc->selectNode(n);
             }
         }
     });
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    irlens::core::preferLargePages();
+    QCoreApplication::setOrganizationName("irlens");
+    QCoreApplication::setApplicationName("irlens");
+    QCoreApplication::setApplicationVersion(IRLENS_VERSION);
+    irlens::app::GuiOptions options;
+    if (auto code = options.answerWithoutDisplay(argc, argv)) return *code;
+    QApplication app(argc, argv);
+    // the desktop entry's name, so Wayland compositors match the window to its entry and icon
+    QGuiApplication::setDesktopFileName(IRLENS_APP_ID);
+    // the installed theme icon when there is one (it follows icon themes), else the compiled-in set
+    QIcon icon(":/icons/irlens.svg");
+    for (int size : {16, 22, 24, 32, 48, 64, 128, 256}) icon.addFile(QString(":/icons/png/irlens-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(QIcon::fromTheme(IRLENS_APP_ID, icon));
+    const QCommandLineParser& parser = options.parser;
+    options.parser.process(app);
+    irlens::views::MainWindow window;
+    window.show();
+    if (parser.isSet(options.fxPlaceholders)) window.setFxPlaceholders(true);
+    if (parser.isSet(options.noFold)) window.setFoldRepeated(false);
+    window.fxTabs()->setCurrentIndex(static_cast<int>(std::max<qsizetype>(0, QStringList{"graph", "code", "table"}.indexOf(parser.value(options.fxForm)))));
+    applyFirstRunOptions(window, options);
+    if (parser.isSet(options.sourceRoot)) window.analysisDocks()->sourcePane()->setRoots(parser.values(options.sourceRoot), false);
+    if (parser.isSet(options.memoryOverlay)) window.analysisDocks()->memoryOverlayToggle()->setChecked(true);
+    applyFirstLayoutOptions(window, options);
     if (!parser.positionalArguments().isEmpty())
         window.openFile(parser.positionalArguments().front());
     else

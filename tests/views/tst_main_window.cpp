@@ -47,6 +47,7 @@ private slots:
     void checkMetasFromTheMenu();
     void openFileFromDisk();
     void badFileReportsError();
+    void commandLineCalls();
 };
 
 void TestMainWindow::initTestCase() {
@@ -389,3 +390,46 @@ void TestMainWindow::badFileReportsError() {
 
 QTEST_MAIN(TestMainWindow)
 #include "tst_main_window.moc"
+
+// What `irlens --fx-placeholders / --no-fold / --dock` call: the Graph menu's checks follow the
+// drawing, a second call changes nothing, and every dock word names a dock the window has.
+void TestMainWindow::commandLineCalls() {
+    MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openExample();
+    QVERIFY(testing::waitForLayout(*w.document()));
+    auto* fxAction = w.findChild<QAction*>("fxPlaceholdersAction");
+    auto* foldAction = w.findChild<QAction*>("foldRepeatedAction");
+    QVERIFY(fxAction && foldAction);
+    QSignalSpy laidOut(w.document(), &Document::layoutReady);
+    w.setFxPlaceholders(true);
+    QVERIFY(w.document()->drawFxPlaceholders());
+    QVERIFY(fxAction->isChecked());
+    QVERIFY(laidOut.count() > 0 || laidOut.wait(60000));
+    QVERIFY(testing::waitForLayout(*w.document()));
+    laidOut.clear();
+    w.setFxPlaceholders(true);
+    QTest::qWait(50);
+    QCOMPARE(laidOut.count(), 0);
+    w.setFxPlaceholders(false);
+    QVERIFY(!w.document()->drawFxPlaceholders() && !fxAction->isChecked());
+    QVERIFY(w.document()->foldRepeatedBlocks() && foldAction->isChecked());
+    w.setFoldRepeated(false);
+    QVERIFY(!w.document()->foldRepeatedBlocks() && !foldAction->isChecked());
+    w.setFoldRepeated(true);
+    QVERIFY(w.document()->foldRepeatedBlocks() && foldAction->isChecked());
+
+    QVERIFY(!MainWindow::dockWords().isEmpty());
+    for (const QString& word : MainWindow::dockWords()) {
+        QVERIFY2(w.raiseDock(word), qPrintable(word));
+        QDockWidget* shown = nullptr;
+        for (auto* d : w.findChildren<QDockWidget*>())
+            if (d->isVisible() && !d->visibleRegion().isEmpty() && w.dockWidgetArea(d) == Qt::BottomDockWidgetArea) shown = d;
+        QVERIFY2(shown && shown->objectName() != "fx", qPrintable(word)); // in front of the FX text it shares the tabs with
+    }
+    QVERIFY(w.raiseDock("fx")); // any dock by its object name
+    QVERIFY(!w.findChild<QDockWidget*>("fx")->visibleRegion().isEmpty());
+    QVERIFY(!w.raiseDock("no such dock"));
+}
