@@ -61,7 +61,4 @@ if(NOT _gzip EQUAL 0)
   message(FATAL_ERROR "gzip of resources/debian/changelog failed (${_gzip})")
 endif()
 install(FILES "${_doc_dir}/copyright" "${_doc_dir}/changelog.gz" DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/irlens")
-# the one lintian tag that stays, with its reason in the file
-install(FILES "${PROJECT_SOURCE_DIR}/resources/debian/lintian-overrides" DESTINATION "${CMAKE_INSTALL_DATADIR}/lintian/overrides"
-  RENAME irlens)
 include(CPack)
