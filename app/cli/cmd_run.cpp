@@ -30,7 +30,7 @@ struct RunArgs {
 };
 
 constexpr const char* kRunUsage =
-    "run FILE [--threads N] [--repeat K] [--warmup W] [--inputs DIR] [--expect DIR] [--trace F] [--profile F] [--json] "
+    "run FILE [--threads N] [--repeat K] [--warmup W] [--inputs PATH] [--expect DIR] [--trace F] [--profile F] [--json] "
     "[--memory] [--critical-path [--what-if SELECTOR=FACTOR ...]] [--by-line] [--top N]";
 
 bool parseInt(const std::string& s, int64_t& out) {
@@ -94,7 +94,7 @@ Result<RunArgs> parseRunArgs(const std::vector<std::string>& raw) {
     if (r.warmup < 0) r.warmup = r.repeat > 1 ? 1 : 0;
     r.inputs.seed = static_cast<uint64_t>(seed);
     r.inputs.expectDir = args.value("--expect");
-    r.inputs.inputsDir = args.value("--inputs");
+    r.inputs.inputPaths = args.values("--inputs");
     r.json = args.has("--json");
     r.trace = args.value("--trace");
     r.profileCsv = args.value("--profile");

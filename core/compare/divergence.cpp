@@ -57,7 +57,7 @@ Result<std::vector<EValue>> pickInputs(const ProgramPtr& left, const DivergenceO
     auto plan = exec::ExecutionPlan::compile(left, true);
     if (!plan) return plan.status().withContext("the left program cannot run");
     exec::InputRequest request;
-    request.inputsDir = options.expectedDir;
+    if (!options.expectedDir.empty()) request.inputPaths = {options.expectedDir};
     IRLENS_ASSIGN_OR_RETURN(picked, exec::pickInputs(**plan, request));
     source = options.expectedDir.empty() ? picked.from + " of the left program" : "model.expected/ main case (" + picked.from + ")";
     return std::move(picked.values);
