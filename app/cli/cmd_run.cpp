@@ -2,6 +2,7 @@
 // outputs; on request, where the time and the memory went (run_reports.h). Exit 0 fine, 1 outputs
 // differ from --expect, 2 unusable input or a failed run.
 #include "app/cli/commands.h"
+#include "app/cli/run_numerics.h"
 #include "app/cli/run_reports.h"
 #include "core/exec/engine.h"
 #include "core/exec/output_summary.h"
@@ -27,11 +28,13 @@ struct RunArgs {
     bool json = false;
     std::string trace, profileCsv, model;
     RunReports reports;
+    NumericFlags numeric;
 };
 
 constexpr const char* kRunUsage =
-    "run FILE [--threads N] [--repeat K] [--warmup W] [--inputs PATH] [--expect DIR] [--trace F] [--profile F] [--json] "
-    "[--memory] [--critical-path [--what-if SELECTOR=FACTOR ...]] [--by-line] [--top N]";
+    "run FILE [--threads N] [--repeat K] [--warmup W] [--inputs PATH ...] [--expect DIR] [--trace F] [--profile F] [--json] "
+    "[--memory] [--critical-path [--what-if SELECTOR=FACTOR ...]] [--by-line] [--top N] | "
+    "run FILE [--inputs PATH ...] [--dump OUT.safetensors] [--reference REF [--tolerance T]] [--check-finite] [--json]";
 
 bool parseInt(const std::string& s, int64_t& out) {
     try {
@@ -76,10 +79,14 @@ Status parseReports(const Args& args, RunArgs& r) {
 
 // The command line as a RunArgs, or the usage error.
 Result<RunArgs> parseRunArgs(const std::vector<std::string>& raw) {
-    Args args(raw, {"--threads", "--repeat", "--warmup", "--inputs", "--expect", "--trace", "--profile", "--seed", "--sym", "--top", "--model",
-                    "--what-if"});
+    Args args(expandInputPaths(raw), {"--threads", "--repeat", "--warmup", "--inputs", "--expect", "--trace", "--profile", "--seed", "--sym",
+                                      "--top", "--model", "--what-if", "--dump", "--reference", "--tolerance"});
     if (!args.error().empty()) return Status::error(args.error());
-    if (args.positional().size() != 1) return Status::error(std::string("usage: irlens-cli ") + kRunUsage);
+    if (args.positional().size() != 1) {
+        const auto inputs = args.values("--inputs");
+        const bool swallowed = args.positional().empty() && !inputs.empty() && inputs.back().ends_with(".pt2");
+        return Status::error(std::string("usage: irlens-cli ") + kRunUsage + (swallowed ? " (put FILE before --inputs)" : ""));
+    }
     RunArgs r;
     r.file = args.positional()[0];
     int64_t seed = 0;
@@ -100,6 +107,8 @@ Result<RunArgs> parseRunArgs(const std::vector<std::string>& raw) {
     r.profileCsv = args.value("--profile");
     r.model = args.value("--model");
     IRLENS_TRY(parseReports(args, r));
+    IRLENS_ASSIGN_OR_RETURN(numeric, parseNumericFlags(args));
+    r.numeric = std::move(numeric);
     return r;
 }
 
@@ -199,6 +208,7 @@ int runRun(const std::vector<std::string>& raw) {
     lo.checkCrc = true; // a weight whose CRC fails must not run (its outputs were ~1e30)
     auto program = loadPt2(a->file, lo);
     if (!program) return fail(Unusable, program.error());
+    if (a->numeric.any()) return runNumericMode(*program, a->file, a->inputs, a->numeric, a->json, a->top);
     auto plan = ExecutionPlan::compile(*program);
     if (!plan) return fail(Unusable, plan.error());
     if (Status s = checkRunReports(**plan, a->reports); !s) return fail(Unusable, s.message());
