@@ -1,5 +1,5 @@
 #pragma once
-// Helpers shared by the tensor file readers (tensor_file.cpp, npy_file.cpp, safetensors_file.cpp).
+// What the tensor file readers share (tensor_file.cpp, npy_file.cpp, safetensors_file.cpp).
 
 #include "core/io/tensor_file.h"
 #include "core/ir/tensor_data.h"

@@ -11,7 +11,7 @@
 
 namespace irlens::testing {
 
-/// Stops a test helper that cannot build its program (a bug in the helper, not in the code tested).
+/// The built program; stops the test when it cannot be built (a mistake in the test, not in the code tested).
 inline core::ProgramPtr builtOrDie(const core::Result<core::ProgramPtr>& p) {
     if (!p) {
         std::fprintf(stderr, "building a test program: %s\n", p.error().c_str());
