@@ -60,32 +60,36 @@ using tensor_file_detail::parseSafetensors;
 
 std::string positionName(size_t k) { return "[" + std::to_string(k) + "]"; }
 
+// One value of a torch.save payload; a tensor must have its bytes (a view that fits its storage).
+Status addLeaf(const PyObject& o, std::string name, const std::string& path, TensorFile& file) {
+    auto leaf = leafValue(o);
+    if (!leaf) return Status::error(path + ": " + name + " is a " + o.kindName() +
+                                    "; save a tensor, a tuple or list of tensors, or a dict of tensors by input name");
+    if (leaf->kind == Value::Kind::Tensor && !leaf->tensor.fitsStorage())
+        return Status::error(path + ": " + name + " is a tensor without its data (a meta tensor, or a view past its storage)");
+    file.entries.push_back({std::move(name), std::move(*leaf)});
+    return Status::ok();
+}
+
 // A torch.save payload: a tensor, a tuple or list of tensors (and numbers), or a dict keyed by name.
 Status entriesOfPickle(const PyObject& root, const std::string& path, TensorFile& file) {
-    const std::string hint = "; save a tensor, a tuple or list of tensors, or a dict of tensors by input name";
-    if (auto leaf = leafValue(root)) {
-        file.entries.push_back({positionName(0), std::move(*leaf)});
-        return Status::ok();
-    }
     if (root.kind == K::Tuple || root.kind == K::List) {
-        for (size_t k = 0; k < root.items.size(); ++k) {
-            auto leaf = leafValue(*root.items[k]);
-            if (!leaf) return Status::error(path + ": item " + positionName(k) + " is a " + root.items[k]->kindName() + hint);
-            file.entries.push_back({positionName(k), std::move(*leaf)});
-        }
+        for (size_t k = 0; k < root.items.size(); ++k) IRLENS_TRY(addLeaf(*root.items[k], "item " + positionName(k), path, file));
+        for (size_t k = 0; k < file.entries.size(); ++k) file.entries[k].name = positionName(k);
         return Status::ok();
     }
     if (root.kind == K::Dict) {
         file.named = true;
         for (const auto& [key, value] : root.dict) {
-            if (key->kind != K::String) return Status::error(path + ": a dict key is a " + std::string(key->kindName()) + ", not a name" + hint);
-            auto leaf = leafValue(*value);
-            if (!leaf) return Status::error(path + ": '" + key->s + "' is a " + value->kindName() + hint);
-            file.entries.push_back({key->s, std::move(*leaf)});
+            if (key->kind != K::String) return Status::error(path + ": a dict key is a " + std::string(key->kindName()) + ", not a name");
+            IRLENS_TRY(addLeaf(*value, "'" + key->s + "'", path, file));
+            file.entries.back().name = key->s;
         }
         return Status::ok();
     }
-    return Status::error(path + ": holds a " + std::string(root.kindName()) + hint);
+    IRLENS_TRY(addLeaf(root, "the payload", path, file));
+    file.entries.back().name = positionName(0);
+    return Status::ok();
 }
 
 Result<TensorFile> readTorchSave(std::shared_ptr<const Storage> bytes, const std::string& path) {
@@ -153,8 +157,7 @@ bool startsWith(const Storage& s, const char* magic) {
 
 // Told apart by content, whatever the extension: .npy magic, a ZIP (torch.save holds data.pkl, .npz
 // holds .npy records), else safetensors' header.
-Result<TensorFile> readFileByContent(const std::string& path) {
-    IRLENS_ASSIGN_OR_RETURN(bytes, mapFile(path));
+Result<TensorFile> byContent(std::shared_ptr<const Storage> bytes, const std::string& path) {
     if (startsWith(*bytes, "\x93NUMPY")) {
         IRLENS_ASSIGN_OR_RETURN(tensor, parseNpy(bytes, path));
         TensorFile npy;
@@ -177,6 +180,12 @@ Result<TensorFile> readFileByContent(const std::string& path) {
 
 } // namespace
 
+Result<TensorFile> parseTensorFile(std::shared_ptr<const Storage> bytes, const std::string& path) {
+    auto file = byContent(bytes ? std::move(bytes) : Storage::fromBytes({}), path);
+    if (file) file->path = path;
+    return file;
+}
+
 const char* tensorFileFormatName(TensorFileFormat format) {
     switch (format) {
     case TensorFileFormat::TorchSave: return "torch.save";
@@ -196,9 +205,13 @@ const TensorFileEntry* TensorFile::find(const std::string& name) const {
 
 Result<TensorFile> readTensorFile(const std::string& path) {
     std::error_code ec;
-    auto file = std::filesystem::is_directory(path, ec) ? readNpyFolder(path) : readFileByContent(path);
-    if (file) file->path = path;
-    return file;
+    if (std::filesystem::is_directory(path, ec)) {
+        auto folder = readNpyFolder(path);
+        if (folder) folder->path = path;
+        return folder;
+    }
+    IRLENS_ASSIGN_OR_RETURN(bytes, mapFile(path));
+    return parseTensorFile(std::move(bytes), path);
 }
 
 } // namespace irlens::core

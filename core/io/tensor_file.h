@@ -46,6 +46,9 @@ struct TensorFile {
 /// what in it is wrong.
 Result<TensorFile> readTensorFile(const std::string& path);
 
+/// The same for a file's bytes already in memory (`path` names it in errors); not for a folder.
+Result<TensorFile> parseTensorFile(std::shared_ptr<const Storage> bytes, const std::string& path);
+
 /// One .npy array from its bytes (`displayName` prefixes errors). The tensor views `bytes` when aligned.
 Result<TensorData> parseNpy(std::shared_ptr<const Storage> bytes, const std::string& displayName);
 
