@@ -1,6 +1,8 @@
 // irlens-cli run FILE: execute a program on the CPU engine, time every node, compare with reference
-// outputs; on request, where the time and the memory went (run_reports.h). Exit 0 fine, 1 outputs
-// differ from --expect, 2 unusable input or a failed run.
+// outputs; on request, where the time and the memory went (run_reports.h). With --dump, --reference or
+// --check-finite it runs node by node instead and reports every value (run_numerics.h). Exit 0 fine,
+// 1 outputs differ from --expect (or a value from --reference, or a NaN is made), 2 unusable input or
+// a failed run.
 #include "app/cli/commands.h"
 #include "app/cli/run_numerics.h"
 #include "app/cli/run_reports.h"
@@ -233,7 +235,8 @@ int runRun(const std::vector<std::string>& raw) {
 
 const CommandRegistration reg({"run", kRunUsage,
                                "execute on the CPU engine, time every node, compare with reference outputs; "
-                               "where the time and memory go", runRun});
+                               "where the time and memory go; every node's value dumped, compared with PyTorch's, its first NaN found",
+                               runRun});
 
 } // namespace
 } // namespace irlens::cli

@@ -9,6 +9,7 @@ writes it with irlens.capture.write_safetensors (by hand when the safetensors pa
 and leaves what the C++ side needs to build the same program with irlens's builder and run it:
 
     OUTDIR/reference.safetensors   every call_function node's value, by node name
+    OUTDIR/reference.pt            the same as a torch.save dict, and OUTDIR/reference_npy/NAME.npy
     OUTDIR/weights.safetensors     the get_attr values (the module's weights), by node name
     OUTDIR/x.pt                    the input (torch.save)
     OUTDIR/graph.json              placeholders, get_attr and call_function nodes in order
@@ -22,6 +23,7 @@ import os
 import sys
 
 try:
+    import numpy as np
     import torch
     from torch.fx.experimental.proxy_tensor import make_fx
 
@@ -54,6 +56,10 @@ def main(out):
         print("the recorded output is not the module's", file=sys.stderr)
         return 1
     capture.write_safetensors(os.path.join(out, "reference.safetensors"), values, {"format": capture.FORMAT, "producer": "make_fx"})
+    torch.save(dict(values), os.path.join(out, "reference.pt"))
+    os.makedirs(os.path.join(out, "reference_npy"))
+    for name, v in values.items():
+        np.save(os.path.join(out, "reference_npy", name + ".npy"), v.numpy())
     weights = {n.name: getattr(gm, n.target).detach() for n in gm.graph.nodes if n.op == "get_attr"}
     capture.write_safetensors(os.path.join(out, "weights.safetensors"), weights)
     torch.save(x, os.path.join(out, "x.pt"))

@@ -109,6 +109,13 @@ void TstCapture::recordedValuesMatchIrlensOnEveryNode() {
     QVERIFY2(run->firstDivergent < 0, run->verdict(*program).c_str());
     QCOMPARE(run->count(ValueCheck::Agree), size_t(7));
     QVERIFY(run->referenceOnly.empty());
+    // the same values as a torch.save dict and as a folder of NumPy files
+    for (const char* other : {"/reference.pt", "/reference_npy"}) {
+        options.reference = d + other;
+        auto again = runNumerics(program, options);
+        QVERIFY2(again, again.error().c_str());
+        QVERIFY2(again->firstDivergent < 0 && again->count(ValueCheck::Agree) == 7, other);
+    }
 
     // the second line of the workflow, through the command line
     QVERIFY(savePt2(*program, d + "/net.pt2"));
