@@ -193,7 +193,7 @@ int runDiff(const std::vector<std::string>& argv) {
         for (int k : match->differences()) j["differences"].push_back(pairJson(*match, match->pairs[static_cast<size_t>(k)]));
         j["modules"] = modulesJson(*match);
         if (divergence) j["numeric"] = divergenceJson(*match, *divergence);
-        std::string text = j.dump(2) + "\n";
+        std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         std::fwrite(text.data(), 1, text.size(), stdout);
     } else {
         printText(args.positional()[0], rightLabel, *match, divergence);

@@ -187,7 +187,7 @@ int runNumericMode(core::ProgramPtr program, const std::string& file, const exec
     if (!run) return fail(Unusable, run.error());
     const Program& p = *program;
     if (json) {
-        std::printf("%s\n", runJson(p, file, *run, flags).dump(1).c_str());
+        std::printf("%s\n", runJson(p, file, *run, flags).dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     } else {
         std::printf("program   %s (%zu nodes, %zu tensor values, run node by node)\n", file.c_str(), p.graph.nodes.size(), run->values.size());
         std::printf("inputs    %s\n", run->inputsFrom.c_str());

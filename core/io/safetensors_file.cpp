@@ -91,7 +91,31 @@ Status pwriteAll(int fd, const void* data, size_t size, uint64_t offset) {
     return Status::ok();
 }
 
-std::string jsonString(const std::string& s) { return nlohmann::json(s).dump(); }
+// JSON text of a value; bytes that are not UTF-8 (a file name) become U+FFFD instead of an exception.
+std::string jsonText(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+std::string jsonString(const std::string& s) { return jsonText(s); }
+
+// Brackets nested deeper than this in a header are refused before parsing (a real header nests 3 deep).
+constexpr int kMaxHeaderNesting = 64;
+
+bool nestsTooDeep(const char* text, size_t size) {
+    int depth = 0;
+    bool inString = false;
+    for (size_t k = 0; k < size; ++k) {
+        const char c = text[k];
+        if (inString) {
+            if (c == '\\') ++k;
+            else if (c == '"') inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > kMaxHeaderNesting) return true;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    return false;
+}
 
 // The widest a shape of `rank` sizes and two offsets can print: 20 digits each and separators.
 constexpr size_t kMaxNumber = 20;
@@ -116,6 +140,8 @@ Result<TensorFile> tensor_file_detail::parseSafetensors(std::shared_ptr<const St
         return Status::error(where + ": not a safetensors file (header length " + std::to_string(headerLen) + " does not fit its " +
                              std::to_string(size) + " bytes)");
     const auto* text = reinterpret_cast<const char*>(bytes->data + 8);
+    if (nestsTooDeep(text, headerLen))
+        return Status::error(where + ": safetensors header nests deeper than " + std::to_string(kMaxHeaderNesting) + " levels");
     nlohmann::json header = nlohmann::json::parse(text, text + headerLen, nullptr, false);
     if (header.is_discarded() || !header.is_object()) return Status::error(where + ": safetensors header is not a JSON object");
     TensorFile file;
@@ -127,7 +153,7 @@ Result<TensorFile> tensor_file_detail::parseSafetensors(std::shared_ptr<const St
         if (it.key() == "__metadata__") {
             if (!it->is_object()) return Status::error(where + ": __metadata__ is not an object");
             for (auto m = it->begin(); m != it->end(); ++m)
-                file.metadata[m.key()] = m->is_string() ? m->get<std::string>() : m->dump();
+                file.metadata[m.key()] = m->is_string() ? m->get<std::string>() : jsonText(*m);
             continue;
         }
         IRLENS_ASSIGN_OR_RETURN(entry, readEntry(bytes, 8 + headerLen, it.key(), *it, where));
@@ -156,7 +182,7 @@ Result<std::unique_ptr<SafetensorsWriter>> SafetensorsWriter::create(const std::
     w->m_tempPath = path + ".part";
     w->m_metadata = metadata;
     size_t reserve = 2; // the braces
-    if (!metadata.empty()) reserve += nlohmann::json{{"__metadata__", metadata}}.dump().size();
+    if (!metadata.empty()) reserve += jsonText(nlohmann::json{{"__metadata__", metadata}}).size();
     for (const auto& p : planned) {
         if (p.name == "__metadata__") return Status::error(path + ": a tensor cannot be named __metadata__");
         if (!w->m_rankOf.emplace(p.name, p.rank).second) return Status::error(path + ": tensor '" + p.name + "' planned twice");
@@ -209,7 +235,7 @@ Status SafetensorsWriter::add(const std::string& name, const TensorData& tensor)
 Status SafetensorsWriter::finish() {
     if (m_fd < 0 || m_finished) return Status::error("writing '" + m_path + "': the file is closed");
     std::string header = "{";
-    if (!m_metadata.empty()) header += "\"__metadata__\":" + nlohmann::json(m_metadata).dump() + ",";
+    if (!m_metadata.empty()) header += "\"__metadata__\":" + jsonText(m_metadata) + ",";
     for (const auto& e : m_entries) {
         header += jsonString(e.name) + ":{\"dtype\":\"" + e.dtype + "\",\"shape\":[";
         for (size_t k = 0; k < e.shape.size(); ++k) header += (k ? "," : "") + std::to_string(e.shape[k]);

@@ -32,7 +32,7 @@ exec::Tensor ints(const std::vector<int64_t>& values) {
     return *exec::Tensor::fromTensorData(makeInt64Tensor({static_cast<int64_t>(values.size())}, values));
 }
 
-std::string dataFile(const std::string& name) { return std::string(IRLENS_SOURCE_DIR) + "/tests/core/io/tensor_files/" + name; }
+std::string dataFile(const std::string& name) { return (std::filesystem::path(IRLENS_SOURCE_DIR) / "tests/core/io/tensor_files" / name).string(); }
 
 NumericRun runOrFail(ProgramPtr program, const NumericRunOptions& options) {
     auto run = runNumerics(std::move(program), options);

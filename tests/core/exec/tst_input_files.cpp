@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 using namespace irlens::core;
@@ -18,7 +19,7 @@ using namespace irlens::core::exec;
 
 namespace {
 
-std::string dataFile(const std::string& name) { return std::string(IRLENS_SOURCE_DIR) + "/tests/core/io/tensor_files/" + name; }
+std::string dataFile(const std::string& name) { return (std::filesystem::path(IRLENS_SOURCE_DIR) / "tests/core/io/tensor_files" / name).string(); }
 
 std::shared_ptr<ExecutionPlan> planOf(ProgramPtr program) {
     auto plan = ExecutionPlan::compile(std::move(program));

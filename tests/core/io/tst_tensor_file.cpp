@@ -17,7 +17,7 @@ using namespace irlens::core;
 
 namespace {
 
-std::string dataFile(const std::string& name) { return std::string(IRLENS_SOURCE_DIR) + "/tests/core/io/tensor_files/" + name; }
+std::string dataFile(const std::string& name) { return (std::filesystem::path(IRLENS_SOURCE_DIR) / "tests/core/io/tensor_files" / name).string(); }
 
 // Element `idx` of a tensor through its strides and offset, as a double.
 double element(const TensorData& t, const std::vector<int64_t>& idx) {
@@ -248,6 +248,9 @@ void TstTensorFile::refusesMalformedFiles_data() {
     QTest::addRow("safetensors unknown dtype")
         << QByteArray::fromStdString(safetensorsBytes(R"({"x":{"dtype":"Q7","shape":[1],"data_offsets":[0,1]}})", std::string(1, '\0')))
         << "unsupported dtype 'Q7'";
+    QTest::addRow("safetensors nested too deep")
+        << QByteArray::fromStdString(safetensorsBytes("{\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "}", ""))
+        << "safetensors header nests deeper than 64 levels";
     QTest::addRow("safetensors bad JSON") << QByteArray::fromStdString(safetensorsBytes("{\"x\":", "")) << "header is not a JSON object";
     QTest::addRow("legacy torch.save") << QByteArray("\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19.", 16)
                                        << "not a tensor file (expected torch.save .pt, .npy, .npz or .safetensors; a torch.save written "
@@ -333,7 +336,7 @@ void TstTensorFile::safetensorsWriterStreams() {
     auto src = readTensorFile(dataFile("values.safetensors"));
     QVERIFY(src);
     std::vector<SafetensorsWriter::Planned> planned{{"ids", 1}, {"a", 2}, {"x", 2}, {"never added", 3}};
-    auto w = SafetensorsWriter::create(path, planned, {{"program", "p.pt2"}});
+    auto w = SafetensorsWriter::create(path, planned, {{"program", "p.pt2"}, {"inputs", "caf\xe9.pt"}}); // a Latin-1 file name
     QVERIFY2(w, w.error().c_str());
     QVERIFY((*w)->add("ids", src->find("ids")->value.tensor));
     QVERIFY(!std::filesystem::exists(path)); // written under a temporary name until finished
@@ -349,6 +352,7 @@ void TstTensorFile::safetensorsWriterStreams() {
     QVERIFY(isX(back->find("x")->value.tensor));
     QVERIFY(isA(back->find("a")->value.tensor));
     QCOMPARE(back->metadata.at("program"), std::string("p.pt2"));
+    QCOMPARE(back->metadata.at("inputs"), std::string("caf\xef\xbf\xbd.pt")); // not UTF-8: written as U+FFFD
     // the header's room is padded with spaces; the data starts 8-byte aligned and ends the file
     std::ifstream in(path, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), {});
