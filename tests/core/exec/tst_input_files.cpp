@@ -1,11 +1,17 @@
 // A run's inputs from the files a user holds (core/exec/input_files.h): every format written by
-// PyTorch and NumPy (tests/core/io/tensor_files) gives the same run as the model.expected/ folder
-// holding the same values; each bad input is refused before anything runs, with one line naming the
-// input, what was given and what the program expects.
+// PyTorch and NumPy (tests/core/io/tensor_files, and the shared fixtures' inputs saved by
+// save_inputs.py) gives the same run as the model.expected/ folder holding the same values; each bad
+// input is refused before anything runs, with one line naming the input, what was given and what the
+// program expects.
 #include "core/exec/engine.h"
 #include "core/exec/input_files.h"
 #include "core/io/tensor_file.h"
+#include "core/exec/inputs.h"
+#include "core/io/pt2_reader.h"
 #include "support/numeric_programs.h"
+#include "support/shared_fixtures.h"
+
+#include <QProcess>
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -70,6 +76,8 @@ class TstInputFiles : public QObject {
 private slots:
     void everyFormatGivesTheSameRun_data();
     void everyFormatGivesTheSameRun();
+    void fixtureInputsInEveryFormat_data();
+    void fixtureInputsInEveryFormat();
     void symbolicSizeWithinItsRange();
     void badInputsAreRefusedInOneLine_data();
     void badInputsAreRefusedInOneLine();
@@ -99,6 +107,57 @@ void TstInputFiles::everyFormatGivesTheSameRun() {
     const auto out = outputBytes(plan, *given);
     QCOMPARE(out.size(), size_t(64));
     QCOMPARE(out, outputBytes(plan, *expected));
+}
+
+void TstInputFiles::fixtureInputsInEveryFormat_data() {
+    QTest::addColumn<QString>("name");
+    for (const char* name : {"tiny_gpt", "dtype_mix", "resnet18", "dynamic_mlp", "cond_branch"}) QTest::addRow("%s", name) << name;
+}
+
+// A fixture's model.expected/ inputs written as .npy and .safetensors here and as .pt and .npz by
+// PyTorch and NumPy (save_inputs.py): each set gives the inputs and the outputs the folder gives.
+void TstInputFiles::fixtureInputsInEveryFormat() {
+    IRLENS_REQUIRE_SHARED();
+    QFETCH(QString, name);
+    const std::string dir = irlens::testing::fixture("generated/" + name.toStdString()).string();
+    auto program = loadPt2(dir + "/model.pt2");
+    QVERIFY2(program, program.error().c_str());
+    auto plan = planOf(*program);
+    std::string from;
+    auto expected = inputsFromFiles(*plan, {dir + "/model.expected"}, from);
+    QVERIFY2(expected, expected.error().c_str());
+    QTemporaryDir tmp;
+    const std::string t = tmp.path().toStdString();
+    std::vector<std::string> npys;
+    std::vector<std::pair<std::string, TensorData>> named;
+    QStringList pairs{QString(IRLENS_SOURCE_DIR) + "/tests/core/exec/save_inputs.py", tmp.path()};
+    for (size_t k = 0; k < expected->size(); ++k) {
+        const std::string input = plan->inputs()[static_cast<size_t>(plan->userInputs()[k])].name;
+        const TensorData data = expected->at(k).tensor.toTensorData();
+        npys.push_back(t + "/" + std::to_string(k) + "_" + input + ".npy");
+        QVERIFY(writeNpy(npys.back(), data));
+        named.emplace_back(input, data);
+        pairs << QString::fromStdString(input + "=" + npys.back());
+    }
+    QVERIFY(writeSafetensors(t + "/named.safetensors", named));
+    std::vector<std::vector<std::string>> sets{npys, {t + "/named.safetensors"}};
+    QProcess python;
+    python.start("/usr/bin/python3", pairs);
+    const bool torch = python.waitForStarted(10000) && python.waitForFinished(120000) && python.exitCode() == 0;
+    if (torch)
+        for (const char* f : {"/tuple.pt", "/dict.pt", "/named.npz", "/positional.npz"}) sets.push_back({t + f});
+    else
+        qWarning("no .pt and .npz files: /usr/bin/python3 with torch and numpy did not run (%s)", python.readAllStandardError().constData());
+    const auto want = outputBytes(plan, *expected);
+    for (const auto& paths : sets) {
+        auto given = inputsFromFiles(*plan, paths, from);
+        QVERIFY2(given, given.error().c_str());
+        QCOMPARE(given->size(), expected->size());
+        for (size_t k = 0; k < given->size(); ++k)
+            QCOMPARE(given->at(k).tensor.toTensorData().contiguousBytes(), expected->at(k).tensor.toTensorData().contiguousBytes());
+        QVERIFY2(outputBytes(plan, *given) == want, from.c_str());
+    }
+    QCOMPARE(sets.size(), torch ? size_t(6) : size_t(2));
 }
 
 void TstInputFiles::symbolicSizeWithinItsRange() {
