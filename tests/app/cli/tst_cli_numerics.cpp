@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -115,8 +116,12 @@ void TstCliNumerics::checkFiniteNamesTheProducer() {
     const QJsonObject f = QJsonDocument::fromJson(json.out.toUtf8()).object()["finite"].toObject();
     QCOMPARE(f["first_producer"].toObject()["name"].toString(), QString("div"));
     QCOMPARE(f["carriers"].toInt(), 2);
-    // the same program without --check-finite still runs (exit 0: nothing was asked about NaN)
+    // the same program without --check-finite still runs (exit 0: nothing was asked about NaN), and
+    // its output line counts the NaN instead of printing min -nan max -nan
     QCOMPARE(runCli({"run", m_nan, "--dump", m_dir.path() + "/nan.safetensors"}).code, 0);
+    const CliRun timed = runCli({"run", m_nan});
+    QCOMPARE(timed.code, 0);
+    QVERIFY2(timed.out.contains(QRegularExpression("output +relu +USER_OUTPUT +f32\\[2, 8\\]  16 NaN of 16\n")), qPrintable(timed.out));
 }
 
 void TstCliNumerics::unusableInputIsOneLine_data() {

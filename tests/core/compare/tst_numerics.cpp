@@ -5,6 +5,7 @@
 // the same run as model.expected/, and bad inputs refused with one line; the first NaN named at the
 // node that makes it.
 #include "core/compare/numeric_run.h"
+#include "core/exec/output_summary.h"
 #include "core/io/pt2_reader.h"
 #include "core/io/tensor_file.h"
 #include "support/numeric_programs.h"
@@ -104,6 +105,7 @@ private slots:
     void nonFiniteAndZeroValues();
     void integersCompareExactly();
     void countsNonFiniteElements();
+    void summaryLineCountsNonFinite();
 
     void engineAgreesWithPyTorch_data();
     void engineAgreesWithPyTorch();
@@ -203,6 +205,19 @@ void TstNumerics::countsNonFiniteElements() {
     QCOMPARE(indexText(c.first, {2, 3}), std::string("[0, 2]"));
     QCOMPARE(indexText(4, {2, 3}), std::string("[1, 1]"));
     QCOMPARE(countNonFinite(ints({1, 2})).total(), int64_t(0));
+}
+
+void TstNumerics::summaryLineCountsNonFinite() {
+    const exec::Tensor t = floats({2, 3}, {1, 3, NAN, INFINITY, -INFINITY, NAN});
+    const exec::OutputSummary s = exec::summarizeOutput(t);
+    QCOMPARE(s.min, 1.0);
+    QCOMPARE(s.max, 3.0);
+    QCOMPARE(s.mean, 2.0);
+    QCOMPARE(s.std, 1.0);
+    QCOMPARE(s.finite(), int64_t(2));
+    QCOMPARE(exec::outputSummaryLine(t), std::string("f32[2, 3]  min 1  max 3  mean 2  2 NaN, 1 +inf, 1 -inf of 6"));
+    QCOMPARE(exec::outputSummaryLine(floats({2}, {NAN, NAN})), std::string("f32[2]  2 NaN of 2"));
+    QCOMPARE(exec::outputSummaryLine(floats({2}, {1, 2})), std::string("f32[2]  min 1  max 2  mean 1.5"));
 }
 
 void TstNumerics::engineAgreesWithPyTorch_data() {
