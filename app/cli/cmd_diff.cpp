@@ -1,5 +1,6 @@
 // irlens-cli diff A.pt2 B.pt2 [--numeric] [--json]: what differs between two programs, node by node
-// (matched by structure, never by name), per module, and with --numeric where their values part.
+// (matched by PT2E's numeric debug handles when both carry them, else by structure, never by name),
+// per module, and with --numeric where their values part, with the five measures of every matched pair.
 // `diff A.pt2 --to core|prims` compares a program with its own decomposition (matched through the
 // decomposition's old -> new map). Exit 0 when equal, 1 when they differ, 2 for unreadable input.
 #include "app/cli/commands.h"
@@ -11,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -59,23 +62,46 @@ nlohmann::json modulesJson(const ProgramMatch& m) {
     return out;
 }
 
+nlohmann::json measure(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(core::formatMeasure(v)); }
+
+nlohmann::json comparisonJson(const ProgramMatch& m, const core::ValueComparison& c) {
+    const auto& p = m.pairs[static_cast<size_t>(c.pair)];
+    const core::NodeError& e = c.error;
+    return {{"left", m.leftName(p)}, {"right", m.right->graph.nodes[static_cast<size_t>(c.rightNode)].name},
+            {"module", moduleOf(subject(m, p))}, {"agree", c.agree}, {"max_abs", measure(e.maxAbs)}, {"max_rel", measure(e.maxRel)},
+            {"norm_rel", measure(e.normRel)}, {"cosine", measure(e.cosine)}, {"sqnr_db", measure(e.sqnrDb)}, {"elements", c.elements}};
+}
+
 nlohmann::json divergenceJson(const ProgramMatch& m, const core::Divergence& d) {
     nlohmann::json j = {{"inputs", d.inputs}, {"compared", d.compared.size()}, {"skipped", d.skipped},
-                        {"outputs_agree", d.outputsAgree}, {"summary", d.summary(m)}};
+                        {"outputs_agree", d.outputsAgree}, {"summary", d.summary(m)}, {"values", nlohmann::json::array()}};
+    for (const auto& c : d.compared) j["values"].push_back(comparisonJson(m, c));
     if (const auto* f = d.firstDivergent()) {
-        const auto& p = m.pairs[static_cast<size_t>(f->pair)];
         nlohmann::json path = nlohmann::json::array();
         for (int pi : d.agreeingPath) path.push_back(m.leftName(m.pairs[static_cast<size_t>(pi)]));
-        j["first"] = {{"left", m.leftName(p)}, {"right", m.right->graph.nodes[static_cast<size_t>(f->rightNode)].name},
-                      {"module", moduleOf(subject(m, p))}, {"max_abs", f->maxAbs}, {"relative", f->relative},
-                      {"agreeing_path", path}};
+        j["first"] = comparisonJson(m, *f);
+        j["first"]["agreeing_path"] = path;
     }
     return j;
 }
 
+// The pairs whose values are furthest apart, by normwise relative error, with their SQNR.
+void printLargestErrors(const ProgramMatch& m, const core::Divergence& d, size_t rows) {
+    std::vector<const core::ValueComparison*> worst;
+    for (const auto& c : d.compared) worst.push_back(&c);
+    std::sort(worst.begin(), worst.end(), [](const auto* a, const auto* b) { return a->error.normRel > b->error.normRel; });
+    if (worst.empty() || worst.front()->error.normRel == 0) return;
+    std::printf("  largest errors (normwise relative, SQNR):\n");
+    for (size_t k = 0; k < worst.size() && k < rows && worst[k]->error.normRel > 0; ++k) {
+        const auto& p = m.pairs[static_cast<size_t>(worst[k]->pair)];
+        const std::string names = m.leftName(p) + " -> " + m.right->graph.nodes[static_cast<size_t>(worst[k]->rightNode)].name;
+        std::printf("    %-10s %9s dB  %-40s %s\n", core::formatMeasure(worst[k]->error.normRel).c_str(),
+                    core::formatMeasure(worst[k]->error.sqnrDb).c_str(), names.c_str(), moduleOf(subject(m, p)).c_str());
+    }
+}
+
 void printText(const std::string& a, const std::string& b, const ProgramMatch& m, const std::optional<core::Divergence>& d) {
-    std::printf("%s vs %s (%s match)\n%s\n", a.c_str(), b.c_str(),
-                m.method == ProgramMatch::Method::Structural ? "structural" : "decomposition", m.summary().c_str());
+    std::printf("%s vs %s (%s match)\n%s\n", a.c_str(), b.c_str(), core::matchMethodName(m.method), m.summary().c_str());
     for (const auto& note : m.signatureNotes) std::printf("signature: %s\n", note.c_str());
     const auto diffs = m.differences();
     if (!diffs.empty()) std::printf("\ndifferences (%zu):\n", diffs.size());
@@ -102,6 +128,7 @@ void printText(const std::string& a, const std::string& b, const ProgramMatch& m
             for (int pi : d->agreeingPath) std::printf(" %s ->", m.leftName(m.pairs[static_cast<size_t>(pi)]).c_str());
             std::printf(" %s\n", m.leftName(m.pairs[static_cast<size_t>(d->firstDivergent()->pair)]).c_str());
         }
+        printLargestErrors(m, *d, 10);
     }
 }
 
@@ -133,6 +160,7 @@ core::Result<ProgramMatch> matchArgs(const Args& args, std::string& rightLabel) 
     auto right = loadFile(args.positional()[1], weights);
     if (!right) return right.status();
     rightLabel = args.positional()[1];
+    if (core::carriesDebugHandles(**left) && core::carriesDebugHandles(**right)) return core::matchByDebugHandle(*left, *right);
     return core::matchStructurally(*left, *right);
 }
 
@@ -155,13 +183,14 @@ int runDiff(const Args& args) {
     }
     const bool differ = !match->identical() || (divergence && divergence->firstDivergent());
     if (args.has("--json")) {
-        nlohmann::json j = {{"left", args.positional()[0]}, {"right", rightLabel}, {"identical", !differ},
+        nlohmann::json j = {{"left", args.positional()[0]}, {"right", rightLabel}, {"match", core::matchMethodName(match->method)},
+                            {"identical", !differ},
                             {"summary", match->summary()}, {"signature", match->signatureNotes}};
         j["differences"] = nlohmann::json::array();
         for (int k : match->differences()) j["differences"].push_back(pairJson(*match, match->pairs[static_cast<size_t>(k)]));
         j["modules"] = modulesJson(*match);
         if (divergence) j["numeric"] = divergenceJson(*match, *divergence);
-        std::string text = j.dump(2) + "\n";
+        std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         std::fwrite(text.data(), 1, text.size(), stdout);
     } else {
         printText(args.positional()[0], rightLabel, *match, divergence);

@@ -1,7 +1,10 @@
 // irlens-cli run FILE: execute a program on the CPU engine, time every node, compare with reference
-// outputs; on request, where the time and the memory went (run_reports.h). Exit 0 fine, 1 outputs
-// differ from --expect, 2 unusable input or a failed run.
+// outputs; on request, where the time and the memory went (run_reports.h). With --dump, --reference or
+// --check-finite it runs node by node instead and reports every value (run_numerics.h). Exit 0 fine,
+// 1 outputs differ from --expect (or a value from --reference, or a NaN is made), 2 unusable input or
+// a failed run.
 #include "app/cli/commands.h"
+#include "app/cli/run_numerics.h"
 #include "app/cli/run_reports.h"
 #include "core/exec/engine.h"
 #include "core/exec/output_summary.h"
@@ -27,6 +30,7 @@ struct RunArgs {
     bool json = false;
     std::string trace, profileCsv, model;
     RunReports reports;
+    NumericFlags numeric;
 };
 
 bool parseInt(const std::string& s, int64_t& out) {
@@ -72,7 +76,11 @@ Status parseReports(const Args& args, RunArgs& r) {
 
 // The command line as a RunArgs, or the usage error.
 Result<RunArgs> parseRunArgs(const Args& args) {
-    if (args.positional().size() != 1) return Status::error(args.usage());
+    if (args.positional().size() != 1) {
+        const auto inputs = args.values("--inputs");
+        const bool swallowed = args.positional().empty() && !inputs.empty() && inputs.back().ends_with(".pt2");
+        return Status::error(args.usage() + (swallowed ? " (put FILE before --inputs)" : ""));
+    }
     RunArgs r;
     r.file = args.positional()[0];
     int64_t seed = 0;
@@ -87,12 +95,14 @@ Result<RunArgs> parseRunArgs(const Args& args) {
     if (r.warmup < 0) r.warmup = r.repeat > 1 ? 1 : 0;
     r.inputs.seed = static_cast<uint64_t>(seed);
     r.inputs.expectDir = args.value("--expect");
-    r.inputs.inputsDir = args.value("--inputs");
+    r.inputs.inputPaths = args.values("--inputs");
     r.json = args.has("--json");
     r.trace = args.value("--trace");
     r.profileCsv = args.value("--profile");
     r.model = args.value("--model");
     IRLENS_TRY(parseReports(args, r));
+    IRLENS_ASSIGN_OR_RETURN(numeric, parseNumericFlags(args));
+    r.numeric = std::move(numeric);
     return r;
 }
 
@@ -192,6 +202,7 @@ int runRun(const Args& args) {
     lo.checkCrc = true; // a weight whose CRC fails must not run (its outputs were ~1e30)
     auto program = loadPt2(a->file, lo);
     if (!program) return fail(Unusable, program.error());
+    if (a->numeric.any()) return runNumericMode(*program, a->file, a->inputs, a->numeric, a->json, a->top);
     auto plan = ExecutionPlan::compile(*program);
     if (!plan) return fail(Unusable, plan.error());
     if (Status s = checkRunReports(**plan, a->reports); !s) return fail(Unusable, s.message());
@@ -216,17 +227,22 @@ int runRun(const Args& args) {
 
 const CommandRegistration reg({
     .name = "run",
-    .forms = {"FILE [--threads N] [--repeat K] [--warmup W] [--inputs DIR] [--expect DIR] [--trace F] [--profile F] [--json] "
+    .forms = {"FILE [--threads N] [--repeat K] [--warmup W] [--inputs PATH ...] [--expect DIR] [--trace F] [--profile F] [--json] "
               "[--memory] [--critical-path [--what-if SELECTOR=FACTOR ...]] [--by-line] [--top N] [--seed S] [--sym NAME=VALUE,...] "
-              "[--model NAME]"},
-    .summary = "execute on the CPU engine, time every node, compare with reference outputs; where the time and memory go",
+              "[--model NAME]",
+              "FILE [--inputs PATH ...] [--dump OUT.safetensors] [--reference REF [--tolerance T]] [--check-finite] [--json]"},
+    .summary = "execute on the CPU engine, time every node, compare with reference outputs; where the time and memory go; "
+               "every node's value dumped, compared with PyTorch's, its first NaN found",
     .details = "The inputs come from --inputs or --expect, else the archive's sample inputs, else they are generated from "
-               "the graph's meta. Prints the outputs, the median time, the peak memory and the slowest nodes.",
+               "the graph's meta. Prints the outputs, the median time, the peak memory and the slowest nodes. With --dump, "
+               "--reference or --check-finite the program runs once, node by node on one thread, and every node's value is "
+               "written, compared with the reference values or checked for NaN and infinities instead.",
     .operands = {{"FILE", "the .pt2 program to run"}},
     .flags = {{"--threads", "N", "worker threads (default: every core)"},
               {"--repeat", "K", "timed runs; the median is reported (default 1)"},
               {"--warmup", "W", "untimed runs before them, the first reported as cold (default 1 with --repeat > 1, else 0)"},
-              {"--inputs", "DIR", "take the inputs from this model.expected/ folder", ValueKind::Directory},
+              {"--inputs", "PATH", "the user inputs: .pt, .npy, .npz or .safetensors files (matched by name, else by position) "
+                                   "or a model.expected/ folder; takes every path up to the next flag", ValueKind::File, {}, true},
               {"--expect", "DIR", "compare the outputs with this model.expected/ folder's reference, for every case it holds",
                ValueKind::Directory},
               {"--seed", "S", "the seed of generated inputs (default 0)"},
@@ -240,9 +256,15 @@ const CommandRegistration reg({
                                                "name) taking FACTOR of their time; repeatable; implies --critical-path"},
               {"--by-line", "", "time per source line, from the nodes' stack traces"},
               {"--top", "N", "rows of the slowest-nodes table and of each report (default 10)"},
+              {"--dump", "OUT.safetensors", "write every node's value, keyed by its name in print(ep.graph)", ValueKind::File},
+              {"--reference", "REF", "compare every node's value with REF (.safetensors, a .pt dict or a folder of .npy, keyed by "
+                                     "node name); name the first node over the tolerance", ValueKind::File},
+              {"--tolerance", "T", "with --reference: the normwise relative error allowed (default 1e-4)"},
+              {"--check-finite", "", "name the first node that makes a NaN or an infinity from finite inputs"},
               modelFlag()},
-    .exits = {exitDone("ran (and with --expect, every output matches)"),
-              {CheckFailed, "an output differs from --expect's reference"},
+    .exits = {exitDone("ran (and with --expect, every output matches; with --reference, every value agrees)"),
+              {CheckFailed, "an output differs from --expect's reference, a value from --reference's, or --check-finite found a "
+                            "NaN or infinity made from finite inputs"},
               {Unusable, "unreadable input, bad usage or a run that failed; one line on stderr says which and why"}},
     .run = runRun,
 });

@@ -105,6 +105,7 @@ Args::Args(const Command& command, const std::vector<std::string>& args) : m_com
             m_options.emplace_back(name, a.substr(eq + 1));
         } else if (k + 1 < args.size()) {
             m_options.emplace_back(name, args[++k]);
+            while (flag->many && k + 1 < args.size() && !looksLikeFlag(args[k + 1])) m_options.emplace_back(name, args[++k]);
         } else {
             refuse(name + " needs " + missingValue(*flag));
         }

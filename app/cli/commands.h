@@ -38,6 +38,7 @@ struct Flag {
     std::string help; // one line
     ValueKind kind = ValueKind::Text;
     std::vector<std::string> choices = {}; // ValueKind::Choice
+    bool many = false; // takes every word up to the next flag (`--inputs a.pt b.npy`); repeatable too
     bool takesValue() const { return !value.empty(); }
 };
 

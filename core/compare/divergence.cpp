@@ -57,28 +57,21 @@ Result<std::vector<EValue>> pickInputs(const ProgramPtr& left, const DivergenceO
     auto plan = exec::ExecutionPlan::compile(left, true);
     if (!plan) return plan.status().withContext("the left program cannot run");
     exec::InputRequest request;
-    request.inputsDir = options.expectedDir;
+    if (!options.expectedDir.empty()) request.inputPaths = {options.expectedDir};
     IRLENS_ASSIGN_OR_RETURN(picked, exec::pickInputs(**plan, request));
     source = options.expectedDir.empty() ? picked.from + " of the left program" : "model.expected/ main case (" + picked.from + ")";
     return std::move(picked.values);
 }
 
-/// The error between two values of one shape (numel for views of another shape).
-ValueComparison compareValues(const Tensor& a, const Tensor& b, const DivergenceOptions& options) {
+/// The error of the right value against the left one (same number of elements; views of another
+/// shape are read in C order).
+ValueComparison compareValues(const Tensor& left, const Tensor& right, const DivergenceOptions& options) {
     ValueComparison c;
-    c.elements = a.numel();
-    const bool fast = a.dtype() == ScalarType::Float32 && b.dtype() == ScalarType::Float32 && a.isContiguous() && b.isContiguous();
-    double maxRef = 0;
-    for (int64_t k = 0; k < c.elements; ++k) {
-        const double x = fast ? a.data<float>()[k] : a.at(k);
-        const double y = fast ? b.data<float>()[k] : b.at(k);
-        if (std::isnan(x) && std::isnan(y)) continue;
-        const double d = std::isnan(x) || std::isnan(y) ? INFINITY : std::fabs(x - y);
-        c.maxAbs = std::max(c.maxAbs, d);
-        if (std::isfinite(x)) maxRef = std::max(maxRef, std::fabs(x));
-    }
-    c.relative = maxRef > 0 ? c.maxAbs / maxRef : c.maxAbs;
-    c.agree = c.maxAbs <= options.atol || c.relative <= options.tolerance;
+    c.error = measureError(right, left);
+    c.elements = c.error.elements;
+    c.maxAbs = c.error.maxAbs;
+    c.relative = c.error.normRel;
+    c.agree = withinTolerance(c.error, Tolerance{options.tolerance, options.atol});
     return c;
 }
 
@@ -89,20 +82,25 @@ std::string firstTensorOutput(const Graph& g, const Node& n) {
 }
 
 /// The right node whose value stands for the left node's: the one node of a structural pair, else
-/// the last replacement with the left value's shape (a decomposition computes the value last).
+/// the last of its nodes with the left value's shape, preferring its dtype (a decomposition computes
+/// the value last; a quantized node's last is the dequantize after it, as PT2E's numeric debugger
+/// compares).
 int representative(const ProgramMatch& m, const NodePair& p, const Tensor& leftValue, const ValueMap& right) {
+    int sameShape = -1;
     for (size_t k = p.right.size(); k-- > 0;) {
         const Node& n = m.right->graph.nodes[static_cast<size_t>(p.right[k])];
         auto it = right.find(firstTensorOutput(m.right->graph, n));
-        if (it != right.end() && it->second.sizes() == leftValue.sizes()) return p.right[k];
+        if (it == right.end() || it->second.sizes() != leftValue.sizes()) continue;
+        if (it->second.dtype() == leftValue.dtype()) return p.right[k];
+        if (sameShape < 0) sameShape = p.right[k];
     }
-    return -1;
+    return sameShape;
 }
 
 } // namespace
 
 std::string Divergence::summary(const ProgramMatch& match) const {
-    char buf[320];
+    char buf[512];
     const ValueComparison* d = firstDivergent();
     if (!d) {
         std::snprintf(buf, sizeof buf, "no divergence: %zu matched values agree (%zu not comparable)", compared.size(), skipped);
@@ -111,9 +109,9 @@ std::string Divergence::summary(const ProgramMatch& match) const {
     const NodePair& p = match.pairs[static_cast<size_t>(d->pair)];
     const Node& n = match.left->graph.nodes[static_cast<size_t>(p.left)];
     std::string module = n.meta.moduleStack && !n.meta.moduleStack->empty() ? n.meta.moduleStack->back().path : "";
-    std::snprintf(buf, sizeof buf, "first divergence at %s (%s%s%s): max abs %.3g, rel %.3g; %zu matched values before it agree",
-                  n.name.c_str(), n.target.shortName().c_str(), module.empty() ? "" : ", ", module.c_str(), d->maxAbs,
-                  d->relative, static_cast<size_t>(first));
+    std::snprintf(buf, sizeof buf, "first divergence at %s (%s%s%s): max abs %s, normwise rel %s, SQNR %s dB; %zu matched values before it agree",
+                  n.name.c_str(), n.target.shortName().c_str(), module.empty() ? "" : ", ", module.c_str(), formatMeasure(d->maxAbs).c_str(),
+                  formatMeasure(d->relative).c_str(), formatMeasure(d->error.sqnrDb).c_str(), static_cast<size_t>(first));
     return buf;
 }
 

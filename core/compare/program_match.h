@@ -1,13 +1,16 @@
 #pragma once
 // Matching two programs node by node: through a decomposition's old -> new map (two levels of one
-// program), or by structure (two independent exports, whose node names mean nothing across files).
+// program), by PT2E's numeric debug handles (a float program and its quantized copy), or by
+// structure (two independent exports, whose node names mean nothing across files).
 // The result pairs every node of both sides as same, changed (which attributes), added or removed,
 // with a per-module summary of op counts and parameters that differ.
 
 #include "core/ir/program.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,7 +61,7 @@ struct ModuleDiff {
 };
 
 struct ProgramMatch {
-    enum class Method { Structural, Decomposition };
+    enum class Method { Structural, Decomposition, DebugHandle };
     Method method = Method::Structural;
     ProgramPtr left;
     ProgramPtr right;
@@ -88,10 +91,27 @@ struct StructuralMatchOptions {
     size_t maxAlignmentCells = size_t(4) << 20;
 };
 
+/// "structural", "decomposition", "debug handle".
+const char* matchMethodName(ProgramMatch::Method method);
+
 /// Two independent exports: within each nn_module_stack scope, nodes are aligned by signature (op
 /// target, argument structure, source_fn / torch_fn, output meta) in graph order, the unmatched rest
 /// of each gap paired by likeness, then leftovers anywhere paired by signature (a moved node).
 ProgramMatch matchStructurally(ProgramPtr left, ProgramPtr right, const StructuralMatchOptions& options = {});
+
+/// PT2E's numeric debug handle of a node: meta["custom"]["numeric_debug_handle"], which
+/// torch.ao.quantization's generate_numeric_debug_handle assigns and the export serializer keeps (the
+/// custom metadata is written as JSON text); nullopt when the node carries none.
+std::optional<int64_t> numericDebugHandle(const Node& node);
+/// Whether any top-level node of `program` carries a numeric debug handle.
+bool carriesDebugHandles(const Program& program);
+
+/// A program and a transformed copy that both carry numeric debug handles (a float program and its
+/// PT2E-quantized copy): each left node is paired with every right node carrying its handle (the
+/// node itself, the dequantize that PT2E's convert gives the same handle, the nodes a decomposition
+/// made of it); nodes without a shared handle are matched structurally where their counterparts are
+/// free, the rest added or removed (the quantize and dequantize nodes of inputs and weights).
+ProgramMatch matchByDebugHandle(ProgramPtr left, ProgramPtr right, const StructuralMatchOptions& options = {});
 
 /// Two levels of one program: `oldToNew` maps a left node to the right nodes that replaced it
 /// (possibly none); unmapped nodes stand for the right node of the same name.

@@ -536,20 +536,21 @@ Result<std::unique_ptr<Stepper>> Stepper::create(ProgramPtr program, const std::
     return create(std::shared_ptr<const ExecutionPlan>(*plan), userInputs);
 }
 
-Result<std::unique_ptr<Stepper>> Stepper::create(std::shared_ptr<const ExecutionPlan> plan, const std::vector<EValue>& userInputs) {
+Result<std::unique_ptr<Stepper>> Stepper::create(std::shared_ptr<const ExecutionPlan> plan, const std::vector<EValue>& userInputs,
+                                                 bool keepValues) {
     if (plan->fusedNodes() > 0) return Status::error("the stepper needs a plan compiled without fusion");
     auto state = std::make_unique<State>(plan->graph());
     state->shared.total = static_cast<int>(plan->graph().nodes.size());
     initRun(state->run);
     IRLENS_TRY(bindInputs(*plan, {}, userInputs, state->run));
-    return std::unique_ptr<Stepper>(new Stepper(std::move(plan), std::move(state)));
+    return std::unique_ptr<Stepper>(new Stepper(std::move(plan), std::move(state), keepValues));
 }
 
-Stepper::Stepper(std::shared_ptr<const ExecutionPlan> plan, std::unique_ptr<State> state)
-    : m_plan(std::move(plan)), m_state(std::move(state)) {
+Stepper::Stepper(std::shared_ptr<const ExecutionPlan> plan, std::unique_ptr<State> state, bool keepValues)
+    : m_plan(std::move(plan)), m_state(std::move(state)), m_keepValues(keepValues) {
     const PlanGraph& g = m_plan->graph();
     for (size_t k = 0; k < g.slotNames.size(); ++k) m_slotOf.emplace(g.slotNames[k], static_cast<int>(k));
-    m_produced = m_state->run.slots; // the bound inputs; node outputs are added as they run
+    if (m_keepValues) m_produced = m_state->run.slots; // the bound inputs; node outputs are added as they run
     m_freedAfter.assign(g.slotNames.size(), -1);
     m_nodeNs.assign(g.nodes.size(), -1);
 }
@@ -571,9 +572,10 @@ Status Stepper::step() {
         return m_error;
     }
     m_nodeNs[static_cast<size_t>(m_next)] = nowNs(start);
-    for (const auto& slots : pn.outputSlots)
-        for (int s : slots)
-            if (s >= 0) m_produced[static_cast<size_t>(s)] = run.slots[static_cast<size_t>(s)];
+    if (m_keepValues)
+        for (const auto& slots : pn.outputSlots)
+            for (int s : slots)
+                if (s >= 0) m_produced[static_cast<size_t>(s)] = run.slots[static_cast<size_t>(s)];
     for (int s : pn.inputSlots)
         if (run.slots[static_cast<size_t>(s)].isNone() && m_freedAfter[static_cast<size_t>(s)] < 0) m_freedAfter[static_cast<size_t>(s)] = m_next;
     ++m_next;
@@ -600,8 +602,9 @@ int Stepper::slotOf(const std::string& name) const {
 
 const EValue* Stepper::value(const std::string& name) const {
     const int s = slotOf(name);
-    if (s < 0 || m_produced[static_cast<size_t>(s)].isNone()) return nullptr;
-    return &m_produced[static_cast<size_t>(s)];
+    const std::vector<EValue>& values = m_keepValues ? m_produced : m_state->run.slots;
+    if (s < 0 || values[static_cast<size_t>(s)].isNone()) return nullptr;
+    return &values[static_cast<size_t>(s)];
 }
 
 bool Stepper::isLive(const std::string& name) const {

@@ -1,5 +1,7 @@
 #include "core/exec/run_compare.h"
 
+#include "core/exec/input_files.h"
+
 #include <algorithm>
 
 namespace irlens::core::exec {
@@ -84,10 +86,9 @@ Result<PickedInputs> pickInputs(const ExecutionPlan& plan, const InputRequest& r
         reference = std::move(set);
     }
     PickedInputs picked;
-    if (!request.inputsDir.empty()) {
-        IRLENS_ASSIGN_OR_RETURN(set, loadExpected(request.inputsDir));
-        picked.values = std::move(set.main.inputs);
-        picked.from = request.inputsDir;
+    if (!request.inputPaths.empty()) {
+        IRLENS_ASSIGN_OR_RETURN(values, inputsFromFiles(plan, request.inputPaths, picked.from));
+        picked.values = std::move(values);
     } else if (reference) {
         picked.values = reference->main.inputs;
         picked.from = request.expectDir;

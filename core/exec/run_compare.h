@@ -1,7 +1,7 @@
 #pragma once
 // The one "pick the inputs, run, compare with the reference" pipeline that `irlens-cli run` and the
-// GUI's Run both call, so they reach the same verdict: inputs from a `model.expected/` folder, else the
-// archive's sample inputs, else generated from the graph meta; user outputs compared with the reference
+// GUI's Run both call, so they reach the same verdict: inputs from the user's tensor files or a
+// `model.expected/` folder, else the archive's sample inputs, else generated from the graph meta; user outputs compared with the reference
 // by position, buffer mutations by buffer name, for the main case and every extra case of the folder.
 
 #include "core/exec/engine.h"
@@ -20,14 +20,16 @@ namespace irlens::core::exec {
 /// Where the inputs come from and what the outputs are checked against.
 struct InputRequest {
     std::string expectDir;                   // a model.expected/ folder: inputs and reference ("" none)
-    std::string inputsDir;                   // a model.expected/ folder to take the inputs from instead ("" none)
+    std::vector<std::string> inputPaths;     // tensor files or one model.expected/ folder to take the inputs from
+                                             // instead (input_files.h); empty: none
     uint64_t seed = 0;                       // for generated inputs
     std::map<std::string, int64_t> symbols;  // symbolic dims for generated inputs (sample inputs are skipped then)
 };
 
 struct PickedInputs {
     std::vector<EValue> values;
-    std::string from;                        // "model.expected/ DIR", "archive sample inputs", "generated (seed 0)"
+    std::string from;                        // "x.pt (by position)", "DIR" (a model.expected/ folder),
+                                             // "archive sample inputs", "generated (seed 0)"
     std::optional<ExpectedSet> reference;    // loaded from expectDir
 };
 

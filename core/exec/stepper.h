@@ -21,7 +21,10 @@ public:
     /// the node without a kernel or the input that does not match.
     static Result<std::unique_ptr<Stepper>> create(ProgramPtr program, const std::vector<EValue>& userInputs);
     /// The same on a plan compiled with `fuse` false (pickInputs needs the plan before the inputs).
-    static Result<std::unique_ptr<Stepper>> create(std::shared_ptr<const ExecutionPlan> plan, const std::vector<EValue>& userInputs);
+    /// `keepValues` false keeps no value past its last use: value() then sees only what the environment
+    /// holds (a pass reading each node's outputs right after its step holds no more than the engine).
+    static Result<std::unique_ptr<Stepper>> create(std::shared_ptr<const ExecutionPlan> plan, const std::vector<EValue>& userInputs,
+                                                   bool keepValues = true);
     ~Stepper();
     Stepper(const Stepper&) = delete;
     Stepper& operator=(const Stepper&) = delete;
@@ -46,7 +49,8 @@ public:
     int64_t nodeNs(int node) const;
 
     /// A graph value by name: what it held when produced (inputs: when bound), kept after it is
-    /// freed; nullptr when it was never produced (not yet run, or not a value of the top-level graph).
+    /// freed (unless created without keepValues); nullptr when it was never produced (not yet run, or
+    /// not a value of the top-level graph).
     const EValue* value(const std::string& name) const;
     /// Whether the environment still holds it (false once freed after its last use).
     bool isLive(const std::string& name) const;
@@ -60,13 +64,14 @@ public:
 
 private:
     struct State;
-    Stepper(std::shared_ptr<const ExecutionPlan> plan, std::unique_ptr<State> state);
+    Stepper(std::shared_ptr<const ExecutionPlan> plan, std::unique_ptr<State> state, bool keepValues);
     int slotOf(const std::string& name) const;
 
     std::shared_ptr<const ExecutionPlan> m_plan;
     std::unique_ptr<State> m_state;
     std::unordered_map<std::string, int> m_slotOf;
-    std::vector<EValue> m_produced;  // per slot: the value when produced, kept after it is freed
+    bool m_keepValues = true;
+    std::vector<EValue> m_produced;  // per slot: the value when produced, kept after it is freed (keepValues)
     std::vector<int> m_freedAfter;   // per slot: the node whose step freed it, -1 while live
     std::vector<int64_t> m_nodeNs;
     int m_next = 0;

@@ -1,5 +1,6 @@
 // Describing an AOTInductor package: the tags at its root, then each model folder's records by kind.
 #include "core/io/aoti_package.h"
+#include "core/io/text_util.h"
 
 #include "core/io/aoti_source_scan.h"
 #include "core/io/library_header.h"
@@ -24,11 +25,6 @@ bool endsWith(std::string_view s, std::string_view tail) {
     return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
 bool startsWith(std::string_view s, std::string_view head) { return s.substr(0, head.size()) == head; }
-
-std::string trimmed(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\0')) s.pop_back();
-    return s;
-}
 
 // A small JSON record, parsed; a discarded value when unreadable, too big or too deeply nested.
 nlohmann::json readJson(const ZipArchive& zip, const std::string& record) {
@@ -155,7 +151,7 @@ void addFile(const ZipArchive& zip, const ZipEntry& e, std::string name, AotiMod
 void readTags(const ZipArchive& zip, AotiPackage& p) {
     auto tag = [&](const std::string& name) -> std::string {
         auto text = zip.readText(p.root + name, limits::kMaxTagRecordBytes);
-        return text ? trimmed(*text) : std::string();
+        return text ? trimmedRight(*text) : std::string();
     };
     p.archiveFormat = tag("archive_format");
     for (const char* record : {"archive_version", "version"})

@@ -2,6 +2,7 @@
 // JSON decoder; everything around it (which file this is, which model, where weights live in each
 // era) is decided here.
 #include "core/io/pt2_reader.h"
+#include "core/io/text_util.h"
 
 #include "core/io/json_codec.h"
 #include "core/io/limits.h"
@@ -21,11 +22,6 @@ bool endsWith(const std::string& s, std::string_view tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 bool startsWith(const std::string& s, std::string_view head) { return s.compare(0, head.size(), head) == 0; }
-
-std::string trimmed(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\0')) s.pop_back();
-    return s;
-}
 
 std::string joined(const std::vector<std::string>& v) {
     std::string s;
@@ -49,7 +45,7 @@ ArchiveInfo detect(const ZipArchive& zip) {
     for (const auto& n : info.records) {
         if (n != "archive_format" && !endsWith(n, "/archive_format")) continue;
         auto text = zip.readText(n, limits::kMaxTagRecordBytes);
-        std::string value = text ? trimmed(*text) : std::string("<unreadable>");
+        std::string value = text ? trimmedRight(*text) : std::string("<unreadable>");
         std::string root = n.substr(0, n.size() - std::string("archive_format").size());
         if (value == "pt2") {
             if (!havePt2 || root.size() < info.root.size()) info.root = root;
@@ -347,9 +343,9 @@ Status Pt2Reader::loadState(Program& p, const std::string& model, const LoadOpti
         if (zip.contains(r + "byteorder")) {
             auto order = zip.readText(r + "byteorder", limits::kMaxTagRecordBytes);
             if (!order) return order.status();
-            bigEndian = trimmed(*order) == "big";
-            if (!bigEndian && trimmed(*order) != "little")
-                return Status::error(r + "byteorder: '" + trimmed(*order) + "', expected 'little' or 'big'");
+            bigEndian = trimmedRight(*order) == "big";
+            if (!bigEndian && trimmedRight(*order) != "little")
+                return Status::error(r + "byteorder: '" + trimmedRight(*order) + "', expected 'little' or 'big'");
         }
         struct Kind { const char* dir; const char* suffix; bool weights; double a, b; };
         for (const Kind& k : {Kind{"data/weights/", "_weights_config.json", true, 0.0, 0.7},
@@ -401,8 +397,8 @@ Result<ProgramPtr> loadPt2(const std::string& path, const LoadOptions& options) 
     if (options.loadWeights) warnAboutMissingState(*program);
     if (info.kind == ArchiveInfo::Kind::Pt2Archive && rd.archive().contains(info.root + "archive_version")) {
         auto v = rd.archive().readText(info.root + "archive_version", limits::kMaxTagRecordBytes);
-        if (v && trimmed(*v) != "0")
-            program->warnings.push_back("archive_version is '" + trimmed(*v) + "'; this reader knows version 0 and tried anyway");
+        if (v && trimmedRight(*v) != "0")
+            program->warnings.push_back("archive_version is '" + trimmedRight(*v) + "'; this reader knows version 0 and tried anyway");
     }
     return ProgramPtr(std::move(program));
 }

@@ -1,4 +1,5 @@
 #include "core/io/torch_save.h"
+#include "core/io/text_util.h"
 
 #include "core/io/limits.h"
 #include "core/io/zip_archive.h"
@@ -11,11 +12,6 @@ namespace irlens::core {
 namespace {
 
 using K = PyObject::Kind;
-
-std::string trimmed(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-    return s;
-}
 
 // Python repr of a dict key for flattened names ("x['a']", "x[0]").
 std::string keyText(const PyObject& k) {
@@ -116,9 +112,9 @@ Result<PyRef> loadTorchSave(std::shared_ptr<const Storage> bytes, const std::str
     if (a.contains(root + "byteorder")) {
         auto order = a.readText(root + "byteorder", limits::kMaxTagRecordBytes);
         if (!order) return order.status();
-        bigEndian = trimmed(*order) == "big";
-        if (!bigEndian && trimmed(*order) != "little")
-            return Status::error(recordName + ": byteorder is '" + trimmed(*order) + "', expected 'little' or 'big'");
+        bigEndian = trimmedRight(*order) == "big";
+        if (!bigEndian && trimmedRight(*order) != "little")
+            return Status::error(recordName + ": byteorder is '" + trimmedRight(*order) + "', expected 'little' or 'big'");
     }
     auto pickle = a.read(root + "data.pkl");
     if (!pickle) return pickle.status();

@@ -1,4 +1,5 @@
 #include "core/io/zip_archive.h"
+#include "core/io/mapped_file.h"
 #include "core/io/zip_format.h"
 
 #include <zlib.h>
@@ -8,8 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace irlens::core {
@@ -24,14 +23,6 @@ uint64_t rd64(const std::byte* p) { return uint64_t(rd32(p)) | uint64_t(rd32(p +
 
 // Whether [offset, offset + length) lies inside a buffer of `size` bytes, without overflow.
 bool inside(uint64_t offset, uint64_t length, uint64_t size) { return offset <= size && length <= size - offset; }
-
-struct Mapping {
-    void* addr = nullptr;
-    size_t size = 0;
-    ~Mapping() {
-        if (addr && size) ::munmap(addr, size);
-    }
-};
 
 // zlib's crc32_z over a whole record.
 uint32_t crcOf(const std::byte* data, size_t size) {
@@ -115,32 +106,17 @@ Status ZipArchive::recordError(std::string_view name, const std::string& what) c
 }
 
 Result<std::shared_ptr<ZipArchive>> ZipArchive::openFile(const std::string& path, const ZipLimits& limits) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return Status::error("cannot open '" + path + "': " + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return Status::error("cannot open '" + path + "': not a regular file");
-    }
-    auto mapping = std::make_shared<Mapping>();
-    mapping->size = static_cast<size_t>(st.st_size);
-    if (mapping->size > 0) {
-        void* addr = ::mmap(nullptr, mapping->size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (addr == MAP_FAILED) {
-            int e = errno;
-            ::close(fd);
-            return Status::error("cannot map '" + path + "': " + std::strerror(e));
-        }
-        mapping->addr = addr;
-    }
+    int fd = -1;
+    IRLENS_ASSIGN_OR_RETURN(mapping, mapFile(path, &fd));
     if (mapping->size == 0) {
         ::close(fd);
         return Status::error(path + ": file is empty (0 bytes), not a ZIP archive");
     }
-    auto data = static_cast<const std::byte*>(mapping->addr);
     // The descriptor stays open while the directory is parsed (local headers are read through it,
     // see checkLocalHeader); the mapping stays valid without it.
-    auto archive = open(mapping, data, mapping->size, path, limits, fd);
+    const std::byte* data = mapping->data;
+    const uint64_t size = mapping->size;
+    auto archive = open(std::move(mapping), data, size, path, limits, fd);
     ::close(fd);
     return archive;
 }
