@@ -19,6 +19,7 @@
 #include "views/inspect/table_pane.h"
 #include "views/run/run_controller.h"
 #include "views/run/analysis_docks.h"
+#include "views/run/roofline_dock.h"
 #include "views/run/step_controller.h"
 #include "views/teach/spec_reference.h"
 #include "views/inspect/weights_pane.h"
@@ -95,6 +96,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     m_step = new StepController(this, m_doc);
     // Memory, Critical path and Source lines after a run (views/run/analysis_docks.h)
     m_analysis = new AnalysisDocks(this, m_doc, m_run->heatmap());
+    // each node against this machine's roofs (views/run/roofline_dock.h)
+    m_roofline = new RooflineDock(this, m_doc);
     connect(m_graph->view(), &GraphView::runToHereRequested, m_step, &StepController::runTo);
     // the run's docks join the bottom tabs; the FX text stays in front until there is a run to show
     if (auto* fx = findChild<QDockWidget*>(QStringLiteral("fx"))) fx->raise();
@@ -540,6 +543,7 @@ void MainWindow::resetLayout() {
     // the default hides what has nothing to show; a run or a stepping session has
     m_run->revealDocks();
     m_analysis->revealDocks();
+    m_roofline->revealDock();
     if (m_step->stepper()) m_step->valuesDock()->show();
     sizeDocks();
 }

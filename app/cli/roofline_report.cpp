@@ -29,12 +29,14 @@ int nearRoofNodes(const Roofline& roofline) {
     return static_cast<int>(std::count_if(roofline.nodes.begin(), roofline.nodes.end(), [](const NodeRoof& r) { return r.nearRoof(); }));
 }
 
+// Where the roofs came from, then what to know about them.
 std::string provenance(const MachineRoofs& m) {
     std::string where = m.cachePath.empty() ? std::string("not cached") : "cached in " + m.cachePath;
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.2f", m.measureSeconds);
     std::string text = m.fromCache ? "from the cache (" + m.cachePath + "), measured " + m.measuredAt
                                    : "measured now in " + std::string(seconds) + " s, " + where;
+    text += " (--measure-roofs measures again)";
     if (!m.cacheNote.empty()) text += "; " + m.cacheNote;
     if (m.busyWhenMeasured()) {
         char busy[160];
@@ -62,7 +64,7 @@ void printRoofline(const ExecutionPlan& plan, const Roofline& roofline) {
                 m.threads, m.threads > 1 ? "s" : "", m.cpu.c_str(), m.peakGflops, m.gemmLibrary.c_str(), static_cast<long long>(m.gemmSize),
                 m.bandwidthGBs, formatBytes(m.triadBytes).c_str(), m.llcBytes > 0 ? formatBytes(m.llcBytes).c_str() : "unknown",
                 m.ridgeIntensity());
-    std::printf("          %s (--measure-roofs measures again)\n", provenance(m).c_str());
+    std::printf("          %s\n", provenance(m).c_str());
     std::printf("roofline  %.1f%% of the node time (%.3f of %.3f ms) in nodes at >= %.0f%% of their attainable rate (%d of %zu nodes)\n",
                 100.0 * roofline.nearRoofShare(), static_cast<double>(roofline.nearRoofNs) / 1e6, static_cast<double>(roofline.totalNs) / 1e6,
                 100.0 * kNearRoofShare, nearRoofNodes(roofline), roofline.nodes.size());

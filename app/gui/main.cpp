@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     parser.addOption(runTo);
     QCommandLineOption reference("reference", "open the Export IR reference on PAGE (rules, levels or ops; rules:ID for one rule)", "PAGE");
     parser.addOption(reference);
-    QCommandLineOption dock("dock", "with --run: bring the dock NAME to the front once the run is shown (memory, path, lines, profile ...)", "NAME");
+    QCommandLineOption dock("dock", "with --run: bring the dock NAME to the front once the run is shown (memory, path, lines, roofline, profile ...)", "NAME");
     parser.addOption(dock);
     QCommandLineOption whatIf("what-if", "with --run: ask the Critical path dock what if SELECTOR took FACTOR of its time", "SELECTOR=FACTOR");
     parser.addOption(whatIf);
