@@ -10,7 +10,8 @@
 //   threads; the best of five passes, counting 12 bytes per element (two reads, one write, as STREAM
 //   does: the write-allocate read of `a` is not counted).
 //
-// Both take well under a second on an idle machine. Another process busy on the same cores lowers
+// Both together take about a second (0.8-1.9 s on a 2-vCPU VM at load average 7-10, most of it the
+// triad's first touch and the six GEMMs). Another process busy on the same cores lowers
 // both: the load average at the time is kept with the roofs (busyWhenMeasured). The result is cached in
 // `$XDG_CACHE_HOME/irlens/roofs.json` (`~/.cache/irlens/` without it), one entry per CPU model,
 // thread count and GEMM library, so the roofs are measured once; `remeasure` measures again and

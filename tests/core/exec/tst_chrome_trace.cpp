@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -283,9 +284,6 @@ void TstChromeTrace::engineRunAtTwoThreads() {
     const auto edges = crossWorkerEdges(*plan, shown);
     qInfo("%zu slices, %zu flows across workers", t.slices.size(), t.flows.size());
     QCOMPARE(flowEdges(t), edges);
-    // tiny_gpt's attention heads and projections give the second worker work in every round seen;
-    // the built program's two chains are short enough for one worker to take both on a busy machine
-    if (!model.isEmpty()) QVERIFY2(!edges.empty(), "the second worker never joined the median run in 10 s of runs");
     QCOMPARE(counterPeak(t), static_cast<double>(memoryTimeline(*plan, measured).peakBytes));
     int withSource = 0;
     for (size_t k = 0; k < t.slices.size(); ++k) {
@@ -303,6 +301,17 @@ void TstChromeTrace::engineRunAtTwoThreads() {
         if (r->movesData()) QCOMPARE(a["roof_percent"].get<double>(), 100.0 * r->share);
     }
     QVERIFY(withSource > 0);
+    // tiny_gpt's attention heads and projections give the second worker work whenever it gets a core
+    // (in every attempt seen up to load average 9.5 on 2 CPUs); the built program's two chains are short enough for
+    // one worker to take both. On a machine busier than its CPUs the worker may never be scheduled.
+    if (!model.isEmpty() && edges.empty()) {
+        double load = 0;
+        std::ifstream("/proc/loadavg") >> load;
+        if (load >= Engine::hardwareThreads())
+            QSKIP(qPrintable(QString("the second worker never joined the median run in 10 s of runs: load average %1 on %2 CPUs")
+                                 .arg(load).arg(Engine::hardwareThreads())));
+        QFAIL("the second worker never joined the median run in 10 s of runs on a machine with a core to spare");
+    }
 }
 
 QTEST_GUILESS_MAIN(TstChromeTrace)
