@@ -53,8 +53,10 @@ function(irlens_add_test name)
   # Qt Test aborts a test function after 300 s of its own; on a loaded 2-core machine the expanded
   # llama_deep checks can take longer, so one limit governs: the test's TIMEOUT
   math(EXPR _function_ms "${ARG_TIMEOUT} * 1000")
+  # XDG_CACHE_HOME: runs measure this machine's roofs once and cache them there (machine_roofs.h);
+  # tests keep that cache in the build tree, out of the user's home
   set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT}
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;IRLENS_SHARED_DIR=${IRLENS_SHARED_DIR};QTEST_FUNCTION_TIMEOUT=${_function_ms}")
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;IRLENS_SHARED_DIR=${IRLENS_SHARED_DIR};QTEST_FUNCTION_TIMEOUT=${_function_ms};XDG_CACHE_HOME=${PROJECT_BINARY_DIR}/test-cache")
   # A test whose checks skipped because ../shared is absent (IRLENS_REQUIRE_SHARED's message) and
   # that failed nothing is reported as skipped, not passed: on a fresh clone CTest's summary says
   # how much did not run. A failure still fails (the pattern needs Qt Test's "0 failed").

@@ -19,6 +19,7 @@
 #include "views/inspect/table_pane.h"
 #include "views/run/run_controller.h"
 #include "views/run/analysis_docks.h"
+#include "views/run/roofline_dock.h"
 #include "views/run/step_controller.h"
 #include "views/teach/spec_reference.h"
 #include "views/inspect/weights_pane.h"
@@ -97,6 +98,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     m_step = new StepController(this, m_doc);
     // Memory, Critical path and Source lines after a run (views/run/analysis_docks.h)
     m_analysis = new AnalysisDocks(this, m_doc, m_run->heatmap());
+    // each node against this machine's roofs (views/run/roofline_dock.h)
+    m_roofline = new RooflineDock(this, m_doc);
     connect(m_graph->view(), &GraphView::runToHereRequested, m_step, &StepController::runTo);
     // the run's docks join the bottom tabs; the FX text stays in front until there is a run to show
     if (auto* fx = findChild<QDockWidget*>(QStringLiteral("fx"))) fx->raise();
@@ -293,13 +296,14 @@ std::pair<QAction*, QAction*> addDrawingActions(QMenu* menu, Document* doc) {
 }
 
 // The docks a run fills, by the words the command line uses, and their object names.
-const std::array<std::pair<const char*, const char*>, 8> kDockWords{{{"profile", "runProfile"},
+const std::array<std::pair<const char*, const char*>, 9> kDockWords{{{"profile", "runProfile"},
                                                                      {"timeline", "runTimeline"},
                                                                      {"flame", "runFlameGraph"},
                                                                      {"outputs", "runOutputs"},
                                                                      {"memory", "runMemory"},
                                                                      {"path", "runCriticalPath"},
                                                                      {"lines", "runSourceLines"},
+                                                                     {"roofline", "runRoofline"},
                                                                      {"values", "stepValues"}}};
 
 } // namespace
@@ -553,6 +557,7 @@ void MainWindow::resetLayout() {
     // the default hides what has nothing to show; a run or a stepping session has
     m_run->revealDocks();
     m_analysis->revealDocks();
+    m_roofline->revealDock();
     if (m_step->stepper()) m_step->valuesDock()->show();
     sizeDocks();
 }

@@ -30,6 +30,7 @@ class CompareLauncher;
 class RunController;
 class StepController;
 class AnalysisDocks;
+class RooflineDock;
 class SpecReferenceDialog;
 
 class MainWindow : public QMainWindow {
@@ -57,6 +58,7 @@ public:
     RunController* runController() const { return m_run; }
     StepController* stepController() const { return m_step; }
     AnalysisDocks* analysisDocks() const { return m_analysis; }
+    RooflineDock* rooflineDock() const { return m_roofline; }
 
     void openFile(const QString& path);
     /// The bundled example (what a start without a file shows).
@@ -123,6 +125,7 @@ private:
     RunController* m_run = nullptr;
     StepController* m_step = nullptr;
     AnalysisDocks* m_analysis = nullptr;
+    RooflineDock* m_roofline = nullptr;
     SpecReferenceDialog* m_specReference = nullptr;
     QTreeView* m_moduleView = nullptr;
     QTreeView* m_inspectorView = nullptr;

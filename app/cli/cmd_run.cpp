@@ -5,7 +5,9 @@
 // a failed run.
 #include "app/cli/commands.h"
 #include "app/cli/run_numerics.h"
+#include "app/cli/roofline_report.h"
 #include "app/cli/run_reports.h"
+#include "core/exec/chrome_trace.h"
 #include "core/exec/engine.h"
 #include "core/exec/output_summary.h"
 #include "core/exec/profile.h"
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 namespace irlens::cli {
@@ -59,11 +62,14 @@ bool parseSymbols(const std::string& spec, std::map<std::string, int64_t>& symbo
     return true;
 }
 
-// --memory, --critical-path, --what-if (repeatable; implies --critical-path), --by-line.
+// --memory, --critical-path, --what-if (repeatable; implies --critical-path), --by-line, --roofline,
+// --measure-roofs (implies --roofline).
 Status parseReports(const Args& args, RunArgs& r) {
     r.reports.memory = args.has("--memory");
     r.reports.criticalPath = args.has("--critical-path");
     r.reports.byLine = args.has("--by-line");
+    r.reports.measureRoofs = args.has("--measure-roofs");
+    r.reports.roofline = args.has("--roofline") || r.reports.measureRoofs;
     r.reports.top = r.top;
     for (const std::string& text : args.values("--what-if")) {
         auto spec = parseWhatIf(text);
@@ -113,7 +119,8 @@ Status writeFile(const std::string& path, const std::string& text) {
     return out ? Status::ok() : Status::error("cannot write " + path);
 }
 
-void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold, const ExecutionPlan& plan) {
+void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold, const ExecutionPlan& plan,
+               const MeasuredRun& measured, const Roofline* roofline) {
     const RunResult& last = rc.last;
     std::vector<int64_t> walls = profile.wallNs();
     std::sort(walls.begin(), walls.end());
@@ -149,7 +156,7 @@ void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile
             j["expect"]["checks"].push_back({{"case", c.caseName}, {"output", c.what}, {"ok", c.cmp.ok}, {"max_abs", c.cmp.maxAbs},
                                              {"max_rel", c.cmp.maxRel}, {"message", c.cmp.message}});
     }
-    if (a.reports.any()) addRunReportsJson(plan, measureRun(plan, profile), a.reports, j);
+    if (a.reports.any()) addRunReportsJson(plan, measured, a.reports, j, roofline);
     std::printf("%s\n", j.dump().c_str());
 }
 
@@ -167,7 +174,8 @@ void printTopNodes(const Profile& profile, int64_t top, double medianMs) {
     }
 }
 
-void printText(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold, const ExecutionPlan& plan) {
+void printText(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold, const ExecutionPlan& plan,
+               const MeasuredRun& measured, const Roofline* roofline) {
     const RunResult& last = rc.last;
     const double medianMs = static_cast<double>(profile.medianWallNs()) / 1e6;
     std::vector<int64_t> walls = profile.wallNs();
@@ -186,7 +194,7 @@ void printText(const RunArgs& a, const RunComparison& rc, const Profile& profile
                     static_cast<long long>(a.warmup));
     std::printf("memory    peak %.2f MiB allocated by the engine\n", static_cast<double>(profile.peakBytes()) / (1024.0 * 1024.0));
     printTopNodes(profile, a.top, medianMs);
-    if (a.reports.any()) printRunReports(plan, measureRun(plan, profile), a.reports);
+    if (a.reports.any()) printRunReports(plan, measured, a.reports, roofline);
     for (const auto& c : rc.checks) {
         std::printf("expect    %-5s %-24s %s  max abs %.3g  max rel %.3g%s%s\n", c.caseName.c_str(), c.what.c_str(),
                     c.cmp.ok ? "ok      " : "MISMATCH", c.cmp.maxAbs, c.cmp.maxRel, c.cmp.ok ? "" : "  ", c.cmp.message.c_str());
@@ -218,17 +226,28 @@ int runRun(const Args& args) {
     auto rc = runAndCompare(*plan, options);
     if (!rc) return fail(Unusable, rc.error());
 
-    if (Status s = writeFile(a->trace, profile.chromeTraceJson()); !s) return fail(Unusable, s.message());
+    const MeasuredRun measured = measureRun(**plan, profile);
+    // the roofs for --roofline, and for the trace's share of the roof per slice
+    std::optional<Roofline> roof;
+    if (a->reports.roofline || !a->trace.empty()) {
+        auto r = rooflineOfRun(**plan, measured, a->reports.measureRoofs);
+        if (!r && a->reports.roofline) return fail(Unusable, r.error());
+        if (r) roof = std::move(*r);
+        else std::fprintf(stderr, "irlens-cli: the trace has no share of the roof: %s\n", r.error().c_str());
+    }
+    const Roofline* roofline = roof ? &*roof : nullptr;
+    if (Status s = writeFile(a->trace, chromeTrace(**plan, profile, roofline)); !s) return fail(Unusable, s.message());
     if (Status s = writeFile(a->profileCsv, profile.csv()); !s) return fail(Unusable, s.message());
-    if (a->json) printJson(*a, *rc, profile, cold, **plan);
-    else printText(*a, *rc, profile, cold, **plan);
+    if (a->json) printJson(*a, *rc, profile, cold, **plan, measured, roofline);
+    else printText(*a, *rc, profile, cold, **plan, measured, roofline);
     return rc->ok() ? Ok : CheckFailed;
 }
 
 const CommandRegistration reg({
     .name = "run",
     .forms = {"FILE [--threads N] [--repeat K] [--warmup W] [--inputs PATH ...] [--expect DIR] [--trace F] [--profile F] [--json] "
-              "[--memory] [--critical-path [--what-if SELECTOR=FACTOR ...]] [--by-line] [--top N] [--seed S] [--sym NAME=VALUE,...] "
+              "[--memory] [--critical-path [--what-if SELECTOR=FACTOR ...]] [--by-line] [--roofline [--measure-roofs]] [--top N] [--seed S] "
+              "[--sym NAME=VALUE,...] "
               "[--model NAME]",
               "FILE [--inputs PATH ...] [--dump OUT.safetensors] [--reference REF [--tolerance T]] [--check-finite] [--json]"},
     .summary = "execute on the CPU engine, time every node, compare with reference outputs; where the time and memory go; "
@@ -255,6 +274,9 @@ const CommandRegistration reg({
               {"--what-if", "SELECTOR=FACTOR", "replay with the nodes SELECTOR names (op:OP, module:PATH, node:NAME or a bare "
                                                "name) taking FACTOR of their time; repeatable; implies --critical-path"},
               {"--by-line", "", "time per source line, from the nodes' stack traces"},
+              {"--roofline", "", "this machine's roofs and, per node, FLOPs, bytes moved, intensity, attainable and achieved "
+                                 "GFLOP/s, the share of the roof and what bounds it"},
+              {"--measure-roofs", "", "measure the roofs again instead of reading them from the cache; implies --roofline"},
               {"--top", "N", "rows of the slowest-nodes table and of each report (default 10)"},
               {"--dump", "OUT.safetensors", "write every node's value, keyed by its name in print(ep.graph)", ValueKind::File},
               {"--reference", "REF", "compare every node's value with REF (.safetensors, a .pt dict or a folder of .npy, keyed by "

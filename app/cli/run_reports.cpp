@@ -1,5 +1,7 @@
 #include "app/cli/run_reports.h"
 
+#include "app/cli/roofline_report.h"
+
 #include "core/exec/critical_path.h"
 #include "core/exec/memory_budget.h"
 #include "core/exec/memory_timeline.h"
@@ -167,22 +169,25 @@ Status checkRunReports(const ExecutionPlan& plan, const RunReports& reports) {
     return Status::ok();
 }
 
-void printRunReports(const ExecutionPlan& plan, const MeasuredRun& run, const RunReports& reports) {
+void printRunReports(const ExecutionPlan& plan, const MeasuredRun& run, const RunReports& reports, const Roofline* roofline) {
     if (reports.memory) printMemory(plan, run, reports.top);
     if (reports.criticalPath) {
         auto w = whatIf(plan, run, reports.whatIf);
         if (w) printCriticalPath(plan, run, reports, *w);
     }
     if (reports.byLine) printByLine(plan, run, reports.top);
+    if (reports.roofline && roofline) printRoofline(plan, *roofline);
 }
 
-void addRunReportsJson(const ExecutionPlan& plan, const MeasuredRun& run, const RunReports& reports, nlohmann::json& out) {
+void addRunReportsJson(const ExecutionPlan& plan, const MeasuredRun& run, const RunReports& reports, nlohmann::json& out,
+                       const Roofline* roofline) {
     if (reports.memory) out["memory"] = memoryJson(plan, run);
     if (reports.criticalPath) {
         auto w = whatIf(plan, run, reports.whatIf);
         if (w) out["critical_path"] = criticalPathJson(plan, run, reports, *w);
     }
     if (reports.byLine) out["by_line"] = byLineJson(plan, run);
+    if (reports.roofline && roofline) out["roofline"] = rooflineJson(plan, *roofline);
 }
 
 } // namespace irlens::cli

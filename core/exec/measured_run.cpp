@@ -133,10 +133,12 @@ MeasuredRun measureRun(const ExecutionPlan& plan, const Profile& profile) {
     m.peakBytes = profile.peakBytes();
     m.nodeNs.assign(n, -1);
     m.nodeBytes.assign(n, -1);
+    m.nodeFlops.assign(n, 0.0);
     for (const NodeProfile& p : profile.nodes()) {
         if (static_cast<size_t>(p.node) >= n) continue;
         m.nodeNs[static_cast<size_t>(p.node)] = p.medianNs;
         m.nodeBytes[static_cast<size_t>(p.node)] = p.bytes;
+        m.nodeFlops[static_cast<size_t>(p.node)] = p.flops;
     }
     m.order = startOrder(profile.sampleRun(profile.medianSample()));
     for (int k : spreadSamples(profile)) m.samples.push_back(sampledRun(plan, profile, k));

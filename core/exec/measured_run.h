@@ -50,6 +50,7 @@ struct MeasuredRun {
     int64_t peakBytes = 0;            // the engine's measured peak (RunResult::peakBytes, max over runs)
     std::vector<int64_t> nodeNs;      // per plan node: median time over the sampled runs; -1: never ran
     std::vector<int64_t> nodeBytes;   // per plan node: bytes its kernel allocated (NodeTiming::bytes); -1: never ran
+    std::vector<double> nodeFlops;    // per plan node: its FLOP estimate from the run's values (NodeTiming::flops); 0: none or never ran
     std::vector<int> order;           // the nodes that ran, by start in the median run (graph order on one thread)
     SchedulingOverheads overheads;    // medians over `samples`
     /// Up to kMaxReplayedRuns of the profile's sampled runs, spread evenly over their wall times.

@@ -1,5 +1,7 @@
 #include "core/exec/profile.h"
 
+#include "core/exec/chrome_trace.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -152,29 +154,7 @@ std::vector<GroupProfile> Profile::byOp() const { return groupBy(nodes(), true);
 std::vector<GroupProfile> Profile::byModule() const { return groupBy(nodes(), false); }
 
 std::string Profile::chromeTraceJson() const {
-    nlohmann::json events = nlohmann::json::array();
-    if (m_plan && !m_sampleWall.empty()) {
-        const std::vector<NodeTiming> run = sampleRun(medianSample());
-        const auto& pnodes = m_plan->graph().nodes;
-        std::map<int, bool> threads;
-        for (const auto& t : run) {
-            if (t.node < 0) continue;
-            const auto& pn = pnodes[static_cast<size_t>(t.node)];
-            nlohmann::json args = {{"op", pn.node->target.shortName()}, {"module", pn.modulePath}, {"bytes", t.bytes}};
-            if (t.flops > 0) args["gflops"] = t.endNs > t.startNs ? t.flops / static_cast<double>(t.endNs - t.startNs) : 0.0;
-            events.push_back({{"name", pn.node->name}, {"cat", pn.node->target.shortName()}, {"ph", "X"},
-                              {"ts", static_cast<double>(t.startNs) / 1000.0},
-                              {"dur", static_cast<double>(t.endNs - t.startNs) / 1000.0}, {"pid", 1}, {"tid", t.thread},
-                              {"args", args}});
-            threads[t.thread] = true;
-        }
-        events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "irlens engine"}}}});
-        for (const auto& [tid, unused] : threads)
-            events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", tid},
-                              {"args", {{"name", "worker " + std::to_string(tid)}}}});
-    }
-    nlohmann::json doc = {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
-    return doc.dump();
+    return m_plan ? chromeTrace(*m_plan, *this) : nlohmann::json{{"traceEvents", nlohmann::json::array()}, {"displayTimeUnit", "ms"}}.dump();
 }
 
 std::string Profile::csv() const {

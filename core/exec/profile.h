@@ -69,8 +69,8 @@ public:
     /// Self time per innermost module path ("" = nodes outside any module).
     std::vector<GroupProfile> byModule() const;
 
-    /// Chrome trace JSON of the run whose wall time is the median; events named by node with op and
-    /// module path in args, one track per worker thread.
+    /// Chrome trace JSON of the run whose wall time is the median (chrome_trace.h: one track per
+    /// worker, flows between workers, the live-bytes counter), without roofline args.
     std::string chromeTraceJson() const;
     /// node,op,module,median_us,min_us,max_us,bytes,flops,gflops
     std::string csv() const;

@@ -10,10 +10,16 @@
 // of a shared machine hit both sides alike. Each side warms up for 3 untimed runs per round (the
 // PyTorch process just ran over irlens's caches, as irlens did over PyTorch's). No ratio is printed against the netlib reference BLAS, and
 // no verdict on a multi-thread row whose threads did not get their cores (measured right after it).
-// --families adds the achieved GFLOP/s per op family (from the engine's profile) next to the peak.
+// After each row's timed runs, a few profiled runs give the "near roof" column: the share of node time
+// spent in nodes at >= 70 % of their attainable rate against this machine's roofs for that thread
+// count (core/exec/roofline.h; the roofs are printed first, from the cache or measured).
+// --families adds the achieved GFLOP/s per op family (from the same profile) next to the peak.
 #include "core/exec/engine.h"
 #include "core/exec/inputs.h"
+#include "core/exec/machine_roofs.h"
+#include "core/exec/measured_run.h"
 #include "core/exec/profile.h"
+#include "core/exec/roofline.h"
 #include "core/io/pt2_reader.h"
 #include "core/ir/large_pages.h"
 #include "bench_machine.h"
@@ -41,6 +47,8 @@ namespace {
 
 // untimed runs before each side's timed runs in every round (torch_bench.py's --warmup)
 constexpr int kWarmupPerRound = 3;
+// profiled runs after the timed ones, for the near-roof column and --families
+constexpr int kProfiledRuns = 10;
 
 struct TorchRun {
     double medianMs = -1;
@@ -150,9 +158,22 @@ int main(int argc, char** argv) {
     if (mhz > 0)
         std::printf("nominal fp32 peak: %d FLOP/cycle x %.0f MHz = %.1f GFLOP/s per core (the clock /proc/cpuinfo reports)\n",
                     irlens::bench::flopsPerCycle(), mhz, irlens::bench::flopsPerCycle() * mhz / 1e3);
-    std::printf("repeat %d in %d rounds alternating irlens and PyTorch; medians in ms\n", opt.repeat, opt.rounds);
-    std::printf("%-18s %3s  %9s %19s  %9s %19s  %6s  %6s\n", "model", "thr", "irlens", "(min-max)", "pytorch", "(rounds min-max)", "ratio",
-                "target");
+    std::map<int, MachineRoofs> roofs;
+    for (int threads : opt.threadCounts) {
+        auto r = machineRoofs(threads);
+        if (!r) {
+            std::printf("roofs at %d threads: %s\n", threads, r.error().c_str());
+            continue;
+        }
+        roofs[threads] = *r;
+        std::printf("roofs at %d thread%s: peak %.1f GFLOP/s (GEMM through the engine), memory %.1f GB/s (triad); %s%s%s\n", threads,
+                    threads > 1 ? "s" : "", r->peakGflops, r->bandwidthGBs, r->fromCache ? "cached, measured " : "measured now ",
+                    r->fromCache ? r->measuredAt.c_str() : "", r->busyWhenMeasured() ? " (on a busy machine: low)" : "");
+    }
+    std::printf("repeat %d in %d rounds alternating irlens and PyTorch; medians in ms; near roof: share of node time in nodes at >= 70%% of "
+                "their roof (%d profiled runs)\n", opt.repeat, opt.rounds, kProfiledRuns);
+    std::printf("%-18s %3s  %9s %19s  %9s %19s  %6s  %9s  %6s\n", "model", "thr", "irlens", "(min-max)", "pytorch", "(rounds min-max)", "ratio",
+                "near roof", "target");
     std::string blasSeen;
     bool refuse = false;
     for (const auto& m : opt.models) {
@@ -206,15 +227,18 @@ int main(int argc, char** argv) {
                 else
                     std::snprintf(target, sizeof target, "%s %.1f", rt <= targetRatio(m) ? "met" : "MISSED", targetRatio(m));
             }
-            std::printf("%-18s %3d  %9.3f (%8.3f-%8.3f)  %29s  %6s  %s\n", m.c_str(), threads, ti.median, ti.min, ti.max, torchCol, ratio, target);
+            Profile profile;
+            RunOptions observed = plain;
+            observed.observer = &profile;
+            for (int k = 0; k < kProfiledRuns; ++k) engine.run(inputs, observed);
+            char nearRoof[16] = "-";
+            if (auto r = roofs.find(threads); r != roofs.end())
+                std::snprintf(nearRoof, sizeof nearRoof, "%.1f%%",
+                              100.0 * roofline(*model->plan, measureRun(*model->plan, profile), r->second).nearRoofShare());
+            std::printf("%-18s %3d  %9.3f (%8.3f-%8.3f)  %29s  %6s  %9s  %s\n", m.c_str(), threads, ti.median, ti.min, ti.max, torchCol, ratio,
+                        nearRoof, target);
             if (!torchErr.empty()) std::printf("    (pytorch: %s)\n", torchErr.c_str());
-            if (opt.families) {
-                Profile profile;
-                RunOptions observed = plain;
-                observed.observer = &profile;
-                for (int k = 0; k < std::max(5, opt.repeat / 2); ++k) engine.run(inputs, observed);
-                printFamilies(profile, peak * (threads > 1 ? threads : 1));
-            }
+            if (opt.families) printFamilies(profile, peak * (threads > 1 ? threads : 1));
             std::fflush(stdout);
         }
     }

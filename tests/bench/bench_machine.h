@@ -3,6 +3,7 @@
 // fp32 peak measured on this machine; and medians with their spread.
 
 #include "core/exec/engine.h"
+#include "core/exec/machine_roofs.h"
 
 #ifdef IRLENS_HAVE_DNNL
 #include <oneapi/dnnl/dnnl.h>
@@ -37,15 +38,7 @@ inline Timing summarize(std::vector<double> v) {
     return t;
 }
 
-inline std::string cpuModel() {
-    std::ifstream in("/proc/cpuinfo");
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("model name", 0) == 0) {
-            auto colon = line.find(':');
-            return colon == std::string::npos ? line : line.substr(colon + 2);
-        }
-    return "unknown CPU";
-}
+inline std::string cpuModel() { return core::exec::cpuModelName(); }
 
 /// The three load averages of /proc/loadavg ("5.81 1.96 0.74").
 inline std::string loadAverage() {
@@ -62,11 +55,9 @@ inline bool isReferenceBlas(const std::string& blas) {
 
 inline std::string gemmLibrary() {
 #ifdef IRLENS_HAVE_DNNL
-    const dnnl_version_t* v = dnnl_version();
-    return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) +
-           " (single-threaded calls, TBB splits the work)";
+    return core::exec::gemmLibraryName() + " (single-threaded calls, TBB splits the work)";
 #else
-    return "built-in loops (no oneDNN)";
+    return core::exec::gemmLibraryName() + " (no oneDNN)";
 #endif
 }
 

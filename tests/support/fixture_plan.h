@@ -1,10 +1,11 @@
 #pragma once
-// A generated fixture ready to run: generated/<name>/model.pt2 compiled into a plan, with the main
-// inputs of its model.expected/ sidecar.
+// A program ready to run: a generated fixture (generated/<name>/model.pt2 compiled into a plan, with
+// the main inputs of its model.expected/ sidecar), or a program a test built, with generated inputs.
 
 #include "core/exec/inputs.h"
 #include "core/exec/plan.h"
 #include "core/io/pt2_reader.h"
+#include "core/ir/builder.h"
 #include "support/shared_fixtures.h"
 
 #include <memory>
@@ -28,6 +29,17 @@ inline core::Result<FixturePlan> loadFixturePlan(const std::string& name) {
     auto expected = core::exec::loadExpected((dir / "model.expected").string());
     if (!expected) return expected.status().withContext(name);
     return FixturePlan{*plan, expected->main.inputs};
+}
+
+/// The program `builder` holds, compiled, with inputs generated from its meta (`seed`); the first error otherwise.
+inline core::Result<FixturePlan> builtPlan(const core::ProgramBuilder& builder, uint64_t seed = 1) {
+    auto program = builder.build();
+    if (!program) return program.status();
+    auto plan = core::exec::ExecutionPlan::compile(*program);
+    if (!plan) return plan.status();
+    auto inputs = core::exec::generateInputs(**plan, seed);
+    if (!inputs) return inputs.status();
+    return FixturePlan{*plan, *inputs};
 }
 
 } // namespace irlens::testing

@@ -4,6 +4,7 @@
 
 #include "views/count_text.h"
 #include "views/document.h"
+#include "views/run/run_analysis.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,6 +31,13 @@ void ProfileTableModel::rebuild() {
     beginResetModel();
     m_rows.clear();
     m_total = m_run ? m_run->totalSelfNs() : 0;
+    const RooflineSummary roofs = m_run && m_run->analysis ? rooflineOf(*m_run->analysis) : RooflineSummary();
+    auto addRoof = [&roofs](Row& r, int node) {
+        const RoofPoint* p = roofs.find(node);
+        if (!p || !p->movesData()) return;
+        r.roofNs += p->roofNs;
+        r.roofOfNs += p->ns;
+    };
     if (m_run) {
         if (m_grouping == Grouping::ByNode) {
             for (const auto& n : m_run->nodes) {
@@ -45,6 +53,7 @@ void ProfileTableModel::rebuild() {
                 r.bytes = n.bytes;
                 r.node = n.node;
                 r.nodeName = r.name;
+                addRoof(r, n.node);
                 m_rows.push_back(std::move(r));
             }
         } else {
@@ -63,6 +72,7 @@ void ProfileTableModel::rebuild() {
                 g.calls += 1;
                 g.flops += n.flops;
                 g.bytes += n.bytes;
+                addRoof(g, n.node);
                 ++members[key];
                 if (g.node < 0 || n.selfNs > hottest[key]) {
                     hottest[key] = n.selfNs;
@@ -77,6 +87,10 @@ void ProfileTableModel::rebuild() {
         }
     }
     endResetModel();
+}
+
+QVariant ProfileTableModel::roofPercent(const Row& r) const {
+    return r.roofOfNs > 0 ? QVariant(100.0 * r.roofNs / static_cast<double>(r.roofOfNs)) : QVariant();
 }
 
 int ProfileTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
@@ -102,6 +116,7 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
         case Share: return QString::number(share, 'f', 1);
         case Calls: return QString::number(r.calls);
         case Gflops: return QString::number(gflops, 'f', 2);
+        case RoofPct: return r.roofOfNs > 0 ? QVariant(QString::number(roofPercent(r).toDouble(), 'f', 1)) : QVariant();
         case Bytes: return QLocale().toString(static_cast<qlonglong>(r.bytes));
         default: return {};
         }
@@ -115,6 +130,7 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
         case Share: return share;
         case Calls: return r.calls;
         case Gflops: return gflops;
+        case RoofPct: return r.roofOfNs > 0 ? roofPercent(r) : QVariant(-1.0);
         case Bytes: return static_cast<qlonglong>(r.bytes);
         default: return {};
         }
@@ -128,6 +144,9 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
                           .arg(static_cast<double>(r.maxNs) / 1e3, 0, 'f', 1)
                           .arg(r.flops / 1e9, 0, 'g', 3);
         if (r.coldNs >= 0) tip += tr("\ncold start %1 µs (the first run of all)").arg(static_cast<double>(r.coldNs) / 1e3, 0, 'f', 1);
+        if (r.roofOfNs > 0)
+            tip += tr("\n%1 % of the roof: this machine's roofs allow %2 µs for its FLOPs and bytes")
+                       .arg(roofPercent(r).toDouble(), 0, 'f', 1).arg(r.roofNs / 1e3, 0, 'f', 1);
         return tip;
     }
     case LinkRole: return r.nodeName.isEmpty() ? QVariant() : QVariant("node:" + r.nodeName);
@@ -151,6 +170,7 @@ QVariant ProfileTableModel::headerData(int section, Qt::Orientation orientation,
     case Share: return tr("Share %");
     case Calls: return tr("Calls");
     case Gflops: return tr("GFLOP/s");
+    case RoofPct: return tr("% of roof");
     case Bytes: return tr("Bytes");
     default: return {};
     }

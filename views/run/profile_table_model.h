@@ -2,8 +2,10 @@
 // The profile of the last run as a table: one row per executed node, per op or per module, with
 // self time (the median over the measured runs, ms), its range (fastest-slowest run), the cold start
 // (the first run of all, where one-time setup lands), share of the summed self time (%), calls,
-// GFLOP/s and bytes allocated. Groups sum their members. Numbers
-// are returned as numbers so the TablePane's proxy sorts them numerically.
+// GFLOP/s, % of the roof (run_analysis.h: the least time this machine's roofs allow over the time
+// taken; a group's is its members' least time over theirs; empty for views) and bytes allocated.
+// Groups sum their members. Numbers are returned as numbers so the TablePane's proxy sorts them
+// numerically.
 
 #include "views/run/run_snapshot.h"
 
@@ -17,7 +19,7 @@ class ProfileTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum class Grouping { ByNode = 0, ByOp = 1, ByModule = 2 };
-    enum Column { Name = 0, Detail, SelfMs, RangeMs, ColdMs, Share, Calls, Gflops, Bytes, ColumnCount };
+    enum Column { Name = 0, Detail, SelfMs, RangeMs, ColdMs, Share, Calls, Gflops, RoofPct, Bytes, ColumnCount };
     enum Roles {
         LinkRole = Qt::UserRole + 1, // "node:<name>": the row's node (its hottest node for groups)
         NodeIndexRole,               // that node's index in the graph
@@ -45,10 +47,14 @@ private:
         int calls = 0;
         double flops = 0;
         int64_t bytes = 0;
+        double roofNs = 0;    // the least time the roofs allow, over the members that move data
+        int64_t roofOfNs = 0; // those members' time (0: no roof to show)
         int node = -1;        // representative node
         QString nodeName;
     };
     void rebuild();
+    /// The share of the roof of a row in percent, or a null QVariant when it has none.
+    QVariant roofPercent(const Row& r) const;
 
     Document* m_doc;
     RunSnapshotPtr m_run;

@@ -4,6 +4,7 @@
 #include "core/exec/measured_run.h"
 #include "core/exec/memory_timeline.h"
 #include "core/exec/profile.h"
+#include "core/exec/roofline.h"
 #include "core/exec/schedule_model.h"
 #include "core/exec/source_lines.h"
 #include "core/exec/what_if.h"
@@ -29,12 +30,14 @@ struct RunAnalysis {
     MemorySummary memorySummary;
     PathSummary basePath;
     LineSummary lineSummary;
+    RooflineSummary roofline;
 };
 
 namespace {
 MemorySummary summarizeMemory(const RunAnalysis& a);
 PathSummary predictPath(const RunAnalysis& a, const QString& selector, double factor);
 LineSummary summarizeLines(const RunAnalysis& a);
+RooflineSummary summarizeRoofline(const RunAnalysis& a);
 } // namespace
 
 RunAnalysisPtr analyseRun(std::shared_ptr<const ExecutionPlan> plan, const Profile& profile) {
@@ -47,6 +50,7 @@ RunAnalysisPtr analyseRun(std::shared_ptr<const ExecutionPlan> plan, const Profi
     a->memorySummary = summarizeMemory(*a);
     a->basePath = predictPath(*a, {}, 1.0);
     a->lineSummary = summarizeLines(*a);
+    a->roofline = summarizeRoofline(*a);
     return a;
 }
 
@@ -57,6 +61,13 @@ PathSummary criticalPathOf(const RunAnalysis& a, const QString& selector, double
 }
 
 LineSummary linesOf(const RunAnalysis& a) { return a.lineSummary; }
+
+RooflineSummary rooflineOf(const RunAnalysis& a) { return a.roofline; }
+
+const RoofPoint* RooflineSummary::find(int node) const {
+    auto it = std::lower_bound(points.begin(), points.end(), node, [](const RoofPoint& p, int n) { return p.node < n; });
+    return it != points.end() && it->node == node ? &*it : nullptr;
+}
 
 namespace {
 QString nodeName(const ExecutionPlan& plan, int node) {
@@ -109,6 +120,40 @@ PathSummary predictPath(const RunAnalysis& a, const QString& selector, double fa
     p.predictedWallNs = specs.empty() ? w->baseline.wallNs : w->predicted.wallNs;
     p.scaledNodes = w->scaledNodes;
     return p;
+}
+
+QString rooflineWarning(const MachineRoofs& m) {
+    QString warning = q(m.cacheNote);
+    if (m.busyWhenMeasured())
+        warning += (warning.isEmpty() ? "" : "; ") + QObject::tr("measured on a busy machine (load average %1 on %2 CPUs): the roofs are likely low")
+                                                          .arg(m.loadAverage, 0, 'f', 1).arg(m.cpus);
+    return warning;
+}
+
+RooflineSummary summarizeRoofline(const RunAnalysis& a) {
+    RooflineSummary s;
+    s.threads = a.run.threads;
+    auto roofs = machineRoofs(a.run.threads);
+    if (!roofs) {
+        s.error = q(roofs.status().message());
+        return s;
+    }
+    s.peakGflops = roofs->peakGflops;
+    s.bandwidthGBs = roofs->bandwidthGBs;
+    s.cpu = q(roofs->cpu);
+    s.origin = roofs->fromCache ? QObject::tr("cached, measured %1").arg(q(roofs->measuredAt))
+                                : QObject::tr("measured now in %1 s").arg(roofs->measureSeconds, 0, 'f', 2);
+    s.warning = rooflineWarning(*roofs);
+    s.nearRoofThreshold = kNearRoofShare;
+    const Roofline r = roofline(*a.plan, a.run, *roofs);
+    s.totalNs = r.totalNs;
+    s.nearRoofNs = r.nearRoofNs;
+    for (const NodeRoof& n : r.nodes) {
+        const core::Node& node = *a.plan->graph().nodes[static_cast<size_t>(n.node)].node;
+        s.points.push_back({n.node, q(node.name), q(node.target.shortName()), core::opFamilyOf(node.target), n.ns, n.flops, n.bytes,
+                            n.intensity, n.attainableGflops, n.achievedGflops, n.roofNs, n.share, n.computeBound});
+    }
+    return s;
 }
 
 LineSummary summarizeLines(const RunAnalysis& a) {

@@ -1,8 +1,11 @@
 #pragma once
-// What a finished run means, for the Memory, Critical path and Source lines docks: the analyses of
-// core/exec (memory_timeline.h, critical_path.h, schedule_model.h, what_if.h, source_lines.h) made
-// once on the run's worker, kept with the plan and the measured times so a what-if can be asked
-// later. Plain copies out; no engine header here (this header sits next to Qt's).
+// What a finished run means, for the Memory, Critical path, Source lines and Roofline docks: the
+// analyses of core/exec (memory_timeline.h, critical_path.h, schedule_model.h, what_if.h,
+// source_lines.h, roofline.h) made once on the run's worker, kept with the plan and the measured
+// times so a what-if can be asked later. Plain copies out; no engine header here (this header sits
+// next to Qt's).
+
+#include "core/ops/op_family.h"
 
 #include <QString>
 
@@ -77,5 +80,43 @@ struct LineSummary {
     int tracedNodes = 0, untracedNodes = 0;
 };
 LineSummary linesOf(const RunAnalysis& analysis);
+
+/// One node that ran, against the roofs (core/exec/roofline.h's NodeRoof).
+struct RoofPoint {
+    int node = -1;                   // graph node index
+    QString name, op;
+    core::OpFamily family = core::OpFamily::Other;
+    int64_t ns = 0;                  // median time
+    double flops = 0;
+    int64_t bytes = 0;               // moved: read + written (0 for views)
+    double intensity = 0;            // FLOP / byte
+    double attainableGflops = 0, achievedGflops = 0;
+    double roofNs = 0;               // the least time the roofs allow
+    double share = 0;                // roofNs / ns
+    bool computeBound = false;
+    /// Whether it has a place on a log-log plot of intensity against GFLOP/s: FLOPs, bytes and a time.
+    bool onPlot() const { return flops > 0 && bytes > 0 && ns > 0; }
+    bool movesData() const { return flops > 0 || bytes > 0; }
+};
+
+struct RooflineSummary {
+    QString error;                   // why there are no roofs ("" when there are)
+    double peakGflops = 0, bandwidthGBs = 0;
+    int threads = 1;
+    QString cpu;
+    QString origin;                  // "measured now in 0.83 s" or "cached, measured 2025-01-31T12:00:00Z"
+    QString warning;                 // the cache could not be used, or the machine was busy when measured
+    std::vector<RoofPoint> points;   // every node that ran, in graph order
+    int64_t totalNs = 0;             // sum of the nodes' median times
+    int64_t nearRoofNs = 0;          // of that, in nodes at >= nearRoofThreshold of their roof
+    double nearRoofThreshold = 0.7;
+    double ridge() const { return bandwidthGBs > 0 ? peakGflops / bandwidthGBs : 0.0; }
+    double nearRoofShare() const { return totalNs > 0 ? static_cast<double>(nearRoofNs) / static_cast<double>(totalNs) : 0.0; }
+    /// The point of graph node `node`, null when it did not run.
+    const RoofPoint* find(int node) const;
+};
+/// The run against this machine's roofs for its thread count (from the roofs cache, or measured on
+/// the run's worker the first time).
+RooflineSummary rooflineOf(const RunAnalysis& analysis);
 
 } // namespace irlens::views

@@ -77,13 +77,9 @@ irlens::testing::FixturePlan twoBranches(int length) {
         }
     b.call("torch.ops.aten.add.Tensor", "sum").arg("self", last[0]).arg("other", last[1]).out(square);
     b.userOutput("sum");
-    auto program = b.build();
-    if (!program) qFatal("%s", program.error().c_str());
-    auto plan = ExecutionPlan::compile(*program);
-    if (!plan) qFatal("%s", plan.error().c_str());
-    auto inputs = generateInputs(**plan, 1);
-    if (!inputs) qFatal("%s", inputs.error().c_str());
-    return {*plan, *inputs};
+    auto built = irlens::testing::builtPlan(b);
+    if (!built) qFatal("%s", built.error().c_str());
+    return *built;
 }
 
 // The model's prediction of a measured run against its median wall time, with what shows how
