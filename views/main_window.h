@@ -31,6 +31,7 @@ class RunController;
 class StepController;
 class AnalysisDocks;
 class SpecReferenceDialog;
+class LearnLauncher;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -70,6 +71,10 @@ public:
     /// Help › Export IR rules (and IR levels, ops): the reference window, on rule `rule` when given.
     void showSpecReference(const QString& rule = {});
     SpecReferenceDialog* specReference() const { return m_specReference; }
+    /// Help › Tour of the Export IR, Exercises and Explain this program (views/teach).
+    LearnLauncher* learn() const { return m_learn; }
+    /// A dock by its object name ("inspector", "signature", "fx" ...); nullptr when there is none.
+    QDockWidget* dockNamed(const QString& objectName) const;
     /// Graph › Draw as the FX graph has it, on or off; the menu's check follows.
     void setFxPlaceholders(bool on);
     /// Graph › Fold repeated blocks, on or off; the menu's check follows.
@@ -124,6 +129,7 @@ private:
     StepController* m_step = nullptr;
     AnalysisDocks* m_analysis = nullptr;
     SpecReferenceDialog* m_specReference = nullptr;
+    LearnLauncher* m_learn = nullptr;
     QTreeView* m_moduleView = nullptr;
     QTreeView* m_inspectorView = nullptr;
     QAction* m_foldAction = nullptr;
