@@ -119,8 +119,8 @@ const std::vector<TourStop> kStops = {
 
     {"to_core", "Training IR to Core ATen", "dynamic", P::Decomposition, "linear",
      "Decomposition moves a program down the <b>IR levels</b>: the <b>training IR</b> keeps ops as the model called "
-     "them, <b>Core ATen</b> is a set of about 190 functional ops every backend knows. linear becomes permute and addmm; "
-     "the Decomposition pane steps one node, one op or all of them and names the rule it used.",
+     "them, <b>Core ATen</b> is a set of about 190 functional ops every backend knows: linear becomes t and addmm (and t, "
+     "a step later, a permute). The Decomposition pane steps one node, one op or all of them and names the rule it used.",
      "levels", "IR levels: training IR, Core ATen, Prims", "IRs: Core ATen IR; ExportedProgram.run_decompositions",
      "Step the node linear down to Core ATen: select it, then press Step in the Decomposition pane.", C::NodeDecomposed,
      "linear", "Select linear in the graph, bring the Decomposition tab to the front and press Step."},

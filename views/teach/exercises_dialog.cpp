@@ -5,13 +5,14 @@
 #include "views/main_window.h"
 #include "views/settings_writer.h"
 #include "views/teach/spec_reference.h"
+#include "views/teach/tool_window.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
-#include <QSplitter>
+#include <QStackedWidget>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -32,12 +33,14 @@ QString settingKey(const QString& id, const char* field) { return QStringLiteral
 
 } // namespace
 
-ExercisesDialog::ExercisesDialog(MainWindow* window) : QDialog(window), m_window(window), m_doc(window->document()) {
+ExercisesDialog::ExercisesDialog(MainWindow* window) : QDialog(window, Qt::Tool), m_window(window), m_doc(window->document()) {
     setObjectName("exercises");
     setWindowTitle(tr("Exercises"));
-    resize(900, 560);
+    // narrow, beside the graph: the learner looks for the fault in the window's own panes
+    resize(400, 520);
     m_score = new QLabel(this);
     m_score->setObjectName("exerciseScore");
+    m_score->setWordWrap(true);
     m_list = new QTreeWidget(this);
     m_list->setHeaderLabels({tr("Exercise"), tr("Result")});
     m_list->setRootIsDecorated(false);
@@ -52,37 +55,51 @@ ExercisesDialog::ExercisesDialog(MainWindow* window) : QDialog(window), m_window
     m_brief->setTextFormat(Qt::RichText);
     m_markLabel = new QLabel(this);
     m_markLabel->setObjectName("exerciseMark");
+    m_markLabel->setWordWrap(true);
     m_open = new QPushButton(tr("&Open"), this);
     m_mark = new QPushButton(tr("&Mark the selection"), this);
     m_answer = new QPushButton(tr("Show the &answer"), this);
     m_next = new QPushButton(tr("&Next exercise"), this);
+    m_back = new QPushButton(tr("All e&xercises"), this);
     m_result = new QTextBrowser(this);
     m_result->setObjectName("exerciseResult");
     m_result->setOpenLinks(false);
     connect(m_result, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) { m_window->showSpecReference(url.toString()); });
     auto* reset = new QPushButton(tr("Reset the scores"), this);
 
-    auto* buttons = new QHBoxLayout;
-    for (QPushButton* b : {m_open, m_mark, m_answer, m_next}) buttons->addWidget(b);
-    buttons->addStretch(1);
-    auto* right = new QWidget(this);
-    auto* rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(m_brief);
-    rightLayout->addWidget(m_markLabel);
-    rightLayout->addLayout(buttons);
-    rightLayout->addWidget(m_result, 1);
-    auto* split = new QSplitter(this);
-    split->addWidget(m_list);
-    split->addWidget(right);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    // two pages: the list with the scoreboard, and the exercise being worked on
+    auto* listPage = new QWidget(this);
+    auto* listLayout = new QVBoxLayout(listPage);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->addWidget(m_score);
+    listLayout->addWidget(m_list, 1);
+    auto* listButtons = new QHBoxLayout;
+    listButtons->addWidget(m_open);
+    listButtons->addStretch(1);
+    listButtons->addWidget(reset);
+    listLayout->addLayout(listButtons);
+    auto* workPage = new QWidget(this);
+    auto* workLayout = new QVBoxLayout(workPage);
+    workLayout->setContentsMargins(0, 0, 0, 0);
+    workLayout->addWidget(m_brief);
+    workLayout->addWidget(m_markLabel);
+    auto* markButtons = new QHBoxLayout;
+    markButtons->addWidget(m_mark);
+    markButtons->addWidget(m_answer);
+    markButtons->addStretch(1);
+    workLayout->addLayout(markButtons);
+    workLayout->addWidget(m_result, 1);
+    auto* moveButtons = new QHBoxLayout;
+    moveButtons->addWidget(m_back);
+    moveButtons->addStretch(1);
+    moveButtons->addWidget(m_next);
+    workLayout->addLayout(moveButtons);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(listPage);
+    m_pages->addWidget(workPage);
     auto* layout = new QVBoxLayout(this);
-    auto* top = new QHBoxLayout;
-    top->addWidget(m_score, 1);
-    top->addWidget(reset);
-    layout->addLayout(top);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_pages);
+    connect(m_back, &QPushButton::clicked, this, [this] { m_pages->setCurrentIndex(0); });
 
     connect(m_list, &QTreeWidget::currentItemChanged, this, [this] { showBrief(m_list->indexOfTopLevelItem(m_list->currentItem())); });
     connect(m_list, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) { openExercise(m_list->indexOfTopLevelItem(item)); });
@@ -110,11 +127,21 @@ ExercisesDialog::ExercisesDialog(MainWindow* window) : QDialog(window), m_window
     updateMarkLabel();
 }
 
+void ExercisesDialog::showEvent(QShowEvent* event) {
+    QDialog::showEvent(event);
+    if (m_placed) return;
+    // at the window's bottom left, over the module tree: the graph and the Node pane stay in view
+    m_placed = true;
+    placeInCorner(this, m_window, Qt::BottomLeftCorner);
+}
+
 void ExercisesDialog::showBrief(int row) {
     const Exercise* e = exerciseAt(row);
     if (!e) return;
-    m_brief->setText(QStringLiteral("<b>%1</b><br>%2").arg(QString::fromStdString(e->title).toHtmlEscaped(),
-                                                           QString::fromStdString(e->brief).toHtmlEscaped()));
+    m_brief->setText(tr("<b>Exercise %1 of %2 · %3</b><br>%4")
+                         .arg(row + 1)
+                         .arg(core::teach::exercises().size())
+                         .arg(QString::fromStdString(e->title).toHtmlEscaped(), QString::fromStdString(e->brief).toHtmlEscaped()));
 }
 
 bool ExercisesDialog::openExercise(int row) {
@@ -129,6 +156,7 @@ bool ExercisesDialog::openExercise(int row) {
     m_answered = false;
     m_list->setCurrentItem(m_list->topLevelItem(row));
     showBrief(row);
+    m_pages->setCurrentIndex(1);
     m_result->setHtml(tr("<p>Find the one thing wrong in the program on screen, select it (a node, a placeholder's pill or "
                          "chip, a Signature row or the output) and press <b>Mark the selection</b>.</p>"));
     updateMarkLabel();

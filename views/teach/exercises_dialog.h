@@ -1,7 +1,8 @@
 #pragma once
-// Help › Exercises: programs with one thing wrong (core/teach/exercises.h). Open one and it is shown
-// in the main window with the verifier's findings held back; select the node, placeholder or output
-// at fault in any pane and press Mark. The mark is judged against the verifier's own finding: a wrong
+// Help › Exercises: programs with one thing wrong (core/teach/exercises.h). A narrow tool window: the
+// list with the scoreboard, and the exercise being worked on. Open one and it is shown in the main
+// window with the verifier's findings held back; select the node, placeholder or output at fault in
+// any pane and press Mark. The mark is judged against the verifier's own finding: a wrong
 // one gets a hint, a right one (or Show the answer) the rule with its spec passage. A scoreboard
 // (kept in QSettings) counts what is solved, at the first mark or later.
 
@@ -17,6 +18,7 @@
 
 class QLabel;
 class QPushButton;
+class QStackedWidget;
 class QTextBrowser;
 class QTreeWidget;
 
@@ -52,12 +54,19 @@ public:
     void resetScores();
 
     QTreeWidget* list() const { return m_list; }
+    /// The list page (0) or the page of the exercise on screen (1).
+    QStackedWidget* pages() const { return m_pages; }
+    QPushButton* backButton() const { return m_back; }
+    QPushButton* nextButton() const { return m_next; }
     QPushButton* openButton() const { return m_open; }
     QPushButton* markButton() const { return m_mark; }
     QPushButton* answerButton() const { return m_answer; }
     QLabel* scoreLabel() const { return m_score; }
     QLabel* markLabel() const { return m_markLabel; }
     QTextBrowser* resultText() const { return m_result; }
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     void showBrief(int row);
@@ -82,7 +91,10 @@ private:
     QPushButton* m_mark;
     QPushButton* m_answer;
     QPushButton* m_next;
+    QPushButton* m_back;
     QTextBrowser* m_result;
+    QStackedWidget* m_pages;
+    bool m_placed = false;
 };
 
 } // namespace irlens::views

@@ -2,6 +2,7 @@
 
 #include "views/document.h"
 #include "views/inspect/node_inspector_model.h"
+#include "views/teach/tool_window.h"
 
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -59,10 +60,11 @@ QString sentenceHtml(const ExplainSentence& s) {
 
 } // namespace
 
-ExplainDialog::ExplainDialog(Document* document, QWidget* parent) : QDialog(parent), m_doc(document) {
+ExplainDialog::ExplainDialog(Document* document, QWidget* parent) : QDialog(parent, Qt::Tool), m_doc(document) {
     setObjectName("explainProgram");
     setWindowTitle(tr("Explain this program"));
-    resize(620, 640);
+    // narrow, over the right-hand docks: its links select in the graph, which stays in view
+    resize(440, 600);
     m_text = new QTextBrowser(this);
     m_text->setObjectName("explainText");
     m_text->setOpenLinks(false);
@@ -84,6 +86,10 @@ ExplainDialog::ExplainDialog(Document* document, QWidget* parent) : QDialog(pare
 
 void ExplainDialog::showEvent(QShowEvent* event) {
     QDialog::showEvent(event);
+    if (!m_placed && parentWidget()) {
+        m_placed = true;
+        placeInCorner(this, parentWidget()->window(), Qt::TopRightCorner);
+    }
     if (m_doc->program().get() != m_explained) explain();
 }
 

@@ -47,6 +47,7 @@ private:
     std::vector<core::teach::ExplainSentence> m_sentences;
     QFutureWatcher<std::vector<core::teach::ExplainSentence>> m_watcher;
     const void* m_explained = nullptr; // the program the text is about
+    bool m_placed = false;
 };
 
 } // namespace irlens::views

@@ -184,6 +184,7 @@ void TourController::showStop() {
     m_card->answer()->clear();
     m_card->backButton()->setEnabled(m_index > 0);
     m_card->skipButton()->setText(tr("Skip"));
+    m_card->leaveButton()->show();
     m_card->nextButton()->setText(m_index + 1 == static_cast<int>(stops().size()) ? tr("Finish") : tr("Next"));
     m_card->nextButton()->setEnabled(false);
     m_card->setFeedback(m_done.contains(QString::fromUtf8(s.id)) ? tr("You did this one before; do it again to go on, or Skip.")
@@ -198,7 +199,7 @@ void TourController::showStop() {
     m_overlay->show();
     m_overlay->raise();
     m_card->show();
-    m_card->adjustSize();
+    m_card->fitHeight();
     m_card->raise();
     if (typed) m_card->answer()->setFocus();
     refresh();
@@ -217,11 +218,12 @@ void TourController::showFinish() {
     m_card->checkButton()->hide();
     m_card->setFeedback({}, TourCard::Tone::Plain);
     m_card->skipButton()->setText(tr("Start over"));
+    m_card->leaveButton()->hide(); // Close leaves
     m_card->backButton()->setEnabled(true);
     m_card->nextButton()->setText(tr("Close"));
     m_card->nextButton()->setEnabled(true);
     m_overlay->setTargets({}, {});
-    m_card->adjustSize();
+    m_card->fitHeight();
     m_resume.clear();
     writeSettingLater("tour/current", m_resume);
     Q_EMIT finished();
@@ -257,7 +259,7 @@ void TourController::evaluate(bool attempt) {
     } else if (attempt && !verdict.feedback.empty()) {
         m_card->setFeedback(QString::fromStdString(verdict.feedback), TourCard::Tone::Wrong);
     }
-    m_card->adjustSize();
+    m_card->fitHeight();
 }
 
 void TourController::submitAnswer() {

@@ -100,6 +100,12 @@ TourCard::TourCard(QWidget* window) : QFrame(window) {
     setFixedWidth(360);
 }
 
+void TourCard::fitHeight() {
+    layout()->activate();
+    const int height = layout()->totalHeightForWidth(width());
+    if (height > 0 && height != this->height()) resize(width(), height);
+}
+
 void TourCard::setFeedback(const QString& text, Tone tone) {
     m_tone = tone;
     QPalette pal = palette();
@@ -109,6 +115,7 @@ void TourCard::setFeedback(const QString& text, Tone tone) {
     pal.setColor(QPalette::WindowText, tone == Tone::Done ? done : tone == Tone::Wrong ? wrong : palette().color(QPalette::WindowText));
     m_feedback->setPalette(pal);
     m_feedback->setText(text);
+    m_feedback->setVisible(!text.isEmpty());
 }
 
 } // namespace irlens::views

@@ -51,6 +51,8 @@ public:
     enum class Tone { Plain, Done, Wrong };
     void setFeedback(const QString& text, Tone tone);
     Tone tone() const { return m_tone; }
+    /// The height its wrapped texts need at its width (a child widget's adjustSize() ignores that).
+    void fitHeight();
 
 private:
     QLabel* m_heading;

@@ -16,10 +16,12 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QToolTip>
 #include <QTreeView>
@@ -94,11 +96,17 @@ void TstLearnGui::solveEveryExercise() {
     QVERIFY(d->scoreText().startsWith(QString("Solved 0 of %1").arg(all.size())));
     for (size_t k = 0; k < all.size(); ++k) {
         const core::teach::Exercise& e = all[k];
-        // open it from the list
+        // open it from the list (the first from the list page, the others back through "All exercises")
+        if (k > 0) {
+            QCOMPARE(d->pages()->currentIndex(), 1);
+            QTest::mouseClick(d->backButton(), Qt::LeftButton);
+        }
+        QCOMPARE(d->pages()->currentIndex(), 0);
         QTreeWidgetItem* row = d->list()->topLevelItem(static_cast<int>(k));
         d->list()->scrollToItem(row);
         testing::click(d->list()->viewport(), d->list()->visualItemRect(row).center(), true);
         QCOMPARE(d->current(), static_cast<int>(k));
+        QCOMPARE(d->pages()->currentIndex(), 1);
         QVERIFY(testing::waitForScene(w));
         // the findings are held back while the learner looks for the fault
         QTRY_VERIFY(!w.document()->verifierSummary().contains("verifying"));
@@ -144,6 +152,10 @@ void TstLearnGui::solveEveryExercise() {
     QTest::mouseClick(d->answerButton(), Qt::LeftButton);
     QCOMPARE(w.document()->selectedNode(), w.document()->nodeIndexOf("relu_"));
     QVERIFY(d->scoreText().contains("1 answers shown") || d->scoreText().contains("1 answer"));
+    // Next exercise opens the one after
+    QTest::mouseClick(d->nextButton(), Qt::LeftButton);
+    QCOMPARE(d->current(), 1);
+    QVERIFY(testing::waitForScene(w));
     // another program: nothing to mark
     w.openExample();
     QVERIFY(!d->markButton()->isEnabled());
