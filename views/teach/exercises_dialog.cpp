@@ -135,6 +135,16 @@ void ExercisesDialog::showEvent(QShowEvent* event) {
     placeInCorner(this, m_window, Qt::BottomLeftCorner);
 }
 
+void ExercisesDialog::hideEvent(QHideEvent* event) {
+    QDialog::hideEvent(event);
+    // closed before the answer: the exercise ends and Diagnostics shows the findings again
+    if (m_current >= 0 && !m_answered) {
+        m_doc->setDiagnosticsWithheld(false);
+        m_current = -1;
+        updateMarkLabel();
+    }
+}
+
 void ExercisesDialog::showBrief(int row) {
     const Exercise* e = exerciseAt(row);
     if (!e) return;

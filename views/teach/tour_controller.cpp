@@ -208,6 +208,7 @@ void TourController::showStop() {
 
 void TourController::showFinish() {
     m_doneHere = true;
+    m_refresh.stop();
     m_card->heading()->setText(tr("<b>The tour is done</b>"));
     m_card->text()->setText(tr("<p>You did %1 of the %2 stops. Help › Exercises has programs with one thing wrong to find; "
                                "Help › Explain this program tells the story of any program you open.</p>")

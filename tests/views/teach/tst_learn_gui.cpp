@@ -156,6 +156,15 @@ void TstLearnGui::solveEveryExercise() {
     QTest::mouseClick(d->nextButton(), Qt::LeftButton);
     QCOMPARE(d->current(), 1);
     QVERIFY(testing::waitForScene(w));
+    // closed before the answer: the exercise ends and the findings are shown again
+    QTRY_VERIFY(!w.document()->verifierSummary().contains("verifying"));
+    QVERIFY(w.document()->diagnosticsWithheld());
+    d->hide();
+    QVERIFY(!w.document()->diagnosticsWithheld() && !w.document()->diagnostics().empty());
+    QCOMPARE(d->current(), -1);
+    d->show();
+    d->openExercise(1);
+    QVERIFY(testing::waitForScene(w));
     // another program: nothing to mark
     w.openExample();
     QVERIFY(!d->markButton()->isEnabled());
