@@ -136,6 +136,8 @@ void Document::setProgram(ProgramPtr program, const QString& title, std::shared_
     m_symbol.clear();
     m_searchHits.clear();
     m_diagnostics.clear();
+    m_withheldRows.clear();
+    m_withheld = false;
     m_verifying = m_program != nullptr;
     m_scopes.clear();
     if (m_program) pushTopScope();
@@ -482,7 +484,8 @@ void Document::setSearchHits(const std::vector<int>& nodes) {
 }
 
 void Document::setDiagnostics(std::vector<DiagnosticRow> diagnostics) {
-    m_diagnostics = std::move(diagnostics);
+    if (m_withheld) m_withheldRows = std::move(diagnostics);
+    else m_diagnostics = std::move(diagnostics);
     Q_EMIT diagnosticsChanged();
 }
 

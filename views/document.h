@@ -166,6 +166,10 @@ public:
     void setDiagnostics(std::vector<DiagnosticRow> diagnostics);
     /// "verifier: 0 errors, 2 warnings", or "verifying…" while it runs.
     QString verifierSummary() const;
+    /// Holds the findings back while a learner looks for them (Help › Exercises): diagnostics() is
+    /// empty and the summary says so until they are released. A new program releases them.
+    void setDiagnosticsWithheld(bool withheld);
+    bool diagnosticsWithheld() const { return m_withheld; }
 
     // ------------------------------------------------------------------ decomposition (views/decomp)
     /// The decomposition session of the program on screen: steps, history, the running step.
@@ -233,6 +237,8 @@ private:
     QString m_symbol;
     std::vector<int> m_searchHits;
     std::vector<DiagnosticRow> m_diagnostics;
+    std::vector<DiagnosticRow> m_withheldRows; // the findings held back while m_withheld
+    bool m_withheld = false;
     quint64 m_loadGeneration = 0;
     quint64 m_layoutGeneration = 0;
     quint64 m_programGeneration = 0;

@@ -68,9 +68,19 @@ void Document::startVerify() {
     watcher->setFuture(future);
 }
 
+void Document::setDiagnosticsWithheld(bool withheld) {
+    if (withheld == m_withheld) return;
+    m_withheld = withheld;
+    std::vector<DiagnosticRow>& from = withheld ? m_diagnostics : m_withheldRows;
+    (withheld ? m_withheldRows : m_diagnostics) = std::move(from);
+    from.clear();
+    Q_EMIT diagnosticsChanged();
+}
+
 QString Document::verifierSummary() const {
     if (!m_program) return {};
     if (m_verifying) return tr("verifying…");
+    if (m_withheld) return tr("verifier: findings hidden until the exercise is answered");
     int errors = 0, warnings = 0;
     for (const auto& d : m_diagnostics) {
         errors += d.severity == DiagnosticRow::Severity::Error;

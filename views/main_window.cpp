@@ -21,6 +21,7 @@
 #include "views/run/analysis_docks.h"
 #include "views/run/roofline_dock.h"
 #include "views/run/step_controller.h"
+#include "views/teach/learn_launcher.h"
 #include "views/teach/spec_reference.h"
 #include "views/inspect/weights_pane.h"
 #include "views/package/package_view.h"
@@ -387,6 +388,9 @@ void MainWindow::buildMenus() {
         showSpecReference();
         m_specReference->showPage(SpecReferenceDialog::Levels);
     });
+    help->addSeparator();
+    m_learn = new LearnLauncher(this, help); // the tour, the exercises, Explain this program
+    help->addSeparator();
     help->addAction(tr("&Keys"), this, [this] {
         QMessageBox::information(this, tr("Keys"),
                                  tr("Wheel, Ctrl+= / Ctrl+-: zoom · drag: pan · Ctrl+0: fit\n"
@@ -598,6 +602,8 @@ QStringList MainWindow::dockWords() {
     for (const auto& [word, object] : kDockWords) words << QString::fromLatin1(word);
     return words;
 }
+
+QDockWidget* MainWindow::dockNamed(const QString& objectName) const { return findChild<QDockWidget*>(objectName); }
 
 bool MainWindow::raiseDock(const QString& name) {
     QString object = name;

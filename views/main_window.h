@@ -32,6 +32,7 @@ class StepController;
 class AnalysisDocks;
 class RooflineDock;
 class SpecReferenceDialog;
+class LearnLauncher;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -72,6 +73,10 @@ public:
     /// Help › Export IR rules (and IR levels, ops): the reference window, on rule `rule` when given.
     void showSpecReference(const QString& rule = {});
     SpecReferenceDialog* specReference() const { return m_specReference; }
+    /// Help › Tour of the Export IR, Exercises and Explain this program (views/teach).
+    LearnLauncher* learn() const { return m_learn; }
+    /// A dock by its object name ("inspector", "signature", "fx" ...); nullptr when there is none.
+    QDockWidget* dockNamed(const QString& objectName) const;
     /// Graph › Draw as the FX graph has it, on or off; the menu's check follows.
     void setFxPlaceholders(bool on);
     /// Graph › Fold repeated blocks, on or off; the menu's check follows.
@@ -127,6 +132,7 @@ private:
     AnalysisDocks* m_analysis = nullptr;
     RooflineDock* m_roofline = nullptr;
     SpecReferenceDialog* m_specReference = nullptr;
+    LearnLauncher* m_learn = nullptr;
     QTreeView* m_moduleView = nullptr;
     QTreeView* m_inspectorView = nullptr;
     QAction* m_foldAction = nullptr;

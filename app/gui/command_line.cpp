@@ -21,7 +21,7 @@ QString GuiOptions::dockHelp() {
 
 std::vector<const QCommandLineOption*> GuiOptions::options() const {
     return {&select,     &search,        &run,            &decompose, &runTo,     &reference, &dock,    &whatIf,
-            &sourceRoot, &memoryOverlay, &fxPlaceholders, &noFold,    &expandAll, &fxForm,    &compare, &man};
+            &sourceRoot, &memoryOverlay, &fxPlaceholders, &noFold,    &expandAll, &fxForm,    &compare, &tour, &man};
 }
 
 std::optional<int> GuiOptions::answerWithoutDisplay(int argc, char** argv) {

@@ -37,6 +37,7 @@ struct GuiOptions {
     QCommandLineOption expandAll{"expand-all", "once shown, open every module (Graph › Expand all modules)"};
     QCommandLineOption fxForm{"fx", "show the FX dock's FORM tab: graph, code (forward()) or table (print_tabular)", "FORM"};
     QCommandLineOption compare{"compare", "once shown, open the Compare window against the program in FILE", "FILE"};
+    QCommandLineOption tour{"tour", "start the guided tour of the Export IR (Help › Tour of the Export IR), where it was left"};
     QCommandLineOption man{"man", "print the manual page irlens(1) as roff and exit"};
 
     /// Answers --help, --version and --man, before any QApplication exists: the exit code when one was

@@ -22,6 +22,7 @@
 #include "views/run/analysis_docks.h"
 #include "views/run/source_pane.h"
 #include "views/run/step_controller.h"
+#include "views/teach/learn_launcher.h"
 #include "views/teach/spec_reference.h"
 
 #include <memory>
@@ -121,9 +122,12 @@ int main(int argc, char** argv) {
     if (parser.isSet(options.sourceRoot)) window.analysisDocks()->sourcePane()->setRoots(parser.values(options.sourceRoot), false);
     if (parser.isSet(options.memoryOverlay)) window.analysisDocks()->memoryOverlayToggle()->setChecked(true);
     applyFirstLayoutOptions(window, options);
-    if (!parser.positionalArguments().isEmpty())
+    if (parser.isSet(options.tour)) {
+        window.learn()->startTour(); // the tour puts its own programs on screen
+    } else if (!parser.positionalArguments().isEmpty()) {
         window.openFile(parser.positionalArguments().front());
-    else
+    } else {
         window.openExample();
+    }
     return app.exec();
 }

@@ -1,6 +1,8 @@
 #include "core/ir/sym.h"
+#include "core/ir/free_symbols.h"
 
 #include <cctype>
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -132,6 +134,27 @@ std::string prettySymExpr(const std::string& expr) {
     SreprParser p(expr);
     if (!p.parse(root)) return expr;
     return render(root);
+}
+
+std::vector<std::string> freeSymbols(const std::string& expr) {
+    static const std::set<std::string> notSymbols = {"oo", "zoo", "nan", "True", "False", "pi", "E", "I", "integer", "positive"};
+    std::set<std::string> out;
+    const std::string plain = prettySymExpr(expr);
+    for (size_t k = 0; k < plain.size();) {
+        const unsigned char c = static_cast<unsigned char>(plain[k]);
+        if (!std::isalpha(c) && c != '_') {
+            ++k;
+            continue;
+        }
+        const size_t start = k;
+        while (k < plain.size() && (std::isalnum(static_cast<unsigned char>(plain[k])) || plain[k] == '_')) ++k;
+        std::string word = plain.substr(start, k - start);
+        size_t next = k;
+        while (next < plain.size() && plain[next] == ' ') ++next;
+        const bool isCall = next < plain.size() && plain[next] == '(';
+        if (!isCall && !notSymbols.count(word)) out.insert(std::move(word));
+    }
+    return {out.begin(), out.end()};
 }
 
 } // namespace irlens::core

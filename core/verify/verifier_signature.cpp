@@ -1,7 +1,7 @@
 // Signature rules (EIR-G*) and range constraints for free symbols (EIR-Y001).
+#include "core/ir/free_symbols.h"
 #include "core/verify/verifier_context.h"
 
-#include <cctype>
 #include <map>
 #include <set>
 
@@ -206,39 +206,15 @@ void verifySampleInputs(VerifyContext& ctx) {
 
 namespace {
 
-// Free symbols of an expression ("s0", "u3"), in srepr or plain form; function names are skipped.
-void collectSymbols(const std::string& expr, std::set<std::string>& out) {
-    static const std::set<std::string> notSymbols = {"oo", "zoo", "nan", "True", "False", "pi", "E", "I", "integer", "positive"};
-    std::string plain = prettySymExpr(expr);
-    for (size_t k = 0; k < plain.size();) {
-        unsigned char c = static_cast<unsigned char>(plain[k]);
-        if (std::isalpha(c) || c == '_') {
-            size_t start = k;
-            while (k < plain.size() && (std::isalnum(static_cast<unsigned char>(plain[k])) || plain[k] == '_')) ++k;
-            std::string word = plain.substr(start, k - start);
-            size_t next = k;
-            while (next < plain.size() && plain[next] == ' ') ++next;
-            bool isCall = next < plain.size() && plain[next] == '(';
-            if (!isCall && !notSymbols.count(word)) out.insert(word);
-        } else {
-            ++k;
-        }
-    }
-}
-
 void symbolsOfGraph(const Graph& g, std::map<std::string, std::string>& firstUse) {
     for (const auto& [name, meta] : g.tensorValues)
         for (const auto& s : meta.sizes)
             if (s.isExpr()) {
-                std::set<std::string> syms;
-                collectSymbols(s.expr(), syms);
-                for (const auto& sym : syms) firstUse.emplace(sym, name);
+                for (const auto& sym : freeSymbols(s.expr())) firstUse.emplace(sym, name);
             }
     for (const auto& [name, v] : g.symIntValues)
         if (v.isExpr()) {
-            std::set<std::string> syms;
-            collectSymbols(v.expr(), syms);
-            for (const auto& sym : syms) firstUse.emplace(sym, name);
+            for (const auto& sym : freeSymbols(v.expr())) firstUse.emplace(sym, name);
         }
     for (const auto& n : g.nodes)
         for (const auto& in : n.inputs)

@@ -2,6 +2,7 @@
 
 #include <QFont>
 #include <QFontDatabase>
+#include <QTextDocument>
 
 namespace irlens::views {
 
@@ -52,6 +53,17 @@ int InfoTreeModel::rowCount(const QModelIndex& parent) const {
 
 int InfoTreeModel::columnCount(const QModelIndex&) const { return 2; }
 
+namespace {
+
+// A long one-line tip as rich text, which Qt's tooltip wraps; lines laid out by hand (source, a stack
+// frame) stay as they are.
+QString wrappedTip(const QString& tip) {
+    if (tip.size() <= 80 || tip.contains('\n') || Qt::mightBeRichText(tip)) return tip;
+    return QStringLiteral("<qt>") + tip.toHtmlEscaped() + QStringLiteral("</qt>");
+}
+
+} // namespace
+
 QVariant InfoTreeModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const InfoRow* r = rowOf(index);
@@ -60,7 +72,7 @@ QVariant InfoTreeModel::data(const QModelIndex& index, int role) const {
     case Qt::EditRole:
         return index.column() == 0 ? r->key : r->value;
     case Qt::ToolTipRole:
-        return r->tip.isEmpty() ? (index.column() == 1 ? r->value : QVariant()) : QVariant(r->tip);
+        return r->tip.isEmpty() ? (index.column() == 1 ? QVariant(wrappedTip(r->value)) : QVariant()) : QVariant(wrappedTip(r->tip));
     case LinkRole:
         return r->link.isEmpty() ? QVariant() : QVariant(r->link);
     case Qt::FontRole: {

@@ -48,6 +48,10 @@ bool followLink(Document* doc, const QString& link) {
         doc->selectNode(n);
         return true;
     }
+    if (link.startsWith("in:") || link == "out") { // a placeholder or the output node
+        doc->selectItem(link);
+        return true;
+    }
     if (link.startsWith("sym:")) {
         const QString s = link.mid(4);
         doc->setHighlightSymbol(doc->highlightSymbol() == s ? QString() : s);

@@ -29,8 +29,9 @@ private:
     std::unique_ptr<core::ValueIndex> m_index;
 };
 
-/// Follows a link from any pane: "node:<name>" selects (and reveals) it, "sym:<s>" highlights the
-/// nodes using a symbol, "subgraph:<k>" enters the selected HOP's k-th subgraph. False if not understood.
+/// Follows a link from any pane: "node:<name>" selects (and reveals) it, "in:<value>" and "out" select
+/// a placeholder or the output node, "sym:<s>" highlights the nodes using a symbol, "subgraph:<k>"
+/// enters the selected HOP's k-th subgraph. False if not understood.
 bool followLink(Document* document, const QString& link);
 
 } // namespace irlens::views

@@ -65,7 +65,9 @@ void SignatureModel::reload() {
             std::vector<std::string> names;
             s.arg.collectValueNames(names);
             QString name = names.empty() ? q(s.name) : q(names.front());
-            m_rows.push_back({tr("input"), name, q(inputKindName(s.kind)), q(s.target), valueText(s.arg), {}});
+            // an input selects its placeholder (a constant input has none)
+            m_rows.push_back({tr("input"), name, q(inputKindName(s.kind)), q(s.target), valueText(s.arg),
+                              names.empty() ? QString() : "in:" + name});
         }
         for (const auto& s : p->signature.outputSpecs) {
             std::vector<std::string> names;

@@ -19,7 +19,7 @@ class Document;
 class SignatureModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Roles { LinkRole = Qt::UserRole + 1 }; // "node:<name>" for outputs produced by a node
+    enum Roles { LinkRole = Qt::UserRole + 1 }; // "in:<placeholder>" for inputs, "node:<name>" for outputs a node makes
     explicit SignatureModel(Document* document, QObject* parent = nullptr);
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

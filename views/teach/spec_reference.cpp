@@ -92,11 +92,16 @@ void SpecReferenceDialog::explainRule(int row) {
     const auto& rules = verifierRules();
     if (row < 0 || row >= static_cast<int>(rules.size())) return;
     const RuleInfo& r = rules[static_cast<size_t>(row)];
+    m_currentRule = q(r.id);
+    m_ruleText->setHtml(ruleHtml(r));
+}
+
+QString SpecReferenceDialog::ruleHtml(const RuleInfo& r) {
     auto esc = [](const char* s) { return q(s).toHtmlEscaped(); };
-    m_ruleText->setHtml(QStringLiteral("<h3>%1 · %2</h3><p>%3</p><p><b>%4</b> %5<br><i>%6</i></p>"
-                                       "<p><b>%7</b> %8</p><p><b>%9</b> %10</p>")
-                            .arg(esc(r.id), esc(r.title), esc(r.explanation), tr("Spec:"), esc(r.specRef), esc(r.passage),
-                                 tr("Breaks it:"), esc(r.breakingExample), tr("Fix:"), esc(r.fix)));
+    return QStringLiteral("<h3>%1 · %2</h3><p>%3</p><p><b>%4</b> %5<br><i>%6</i></p>"
+                          "<p><b>%7</b> %8</p><p><b>%9</b> %10</p>")
+        .arg(esc(r.id), esc(r.title), esc(r.explanation), tr("Spec:"), esc(r.specRef), esc(r.passage), tr("Breaks it:"),
+             esc(r.breakingExample), tr("Fix:"), esc(r.fix));
 }
 
 bool SpecReferenceDialog::showRule(const QString& id) {
@@ -165,6 +170,8 @@ QWidget* SpecReferenceDialog::buildOpsPage() {
         m_ops->appendRow(row);
     }
     m_opsPane = new TablePane(m_doc, m_ops, 0, this);
+    // by op, as a reader looks one up (the registry keeps the order of its tables)
+    m_opsPane->view()->sortByColumn(0, Qt::AscendingOrder);
     return m_opsPane;
 }
 

@@ -4,13 +4,17 @@
 // diagnostic's "rule" link opens its row). IR levels: the training IR, Core ATen and Prims compared
 // (functional, promotion and broadcasting implicit or explicit, size of the op set). Ops: the 193
 // core ATen and 128 prims overloads with schema, tags, whether the engine has a kernel, and the
-// decomposition rule that lowers each (or why it stays).
+// decomposition rule that lowers each (or why it stays), sorted by op.
 
 #include <QDialog>
 
 class QStandardItemModel;
 class QTabWidget;
 class QTextBrowser;
+
+namespace irlens::core {
+struct RuleInfo;
+}
 
 namespace irlens::views {
 
@@ -26,6 +30,10 @@ public:
     void showPage(Page page);
     /// The Rules page with rule `id` (V001, S012 ...) selected and explained; false if unknown.
     bool showRule(const QString& id);
+    /// A rule as the Rules page explains it: what it asks, its spec passage, a program that breaks it, the fix.
+    static QString ruleHtml(const core::RuleInfo& rule);
+    /// The rule the Rules page explains now ("" before one is chosen).
+    QString currentRule() const { return m_currentRule; }
 
     QStandardItemModel* rulesModel() const { return m_rules; }
     QStandardItemModel* opsModel() const { return m_ops; }
@@ -50,6 +58,7 @@ private:
     TablePane* m_opsPane = nullptr;
     QTextBrowser* m_ruleText = nullptr;
     QTextBrowser* m_levels = nullptr;
+    QString m_currentRule;
 };
 
 } // namespace irlens::views
