@@ -2,6 +2,7 @@
 // writes a program built in code to a .pt2, then loads it (graph only, no weights) in a forked child:
 // the child hands its free heap back to the system first, so the growth it measures is what the
 // loaded program holds, not memory the parent freed and the child reused. The bounds are per node.
+#include "support/chain_program.h"
 #include "support/synthetic_program.h"
 
 #include "core/decomp/decomp_session.h"
@@ -114,20 +115,6 @@ ProgramPtr transformerWithTraces(int blocks) {
     return p;
 }
 
-// `length` relus in a chain, each with its f32[1, 8] value and no metadata at all.
-ProgramPtr bareChain(int length) {
-    ProgramBuilder b;
-    std::string prev = b.userInput("x", makeTensorMeta(ScalarType::Float32, {1, 8}));
-    for (int k = 0; k < length; ++k) {
-        const std::string name = "relu_" + std::to_string(k);
-        b.call("torch.ops.aten.relu.default", name).arg("self", prev).out(makeTensorMeta(ScalarType::Float32, {1, 8}));
-        prev = name;
-    }
-    b.userOutput(prev);
-    auto p = b.build();
-    return p ? *p : nullptr;
-}
-
 } // namespace
 
 class TestLoadMemory : public QObject {
@@ -161,7 +148,7 @@ void TestLoadMemory::bytesPerNode() {
     QFETCH(QString, program);
     QFETCH(double, heldLimit);
     QFETCH(double, peakLimit);
-    ProgramPtr p = program == "traced" ? transformerWithTraces(1250) : bareChain(20000);
+    ProgramPtr p = program == "traced" ? transformerWithTraces(1250) : irlens::testing::makeBareChain(20000);
     QVERIFY(p);
     const int nodes = static_cast<int>(p->graph.nodes.size());
     const Held h = saveAndMeasure(std::move(p), program == "decomposed");
