@@ -23,7 +23,8 @@ struct ChildUsage {
 };
 
 /// Runs `args` (args[0] a path to an executable); its standard output goes to /dev/null, its standard
-/// error to `errPath` ("" for /dev/null).
+/// error to `errPath` ("" for /dev/null). The peak includes what the calling process held when it forked
+/// (see runInChild).
 inline ChildUsage runMeasured(const std::vector<std::string>& args, double limitSeconds, const std::string& errPath = {}) {
     using Clock = std::chrono::steady_clock;
     std::vector<char*> argv;
@@ -59,6 +60,20 @@ inline ChildUsage runMeasured(const std::vector<std::string>& args, double limit
     r.peakMiB = static_cast<double>(usage.ru_maxrss) / 1024.0;
     r.exitCode = !r.timedOut && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
+}
+
+/// Runs `fn` in a forked child and says whether it returned true. Work that grows this process (building
+/// a big program to write it) is done there and its memory goes with the child: a process started later
+/// by runMeasured reports the peak of what this one held when it forked (ru_maxrss counts the pages a
+/// process held before it called exec), so this one must stay small.
+template <class Fn>
+bool runInChild(Fn&& fn) {
+    const pid_t child = fork();
+    if (child < 0) return false;
+    if (child == 0) _exit(fn() ? 0 : 1);
+    int status = 0;
+    if (waitpid(child, &status, 0) != child) return false;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 } // namespace irlens::testing
