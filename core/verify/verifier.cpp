@@ -342,15 +342,20 @@ const GraphNames& VerifyContext::namedUpTo(const Graph& g, size_t k) {
     // graph, the whole of it, which needs no copy of the nodes.
     size_t upTo = std::min(g.nodes.size(), std::max({k + 1, 2 * names.fx.size(), size_t(1024)}));
     if (upTo > g.nodes.size() / 4) upTo = g.nodes.size();
+    std::vector<std::string> fx;
     if (upTo == g.nodes.size()) {
-        names.fx = fxNodeNames(g);
+        fx = fxNodeNames(g);
     } else {
         Graph prefix;
         prefix.inputs = g.inputs;
         prefix.nodes.assign(g.nodes.begin(), g.nodes.begin() + static_cast<std::ptrdiff_t>(upTo));
-        names.fx = fxNodeNames(prefix);
+        fx = fxNodeNames(prefix);
     }
-    for (size_t j = names.labels.size(); j < names.fx.size(); ++j) names.labels.push_back(nodeLabel(g.nodes[j], names.fx[j]));
+    // appended, never replaced: a message may hold one label while it asks for a later one
+    for (size_t j = names.fx.size(); j < fx.size(); ++j) {
+        names.labels.push_back(nodeLabel(g.nodes[j], fx[j]));
+        names.fx.push_back(std::move(fx[j]));
+    }
     return names;
 }
 

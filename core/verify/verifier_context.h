@@ -4,6 +4,7 @@
 #include "core/ir/program.h"
 #include "core/verify/verifier.h"
 
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -11,10 +12,11 @@
 namespace irlens::core::detail {
 
 /// How findings name the first nodes of one graph: each node's FX name (fxNodeNames) and its label
-/// (nodeLabel), made as far as a finding has needed them.
+/// (nodeLabel), made as far as a finding has needed them. Deques: a name handed out stays where it is
+/// while later ones are added.
 struct GraphNames {
-    std::vector<std::string> fx;
-    std::vector<std::string> labels;
+    std::deque<std::string> fx;
+    std::deque<std::string> labels;
 };
 
 struct VerifyContext;
