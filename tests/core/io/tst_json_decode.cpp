@@ -1,6 +1,7 @@
 // The program JSON decoder on small snippets: every Argument member, each schema-era quirk, and
 // every error path with its exact message.
 #include "core/io/json_codec.h"
+#include "core/io/json_decode_dom.h"
 
 #include <QTest>
 
@@ -88,6 +89,7 @@ private slots:
     void namesBigGraphBesideTables();
     void deferredContainers();
     void bigTableInHalves();
+    void damagedTextAsAPlainParse();
     void schema2Program();
     void signatureSpecs();
     void legacySignature21();
@@ -297,6 +299,46 @@ void TstJsonDecode::bigTableInHalves() {
     auto b = decodeProgramJson(broken, "m.json");
     QVERIFY(!b.isOk());
     QVERIFY2(b.error().find("tensor_values.r_11.dtype") != std::string::npos, b.error().c_str());
+}
+
+// The deferred containers are only scanned before they are decoded; a text that is no JSON must still
+// fail as a plain parse of the whole text fails, at the same line and column, and one that is JSON must
+// never fail for its syntax. Thousands of damaged copies of a small program (bytes changed, dropped, and
+// brackets, quotes, commas and backslashes put in), each decoded and parsed plainly.
+void TstJsonDecode::damagedTextAsAPlainParse() {
+    const std::string clean = bigChainJson(12);
+    uint64_t state = 2024;
+    auto next = [&](uint64_t n) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<size_t>((state >> 33) % n);
+    };
+    const std::string structural = "{}[]\",:\\ 0a";
+    int syntax = 0, decoded = 0;
+    for (int round = 0; round < 4000; ++round) {
+        std::string text = clean;
+        for (int edits = 1 + static_cast<int>(next(3)); edits > 0; --edits) {
+            const size_t at = next(text.size());
+            switch (next(3)) {
+            case 0: text[at] = structural[next(structural.size())]; break;
+            case 1: text.erase(at, 1 + next(4)); break;
+            default: text.insert(at, 1, structural[next(structural.size())]); break;
+            }
+        }
+        json::JsonDoc plain;
+        const Status parsed = plain.parse(text, 512);
+        auto r = decodeProgramJson(text, "m.json");
+        if (!parsed) {
+            ++syntax;
+            QVERIFY2(!r.isOk(), qPrintable(QString("round %1 decoded a text a plain parse refuses").arg(round)));
+            QCOMPARE(QString::fromStdString(r.error()), QString::fromStdString("m.json: " + parsed.message()));
+        } else {
+            decoded += r.isOk();
+            if (!r.isOk()) QVERIFY2(r.error().find("invalid JSON") == std::string::npos, r.error().c_str());
+        }
+    }
+    qInfo("%d damaged texts: %d no JSON, %d decoded", 4000, syntax, decoded);
+    QVERIFY(syntax > 1000);
+    QVERIFY(decoded > 100);
 }
 
 void TstJsonDecode::eraQuirks() {
