@@ -28,6 +28,12 @@ class Decoder {
 public:
     Decoder(const JsonDoc& doc, std::string recordName, std::vector<std::string>& warnings)
         : m_doc(doc), m_record(std::move(recordName)), m_warnings(warnings) {}
+    /// A decoder of the elements of a deferred container, each parsed in turn into `element`: it
+    /// reports into `parent`'s warnings, unknown-member counts and metadata cache, as if `parent`
+    /// decoded them itself.
+    Decoder(const JsonDoc& element, Decoder& parent)
+        : m_doc(element), m_record(parent.m_record), m_warnings(parent.m_warnings),
+          m_opaqueMembers(parent.m_opaqueMembers), m_metaViews(parent.m_metaViews) {}
 
     Status program(uint32_t root, Program& out);
     Status graph(uint32_t idx, const Path& p, Graph& out);
@@ -86,14 +92,39 @@ public:
         return Status::ok();
     }
 
+    /// Calls fn(decoder, element, k) for elements [from, to) of array or object `idx`: the elements in
+    /// place, or, in a deferred container, each parsed from the text in turn and handed with the
+    /// decoder of its own small document (whose record 0 it is; an object member keeps its key).
+    template <class Fn>
+    Status forElements(uint32_t idx, size_t from, size_t to, Fn&& fn) {
+        if (!m_doc.deferred(idx)) {
+            size_t k = 0;
+            uint32_t c = m_doc.firstChild(idx);
+            for (; c != kNoNode && k < from; c = m_doc.nextSibling(idx, c)) ++k;
+            for (; c != kNoNode && k < to; c = m_doc.nextSibling(idx, c), ++k) IRLENS_TRY(fn(*this, c, k));
+            return Status::ok();
+        }
+        JsonDoc element;
+        Decoder d(element, *this);
+        for (size_t k = from; k < to; ++k) {
+            if (Status s = m_doc.parseElement(idx, k, element); !s) return s.withContext(m_record);
+            IRLENS_TRY(fn(d, uint32_t(0), k));
+        }
+        return Status::ok();
+    }
+
     const JsonDoc& doc() const { return m_doc; }
     void warn(std::string w) { m_warnings.push_back(std::move(w)); }
 
 private:
-    /// The nodes of array `idx` into `out` (sized to the array); from kSplitNodesFrom nodes on, its two
-    /// halves at once.
+    /// decodeRange(decoder, from, to) over [0, n); from kSplitFrom elements on, the two halves at once.
+    template <class Fn>
+    Status inHalves(size_t n, Fn&& decodeRange);
+    static constexpr size_t kSplitFrom = 50000;
+    /// The nodes of array `idx` into `out` (sized to the array), in halves.
     Status nodes(uint32_t idx, const Path& p, std::vector<Node>& out);
-    static constexpr size_t kSplitNodesFrom = 50000;
+    /// The tensor_values table `idx` into `out`, in halves.
+    Status tensorValues(uint32_t idx, const Path& p, std::map<std::string, TensorMeta>& out);
     Status node(uint32_t idx, const Path& p, Node& out);
     Status namedArgument(uint32_t idx, const Path& p, NamedArgument& out);
     Status argumentMember(std::string_view member, uint32_t v, const Path& p, Argument& out);
@@ -109,8 +140,11 @@ private:
     const JsonDoc& m_doc;
     std::string m_record;
     std::vector<std::string>& m_warnings;
-    std::map<std::string, size_t> m_opaqueMembers; // unknown Argument members and how often they occur
-    MetaParseCache m_metaViews; // stack traces and module stacks parsed once per distinct text
+    std::map<std::string, size_t> m_ownOpaqueMembers;
+    MetaParseCache m_ownMetaViews;
+    // unknown Argument members and how often they occur (an element decoder's are its parent's)
+    std::map<std::string, size_t>& m_opaqueMembers = m_ownOpaqueMembers;
+    MetaParseCache& m_metaViews = m_ownMetaViews; // stack traces and module stacks parsed once per distinct text
     // torch 2.1 signature maps, applied once the graph inputs/outputs are known
     bool m_legacySignature = false;
     std::map<std::string, std::string> m_legacyParams, m_legacyBuffers, m_legacyMutations;

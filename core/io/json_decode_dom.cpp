@@ -1,5 +1,6 @@
 #include "core/io/json_decode_dom.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -45,9 +46,15 @@ uint32_t JsonDoc::member(uint32_t index, std::string_view key) const {
 // Recursive descent, bounded by maxDepth (clamped so a huge option cannot overflow the stack).
 class JsonParser {
 public:
-    JsonParser(JsonDoc& doc, std::string_view text, size_t maxDepth)
+    JsonParser(JsonDoc& doc, std::string_view text, size_t maxDepth, const std::vector<KeyPath>* deferred = nullptr,
+               Deferral how = Deferral::Scan)
         : m_doc(doc), m_p(text.data()), m_begin(text.data()), m_end(text.data() + text.size()),
-          m_maxDepth(maxDepth > 4096 ? 4096 : maxDepth) {}
+          m_maxDepth(clampDepth(maxDepth)), m_deferPaths(deferred), m_how(how) {
+        if (deferred)
+            for (const auto& path : *deferred) m_trackedDepth = std::max(m_trackedDepth, path.size());
+    }
+
+    static size_t clampDepth(size_t maxDepth) { return maxDepth > 4096 ? 4096 : maxDepth; }
 
     Status run() {
         // A UTF-8 byte order mark is tolerated (Python's json accepts it in bytes input).
@@ -62,6 +69,35 @@ public:
         return Status::ok();
     }
 
+    /// One element of a deferred container, from `begin` (an object member: at its key) to `end`.
+    Status runElement(size_t begin, size_t end, size_t depth, bool member) {
+        m_p = m_begin + begin;
+        uint32_t idx = static_cast<uint32_t>(m_doc.m_nodes.size());
+        std::string_view key;
+        if (member) {
+            if (m_p >= m_end || *m_p != '"') {
+                error("expected a quoted key in an object");
+                return Status::error(m_error);
+            }
+            if (!parseString(key)) return Status::error(m_error);
+            skipWs();
+            if (m_p >= m_end || *m_p != ':') {
+                error("expected ':' after an object key");
+                return Status::error(m_error);
+            }
+            ++m_p;
+            skipWs();
+            idx = static_cast<uint32_t>(m_doc.m_nodes.size());
+        }
+        if (!parseValue(depth)) return Status::error(m_error);
+        if (m_p != m_begin + end) {
+            error("expected the element to end here");
+            return Status::error(m_error);
+        }
+        m_doc.m_nodes[idx].key = key;
+        return Status::ok();
+    }
+
 private:
     JsonDoc& m_doc;
     const char* m_p;
@@ -69,6 +105,139 @@ private:
     const char* m_end;
     size_t m_maxDepth;
     std::string m_error;
+    // Deferred containers: the object keys from the root to where the parse is (an array element
+    // adds kItem), kept only as deep as the longest deferred path; none inside a deferred container.
+    const std::vector<KeyPath>* m_deferPaths = nullptr;
+    Deferral m_how = Deferral::Scan;
+    size_t m_trackedDepth = 0;
+    std::vector<std::string_view> m_keys;
+    int m_inDeferred = 0;
+    static constexpr const char* kItem = "[]";
+
+    bool tracking() const { return m_inDeferred == 0 && m_keys.size() < m_trackedDepth; }
+    bool deferHere() const {
+        if (m_inDeferred || !m_deferPaths) return false;
+        for (const auto& path : *m_deferPaths) {
+            if (path.size() != m_keys.size()) continue;
+            bool same = true;
+            for (size_t k = 0; k < path.size() && same; ++k) same = m_keys[k].data() != kItem && m_keys[k] == path[k];
+            if (same) return true;
+        }
+        return false;
+    }
+
+    /// Starts the element list of deferred container `idx`, whose elements sit at `depth`.
+    size_t startDeferred(uint32_t idx, size_t depth, bool members) {
+        const size_t list = m_doc.m_deferred.size();
+        m_doc.m_deferred.push_back({{}, {}, depth, members});
+        m_doc.m_nodes[idx].flags |= JNode::kDeferred;
+        m_doc.m_nodes[idx].i = static_cast<int64_t>(list);
+        ++m_inDeferred;
+        return list;
+    }
+    /// Ends an element of a deferred container read with Deferral::Check: where it ends is noted and
+    /// what it added (from `nodes` records and `unescaped` strings on) is forgotten.
+    void closeCheckedElement(size_t list, size_t nodes, size_t unescaped) {
+        m_doc.m_deferred[list].ends.push_back(offset());
+        m_doc.m_nodes.resize(nodes);
+        m_doc.m_unescaped.resize(unescaped);
+    }
+    /// A member's value (`key`) or an array element's (kItem), the key path followed when `track`.
+    bool parseValueAt(std::string_view key, bool track, size_t depth) {
+        if (track) m_keys.push_back(key);
+        const bool parsed = parseValue(depth);
+        if (track) m_keys.pop_back();
+        return parsed;
+    }
+    uint32_t offset() const { return static_cast<uint32_t>(m_p - m_begin); }
+
+    // ---- Deferral::Scan: the structure of a deferred container only
+
+    /// Past a string (on entry *m_p == '"'); escapes are only stepped over.
+    bool skipString() {
+        ++m_p;
+        for (;;) {
+            skipPlainBytes();
+            while (m_p < m_end && *m_p != '"' && *m_p != '\\' && static_cast<unsigned char>(*m_p) >= 0x20) ++m_p;
+            if (m_p >= m_end) return error("unterminated string");
+            if (*m_p == '"') {
+                ++m_p;
+                return true;
+            }
+            if (*m_p != '\\') return error("control character inside a string");
+            if (m_end - m_p < 2) return error("unterminated string");
+            m_p += 2;
+        }
+    }
+
+    static bool scalarByte(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
+    }
+
+    /// Past one value at `depth`: a string, a run of scalar bytes, or balanced brackets.
+    bool skipValue(size_t depth) {
+        if (m_p >= m_end) return error("unexpected end of input");
+        if (*m_p == '"') return skipString();
+        if (*m_p != '{' && *m_p != '[') {
+            const char* start = m_p;
+            while (m_p < m_end && scalarByte(*m_p)) ++m_p;
+            return m_p > start || error("unexpected character " + quotedChar(*m_p));
+        }
+        size_t open = 0;
+        while (m_p < m_end) {
+            const char c = *m_p;
+            if (c == '"') {
+                if (!skipString()) return false;
+                continue;
+            }
+            if (c == '{' || c == '[') {
+                if (depth + ++open > m_maxDepth) return error("nested deeper than " + std::to_string(m_maxDepth) + " levels");
+            } else if (c == '}' || c == ']') {
+                if (--open == 0) {
+                    ++m_p;
+                    return true;
+                }
+            }
+            ++m_p;
+        }
+        return error("unexpected end of input");
+    }
+
+    /// A deferred container (m_p on its opening bracket) read for where its elements begin and end.
+    bool scanContainer(uint32_t idx, size_t list, size_t depth, bool members) {
+        const char close = members ? '}' : ']';
+        ++m_p;
+        skipWs();
+        uint32_t count = 0;
+        if (m_p < m_end && *m_p == close) {
+            ++m_p;
+        } else {
+            for (;;) {
+                skipWs();
+                m_doc.m_deferred[list].begins.push_back(offset());
+                if (members) {
+                    if (m_p >= m_end || *m_p != '"') return error("expected a quoted key in an object");
+                    if (!skipString()) return false;
+                    skipWs();
+                    if (m_p >= m_end || *m_p != ':') return error("expected ':' after an object key");
+                    ++m_p;
+                    skipWs();
+                }
+                if (!skipValue(depth + 1)) return false;
+                m_doc.m_deferred[list].ends.push_back(offset());
+                ++count;
+                skipWs();
+                if (m_p >= m_end) return error(members ? "unterminated object" : "unterminated array");
+                if (*m_p == ',') { ++m_p; continue; }
+                if (*m_p == close) { ++m_p; break; }
+                return error(members ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array");
+            }
+        }
+        --m_inDeferred;
+        m_doc.m_nodes[idx].count = count;
+        finish(idx);
+        return true;
+    }
 
     bool error(const std::string& what) {
         size_t line = 1, col = 1;
@@ -315,6 +484,10 @@ private:
     bool parseArray(size_t depth) {
         if (!enter(depth)) return false;
         uint32_t idx = pushNode(JType::Array);
+        const bool defer = deferHere();
+        const size_t list = defer ? startDeferred(idx, depth + 1, false) : 0;
+        if (defer && m_how == Deferral::Scan) return scanContainer(idx, list, depth, false);
+        const bool track = tracking();
         ++m_p;
         skipWs();
         uint32_t count = 0;
@@ -323,7 +496,10 @@ private:
         } else {
             for (;;) {
                 skipWs();
-                if (!parseValue(depth + 1)) return false;
+                const size_t nodes = m_doc.m_nodes.size(), unescaped = m_doc.m_unescaped.size();
+                if (defer) m_doc.m_deferred[list].begins.push_back(offset());
+                if (!parseValueAt(std::string_view(kItem, 0), track, depth + 1)) return false;
+                if (defer) closeCheckedElement(list, nodes, unescaped);
                 ++count;
                 skipWs();
                 if (m_p >= m_end) return error("unterminated array");
@@ -332,6 +508,7 @@ private:
                 return error("expected ',' or ']' in an array");
             }
         }
+        if (defer) --m_inDeferred;
         m_doc.m_nodes[idx].count = count;
         finish(idx);
         return true;
@@ -340,6 +517,10 @@ private:
     bool parseObject(size_t depth) {
         if (!enter(depth)) return false;
         uint32_t idx = pushNode(JType::Object);
+        const bool defer = deferHere();
+        const size_t list = defer ? startDeferred(idx, depth + 1, true) : 0;
+        if (defer && m_how == Deferral::Scan) return scanContainer(idx, list, depth, true);
+        const bool track = tracking();
         ++m_p;
         skipWs();
         uint32_t count = 0;
@@ -349,6 +530,8 @@ private:
             for (;;) {
                 skipWs();
                 if (m_p >= m_end || *m_p != '"') return error("expected a quoted key in an object");
+                const size_t nodes = m_doc.m_nodes.size(), unescaped = m_doc.m_unescaped.size();
+                if (defer) m_doc.m_deferred[list].begins.push_back(offset());
                 std::string_view key;
                 if (!parseString(key)) return false;
                 skipWs();
@@ -356,8 +539,9 @@ private:
                 ++m_p;
                 skipWs();
                 uint32_t valueIdx = static_cast<uint32_t>(m_doc.m_nodes.size());
-                if (!parseValue(depth + 1)) return false;
-                m_doc.m_nodes[valueIdx].key = key;
+                if (!parseValueAt(key, track, depth + 1)) return false;
+                if (defer) closeCheckedElement(list, nodes, unescaped);
+                else m_doc.m_nodes[valueIdx].key = key;
                 ++count;
                 skipWs();
                 if (m_p >= m_end) return error("unterminated object");
@@ -366,21 +550,37 @@ private:
                 return error("expected ',' or '}' in an object");
             }
         }
+        if (defer) --m_inDeferred;
         m_doc.m_nodes[idx].count = count;
         finish(idx);
         return true;
     }
 };
 
-Status JsonDoc::parse(std::string_view text, size_t maxDepth) {
+Status JsonDoc::parse(std::string_view text, size_t maxDepth, const std::vector<KeyPath>& deferred, Deferral how) {
     m_nodes.clear();
     m_unescaped.clear();
+    m_deferred.clear();
     if (text.size() >= UINT32_MAX) return Status::error("JSON text larger than 4 GiB");
     m_text = text;
-    // A rough size guess saves most reallocations of the node array.
-    m_nodes.reserve(text.size() / 12 + 16);
-    JsonParser parser(*this, text, maxDepth);
+    m_maxDepth = JsonParser::clampDepth(maxDepth);
+    // A rough size guess saves most reallocations of the node array (deferred containers are most
+    // of a program's text: what stays is small).
+    m_nodes.reserve(deferred.empty() ? text.size() / 12 + 16 : 4096);
+    JsonParser parser(*this, text, maxDepth, deferred.empty() ? nullptr : &deferred, how);
     return parser.run();
+}
+
+Status JsonDoc::parseElement(uint32_t index, size_t k, JsonDoc& element) const {
+    const DeferredElements& list = m_deferred[static_cast<size_t>(m_nodes[index].i)];
+    element.m_nodes.clear();
+    element.m_unescaped.clear();
+    element.m_deferred.clear();
+    element.m_text = m_text;
+    element.m_maxDepth = m_maxDepth;
+    if (k >= list.begins.size()) return Status::error("no element " + std::to_string(k) + " in a deferred container");
+    JsonParser parser(element, m_text, m_maxDepth);
+    return parser.runElement(list.begins[k], list.ends[k], list.depth, list.members);
 }
 
 } // namespace irlens::core::json

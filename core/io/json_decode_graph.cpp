@@ -320,33 +320,56 @@ void applyNames(Graph& g, std::future<std::vector<std::string>>& naming) {
 
 } // namespace
 
-Status Decoder::nodes(uint32_t idx, const Path& p, std::vector<Node>& out) {
-    auto decodeRange = [&](Decoder& d, uint32_t first, size_t from, size_t to) -> Status {
-        size_t k = from;
-        for (uint32_t c = first; c != kNoNode && k < to; c = m_doc.nextSibling(idx, c), ++k)
-            IRLENS_TRY(d.node(c, p.item(static_cast<int64_t>(k)), out[k]));
-        return Status::ok();
-    };
-    const size_t n = out.size();
-    if (n < kSplitNodesFrom) return decodeRange(*this, m_doc.firstChild(idx), 0, n);
-    // Nodes are records of their own: a big graph's second half is decoded at the same time by a
-    // decoder of its own (its own metadata cache and warnings, merged after it, so that messages and
-    // the first error come as one pass gives them).
-    uint32_t middle = m_doc.firstChild(idx);
-    for (size_t k = 0; k < n / 2; ++k) middle = m_doc.nextSibling(idx, middle);
+template <class Fn>
+Status Decoder::inHalves(size_t n, Fn&& decodeRange) {
+    if (n < kSplitFrom) return decodeRange(*this, 0, n);
+    // Nodes and value-table entries are records of their own: a big graph's second half is decoded at
+    // the same time by a decoder of its own (its own metadata cache and warnings, merged after it, so
+    // that messages and the first error come as one pass gives them).
     std::vector<std::string> laterWarnings;
     Decoder later(m_doc, m_record, laterWarnings);
     std::future<Status> second;
     try {
-        second = std::async(std::launch::async, [&] { return decodeRange(later, middle, n / 2, n); });
+        second = std::async(std::launch::async, [&] { return decodeRange(later, n / 2, n); });
     } catch (const std::system_error&) { // no thread to be had: one pass
-        return decodeRange(*this, m_doc.firstChild(idx), 0, n);
+        return decodeRange(*this, 0, n);
     }
-    const Status first = decodeRange(*this, m_doc.firstChild(idx), 0, n / 2);
+    const Status first = decodeRange(*this, 0, n / 2);
     const Status rest = second.get();
     m_warnings.insert(m_warnings.end(), laterWarnings.begin(), laterWarnings.end());
     for (const auto& [member, uses] : later.m_opaqueMembers) m_opaqueMembers[member] += uses;
     return !first ? first : rest;
+}
+
+Status Decoder::nodes(uint32_t idx, const Path& p, std::vector<Node>& out) {
+    return inHalves(out.size(), [&](Decoder& d, size_t from, size_t to) {
+        return d.forElements(idx, from, to, [&](Decoder& e, uint32_t c, size_t k) {
+            return e.node(c, p.item(static_cast<int64_t>(k)), out[k]);
+        });
+    });
+}
+
+Status Decoder::tensorValues(uint32_t idx, const Path& p, std::map<std::string, TensorMeta>& out) {
+    IRLENS_TRY(expect(idx, p, JType::Object));
+    std::map<std::string, TensorMeta> laterHalf;
+    IRLENS_TRY(inHalves(m_doc.at(idx).count, [&](Decoder& d, size_t from, size_t to) {
+        auto& into = from == 0 ? out : laterHalf;
+        return d.forElements(idx, from, to, [&](Decoder& e, uint32_t c, size_t) {
+            const std::string_view name = e.doc().at(c).key;
+            TensorMeta meta;
+            IRLENS_TRY(e.tensorMeta(c, p.child(name), meta));
+            // files list the table sorted, as torch writes it: each entry then goes in at the end in constant time
+            into.insert_or_assign(into.end(), std::string(name), std::move(meta));
+            return Status::ok();
+        });
+    }));
+    // the later half after the first, its entries moved over as they are (a name written twice: the later one)
+    while (!laterHalf.empty()) {
+        auto entry = laterHalf.extract(laterHalf.begin());
+        auto result = out.insert(out.end(), std::move(entry));
+        if (entry) result->second = std::move(entry.mapped());
+    }
+    return Status::ok();
 }
 
 Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
@@ -359,34 +382,33 @@ Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
     out.nodes.resize(m_doc.at(v).count);
     IRLENS_TRY(nodes(v, p.child("nodes"), out.nodes));
     auto naming = startNaming(out);
-    // The optional name -> value tables; each decoder call fills the map entry in place.
+    // The other optional name -> value tables (deferred in a program's top graph); each decoder call
+    // fills the map entry in place.
     auto table = [&](const char* key, auto&& decodeInto) -> Status {
         uint32_t t = opt(idx, key);
         if (t == kNoNode) return Status::ok();
-        return forEachMember(t, p.child(key), [&](uint32_t c, const Path& cp, std::string_view name) {
-            return decodeInto(c, cp, std::string(name));
+        const Path tp = p.child(key);
+        IRLENS_TRY(expect(t, tp, JType::Object));
+        return forElements(t, 0, m_doc.at(t).count, [&](Decoder& d, uint32_t c, size_t) {
+            const std::string_view name = d.doc().at(c).key;
+            return decodeInto(d, c, tp.child(name), std::string(name));
         });
     };
-    IRLENS_TRY(table("tensor_values", [&](uint32_t c, const Path& cp, std::string name) {
-        TensorMeta meta;
-        IRLENS_TRY(tensorMeta(c, cp, meta));
-        out.tensorValues.insert_or_assign(std::move(name), std::move(meta));
-        return Status::ok();
+    if (uint32_t t = opt(idx, "tensor_values"); t != kNoNode) IRLENS_TRY(tensorValues(t, p.child("tensor_values"), out.tensorValues));
+    IRLENS_TRY(table("sym_int_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
+        return d.symInt(c, cp, out.symIntValues[std::move(name)]);
     }));
-    IRLENS_TRY(table("sym_int_values", [&](uint32_t c, const Path& cp, std::string name) {
-        return symInt(c, cp, out.symIntValues[std::move(name)]);
+    IRLENS_TRY(table("sym_bool_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
+        return d.symBool(c, cp, out.symBoolValues[std::move(name)]);
     }));
-    IRLENS_TRY(table("sym_bool_values", [&](uint32_t c, const Path& cp, std::string name) {
-        return symBool(c, cp, out.symBoolValues[std::move(name)]);
+    IRLENS_TRY(table("sym_float_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
+        return d.symFloat(c, cp, out.symFloatValues[std::move(name)]);
     }));
-    IRLENS_TRY(table("sym_float_values", [&](uint32_t c, const Path& cp, std::string name) {
-        return symFloat(c, cp, out.symFloatValues[std::move(name)]);
-    }));
-    IRLENS_TRY(table("custom_obj_values", [&](uint32_t c, const Path& cp, std::string name) {
-        IRLENS_TRY(expect(c, cp, JType::Object));
+    IRLENS_TRY(table("custom_obj_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
+        IRLENS_TRY(d.expect(c, cp, JType::Object));
         CustomObjMeta& meta = out.customObjValues[std::move(name)];
-        IRLENS_TRY(field(c, cp, "name", &Decoder::readString, meta.name));
-        return field(c, cp, "class_fqn", &Decoder::readString, meta.classFqn);
+        IRLENS_TRY(d.field(c, cp, "name", &Decoder::readString, meta.name));
+        return d.field(c, cp, "class_fqn", &Decoder::readString, meta.classFqn);
     }));
     if (uint32_t s = opt(idx, "is_single_tensor_return"); s != kNoNode)
         IRLENS_TRY(readBool(s, p.child("is_single_tensor_return"), out.isSingleTensorReturn));

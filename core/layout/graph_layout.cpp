@@ -2,6 +2,7 @@
 
 #include "core/layout/composed_layout.h"
 #include "core/layout/graphviz_session.h"
+#include "core/layout/svg_writer.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -13,14 +14,31 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 
 namespace irlens::core {
 namespace {
 
 constexpr size_t kGraphvizStack = 64u << 20; // dot recurses once per rank on long chains
+
+/// A PNG is drawn by cairo at 96 dpi and at most 32,767 pixels a side; Graphviz shrinks a bigger
+/// drawing to fit, and past a quarter of its size the 9-point text is under 3 pixels: a picture of
+/// nothing (a 100,000-box chain came back as an empty file). Such a drawing is refused with a way out.
+Status checkBitmapSize(const LayoutResult& layout, const std::string& format) {
+    constexpr double kPixelsPerPoint = 96.0 / 72.0, kMaxSide = 32767, kMinScale = 0.25;
+    if (format != "png") return Status::ok();
+    const double side = std::max(layout.bounds.w, layout.bounds.h) * kPixelsPerPoint;
+    if (side * kMinScale <= kMaxSide) return Status::ok();
+    const long long percent = std::llround(100 * kMaxSide / side);
+    return Status::error("the drawing is " + std::to_string(std::llround(layout.bounds.w)) + " x " +
+                         std::to_string(std::llround(layout.bounds.h)) + " points: a PNG (at most 32767 pixels a side) "
+                         "would shrink it to " + (percent < 1 ? std::string("under 1") : std::to_string(percent)) +
+                         " % and show nothing readable; write .svg, or collapse the modules (--collapse top)");
+}
 
 std::timed_mutex& graphvizMutex() {
     static std::timed_mutex m;
@@ -173,9 +191,11 @@ Result<std::string> renderGraphviz(const Graph& graph, const GraphSignature* sig
     std::string out;
     Status status = Status::error("render did not run");
     if (result.graph.items.size() > kComposedLayoutBoxes) {
-        // as the GUI: a big graph is laid out per module, then Graphviz only draws it
+        // as the GUI: a big graph is laid out per module, then drawn at those positions
         auto laidOut = layoutComposed(std::move(result.graph), tree);
         if (!laidOut) return laidOut.status();
+        if (format == "svg") return writeLayoutSvg(**laidOut, &graph);
+        IRLENS_TRY(checkBitmapSize(**laidOut, format));
         runGraphvizJob([&] { status = detail::renderLaidOut(**laidOut, tree, &graph, format, &out); });
         if (!status) return status;
         return out;

@@ -1,6 +1,6 @@
 #include "core/layout/graphviz_session.h"
 
-#include "core/ops/op_family.h"
+#include "core/layout/render_style.h"
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
@@ -20,12 +20,6 @@ char* cs(const char* s) { return const_cast<char*>(s); }
 std::string inches(double points) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.4f", points / 72.0);
-    return buf;
-}
-
-std::string hexColor(unsigned rgb) {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "#%06x", rgb & 0xffffff);
     return buf;
 }
 
@@ -160,23 +154,9 @@ struct Builder {
     }
 
     void decorate(Agnode_t* n, const VisibleItem& item) {
-        std::string label = item.title + "\n" + item.subtitle;
-        if (!item.chips.empty()) {
-            label += "\n";
-            for (size_t c = 0; c < item.chips.size(); ++c) label += (c ? " " : "") + ("[" + item.chips[c].label + "]");
-        }
-        agsafeset(n, cs("label"), cs(escapeLabel(label).c_str()), cs(""));
-        std::string fill = "#f0f0f0";
-        switch (item.kind) {
-        case VisibleItem::Kind::Input: fill = "#e0f3db"; break;
-        case VisibleItem::Kind::Output: fill = "#fde0dd"; break;
-        case VisibleItem::Kind::Module: fill = "#f7f7f7"; agsafeset(n, cs("style"), cs("rounded,filled,dashed"), cs("")); break;
-        case VisibleItem::Kind::Op:
-            if (source && item.nodeIndex >= 0 && static_cast<size_t>(item.nodeIndex) < source->nodes.size())
-                fill = hexColor(opFamilyColor(opFamilyOf(source->nodes[static_cast<size_t>(item.nodeIndex)].target)));
-            break;
-        }
-        agsafeset(n, cs("fillcolor"), cs(fill.c_str()), cs(""));
+        agsafeset(n, cs("label"), cs(escapeLabel(itemLabel(item)).c_str()), cs(""));
+        agsafeset(n, cs("fillcolor"), cs(itemFill(item, source).c_str()), cs(""));
+        if (item.kind == VisibleItem::Kind::Module) agsafeset(n, cs("style"), cs("rounded,filled,dashed"), cs(""));
         if (item.isHop) agsafeset(n, cs("peripheries"), cs("2"), cs(""));
     }
 
@@ -326,6 +306,22 @@ Status runLocalDot(const LocalGraph& graph, LocalGeometry& out) {
 
 namespace {
 
+/// Graphviz's drawing of laid-out `g` in `format`. Its bitmap renderer hands back nothing at all for a
+/// drawing it cannot shrink to a bitmap's size, which must not pass for a picture.
+Status renderData(GVC_t* gvc, Agraph_t* g, const std::string& format, std::string* rendered) {
+    char* data = nullptr;
+    unsigned int length = 0;
+    Status status;
+    if (gvRenderData(gvc, g, format.c_str(), &data, &length) != 0 || !data)
+        status = Status::error("Graphviz cannot render format '" + format + "' on this machine");
+    else if (length == 0)
+        status = Status::error("Graphviz drew an empty " + format + " of this graph");
+    else
+        rendered->assign(data, length);
+    if (data) gvFreeRenderData(data);
+    return status;
+}
+
 std::string number(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f", v);
@@ -349,7 +345,16 @@ void pinGeometry(Builder& b, const LayoutResult& layout) {
     for (const auto& e : layout.edges) {
         std::string pos = e.arrow ? "e," + point(e.arrowTip) : std::string();
         for (const auto& p : e.points) pos += (pos.empty() ? "" : " ") + point(p);
-        agsafeset(b.edges[static_cast<size_t>(e.edge)], cs("pos"), cs(pos.c_str()), cs(""));
+        Agedge_t* edge = b.edges[static_cast<size_t>(e.edge)];
+        agsafeset(edge, cs("pos"), cs(pos.c_str()), cs(""));
+        // The label where the views draw it (its left end just right of labelPos, centred 1 point
+        // above it, about 5 points a character). An unpinned xlabel is placed by Graphviz's own
+        // search, which grew past 100 s and 5 GB on a 100,000-edge chain; a pinned one costs nothing.
+        const std::string& label = layout.graph.edges[static_cast<size_t>(e.edge)].label;
+        if (!label.empty())
+            agsafeset(edge, cs("xlp"),
+                      cs(point({e.labelPos.x + 3 + (static_cast<double>(label.size()) * 5.0 + 8) / 2, e.labelPos.y - 1}).c_str()),
+                      cs(""));
     }
 }
 
@@ -367,14 +372,7 @@ Status renderLaidOut(const LayoutResult& layout, const ModuleTree& tree, const G
         agclose(b.g);
         return Status::error("Graphviz cannot draw a laid-out graph on this machine (its 'nop2' engine is missing)");
     }
-    char* data = nullptr;
-    unsigned int length = 0;
-    Status status;
-    if (gvRenderData(gvc, b.g, format.c_str(), &data, &length) != 0 || !data)
-        status = Status::error("Graphviz cannot render format '" + format + "' on this machine");
-    else
-        rendered->assign(data, length);
-    if (data) gvFreeRenderData(data);
+    const Status status = renderData(gvc, b.g, format, rendered);
     gvFreeLayout(gvc, b.g);
     agclose(b.g);
     return status;
@@ -405,16 +403,7 @@ Status runDot(LayoutResult& result, const ModuleTree& tree, const Graph* source,
     IRLENS_TRY(layoutWithDot(gvc, b.g, "a graph of " + std::to_string(result.graph.items.size()) + " boxes"));
     b.readBack();
     Status status;
-    if (!renderFormat.empty() && rendered) {
-        char* data = nullptr;
-        unsigned int length = 0;
-        if (gvRenderData(gvc, b.g, renderFormat.c_str(), &data, &length) != 0 || !data) {
-            status = Status::error("Graphviz cannot render format '" + renderFormat + "' on this machine");
-        } else {
-            rendered->assign(data, length);
-        }
-        if (data) gvFreeRenderData(data);
-    }
+    if (!renderFormat.empty() && rendered) status = renderData(gvc, b.g, renderFormat, rendered);
     gvFreeLayout(gvc, b.g);
     agclose(b.g);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -5,9 +5,12 @@
 #include "core/verify/verifier_context.h"
 
 #include <algorithm>
-#include <functional>
+#include <cstdint>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace irlens::core {
 
@@ -75,27 +78,29 @@ bool outputMatches(const std::string& kind, const Argument& o) {
     return true; // Scalar and friends: anything
 }
 
-void checkVal(VerifyContext& ctx, const Graph& g, const Node& node, const std::string& path, const std::string& n) {
+// Every value a node defines needs its val (tensor_values / sym_*_values).
+void needVal(VerifyContext& ctx, const Graph& g, const Node& node, const Argument& o, const std::string& path,
+             const NodeRef& n) {
+    if (o.kind == ArgKind::Tensor || (o.kind == ArgKind::OptionalTensor && !o.s.empty())) {
+        if (!g.tensorValues.count(o.s))
+            ctx.report("EIR-M002", path, node.name,
+                       "node " + n + " defines tensor '" + o.s + "' but the graph has no tensor_values entry (val) for it",
+                       "record its FakeTensor meta (dtype, sizes, strides, device) in tensor_values['" + o.s + "']");
+    } else if ((o.kind == ArgKind::SymInt || o.kind == ArgKind::SymBool || o.kind == ArgKind::SymFloat) && o.isName) {
+        bool found = o.kind == ArgKind::SymInt ? g.symIntValues.count(o.s) > 0
+                   : o.kind == ArgKind::SymBool ? g.symBoolValues.count(o.s) > 0 : g.symFloatValues.count(o.s) > 0;
+        if (!found)
+            ctx.report("EIR-M002", path, node.name,
+                       "node " + n + " defines symbolic value '" + o.s + "' but the graph has no sym value entry (val) for it",
+                       "record it in sym_int_values / sym_bool_values / sym_float_values");
+    } else {
+        for (const auto& e : o.list) needVal(ctx, g, node, e, path, n);
+    }
+}
+
+void checkVal(VerifyContext& ctx, const Graph& g, const Node& node, const std::string& path, const NodeRef& n) {
     const std::string& key = node.name;
-    // Every value a node defines needs its val (tensor_values / sym_*_values).
-    std::function<void(const Argument&)> needVal = [&](const Argument& o) {
-        if (o.kind == ArgKind::Tensor || (o.kind == ArgKind::OptionalTensor && !o.s.empty())) {
-            if (!g.tensorValues.count(o.s))
-                ctx.report("EIR-M002", path, key,
-                           "node " + n + " defines tensor '" + o.s + "' but the graph has no tensor_values entry (val) for it",
-                           "record its FakeTensor meta (dtype, sizes, strides, device) in tensor_values['" + o.s + "']");
-        } else if ((o.kind == ArgKind::SymInt || o.kind == ArgKind::SymBool || o.kind == ArgKind::SymFloat) && o.isName) {
-            bool found = o.kind == ArgKind::SymInt ? g.symIntValues.count(o.s) > 0
-                       : o.kind == ArgKind::SymBool ? g.symBoolValues.count(o.s) > 0 : g.symFloatValues.count(o.s) > 0;
-            if (!found)
-                ctx.report("EIR-M002", path, key,
-                           "node " + n + " defines symbolic value '" + o.s + "' but the graph has no sym value entry (val) for it",
-                           "record it in sym_int_values / sym_bool_values / sym_float_values");
-        } else {
-            for (const auto& e : o.list) needVal(e);
-        }
-    };
-    for (const auto& o : node.outputs) needVal(o);
+    for (const auto& o : node.outputs) needVal(ctx, g, node, o, path, n);
 
     const Target& t = node.target;
     if (t.kind == Target::Kind::Symbolic) {
@@ -133,22 +138,23 @@ void checkVal(VerifyContext& ctx, const Graph& g, const Node& node, const std::s
     }
 }
 
-void checkMetaPresence(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n) {
+void checkMetaPresence(VerifyContext& ctx, const Node& node, const std::string& path, const NodeRef& n) {
     const std::string& key = node.name;
-    if (!node.meta.stackTrace)
+    // on a graph without metadata every node has all three: no message is built once no more are kept
+    if (!node.meta.stackTrace && ctx.room())
         ctx.report("EIR-M001", path, key, "node " + n + " has no stack_trace in its metadata",
                    "export with the original source available; the trace links the node to the line that made it");
-    if (!node.meta.moduleStack)
+    if (!node.meta.moduleStack && ctx.room())
         ctx.report("EIR-M003", path, key, "node " + n + " has no nn_module_stack in its metadata",
                    "keep nn_module_stack when transforming the graph (copy the meta of the node you replace)");
-    if (!node.meta.sourceFnStack)
+    if (!node.meta.sourceFnStack && ctx.room())
         ctx.report("EIR-M004", path, key, "node " + n + " has no source_fn_stack in its metadata",
                    "keep source_fn_stack when transforming the graph (copy the meta of the node you replace)");
 }
 
 // cond(pred, true_graph, false_graph, operands): both branches take the operands and return alike.
 // `n` is the node's label: a cond node is 'cond' as in the FX text, never the 'getitem' that holds its result.
-void checkCond(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n) {
+void checkCond(VerifyContext& ctx, const Node& node, const std::string& path, const NodeRef& n) {
     std::vector<const Argument*> positional;
     for (const auto& in : node.inputs)
         if (in.name.empty()) positional.push_back(&in.arg);
@@ -176,50 +182,51 @@ void checkCond(VerifyContext& ctx, const Node& node, const std::string& path, co
 // ---------------------------------------------------------------- structure
 
 /// Who defines each value of one graph: its placeholders, and the first node defining each other value.
+/// Names are views of the graph's own strings (it outlives the run); hashed, as a graph may hold a
+/// million values.
 struct Definitions {
-    std::set<std::string> placeholders;
-    std::map<std::string, size_t> producer;
-    std::vector<std::string> fx;     // each node's FX name (fxNodeNames)
-    std::vector<std::string> labels; // what messages call each node (nodeLabel)
+    std::unordered_set<std::string_view> placeholders;
+    std::unordered_map<std::string_view, size_t> producer;
+
+    /// The producer of `v`, or SIZE_MAX for none.
+    size_t producerOf(std::string_view v) const {
+        auto it = producer.find(v);
+        return it == producer.end() ? SIZE_MAX : it->second;
+    }
 };
 
 Definitions collectDefinitions(VerifyContext& ctx, const Graph& g, const std::string& path) {
     Definitions defs;
-    defs.fx = fxNodeNames(g);
-    defs.labels.reserve(g.nodes.size());
-    for (size_t k = 0; k < g.nodes.size(); ++k) defs.labels.push_back(nodeLabel(g.nodes[k], defs.fx[k]));
-    for (const auto& in : g.inputs) {
-        std::vector<std::string> names;
-        in.collectValueNames(names);
-        for (const auto& name : names)
+    for (const auto& in : g.inputs)
+        in.forEachValueName([&](const std::string& name) {
             if (!defs.placeholders.insert(name).second)
                 ctx.report("EIR-S007", path, name, "placeholder '" + name + "' is defined twice",
                            "give every graph input its own name");
-    }
+        });
+    defs.producer.reserve(g.nodes.size());
     for (size_t k = 0; k < g.nodes.size(); ++k) {
         const Node& node = g.nodes[k];
-        for (const auto& v : node.outputNames()) {
-            if (defs.placeholders.count(v)) {
-                ctx.report("EIR-S003", path, node.name,
-                           "node " + defs.labels[k] + " defines '" + v + "', a name already taken by a placeholder "
-                           "(a placeholder after a non-placeholder node)",
-                           "rename the node's output; placeholders are the graph inputs and come first");
-            } else if (auto it = defs.producer.find(v); it != defs.producer.end()) {
-                ctx.report("EIR-S007", path, node.name,
-                           "node " + defs.labels[k] + " defines '" + v + "', which node " + defs.labels[it->second] +
-                               " already defines",
-                           "give each value a unique name");
-            } else {
-                defs.producer[v] = k;
-            }
-        }
+        for (const auto& out : node.outputs)
+            out.forEachValueName([&](const std::string& v) {
+                if (defs.placeholders.count(v)) {
+                    ctx.report("EIR-S003", path, node.name,
+                               "node " + ctx.label(g, k) + " defines '" + v + "', a name already taken by a placeholder "
+                               "(a placeholder after a non-placeholder node)",
+                               "rename the node's output; placeholders are the graph inputs and come first");
+                } else if (auto [it, added] = defs.producer.emplace(v, k); !added) {
+                    ctx.report("EIR-S007", path, node.name,
+                               "node " + ctx.label(g, k) + " defines '" + v + "', which node " + ctx.label(g, it->second) +
+                                   " already defines",
+                               "give each value a unique name");
+                }
+            });
     }
     return defs;
 }
 
 /// A subgraph argument: only higher-order ops take one, and it must be attached (then it is verified too).
 void checkSubgraphInput(VerifyContext& ctx, const Node& node, const Argument& arg, const std::string& path,
-                        const std::string& n) {
+                        const NodeRef& n) {
     if (node.target.kind != Target::Kind::HigherOrder)
         ctx.report("EIR-S010", path, node.name,
                    "node " + n + " (" + heldName(node.target) + ") takes the submodule '" + arg.s +
@@ -233,38 +240,42 @@ void checkSubgraphInput(VerifyContext& ctx, const Node& node, const Argument& ar
         verifyGraph(ctx, *arg.graph(), (path.empty() ? "" : path + ".") + node.name + "." + arg.s, false);
 }
 
+/// Whether node `node` defines value `v` itself.
+bool definesItself(const Node& node, std::string_view v) {
+    bool found = false;
+    for (const auto& o : node.outputs) o.forEachValueName([&](const std::string& name) { found = found || name == v; });
+    return found;
+}
+
 /// Every value node `k` reads is defined before it (a placeholder or an earlier node); returns the later
 /// producers it reads (forward reads, which can make a cycle).
 std::vector<size_t> checkReads(VerifyContext& ctx, const Graph& g, size_t k, const Definitions& defs,
                                const std::string& path) {
     const Node& node = g.nodes[k];
-    const auto own = node.outputNames();
     std::vector<size_t> forward;
-    std::set<std::string> reported;
+    std::vector<std::string_view> reported; // each name once; a node reads a handful
     for (const auto& in : node.inputs) {
-        if (in.arg.kind == ArgKind::Graph) checkSubgraphInput(ctx, node, in.arg, path, defs.labels[k]);
-        std::vector<std::string> names;
-        in.arg.collectValueNames(names);
-        for (const auto& v : names) {
-            if (defs.placeholders.count(v) || !reported.insert(v).second) continue;
-            if (std::find(own.begin(), own.end(), v) != own.end()) {
-                ctx.report("EIR-S008", path, node.name, "node " + defs.labels[k] + " uses its own output '" + v + "'",
+        if (in.arg.kind == ArgKind::Graph) checkSubgraphInput(ctx, node, in.arg, path, NodeRef(ctx, g, k));
+        in.arg.forEachValueName([&](const std::string& v) {
+            const size_t producer = defs.producerOf(v);
+            if (producer < k && !definesItself(node, v)) return; // the usual case: made by an earlier node
+            if (defs.placeholders.count(v) || std::find(reported.begin(), reported.end(), v) != reported.end()) return;
+            reported.push_back(v);
+            if (definesItself(node, v)) {
+                ctx.report("EIR-S008", path, node.name, "node " + ctx.label(g, k) + " uses its own output '" + v + "'",
                            "read the value from the node that produced it before this one");
-                continue;
-            }
-            auto it = defs.producer.find(v);
-            if (it == defs.producer.end()) {
+            } else if (producer == SIZE_MAX) {
                 ctx.report("EIR-S006", path, node.name,
-                           "node " + defs.labels[k] + " reads '" + v + "', which no placeholder or node defines",
+                           "node " + ctx.label(g, k) + " reads '" + v + "', which no placeholder or node defines",
                            "define '" + v + "' as a graph input or an earlier node's output, or fix the name");
-            } else if (it->second > k) {
+            } else {
                 ctx.report("EIR-S005", path, node.name,
-                           "node " + defs.labels[k] + " reads '" + v + "' before node " + defs.labels[it->second] +
+                           "node " + ctx.label(g, k) + " reads '" + v + "' before node " + ctx.label(g, producer) +
                                " defines it",
                            "order the nodes topologically (producers before consumers)");
-                forward.push_back(it->second);
+                forward.push_back(producer);
             }
-        }
+        });
     }
     return forward;
 }
@@ -274,12 +285,10 @@ std::vector<size_t> checkReads(VerifyContext& ctx, const Graph& g, size_t k, con
 void checkCycles(VerifyContext& ctx, const Graph& g, const Definitions& defs, const std::string& path) {
     std::vector<std::vector<size_t>> deps(g.nodes.size());
     for (size_t k = 0; k < g.nodes.size(); ++k)
-        for (const auto& in : g.nodes[k].inputs) {
-            std::vector<std::string> names;
-            in.arg.collectValueNames(names);
-            for (const auto& v : names)
-                if (auto it = defs.producer.find(v); it != defs.producer.end() && it->second != k) deps[k].push_back(it->second);
-        }
+        for (const auto& in : g.nodes[k].inputs)
+            in.arg.forEachValueName([&](const std::string& v) {
+                if (const size_t p = defs.producerOf(v); p != SIZE_MAX && p != k) deps[k].push_back(p);
+            });
     std::vector<int> state(g.nodes.size(), 0); // 0 new, 1 on stack, 2 done
     std::vector<std::pair<size_t, size_t>> frames; // (node, next dependency)
     std::set<size_t> inReportedCycle;
@@ -300,10 +309,10 @@ void checkCycles(VerifyContext& ctx, const Graph& g, const Definitions& defs, co
                 size_t from = 0;
                 while (from < frames.size() && frames[from].first != d) ++from;
                 for (size_t f = from; f < frames.size(); ++f) {
-                    names.push_back(defs.fx[frames[f].first]);
+                    names.push_back(ctx.fxName(g, frames[f].first));
                     inReportedCycle.insert(frames[f].first);
                 }
-                names.push_back(defs.fx[d]);
+                names.push_back(ctx.fxName(g, d));
                 ctx.report("EIR-S009", path, g.nodes[d].name,
                            "nodes form a cycle: " + join(names, " -> ") + " (each reads the next one's output)",
                            "break the cycle; an exported graph is a DAG");
@@ -316,24 +325,46 @@ void checkCycles(VerifyContext& ctx, const Graph& g, const Definitions& defs, co
 }
 
 void checkOutputs(VerifyContext& ctx, const Graph& g, const Definitions& defs, const std::string& path) {
-    for (const auto& o : g.outputs) {
-        std::vector<std::string> names;
-        o.collectValueNames(names);
-        for (const auto& v : names)
+    for (const auto& o : g.outputs)
+        o.forEachValueName([&](const std::string& v) {
             if (!defs.placeholders.count(v) && !defs.producer.count(v))
                 ctx.report("EIR-S004", path, "output", "the graph returns '" + v + "', which no placeholder or node defines",
                            "return a value the graph computes, or fix the name");
-    }
+        });
 }
 
 } // namespace
+
+const GraphNames& VerifyContext::namedUpTo(const Graph& g, size_t k) {
+    GraphNames& names = m_names[&g];
+    if (k < names.fx.size()) return names;
+    // Name at least twice as far as before (findings usually come in runs); past a quarter of the
+    // graph, the whole of it, which needs no copy of the nodes.
+    size_t upTo = std::min(g.nodes.size(), std::max({k + 1, 2 * names.fx.size(), size_t(1024)}));
+    if (upTo > g.nodes.size() / 4) upTo = g.nodes.size();
+    std::vector<std::string> fx;
+    if (upTo == g.nodes.size()) {
+        fx = fxNodeNames(g);
+    } else {
+        Graph prefix;
+        prefix.inputs = g.inputs;
+        prefix.nodes.assign(g.nodes.begin(), g.nodes.begin() + static_cast<std::ptrdiff_t>(upTo));
+        fx = fxNodeNames(prefix);
+    }
+    // appended, never replaced: a message may hold one label while it asks for a later one
+    for (size_t j = names.fx.size(); j < fx.size(); ++j) {
+        names.labels.push_back(nodeLabel(g.nodes[j], fx[j]));
+        names.fx.push_back(std::move(fx[j]));
+    }
+    return names;
+}
 
 void verifyGraph(VerifyContext& ctx, const Graph& g, const std::string& path, bool topLevel) {
     const Definitions defs = collectDefinitions(ctx, g, path);
     bool anyForward = false;
     for (size_t k = 0; k < g.nodes.size(); ++k) {
         const Node& node = g.nodes[k];
-        const std::string& n = defs.labels[k];
+        const NodeRef n(ctx, g, k);
         checkTarget(ctx, node, path, n);
         if (node.target.kind == Target::Kind::HigherOrder && node.target.op() == "cond") checkCond(ctx, node, path, n);
         anyForward = !checkReads(ctx, g, k, defs, path).empty() || anyForward;

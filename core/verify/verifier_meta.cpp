@@ -1,7 +1,6 @@
 // EIR-M006: every recorded val is the FakeTensor the op's meta function returns for the recorded inputs.
 // The check itself is core/ops (checkGraphMeta); this file turns its mismatches into findings that name
 // the graph and the node as the other rules do (FX name in the message, node key for selection).
-#include "core/io/fx_printer.h"
 #include "core/ops/meta.h"
 #include "core/verify/verifier_context.h"
 
@@ -29,14 +28,13 @@ void checkGraph(VerifyContext& ctx, const Graph& g, const std::string& path, int
     options.recurseIntoSubgraphs = false; // walked here, so each finding names its graph
     const MetaCheckReport report = checkGraphMeta(g, options);
     if (!report.mismatches.empty()) {
-        const std::vector<std::string> fx = fxNodeNames(g);
         std::unordered_map<std::string, size_t> index;
         for (size_t k = 0; k < g.nodes.size(); ++k) index.emplace(g.nodes[k].name, k);
         for (const auto& m : report.mismatches) {
             auto it = index.find(m.node);
             const size_t k = it == index.end() ? 0 : it->second;
             const bool known = it != index.end();
-            reportMismatch(ctx, m, path, known ? nodeLabel(g.nodes[k], fx[k]) : "'" + m.node + "'",
+            reportMismatch(ctx, m, path, known ? ctx.label(g, k) : "'" + m.node + "'",
                            known ? g.nodes[k].target.shortName() : std::string("?"));
         }
     }

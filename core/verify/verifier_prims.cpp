@@ -45,7 +45,7 @@ bool isCpuScalarTensor(const TensorMeta& m) { return m.sizes.empty() && m.device
 std::string describe(const Operand& o) { return o.arg + " '" + o.value + "' is " + o.meta->shortString(); }
 
 // where(pred, a, b): pred is a bool mask, excluded from the dtype check but not from the shape check.
-void checkDtypes(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n,
+void checkDtypes(VerifyContext& ctx, const Node& node, const std::string& path, const NodeRef& n,
                  const std::vector<Operand>& ops, bool conditional) {
     const Operand* first = nullptr;
     for (const auto& o : ops) {
@@ -61,7 +61,7 @@ void checkDtypes(VerifyContext& ctx, const Node& node, const std::string& path, 
     }
 }
 
-void checkShapes(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n,
+void checkShapes(VerifyContext& ctx, const Node& node, const std::string& path, const NodeRef& n,
                  const std::vector<Operand>& ops) {
     const Operand* first = nullptr;
     for (const auto& o : ops) {
@@ -78,7 +78,7 @@ void checkShapes(VerifyContext& ctx, const Node& node, const std::string& path, 
 
 } // namespace
 
-void checkPrimOperands(VerifyContext& ctx, const Graph& g, const Node& node, const std::string& path, const std::string& n) {
+void checkPrimOperands(VerifyContext& ctx, const Graph& g, const Node& node, const std::string& path, const NodeRef& n) {
     if (node.target.kind != Target::Kind::Op || node.target.ns() != "prims") return;
     const OpInfo* info = OpRegistry::instance().find(node.target);
     if (!info || !isElementwisePrim(*info)) return;

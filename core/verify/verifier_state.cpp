@@ -14,7 +14,6 @@
 // Not detectable: an entry relabelled USER_OUTPUT (a model may return a buffer-derived value), or an
 // entry dropped together with its graph output (the new value is then dead code, which an ordinary
 // graph may hold too).
-#include "core/io/fx_printer.h"
 #include "core/ir/builder.h"
 #include "core/ops/op_registry.h"
 #include "core/verify/verifier_context.h"
@@ -130,14 +129,12 @@ BufferState bufferState(const Program& p) {
 
 void checkInPlaceWrites(VerifyContext& ctx, const BufferState& s) {
     const Graph& g = ctx.program.graph;
-    std::vector<std::string> fx; // computed once, only when there is something to report
     for (size_t k = 0; k < g.nodes.size(); ++k) {
         for (const auto& value : writtenInPlace(g.nodes[k])) {
             auto buffer = s.targetOf.find(value);
             if (buffer == s.targetOf.end() || s.written.count(buffer->second)) continue;
-            if (fx.empty()) fx = fxNodeNames(g);
             ctx.report("EIR-G011", "", g.nodes[k].name,
-                       "node " + nodeLabel(g.nodes[k], fx[k]) + " (" + g.nodes[k].target.shortName() + ") writes buffer '" + value + "' (target '" +
+                       "node " + ctx.label(g, k) + " (" + g.nodes[k].target.shortName() + ") writes buffer '" + value + "' (target '" +
                            buffer->second + "') in place, but no BUFFER_MUTATION output names '" + buffer->second +
                            "': the update is lost when the program runs functionally",
                        "return the new value and add a BUFFER_MUTATION output spec with target '" + buffer->second + "'");

@@ -40,7 +40,7 @@ std::string knownOverloads(const Target& t) {
 // EIR-D004: Core ATen is an opset of aten operators. When the caller asks for Core ATen only, every call
 // to another namespace (a custom op: quantized_decomposed, prims, a user library) is named, so a program
 // holding one never passes that check silently; it stays a warning because the spec allows custom ops.
-void checkCoreAtenNamespace(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n) {
+void checkCoreAtenNamespace(VerifyContext& ctx, const Node& node, const std::string& path, const NodeRef& n) {
     const Target& t = node.target;
     if (!ctx.options.coreAtenOnly.value_or(false) || t.ns() == "aten") return;
     ctx.report("EIR-D004", path, node.name,
@@ -52,7 +52,7 @@ void checkCoreAtenNamespace(VerifyContext& ctx, const Node& node, const std::str
 } // namespace
 
 // `n` is the node's label (nodeLabel: its FX name, quoted); findings are keyed by node.name.
-void checkTarget(VerifyContext& ctx, const Node& node, const std::string& path, const std::string& n) {
+void checkTarget(VerifyContext& ctx, const Node& node, const std::string& path, const NodeRef& n) {
     const Target& t = node.target;
     const std::string& key = node.name;
     switch (t.kind) {

@@ -3,7 +3,6 @@
 // constraints that are ranges (EIR-Y002). Each guards against a file that once passed verification
 // and then misled the engine or the printers.
 #include "core/ops/tensor_meta_check.h"
-#include "core/io/fx_printer.h"
 #include "core/verify/verifier_context.h"
 
 #include <string_view>
@@ -61,7 +60,7 @@ bool isOperatorName(const Target& t) {
 
 namespace {
 
-void checkTargetName(VerifyContext& ctx, const Node& node, const std::string& label, const std::string& path) {
+void checkTargetName(VerifyContext& ctx, const Node& node, const NodeRef& label, const std::string& path) {
     const Target& t = node.target;
     if (!isOperatorName(t))
         ctx.report("EIR-S013", path, node.name,
@@ -70,12 +69,20 @@ void checkTargetName(VerifyContext& ctx, const Node& node, const std::string& la
                    "the file is damaged or crafted; re-export the program");
 }
 
-void checkNamedArguments(VerifyContext& ctx, const Node& node, const std::string& label, const std::string& path) {
+// Whether some argument name occurs twice (a node passes a handful: compared pairwise).
+bool repeatsAName(const Node& node) {
+    for (size_t a = 0; a < node.inputs.size(); ++a)
+        for (size_t b = a + 1; b < node.inputs.size(); ++b)
+            if (!node.inputs[a].name.empty() && node.inputs[a].name == node.inputs[b].name) return true;
+    return false;
+}
+
+void checkNamedArguments(VerifyContext& ctx, const Node& node, const NodeRef& label, const std::string& path) {
+    if (node.inputs.size() < 64 && !repeatsAName(node)) return; // the usual case: every name once
     std::unordered_map<std::string_view, size_t> seen;
     seen.reserve(node.inputs.size());
     for (const auto& in : node.inputs)
         if (!in.name.empty()) ++seen[in.name];
-    if (seen.size() == node.inputs.size()) return; // the usual case: every name once
     // Report in argument order, each name once.
     for (const auto& in : node.inputs) {
         auto it = seen.find(in.name);
@@ -99,10 +106,9 @@ void checkTensorValues(VerifyContext& ctx, const Graph& g, const std::string& pa
 
 void checkGraphValues(VerifyContext& ctx, const Graph& g, const std::string& path, int depth) {
     checkTensorValues(ctx, g, path);
-    const auto fx = fxNodeNames(g); // messages name nodes as the FX text does
     for (size_t k = 0; k < g.nodes.size(); ++k) {
         const Node& node = g.nodes[k];
-        const std::string label = nodeLabel(node, fx[k]);
+        const NodeRef label(ctx, g, k); // messages name nodes as the FX text does
         checkTargetName(ctx, node, label, path);
         checkNamedArguments(ctx, node, label, path);
         if (depth >= 64) continue; // as deep as any reader nests subgraphs

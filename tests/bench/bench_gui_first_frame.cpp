@@ -1,7 +1,7 @@
-// bench_gui_first_frame [RUNS] [--no-dot] — time to the first interactive frame (load + layout + scene built +
-// the view painted once) for every generated fixture, median over RUNS runs (offscreen Qt platform).
-// For deep_stack, side by side with the FxGraphDrawer route: `irlens-cli dot FILE` (the flat graph as
-// DOT) then `dot -Tsvg` on it. Not a test: run by hand on an idle machine.
+// bench_gui_first_frame [RUNS] [--no-dot] [FILE.pt2 ...] — time to the first interactive frame (load + layout +
+// scene built + the view painted once) for every generated fixture, or for the files named, median over RUNS
+// runs (offscreen Qt platform). For deep_stack, side by side with the FxGraphDrawer route: `irlens-cli dot
+// FILE` (the flat graph as DOT) then `dot -Tsvg` on it. Not a test: run by hand on an idle machine.
 #include "bench_stats.h"
 #include "core/ir/large_pages.h"
 #include "support/shared_fixtures.h"
@@ -79,8 +79,27 @@ int main(int argc, char** argv) {
     irlens::core::preferLargePages(); // as the executables do
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
-    const bool skipDot = argc > 2 && std::string(argv[2]) == "--no-dot"; // the dot route takes minutes
+    int runs = 3;
+    bool skipDot = false; // the dot route takes minutes
+    QStringList files;
+    for (int k = 1; k < argc; ++k) {
+        const std::string a = argv[k];
+        if (a == "--no-dot") skipDot = true;
+        else if (a.size() > 4 && a.substr(a.size() - 4) == ".pt2") files << QString::fromStdString(a);
+        else runs = std::max(1, std::atoi(a.c_str()));
+    }
+    if (!files.isEmpty()) {
+        std::printf("first interactive frame (load + layout + scene + first paint), median [min-max] of %d, threads: %d\n\n",
+                    runs, QThread::idealThreadCount());
+        for (const QString& path : files) {
+            std::vector<double> ms;
+            Frame last;
+            for (int r = 0; r < runs && (last = firstFrame(path)).ms >= 0; ++r) ms.push_back(last.ms);
+            const auto t = bench::spread(ms);
+            std::printf("%s: %d nodes, %d boxes, %.0f [%.0f-%.0f] ms\n", qPrintable(path), last.nodes, last.boxes, t.median, t.min, t.max);
+        }
+        return 0;
+    }
     if (!testing::haveShared()) {
         std::printf("../shared/fixtures not found (set IRLENS_SHARED_DIR)\n");
         return 0;

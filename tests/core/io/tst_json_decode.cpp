@@ -1,6 +1,7 @@
 // The program JSON decoder on small snippets: every Argument member, each schema-era quirk, and
 // every error path with its exact message.
 #include "core/io/json_codec.h"
+#include "core/io/json_decode_dom.h"
 
 #include <QTest>
 
@@ -86,6 +87,9 @@ private slots:
     void argumentMembers();
     void eraQuirks();
     void namesBigGraphBesideTables();
+    void deferredContainers();
+    void bigTableInHalves();
+    void damagedTextAsAPlainParse();
     void schema2Program();
     void signatureSpecs();
     void legacySignature21();
@@ -215,6 +219,126 @@ void TstJsonDecode::namesBigGraphBesideTables() {
     auto broken = decodeProgramJson(bigChainJson(n, {40000, 12}), "m.json");
     QVERIFY(!broken.isOk());
     QVERIFY2(broken.error().find("nodes[12]") != std::string::npos, broken.error().c_str());
+}
+
+namespace {
+
+// A program whose graph holds `nodes` (a JSON array) and `values` (the tensor_values object).
+std::string programWith(const std::string& nodes, const std::string& values = "{}") {
+    return R"({"graph_module": {"graph": {"inputs": [], "outputs": [], "nodes": )" + nodes + R"(, "tensor_values": )" + values +
+           R"(}, "signature": {"input_specs": [], "output_specs": []}}, "schema_version": {"major": 8, "minor": 12}})";
+}
+
+std::string node(const std::string& target, const std::string& inputs = "[]") {
+    return R"({"target": )" + target + R"(, "inputs": )" + inputs + R"(, "outputs": [{"as_tensor": {"name": "o"}}]})";
+}
+
+// "m.json: invalid JSON at line 1, column N: " for the byte `offset` past `marker` in `json`.
+QString syntaxErrorAt(const std::string& json, const std::string& marker, size_t offset, const char* what) {
+    return QString::fromStdString("m.json: invalid JSON at line 1, column " + std::to_string(json.find(marker) + offset + 1) + ": " + what);
+}
+
+} // namespace
+
+// The graph's nodes and value tables are only scanned for their structure, then parsed one element at a
+// time as they are decoded (json_decode_dom.h). A syntax error is still the text's first, wherever decoding
+// stopped; keys with escapes and errors inside an element read as a whole-text parse gives them.
+void TstJsonDecode::deferredContainers() {
+    const std::string relu = R"("torch.ops.aten.relu.default")";
+    // node 0's target is a number (decoding stops there); node 1 misses a comma further on: the syntax error wins
+    const std::string both = programWith("[" + node("3") + ", " + node(relu, R"([{"name": "a", "arg": {"as_ints": [1 2]}}])") + "]");
+    auto r = decodeProgramJson(both, "m.json");
+    QVERIFY(!r.isOk());
+    QCOMPARE(QString::fromStdString(r.error()), syntaxErrorAt(both, "[1 2]", 3, "expected ',' or ']' in an array"));
+    // without the syntax error, the decoding error with its path
+    auto decoded = decodeProgramJson(programWith("[" + node(relu) + ", " + node("3") + "]"), "m.json");
+    QVERIFY(!decoded.isOk());
+    QCOMPARE(QString::fromStdString(decoded.error()), QString("m.json: $.graph_module.graph.nodes[1].target: expected a string, found a number"));
+    // two nodes without a comma between them
+    const std::string joined = programWith("[" + node(relu) + " " + node(relu) + "]");
+    auto j = decodeProgramJson(joined, "m.json");
+    QVERIFY(!j.isOk());
+    QCOMPARE(QString::fromStdString(j.error()), syntaxErrorAt(joined, "} {", 2, "expected ',' or ']' in an array"));
+    // a trailing comma inside a tensor_values entry
+    const std::string trailing = programWith("[]", R"({"y": {"dtype": 7,}})");
+    auto t = decodeProgramJson(trailing, "m.json");
+    QVERIFY(!t.isOk());
+    QCOMPARE(QString::fromStdString(t.error()), syntaxErrorAt(trailing, "7,}", 2, "expected a quoted key in an object"));
+    // a bad escape inside a node's string, after a node that fails to decode
+    const std::string escape = programWith("[" + node("3") + ", " + node(R"("torch.ops.aten.\q")") + "]");
+    auto e = decodeProgramJson(escape, "m.json");
+    QVERIFY(!e.isOk());
+    QCOMPARE(QString::fromStdString(e.error()), syntaxErrorAt(escape, "\\q", 1, "bad escape '\\q'"));
+    // keys with escapes, in a value table and as a node's name
+    const std::string meta = R"({"dtype": 7, "sizes": [{"as_int": 3}], "strides": [{"as_int": 1}]})";
+    auto k = decodeProgramJson(programWith("[]", R"({"a\u0041\"": )" + meta + "}"), "m.json");
+    QVERIFY2(k.isOk(), k.error().c_str());
+    QCOMPARE((*k)->graph.tensorValues.size(), size_t(1));
+    QCOMPARE((*k)->graph.tensorValues.begin()->first, std::string("aA\""));
+}
+
+// A value table of 50,000 entries and more is decoded in two halves at once: a name written twice, once
+// in each half, keeps the later value (as one pass and Python's json do), and with broken entries in both
+// halves the error names the first.
+void TstJsonDecode::bigTableInHalves() {
+    const int n = 60000;
+    const std::string later = R"(, "x": {"dtype": 7, "sizes": [{"as_int": 5}], "strides": [{"as_int": 1}]}}, "sym_int_values")";
+    std::string json = bigChainJson(n);
+    json.replace(json.find(R"(}, "sym_int_values")"), std::string(R"(}, "sym_int_values")").size(), later);
+    auto r = decodeProgramJson(json, "m.json");
+    QVERIFY2(r.isOk(), r.error().c_str());
+    const Graph& g = (*r)->graph;
+    QCOMPARE(g.tensorValues.size(), size_t(n + 1));
+    QCOMPARE(g.tensorValues.at("x").sizes.size(), size_t(1));
+    QCOMPARE(g.tensorValues.at("x").sizes[0].value, int64_t(5));
+    QCOMPARE(g.tensorValues.at("r_" + std::to_string(n - 1)).sizes[0].value, int64_t(2));
+    // entries 12 and 50,000 broken: the message names entry 12 ("r_11", after "x")
+    std::string broken = bigChainJson(n);
+    for (const char* name : {"\"r_49999\": {\"dtype\": 7", "\"r_11\": {\"dtype\": 7"})
+        broken.replace(broken.find(name), std::string(name).size(), std::string(name).substr(0, std::string(name).size() - 1) + "\"seven\"");
+    auto b = decodeProgramJson(broken, "m.json");
+    QVERIFY(!b.isOk());
+    QVERIFY2(b.error().find("tensor_values.r_11.dtype") != std::string::npos, b.error().c_str());
+}
+
+// The deferred containers are only scanned before they are decoded; a text that is no JSON must still
+// fail as a plain parse of the whole text fails, at the same line and column, and one that is JSON must
+// never fail for its syntax. Thousands of damaged copies of a small program (bytes changed, dropped, and
+// brackets, quotes, commas and backslashes put in), each decoded and parsed plainly.
+void TstJsonDecode::damagedTextAsAPlainParse() {
+    const std::string clean = bigChainJson(12);
+    uint64_t state = 2024;
+    auto next = [&](uint64_t n) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<size_t>((state >> 33) % n);
+    };
+    const std::string structural = "{}[]\",:\\ 0a";
+    int syntax = 0, decoded = 0;
+    for (int round = 0; round < 4000; ++round) {
+        std::string text = clean;
+        for (int edits = 1 + static_cast<int>(next(3)); edits > 0; --edits) {
+            const size_t at = next(text.size());
+            switch (next(3)) {
+            case 0: text[at] = structural[next(structural.size())]; break;
+            case 1: text.erase(at, 1 + next(4)); break;
+            default: text.insert(at, 1, structural[next(structural.size())]); break;
+            }
+        }
+        json::JsonDoc plain;
+        const Status parsed = plain.parse(text, 512);
+        auto r = decodeProgramJson(text, "m.json");
+        if (!parsed) {
+            ++syntax;
+            QVERIFY2(!r.isOk(), qPrintable(QString("round %1 decoded a text a plain parse refuses").arg(round)));
+            QCOMPARE(QString::fromStdString(r.error()), QString::fromStdString("m.json: " + parsed.message()));
+        } else {
+            decoded += r.isOk();
+            if (!r.isOk()) QVERIFY2(r.error().find("invalid JSON") == std::string::npos, r.error().c_str());
+        }
+    }
+    qInfo("%d damaged texts: %d no JSON, %d decoded", 4000, syntax, decoded);
+    QVERIFY(syntax > 1000);
+    QVERIFY(decoded > 100);
 }
 
 void TstJsonDecode::eraQuirks() {

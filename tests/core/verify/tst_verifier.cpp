@@ -416,6 +416,43 @@ private slots:
         QCOMPARE(structural, 150);
     }
 
+    // A node's FX name is made only once a finding needs it, and only for the nodes up to it (a long
+    // graph without findings is never named). Here a run of nodes FX renames ("sum" is a builtin: sum_1;
+    // the next node's "sum_1" is then taken: sum_2 ...) reaches across the graph, so a label made from
+    // too short a prefix, or out of order, shows. Findings early, in the middle and late name their
+    // nodes as naming the whole graph does.
+    void labelsNamedAsFarAsNeeded() {
+        ProgramBuilder b("chain");
+        b.verifiers({"TRAINING"});
+        std::string prev = b.userInput("x", f32({2}));
+        const std::vector<int> renamed = {500, 1800, 3000, 4000, 15000, 19999};
+        const std::set<int> readGhost = {10, 1800, 3000, 4000, 15000, 19999};
+        for (int k = 0, run = 0; k < 20000; ++k) {
+            std::string name = "n_" + std::to_string(k);
+            if (std::find(renamed.begin(), renamed.end(), k) != renamed.end()) {
+                name = run ? "sum_" + std::to_string(run) : "sum";
+                ++run;
+            }
+            b.call("torch.ops.aten.relu.default", name).arg("self", readGhost.count(k) ? "ghost" : prev).out(f32({2}));
+            prev = name;
+        }
+        b.userOutput(prev);
+        const Program p = b.buildUnchecked();
+        const std::vector<std::string> fx = fxNodeNames(p.graph);
+        QCOMPARE(fx[19999], std::string("sum_6"));
+        VerifyOptions o;
+        o.checkMetaPresence = false;
+        QStringList got, expected;
+        for (const auto& d : verify(p, o))
+            if (d.ruleId == std::string("EIR-S006")) got << QString::fromStdString(d.message);
+        for (int k : readGhost)
+            expected << QString::fromStdString("node " + (fx[size_t(k)] == p.graph.nodes[size_t(k)].name ? "'" + fx[size_t(k)] + "'"
+                                                           : "'" + fx[size_t(k)] + "' (recorded as '" + p.graph.nodes[size_t(k)].name + "')") +
+                                               " reads 'ghost', which no placeholder or node defines");
+        QCOMPARE(got, expected);
+        QVERIFY(expected[1].contains("'sum_2' (recorded as 'sum_1')"));
+    }
+
     void diagnosticsAreBounded() {
         ProgramBuilder b = base();
         for (int k = 0; k < 100; ++k) b.call("torch.ops.aten.neg.default", "n" + std::to_string(k)).arg("self", "ghost").out(f32({2}));
