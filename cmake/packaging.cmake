@@ -22,6 +22,8 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# irlens-capture is a Python 3 script; the libraries come from dpkg-shlibdeps
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
 
 # /usr/share/doc/irlens/copyright in Debian's machine-readable format, written from LICENSE so the two
