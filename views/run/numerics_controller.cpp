@@ -145,15 +145,12 @@ void NumericsController::compareWith(const QString& reference) {
     m_run->run();
 }
 
+// A file, or (Cancel) a folder of NAME.npy files: each dialog's title says what Cancel does.
 void NumericsController::askReference() {
-    QString path = QFileDialog::getOpenFileName(m_window, tr("Reference values, keyed by node name"), QString(),
-                                                tr("Tensor files (*.safetensors *.pt *.pth *.npz);;All files (*)"));
-    if (path.isEmpty()) {
-        // a folder of NAME.npy files
-        path = QFileDialog::getExistingDirectory(m_window, tr("Or a folder of NAME.npy files"));
-        if (path.isEmpty()) return;
-    }
-    compareWith(path);
+    QString path = QFileDialog::getOpenFileName(m_window, tr("Reference values keyed by node name (Cancel: a folder of .npy files instead)"),
+                                                QString(), tr("Tensor files (*.safetensors *.pt *.pth *.npz);;All files (*)"));
+    if (path.isEmpty()) path = QFileDialog::getExistingDirectory(m_window, tr("A folder of NAME.npy files (Cancel: compare nothing)"));
+    if (!path.isEmpty()) compareWith(path);
 }
 
 void NumericsController::exportValues(const QString& path) {

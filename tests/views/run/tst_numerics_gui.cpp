@@ -171,6 +171,13 @@ void TestNumericsGui::nanProducerIsMarkedAndLinked() {
     doc->selectNode(-1);
     Q_EMIT summary->linkActivated("node:div");
     QCOMPARE(doc->selectedNode(), div);
+    if (qEnvironmentVariableIsSet("IRLENS_SHOT_DIR")) { // to look at the marker and the summary line
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.raiseDock("profile");
+        QTest::qWait(300);
+        w.grab().save(qEnvironmentVariable("IRLENS_SHOT_DIR") + "/nan-marker.png");
+    }
     // the Node pane: the NaN counted, the finite statistics of nothing
     ValueStatsView* stats = w.valueStatsView();
     QCOMPARE(stats->valueNames(), QStringList{"div"});
