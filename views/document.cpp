@@ -4,11 +4,13 @@
 #include "core/io/pt2_reader.h"
 #include "core/layout/graph_layout.h"
 #include "views/decomp/decomposition.h"
+#include "views/settings_writer.h"
 
 #include <QFileInfo>
 #include <QDateTime>
 #include <QFutureWatcher>
 #include <QPointer>
+#include <QSettings>
 #include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -126,6 +128,7 @@ void Document::setProgram(ProgramPtr program, const QString& title, std::shared_
                                                      beforeCollapse.key()));
     }
     m_program = std::move(program);
+    m_numerics.reset(); // values of another program
     m_title = title;
     m_path = m_program ? QString::fromStdString(m_program->sourcePath) : QString();
     ++m_programGeneration;
@@ -512,6 +515,27 @@ void Document::setBusy(bool busy, const QString& stage) {
     if (busy == m_busy) return;
     m_busy = busy;
     Q_EMIT busyChanged(busy);
+}
+
+// Kept in one settings map (file -> paths): a file's path is no settings key (its slashes make groups).
+QStringList Document::inputFiles() const {
+    const QString key = m_path.isEmpty() ? m_title : m_path;
+    if (auto it = m_inputFiles.find(key); it != m_inputFiles.end()) return *it;
+    if (m_path.isEmpty()) return {};
+    return QSettings().value("run/inputFiles").toMap().value(m_path).toStringList();
+}
+
+void Document::setInputFiles(const QStringList& paths) {
+    const QString key = m_path.isEmpty() ? m_title : m_path;
+    m_inputFiles[key] = paths;
+    if (!m_path.isEmpty()) {
+        waitForSettingWrites(); // the map as last written
+        QVariantMap all = QSettings().value("run/inputFiles").toMap();
+        if (paths.isEmpty()) all.remove(m_path);
+        else all[m_path] = paths;
+        writeSettingLater("run/inputFiles", all);
+    }
+    Q_EMIT inputFilesChanged();
 }
 
 } // namespace irlens::views

@@ -32,6 +32,7 @@ class QThreadPool;
 
 namespace irlens::core {
 struct AotiPackage;
+struct NumericRun; // core/compare/numeric_run.h
 }
 
 namespace irlens::views {
@@ -183,6 +184,15 @@ public:
     std::shared_ptr<const RunSnapshot> runResult() const { return m_run; }
     void setRunResult(std::shared_ptr<const RunSnapshot> run) { m_run = std::move(run); Q_EMIT runFinished(m_run); }
 
+    /// Every value of the last run or stepping session with its statistics, compared with reference
+    /// values when the run had some (views/run/numerics_controller.h); nullptr before either.
+    std::shared_ptr<const core::NumericRun> numerics() const { return m_numerics; }
+    void setNumerics(std::shared_ptr<const core::NumericRun> numerics) { m_numerics = std::move(numerics); Q_EMIT numericsChanged(); }
+    /// The input files chosen for the file on screen (Run › Inputs…), remembered per file; empty: the
+    /// default inputs (model.expected/ beside the file, the archive's sample inputs, generated ones).
+    QStringList inputFiles() const;
+    void setInputFiles(const QStringList& paths);
+
     bool isBusy() const { return m_busy; }
     /// Cancels the running job (Esc).
     void cancel();
@@ -211,6 +221,9 @@ signals:
     void runFinished(std::shared_ptr<const irlens::views::RunSnapshot> run);
     /// Graph › Check metas (EIR-M006) finished with `findings` disagreements.
     void metaChecked(int findings);
+    /// numerics() changed (a run or a step made values, or a new program cleared them).
+    void numericsChanged();
+    void inputFilesChanged();
 
 private:
     void pushTopScope();
@@ -251,6 +264,8 @@ private:
     bool m_verifying = false;
     bool m_verifyPending = false;
     std::shared_ptr<const RunSnapshot> m_run;
+    std::shared_ptr<const core::NumericRun> m_numerics;
+    QHash<QString, QStringList> m_inputFiles; // program key (its file, else its title) -> chosen inputs
     Decomposition* m_decomp = nullptr;
     NewNodes m_newNodes;
     // A program that came from the one on screen by decomposition steps (or their undo, read from the

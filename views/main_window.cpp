@@ -20,6 +20,8 @@
 #include "views/run/run_controller.h"
 #include "views/run/analysis_docks.h"
 #include "views/run/roofline_dock.h"
+#include "views/run/numerics_controller.h"
+#include "views/inspect/value_stats_view.h"
 #include "views/run/step_controller.h"
 #include "views/teach/learn_launcher.h"
 #include "views/teach/spec_reference.h"
@@ -31,6 +33,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QSplitter>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -101,6 +104,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     m_analysis = new AnalysisDocks(this, m_doc, m_run->heatmap());
     // each node against this machine's roofs (views/run/roofline_dock.h)
     m_roofline = new RooflineDock(this, m_doc);
+    // Run › Inputs…, Compare with reference values…, the Numerics dock, File › Export values…
+    m_numerics = new NumericsController(this, m_doc, m_run, m_graph);
     connect(m_graph->view(), &GraphView::runToHereRequested, m_step, &StepController::runTo);
     // the run's docks join the bottom tabs; the FX text stays in front until there is a run to show
     if (auto* fx = findChild<QDockWidget*>(QStringLiteral("fx"))) fx->raise();
@@ -223,7 +228,14 @@ void MainWindow::buildRightDocks() {
     };
     connect(m_inspectorView, &QTreeView::activated, this, follow);
     connect(m_inspectorView, &QTreeView::clicked, this, follow);
-    auto* inspectorDock = addDock(tr("Node"), "inspector", m_inspectorView, Qt::RightDockWidgetArea);
+    // the selected node's value as numbers under the tree, after a run or a step
+    m_valueStats = new ValueStatsView(m_doc, this);
+    auto* inspectorSplit = new QSplitter(Qt::Vertical, this);
+    inspectorSplit->addWidget(m_inspectorView);
+    inspectorSplit->addWidget(m_valueStats);
+    inspectorSplit->setStretchFactor(0, 1);
+    inspectorSplit->setStretchFactor(1, 1);
+    auto* inspectorDock = addDock(tr("Node"), "inspector", inspectorSplit, Qt::RightDockWidgetArea);
     connect(m_graph->view(), &GraphView::showSourceRequested, this, [this, inspectorDock](int n) {
         inspectorDock->show();
         inspectorDock->raise();
@@ -297,7 +309,7 @@ std::pair<QAction*, QAction*> addDrawingActions(QMenu* menu, Document* doc) {
 }
 
 // The docks a run fills, by the words the command line uses, and their object names.
-const std::array<std::pair<const char*, const char*>, 9> kDockWords{{{"profile", "runProfile"},
+const std::array<std::pair<const char*, const char*>, 10> kDockWords{{{"profile", "runProfile"},
                                                                      {"timeline", "runTimeline"},
                                                                      {"flame", "runFlameGraph"},
                                                                      {"outputs", "runOutputs"},
@@ -305,7 +317,8 @@ const std::array<std::pair<const char*, const char*>, 9> kDockWords{{{"profile",
                                                                      {"path", "runCriticalPath"},
                                                                      {"lines", "runSourceLines"},
                                                                      {"roofline", "runRoofline"},
-                                                                     {"values", "stepValues"}}};
+                                                                     {"values", "stepValues"},
+                                                                     {"numerics", "runNumerics"}}};
 
 } // namespace
 
@@ -563,6 +576,7 @@ void MainWindow::resetLayout() {
     m_analysis->revealDocks();
     m_roofline->revealDock();
     if (m_step->stepper()) m_step->valuesDock()->show();
+    if (m_doc->numerics()) m_numerics->dock()->show();
     sizeDocks();
 }
 

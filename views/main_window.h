@@ -31,8 +31,10 @@ class RunController;
 class StepController;
 class AnalysisDocks;
 class RooflineDock;
+class NumericsController;
 class SpecReferenceDialog;
 class LearnLauncher;
+class ValueStatsView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -60,6 +62,11 @@ public:
     StepController* stepController() const { return m_step; }
     AnalysisDocks* analysisDocks() const { return m_analysis; }
     RooflineDock* rooflineDock() const { return m_roofline; }
+    /// Run › Inputs…, Compare with reference values…, File › Export values…, the Numerics dock and
+    /// the numeric overlay (views/run/numerics_controller.h).
+    NumericsController* numericsController() const { return m_numerics; }
+    /// The Node pane's statistics of the selected node's value (views/inspect/value_stats_view.h).
+    ValueStatsView* valueStatsView() const { return m_valueStats; }
 
     void openFile(const QString& path);
     /// The bundled example (what a start without a file shows).
@@ -131,6 +138,8 @@ private:
     StepController* m_step = nullptr;
     AnalysisDocks* m_analysis = nullptr;
     RooflineDock* m_roofline = nullptr;
+    NumericsController* m_numerics = nullptr;
+    ValueStatsView* m_valueStats = nullptr;
     SpecReferenceDialog* m_specReference = nullptr;
     LearnLauncher* m_learn = nullptr;
     QTreeView* m_moduleView = nullptr;

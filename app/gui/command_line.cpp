@@ -16,12 +16,13 @@ GuiOptions::GuiOptions() {
 }
 
 QString GuiOptions::dockHelp() {
-    return "with --run: bring the dock NAME to the front once the run is shown (" + views::MainWindow::dockWords().join(", ") + ")";
+    return "with --run or --compare-values: bring the dock NAME to the front once the run is shown (" + views::MainWindow::dockWords().join(", ") + ")";
 }
 
 std::vector<const QCommandLineOption*> GuiOptions::options() const {
     return {&select,     &search,        &run,            &decompose, &runTo,     &reference, &dock,    &whatIf,
-            &sourceRoot, &memoryOverlay, &fxPlaceholders, &noFold,    &expandAll, &fxForm,    &compare, &tour, &man};
+            &sourceRoot, &memoryOverlay, &fxPlaceholders, &noFold,    &expandAll, &fxForm,    &inputs,  &compareValues,
+            &compare,    &tour,          &man};
 }
 
 std::optional<int> GuiOptions::answerWithoutDisplay(int argc, char** argv) {

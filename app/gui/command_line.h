@@ -36,6 +36,11 @@ struct GuiOptions {
     QCommandLineOption noFold{"no-fold", "draw repeated blocks in full (Graph › Fold repeated blocks off)"};
     QCommandLineOption expandAll{"expand-all", "once shown, open every module (Graph › Expand all modules)"};
     QCommandLineOption fxForm{"fx", "show the FX dock's FORM tab: graph, code (forward()) or table (print_tabular)", "FORM"};
+    QCommandLineOption inputs{"inputs", "run on the inputs in FILE (.pt, .npy, .npz, .safetensors or a model.expected/ folder; "
+                                        "repeat for several, matched by name or in this order; Run › Inputs…, remembered for the file)",
+                              "FILE"};
+    QCommandLineOption compareValues{"compare-values", "once shown, run and compare every node's value with the values in REF, keyed "
+                                                       "by node name (Run › Compare with reference values…)", "REF"};
     QCommandLineOption compare{"compare", "once shown, open the Compare window against the program in FILE", "FILE"};
     QCommandLineOption tour{"tour", "start the guided tour of the Export IR (Help › Tour of the Export IR), where it was left"};
     QCommandLineOption man{"man", "print the manual page irlens(1) as roff and exit"};

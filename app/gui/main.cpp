@@ -22,6 +22,7 @@
 #include "views/run/analysis_docks.h"
 #include "views/run/source_pane.h"
 #include "views/run/step_controller.h"
+#include "views/run/numerics_controller.h"
 #include "views/teach/learn_launcher.h"
 #include "views/teach/spec_reference.h"
 
@@ -60,6 +61,10 @@ void applyFirstLayoutOptions(irlens::views::MainWindow& window, const irlens::ap
         QObject::disconnect(*once);
         const QCommandLineParser& parser = o.parser;
         if (parser.isSet(o.expandAll)) doc->expandAll();
+        if (parser.isSet(o.inputs))
+            if (const QString error = window.numericsController()->chooseInputs(parser.values(o.inputs)); !error.isEmpty())
+                qWarning("irlens: --inputs: %s", qPrintable(error));
+        if (parser.isSet(o.compareValues)) window.numericsController()->compareWith(parser.value(o.compareValues));
         if (parser.isSet(o.run)) {
             window.runController()->heatmapAction()->setChecked(true);
             window.runController()->run();

@@ -88,20 +88,72 @@ bool withinTolerance(const NodeError& e, const Tolerance& tol) {
     return e.differing == 0 || e.maxAbs <= tol.atol || e.normRel <= tol.normRel;
 }
 
-FiniteCount countNonFinite(const Tensor& t) {
-    FiniteCount c;
-    if (!isFloatingType(t.dtype())) return c;
+namespace {
+
+// Everything but the histogram, in one pass over the elements.
+ValueStats momentsOf(const Tensor& t) {
+    ValueStats s;
+    s.elements = t.numel();
     const ElementReader read(t);
-    const int64_t n = t.numel();
-    for (int64_t k = 0; k < n; ++k) {
+    double sum = 0, sumSq = 0;
+    for (int64_t k = 0; k < s.elements; ++k) {
         const double x = read(k);
-        if (std::isfinite(x)) continue;
-        if (std::isnan(x)) ++c.nan;
-        else if (x > 0) ++c.posInf;
-        else ++c.negInf;
-        if (c.first < 0) c.first = k;
+        if (!std::isfinite(x)) {
+            if (std::isnan(x)) ++s.nonFinite.nan;
+            else if (x > 0) ++s.nonFinite.posInf;
+            else ++s.nonFinite.negInf;
+            if (s.nonFinite.first < 0) s.nonFinite.first = k;
+            continue;
+        }
+        if (s.finite == 0 || x < s.min) s.min = x;
+        if (s.finite == 0 || x > s.max) s.max = x;
+        ++s.finite;
+        sum += x;
+        sumSq += x * x;
     }
-    return c;
+    if (s.finite > 0) {
+        const double n = static_cast<double>(s.finite);
+        s.mean = sum / n;
+        s.std = std::sqrt(std::max(0.0, sumSq / n - s.mean * s.mean));
+    }
+    return s;
+}
+
+void fillHistogram(ValueStats& s, const Tensor& t, int bins, double lo, double hi) {
+    s.lo = lo;
+    s.hi = hi;
+    s.histogram.assign(static_cast<size_t>(std::max(1, bins)), 0);
+    const double width = hi > lo ? (hi - lo) / static_cast<double>(s.histogram.size()) : 1.0;
+    const ElementReader read(t);
+    for (int64_t k = 0; k < s.elements; ++k) {
+        const double x = read(k);
+        if (!std::isfinite(x)) continue;
+        const auto bin = static_cast<size_t>(std::clamp((x - lo) / width, 0.0, static_cast<double>(s.histogram.size() - 1)));
+        ++s.histogram[bin];
+    }
+}
+
+} // namespace
+
+FiniteCount countNonFinite(const Tensor& t) {
+    if (!isFloatingType(t.dtype())) return {};
+    return momentsOf(t).nonFinite;
+}
+
+ValueStats valueStatsOf(const Tensor& t, int bins) {
+    ValueStats s = momentsOf(t);
+    fillHistogram(s, t, bins, s.min, s.max);
+    return s;
+}
+
+std::pair<ValueStats, ValueStats> valueStatsOfPair(const Tensor& value, const Tensor& reference, int bins) {
+    ValueStats a = momentsOf(value), r = momentsOf(reference);
+    double lo = a.min, hi = a.max;
+    if (a.finite == 0) lo = r.min, hi = r.max;
+    else if (r.finite > 0) lo = std::min(lo, r.min), hi = std::max(hi, r.max);
+    fillHistogram(a, value, bins, lo, hi);
+    fillHistogram(r, reference, bins, lo, hi);
+    return {std::move(a), std::move(r)};
 }
 
 std::string indexText(int64_t flat, const exec::Shape& sizes) {

@@ -17,6 +17,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace irlens::core {
 
@@ -59,6 +61,23 @@ struct FiniteCount {
 
 /// Counts NaN and ±Inf (integer and bool tensors have none).
 FiniteCount countNonFinite(const exec::Tensor& t);
+
+/// What one value holds, for showing it beside another: its finite elements' min, max, mean and
+/// standard deviation, its NaN and infinity counts, and a histogram of its finite elements over
+/// [lo, hi] (shared by the two values of a pair, so that their bars line up).
+struct ValueStats {
+    int64_t elements = 0;
+    int64_t finite = 0;          // elements that are neither NaN nor infinite
+    double min = 0, max = 0, mean = 0, std = 0;  // over the finite elements (0 when there are none)
+    FiniteCount nonFinite;
+    double lo = 0, hi = 0;       // the histogram's range
+    std::vector<int64_t> histogram;  // equal-width bins over [lo, hi]; the last bin includes hi
+};
+
+/// The statistics of `t` with a histogram of `bins` bins over its own finite range.
+ValueStats valueStatsOf(const exec::Tensor& t, int bins);
+/// The statistics of a value and its reference, their histograms over the range both span.
+std::pair<ValueStats, ValueStats> valueStatsOfPair(const exec::Tensor& value, const exec::Tensor& reference, int bins);
 
 /// "[1, 0, 3]": the index of flat element `flat` (C order) in a tensor of `sizes`.
 std::string indexText(int64_t flat, const exec::Shape& sizes);

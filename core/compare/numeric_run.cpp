@@ -52,7 +52,7 @@ std::vector<int> tensorOutputs(const exec::PlanGraph& g, const exec::PlanNode& p
     return out;
 }
 
-void compareWith(ValueRecord& rec, const Tensor& value, const TensorFileEntry& ref, const Tolerance& tol) {
+void compareWith(ValueRecord& rec, const Tensor& value, const TensorFileEntry& ref, const Tolerance& tol, int statsBins) {
     if (ref.value.kind != Value::Kind::Tensor) {
         rec.check = ValueCheck::ShapeMismatch;
         rec.referenceShape = "not a tensor";
@@ -65,6 +65,11 @@ void compareWith(ValueRecord& rec, const Tensor& value, const TensorFileEntry& r
         return;
     }
     rec.referenceShape = r->shapeString();
+    if (statsBins > 0 && !isComplexType(value.dtype()) && !isComplexType(r->dtype())) {
+        auto [mine, theirs] = valueStatsOfPair(value, *r, statsBins); // any two shapes: their elements side by side
+        rec.stats = std::move(mine);
+        rec.referenceStats = std::move(theirs);
+    }
     if (r->sizes() != value.sizes()) {
         rec.check = ValueCheck::ShapeMismatch;
         return;
@@ -155,9 +160,11 @@ Status stepAll(exec::Stepper& stepper, const Reference* ref, SafetensorsWriter* 
             rec.read = g.useCounts[static_cast<size_t>(slot)] > 0;
             rec.shape = value.shapeString();
             rec.sizes = value.sizes();
-            rec.finite = countNonFinite(value);
             if (ref)
-                if (auto it = ref->byName.find(name); it != ref->byName.end()) compareWith(rec, value, *it->second, options.tolerance);
+                if (auto it = ref->byName.find(name); it != ref->byName.end())
+                    compareWith(rec, value, *it->second, options.tolerance, options.statsBins);
+            if (options.statsBins > 0 && !rec.stats && !isComplexType(value.dtype())) rec.stats = valueStatsOf(value, options.statsBins);
+            rec.finite = rec.stats && isFloatingType(value.dtype()) ? rec.stats->nonFinite : countNonFinite(value);
             if (dump) IRLENS_TRY(dumpValue(*dump, name, value, out));
             records.push_back(static_cast<int>(out.values.size()));
             out.values.push_back(std::move(rec));
@@ -166,6 +173,18 @@ Status stepAll(exec::Stepper& stepper, const Reference* ref, SafetensorsWriter* 
         if (options.progress) options.progress(k + 1, total);
     }
     return Status::ok();
+}
+
+// The first failed value in execution order and the producers before it that agree.
+void findFirstDivergence(const Program& program, NumericRun& out) {
+    out.firstDivergent = -1;
+    out.agreeingChain.clear();
+    for (size_t k = 0; k < out.values.size(); ++k)
+        if (out.values[k].failed()) {
+            out.firstDivergent = static_cast<int>(k);
+            out.agreeingChain = agreeingChain(program, out.values, out.firstDivergent);
+            return;
+        }
 }
 
 // After the run: the values only the reference has, the first divergence and its agreeing producers.
@@ -180,12 +199,7 @@ Status summarize(const Program& program, const Reference& ref, NumericRun& out) 
         return Status::error(out.referencePath + ": the reference names none of the program's values (the program makes " + joined(mine) +
                              "; the reference holds " + joined(out.referenceOnly) + ")");
     }
-    for (size_t k = 0; k < out.values.size(); ++k)
-        if (out.values[k].failed()) {
-            out.firstDivergent = static_cast<int>(k);
-            out.agreeingChain = agreeingChain(program, out.values, out.firstDivergent);
-            break;
-        }
+    findFirstDivergence(program, out);
     return Status::ok();
 }
 
@@ -205,6 +219,14 @@ const char* valueCheckName(ValueCheck c) {
 
 size_t NumericRun::count(ValueCheck c) const {
     return static_cast<size_t>(std::count_if(values.begin(), values.end(), [c](const ValueRecord& v) { return v.check == c; }));
+}
+
+void applyTolerance(NumericRun& run, const Program& program, const Tolerance& tolerance) {
+    run.tolerance = tolerance;
+    for (auto& v : run.values)
+        if (v.check == ValueCheck::Agree || v.check == ValueCheck::Differ)
+            v.check = withinTolerance(v.error, tolerance) ? ValueCheck::Agree : ValueCheck::Differ;
+    if (run.compared) findFirstDivergence(program, run);
 }
 
 std::string describeNode(const Program& program, int node) {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct NumericRunOptions {
     Tolerance tolerance;
     std::string dumpPath;               // write every value to this .safetensors file ("" none)
     std::string programLabel;           // names the program in the dump's metadata (its file)
+    int statsBins = 0;                  // > 0: keep every value's statistics with a histogram of this many bins
     std::function<void(int done, int total)> progress;  // after each node, on the calling thread
     const std::atomic<bool>* cancel = nullptr;          // read between nodes
 };
@@ -50,6 +52,8 @@ struct ValueRecord {
     ValueCheck check = ValueCheck::NoReference;
     NodeError error;             // for Agree, Differ and DtypeMismatch
     FiniteCount finite;          // NaN / ±Inf in irlens's value
+    std::optional<ValueStats> stats;          // irlens's value (NumericRunOptions::statsBins > 0)
+    std::optional<ValueStats> referenceStats; // the reference's value of the same shape, its histogram over the range both span
     bool read = true;            // some node or the graph output reads it (false: an unused tuple element, `*_unused_<i>`)
     bool failed() const { return check == ValueCheck::Differ || check == ValueCheck::ShapeMismatch || check == ValueCheck::DtypeMismatch; }
 };
@@ -92,6 +96,10 @@ struct NumericRun {
 /// The numeric pass over `program` (see the file comment). Errors: inputs or reference unreadable,
 /// a reference that names none of the program's values, a node that cannot run (named), cancelled.
 Result<NumericRun> runNumerics(ProgramPtr program, const NumericRunOptions& options);
+
+/// Judges the measured values of `run` again against another tolerance: Agree and Differ, the first
+/// divergence and its agreeing chain (shape, dtype and missing values stay as they are).
+void applyTolerance(NumericRun& run, const Program& program, const Tolerance& tolerance);
 
 /// "addmm (aten.addmm.default, layers.0.fc) model.py:12": a node as the numeric reports name it.
 std::string describeNode(const Program& program, int node);

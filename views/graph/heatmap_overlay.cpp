@@ -5,6 +5,7 @@
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
+#include "views/graph/overlay_items.h"
 #include "views/run/run_analysis.h"
 
 #include <QGraphicsRectItem>
@@ -22,86 +23,6 @@ namespace irlens::views {
 using namespace irlens::core;
 
 namespace {
-
-/// The heat box over one graph box: paints the heat colour, the title and, under it, the time and
-/// share at the title's size (a corner label was too small to read at the zoom a graph is read at).
-class HeatItem : public QGraphicsRectItem {
-public:
-    HeatItem(const QRectF& rect, QColor color, QString title, QString time, NodeItem* parent)
-        : QGraphicsRectItem(rect, parent), m_title(std::move(title)), m_time(std::move(time)), m_node(parent) {
-        setBrush(color);
-        setPen(QPen(color.darker(150), 1.2));
-        setAcceptedMouseButtons(Qt::NoButton); // clicks fall through to the box underneath
-        setAcceptHoverEvents(false);
-    }
-    void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
-        p->setRenderHint(QPainter::Antialiasing);
-        const bool selected = m_node->emphasis() & static_cast<int>(Emphasis::Selected);
-        p->setPen(selected ? QPen(QColor(0xff, 0x3d, 0x00), 3.0) : pen());
-        p->setBrush(brush());
-        p->drawRoundedRect(rect(), 6, 6);
-        p->setPen(readableTextOn(brush().color()));
-        const QRectF text = rect().adjusted(4, 1, -4, -1);
-        const QRectF top(text.left(), text.top(), text.width(), text.height() / 2);
-        const QRectF bottom(text.left(), text.center().y(), text.width(), text.height() / 2);
-        p->drawText(top, Qt::AlignHCenter | Qt::AlignBottom, m_title);
-        QFont f = p->font();
-        f.setBold(true);
-        p->setFont(f);
-        p->drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, m_time);
-    }
-
-private:
-    QString m_title, m_time;
-    NodeItem* m_node;
-};
-
-/// The legend: the viridis bar with what its ends and decades stand for (`label(fraction of the top)`).
-class HeatLegend : public QWidget {
-public:
-    explicit HeatLegend(QWidget* parent) : QWidget(parent) {
-        setObjectName("heatLegend");
-        setAttribute(Qt::WA_TransparentForMouseEvents);
-        resize(270, 58);
-    }
-    void setScale(QString title, std::function<QString(double)> label) {
-        m_title = std::move(title);
-        m_label = std::move(label);
-        update();
-    }
-    QString title() const { return m_title; }
-    void paintEvent(QPaintEvent*) override {
-        QPainter p(this);
-        p.setRenderHint(QPainter::Antialiasing);
-        p.setPen(palette().color(QPalette::Mid));
-        QColor back = palette().color(QPalette::Base);
-        back.setAlpha(230);
-        p.setBrush(back);
-        p.drawRoundedRect(rect().adjusted(0, 0, -1, -1), 5, 5);
-        p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRect(8, 3, width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter, m_title);
-        const QRect bar(10, 21, width() - 20, 12);
-        for (int x = 0; x < bar.width(); ++x) {
-            p.setPen(viridis(static_cast<double>(x) / std::max(1, bar.width() - 1)));
-            p.drawLine(bar.left() + x, bar.top(), bar.left() + x, bar.bottom());
-        }
-        p.setPen(palette().color(QPalette::Text));
-        QFont f = font();
-        f.setPointSizeF(f.pointSizeF() * 0.85);
-        p.setFont(f);
-        for (int d = 0; d <= static_cast<int>(kHeatDecades) && m_label; ++d) {
-            const int x = bar.left() + static_cast<int>(std::lround(bar.width() * (1.0 - d / kHeatDecades)));
-            p.drawLine(x, bar.bottom() + 1, x, bar.bottom() + 3);
-            const QString label = (d == static_cast<int>(kHeatDecades) ? QStringLiteral("≤") : QString()) + m_label(std::pow(10.0, -d));
-            const int w = QFontMetrics(f).horizontalAdvance(label);
-            p.drawText(std::clamp(x - w / 2, 2, width() - w - 2), bar.bottom() + 16, label);
-        }
-    }
-
-private:
-    QString m_title;
-    std::function<QString(double)> m_label;
-};
 
 QString shareText(double percent) { return QString::number(percent, 'g', percent >= 1 ? 2 : 1) + "%"; }
 QString bytesText(double bytes) {
@@ -150,20 +71,11 @@ HeatmapOverlay::HeatmapOverlay(Document* document, GraphPane* graph, QObject* pa
     connect(m_graph->scene(), &GraphScene::aboutToClear, this, [this] { m_overlays.clear(); });
     connect(m_graph->scene(), &GraphScene::rebuilt, this, &HeatmapOverlay::apply);
     m_run = m_doc->runResult();
-    m_legend = new HeatLegend(m_graph->view()->viewport());
+    m_legend = new ScaleLegend("heatLegend", 270, m_graph->view()->viewport());
     m_legend->hide();
-    m_graph->view()->viewport()->installEventFilter(this);
 }
 
-bool HeatmapOverlay::eventFilter(QObject* watched, QEvent* event) {
-    if (event->type() == QEvent::Resize) placeLegend();
-    return QObject::eventFilter(watched, event);
-}
-
-void HeatmapOverlay::placeLegend() {
-    const QWidget* viewport = m_legend->parentWidget();
-    m_legend->move(8, viewport->height() - m_legend->height() - 8);
-}
+QWidget* HeatmapOverlay::legend() const { return m_legend; }
 
 void HeatmapOverlay::setEnabled(bool on) {
     if (on == m_enabled) return;
@@ -244,12 +156,20 @@ void HeatmapOverlay::apply() {
         for (const auto& [item, bytes] : m_itemBytes) largest = std::max(largest, bytes);
         peak = std::max<int64_t>(1, memoryOf(*m_run->analysis).peakBytes);
     }
-    auto* legend = static_cast<HeatLegend*>(m_legend);
+    // a tick per decade below the top, labelled by what that fraction of the top stands for
+    auto scale = [](std::function<QString(double)> label) {
+        std::vector<ScaleLegend::Tick> ticks;
+        for (int d = 0; d <= static_cast<int>(kHeatDecades); ++d)
+            ticks.push_back({1.0 - d / kHeatDecades, (d == static_cast<int>(kHeatDecades) ? QStringLiteral("≤") : QString()) + label(std::pow(10.0, -d))});
+        return ticks;
+    };
     if (memory)
-        legend->setScale(tr("Bytes live at the peak, by producer (log)"), [largest](double f) { return bytesText(static_cast<double>(largest) * f); });
+        m_legend->setScale(tr("Bytes live at the peak, by producer (log)"),
+                           scale([largest](double f) { return bytesText(static_cast<double>(largest) * f); }));
     else
-        legend->setScale(tr("Self time, share of the run (log)"), [top = 100.0 * static_cast<double>(hottestNs) / totalNs](double f) { return shareText(top * f); });
-    placeLegend();
+        m_legend->setScale(tr("Self time, share of the run (log)"),
+                           scale([top = 100.0 * static_cast<double>(hottestNs) / totalNs](double f) { return shareText(top * f); }));
+    m_legend->place();
     m_legend->raise();
     for (NodeItem* box : m_graph->scene()->nodeItems()) {
         const auto& vi = box->item();
@@ -257,7 +177,7 @@ void HeatmapOverlay::apply() {
         const int64_t v = memory ? bytesOfItem(box->index()) : timeOfItem(box->index());
         const double share = 100.0 * static_cast<double>(v) / (memory ? static_cast<double>(peak) : totalNs);
         const QString text = QStringLiteral("%1 · %2%").arg(memory ? bytesText(static_cast<double>(v)) : formatNs(v)).arg(share, 0, 'f', 1);
-        auto* heat = new HeatItem(box->boundingRect().adjusted(4, 4, -4, -4), heatColor(v, memory ? largest : hottestNs),
+        auto* heat = new OverlayBox(box->boundingRect().adjusted(4, 4, -4, -4), heatColor(v, memory ? largest : hottestNs),
                                   QString::fromStdString(vi.title), text, box);
         m_overlays[box] = heat;
     }

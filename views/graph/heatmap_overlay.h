@@ -25,6 +25,7 @@ namespace irlens::views {
 class Document;
 class GraphPane;
 class NodeItem;
+class ScaleLegend;
 
 /// Viridis at t in [0, 1] (0 = dark purple, 1 = yellow).
 QColor viridis(double t);
@@ -56,16 +57,12 @@ public:
     /// Summed self time of the graph nodes a scene box stands for.
     int64_t timeOfItem(int layoutItem) const;
     /// The scale's legend in the canvas's bottom-left corner (shown while the overlay colours boxes).
-    QWidget* legend() const { return m_legend; }
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
+    QWidget* legend() const;
 
 private:
     void apply();
     void clearOverlays();
     void updateTooltips();
-    void placeLegend();
     void collectTimes();
     void collectBytes();
 
@@ -77,7 +74,7 @@ private:
     std::unordered_map<const NodeItem*, QGraphicsItem*> m_overlays;
     std::unordered_map<int, int64_t> m_itemNs; // layout item -> summed node self time
     std::unordered_map<int, int64_t> m_itemBytes; // layout item -> bytes live at the peak its nodes made
-    QWidget* m_legend = nullptr;
+    ScaleLegend* m_legend = nullptr;
 };
 
 } // namespace irlens::views

@@ -4,6 +4,8 @@
 #include "core/exec/plan.h"
 #include "core/exec/profile.h"
 #include "core/exec/run_compare.h"
+#include "core/compare/numeric_run.h"
+#include "views/run/run_inputs.h"
 
 #include "views/run/run_controller.h"
 #include "views/run/run_analysis.h"
@@ -115,6 +117,7 @@ std::shared_ptr<RunSnapshot> snapshotOf(const RunComparison& rc, const Profile& 
     return snap;
 }
 
+
 QString msText(int64_t ns) { return QString::number(static_cast<double>(ns) / 1e6, 'f', 2); }
 QString runsText(int n) { return countText(n, QStringLiteral("run"), QStringLiteral("runs")); }
 } // namespace
@@ -127,12 +130,15 @@ struct RunController::Job {
     std::atomic<int> runs{1};
     std::atomic<bool> cancel{false};
     std::shared_ptr<RunSnapshot> snapshot;
+    std::shared_ptr<const NumericRun> numerics;
     QString error;
+    QString numericsError; // the numeric pass failed (an unreadable reference): the timed run still shows
 };
 
 RunController::RunController(QMainWindow* window, Document* document, GraphPane* graph)
     : QObject(window), m_window(window), m_doc(document), m_graph(graph) {
     setObjectName("runController");
+    m_tolerance = Tolerance{}.normRel;
     createActions();
     const Docks docks = createPanes();
     createMenus(docks);
@@ -174,6 +180,15 @@ RunController::Docks RunController::createPanes() {
     m_summary = new QLabel(tr("Not run yet: Run › Run (F5)"), profileBox);
     m_summary->setObjectName("runSummary");
     m_summary->setWordWrap(true); // long summaries wrap instead of widening the dock
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(m_summary, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (!link.startsWith("node:")) return;
+        if (m_doc->scopes().size() > 1) m_doc->leaveSubgraph(0);
+        const int node = m_doc->nodeIndexOf(link.mid(5));
+        m_doc->revealNode(node);
+        m_doc->selectNode(node);
+    });
     top->addWidget(m_grouping);
     top->addWidget(m_summary, 1);
     m_profilePane = new TablePane(m_doc, m_profile, ProfileTableModel::LinkRole, profileBox);
@@ -324,7 +339,7 @@ void RunController::connectDocument(QDockWidget* profileDock) {
                                       : tr(" · cold start %1 ms (the first of %2 warm-up runs)").arg(cold).arg(r->warmup);
         }
         if (r->compared) summary += " · " + r->verdict; // outputs and mutated buffers against model.expected/
-        m_summary->setText(summary);
+        m_summary->setText(summary.toHtmlEscaped() + numericsSummary());
     });
 }
 
@@ -338,6 +353,44 @@ void RunController::setHeatmapAvailable(bool available) {
 
 RunController::~RunController() {
     if (m_job) m_job->cancel = true;
+}
+
+void RunController::setReference(const QString& path, double tolerance) {
+    m_reference = path;
+    m_tolerance = tolerance;
+}
+
+// The numeric pass's findings for the summary line, as rich text: the node that makes the first NaN
+// or infinity (a link that selects it), the reference's verdict.
+QString RunController::numericsSummary() const {
+    if (!m_numericsError.isEmpty()) return " · " + tr("values not compared: %1").arg(m_numericsError).toHtmlEscaped();
+    const auto numerics = m_doc->numerics();
+    ProgramPtr program = m_doc->program();
+    if (!numerics || !program) return {};
+    QString out;
+    const NonFiniteOrigin& nf = numerics->nonFinite;
+    if (nf.first() >= 0) {
+        const ValueRecord& v = numerics->values[static_cast<size_t>(nf.first())];
+        const QString what = v.finite.nan > 0 ? tr("NaN") : tr("infinity");
+        const QString node = QString::fromStdString(program->graph.nodes[static_cast<size_t>(v.node)].name);
+        out += " · <b>" + tr("first %1 made by").arg(what) + QStringLiteral(" <a href=\"node:%1\">%2</a></b> (%3)")
+                                                        .arg(node.toHtmlEscaped(), QString::fromStdString(v.name).toHtmlEscaped(),
+                                                             QString::fromStdString(describeNode(*program, v.node)).toHtmlEscaped());
+    } else if (!nf.nonFiniteInputs.empty()) {
+        out += " · " + tr("NaN or infinity in the inputs: %1").arg(QString::fromStdString(nf.nonFiniteInputs.front())).toHtmlEscaped();
+    }
+    if (numerics->compared) {
+        out += " · " + tr("values against %1: ").arg(QFileInfo(QString::fromStdString(numerics->referencePath)).fileName()).toHtmlEscaped();
+        if (numerics->firstDivergent >= 0) {
+            const ValueRecord& v = numerics->values[static_cast<size_t>(numerics->firstDivergent)];
+            const QString node = QString::fromStdString(program->graph.nodes[static_cast<size_t>(v.node)].name);
+            out += tr("first divergence at") + QStringLiteral(" <a href=\"node:%1\">%2</a>")
+                                                   .arg(node.toHtmlEscaped(), QString::fromStdString(v.name).toHtmlEscaped());
+        } else {
+            out += tr("all %1 compared values agree").arg(numerics->count(ValueCheck::Agree));
+        }
+    }
+    return out;
 }
 
 void RunController::setRunning(bool running) {
@@ -365,13 +418,19 @@ void RunController::run() {
         watcher->deleteLater();
         finish(generation, job);
     });
-    // reference outputs next to the file (the fixtures' model.expected/ folders): run on their inputs and compare
-    const QString expectedDir = m_doc->filePath().isEmpty() ? QString() : QFileInfo(m_doc->filePath()).dir().filePath("model.expected");
+    // the chosen inputs, else model.expected/ beside the file (its outputs the reference)
+    const InputRequest request = runInputRequest(*m_doc);
+    NumericRunOptions numeric;
+    numeric.inputs = request;
+    numeric.reference = m_reference.toStdString();
+    numeric.tolerance.normRel = m_tolerance;
+    numeric.statsBins = kValueStatsBins;
+    numeric.cancel = &job->cancel;
     const int threads = m_threads->value();
     const int warmup = m_warmup->value();
     const int repeat = m_repeat->value();
     job->runs = warmup + repeat;
-    watcher->setFuture(QtConcurrent::run(Document::workerPool(), [program, job, generation, expectedDir, threads, warmup, repeat] {
+    watcher->setFuture(QtConcurrent::run(Document::workerPool(), [program, job, generation, request, numeric, threads, warmup, repeat]() mutable {
         auto plan = ExecutionPlan::compile(program);
         if (!plan) {
             job->error = QString::fromStdString(plan.status().message());
@@ -379,14 +438,15 @@ void RunController::run() {
         }
         Profile profile, cold;
         RunCompareOptions options;
-        if (!expectedDir.isEmpty() && QFileInfo(expectedDir + "/manifest.json").exists()) options.inputs.expectDir = expectedDir.toStdString();
+        options.inputs = request;
         options.run.threads = threads;
         options.run.observer = &profile;
         options.run.cancel = &job->cancel;
-        options.run.progress = [job](int done, int total) {
+        auto progress = [job](int done, int total) {
             job->done = done;
             job->total = total;
         };
+        options.run.progress = progress;
         options.warmup = warmup;
         options.repeat = repeat;
         options.coldObserver = &cold;
@@ -398,6 +458,12 @@ void RunController::run() {
         }
         job->snapshot = snapshotOf(*result, profile, cold, warmup, generation);
         job->snapshot->analysis = analyseRun(*plan, profile);
+        // once more node by node (one thread, no fusion): every value's statistics, where a NaN or an
+        // infinity is made, and the comparison with reference values when there are some
+        numeric.progress = progress;
+        auto values = runNumerics(program, numeric);
+        if (values) job->numerics = std::make_shared<const NumericRun>(std::move(*values));
+        else job->numericsError = QString::fromStdString(values.status().message());
     }));
 }
 
@@ -417,12 +483,18 @@ void RunController::finish(quint64 generation, std::shared_ptr<Job> job) {
     if (!job->snapshot) {
         const QString message = job->error.isEmpty() ? tr("the run produced nothing") : job->error;
         m_window->statusBar()->showMessage(tr("Run failed: %1").arg(message), 15000);
-        m_summary->setText(tr("Run failed: %1").arg(message));
+        m_summary->setText(tr("Run failed: %1").arg(message).toHtmlEscaped());
         Q_EMIT runFailed(message);
         return;
     }
     m_window->statusBar()->showMessage(tr("Run finished: %1 ms median of %2").arg(msText(job->snapshot->wallNs), runsText(job->snapshot->runs())), 8000);
+    m_numericsError = job->numericsError;
+    m_doc->setNumerics(job->numerics);
     m_doc->setRunResult(std::move(job->snapshot));
+    if (!m_numericsError.isEmpty()) {
+        m_window->statusBar()->showMessage(tr("Values not compared: %1").arg(m_numericsError), 15000);
+        Q_EMIT numericsFailed(m_numericsError);
+    }
 }
 
 } // namespace irlens::views

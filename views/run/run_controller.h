@@ -63,6 +63,12 @@ public:
     /// Starts a run of the current program (a running one is cancelled and its result dropped).
     void run();
     void cancel();
+    /// Reference values (keyed by node name) the next runs compare every value with, and the
+    /// tolerance (normwise relative error); "" none. Run › Compare with reference values… sets it.
+    void setReference(const QString& path, double tolerance);
+    QString reference() const { return m_reference; }
+    /// The Profile summary line.
+    QLabel* summaryLabel() const { return m_summary; }
     /// Shows the run's docks (hidden until there is a run to show) when there is a run result;
     /// the first result does it by itself, View › Reset layout asks again.
     void revealDocks();
@@ -70,6 +76,8 @@ public:
 signals:
     void runFailed(const QString& message);
     void runningChanged(bool running);
+    /// The run finished, but its values could not be compared (an unreadable reference): why.
+    void numericsFailed(const QString& message);
 
 private:
     struct Job;
@@ -83,6 +91,7 @@ private:
     void finish(quint64 generation, std::shared_ptr<Job> job);
     void setRunning(bool running);
     void setHeatmapAvailable(bool available);
+    QString numericsSummary() const;
 
     QMainWindow* m_window;
     Document* m_doc;
@@ -109,6 +118,9 @@ private:
     Docks m_docks{};
     bool m_docksRevealed = false; // the first run's result showed the docks; the user decides after that
     bool m_running = false;
+    QString m_reference;
+    double m_tolerance = 0; // core::Tolerance's default, set by the constructor
+    QString m_numericsError;
 };
 
 } // namespace irlens::views

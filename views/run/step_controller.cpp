@@ -2,6 +2,8 @@
 #include "core/exec/output_summary.h"
 #include "core/exec/run_compare.h"
 #include "core/exec/stepper.h"
+#include "core/compare/numeric_run.h"
+#include "views/run/run_inputs.h"
 
 #include "views/run/step_controller.h"
 #include "views/count_text.h"
@@ -132,10 +134,7 @@ bool StepController::ensureSession() {
         fail(tr("cannot compile: %1").arg(QString::fromStdString(plan.status().message())));
         return false;
     }
-    InputRequest request;
-    const QString expected = m_doc->filePath().isEmpty() ? QString() : QFileInfo(m_doc->filePath()).dir().filePath("model.expected");
-    if (!expected.isEmpty() && QFileInfo(expected + "/manifest.json").exists()) request.expectDir = expected.toStdString();
-    auto inputs = pickInputs(**plan, request);
+    auto inputs = pickInputs(**plan, runInputRequest(*m_doc));
     if (!inputs) {
         fail(tr("no inputs: %1").arg(QString::fromStdString(inputs.status().message())));
         return false;
@@ -155,6 +154,8 @@ bool StepController::ensureSession() {
     for (int s : g.outputSlots)
         if (s >= 0) m_graphOutputs.insert(g.slotNames[static_cast<size_t>(s)]);
     m_inputsFrom = QString::fromStdString(inputs->from);
+    m_values = std::make_shared<NumericRun>();
+    m_values->inputsFrom = inputs->from;
     std::vector<StepRow> rows;
     for (const auto& pn : m_stepper->plan().graph().nodes) {
         StepRow r;
@@ -173,6 +174,7 @@ void StepController::step() {
     const int node = m_stepper->nextNode();
     if (node < 0) return;
     Status s = m_stepper->step();
+    if (s) recordValues(node);
     afterSteps(node, node);
     if (!s) fail(QString::fromStdString(s.message()));
     Q_EMIT stepped();
@@ -200,7 +202,11 @@ void StepController::continueRunTo() {
     QElapsedTimer clock;
     clock.start();
     Status s;
-    while (s && !m_stepper->executed(m_target) && clock.elapsed() < kSliceMs) s = m_stepper->step();
+    while (s && !m_stepper->executed(m_target) && clock.elapsed() < kSliceMs) {
+        const int node = m_stepper->nextNode();
+        s = m_stepper->step();
+        if (s) recordValues(node); // now: a later node of the slice may free the value
+    }
     if (s && !m_stepper->executed(m_target)) {
         m_status->setText(tr("Running to %1: %2 of %3 nodes…").arg(m_model->row(m_target)->name).arg(m_stepper->nextNode()).arg(m_target + 1));
         if (!m_slice->isActive()) m_slice->start();
@@ -228,6 +234,10 @@ void StepController::afterSteps(int from, int to) {
     }
     showNext();
     m_pane->fitColumns(); // the rows in view, now with values
+    if (m_values) { // the Node pane's statistics of every value made so far
+        m_published = std::make_shared<const NumericRun>(*m_values);
+        m_doc->setNumerics(m_published);
+    }
     updateActions();
 }
 
@@ -270,6 +280,22 @@ void StepController::updateRow(int node) {
     m_model->setRow(node, std::move(r));
 }
 
+// The statistics of the tensor values `node` just made, while they are live.
+void StepController::recordValues(int node) {
+    for (const std::string& name : m_stepper->outputsOf(node)) {
+        const EValue* v = m_stepper->value(name);
+        if (!v || !v->isTensor() || !v->tensor.defined() || isComplexType(v->tensor.dtype())) continue;
+        ValueRecord rec;
+        rec.node = node;
+        rec.name = name;
+        rec.shape = v->tensor.shapeString();
+        rec.sizes = v->tensor.sizes();
+        rec.stats = valueStatsOf(v->tensor, kValueStatsBins);
+        rec.finite = rec.stats->nonFinite;
+        m_values->values.push_back(std::move(rec));
+    }
+}
+
 // The next node selected in the graph and bold in the pane; the status line says where stepping stands.
 void StepController::showNext() {
     const int next = m_stepper->nextNode();
@@ -310,6 +336,9 @@ void StepController::restart() {
     m_slice->stop();
     m_target = -1;
     m_stepper.reset();
+    m_values.reset();
+    if (m_published && m_doc->numerics() == m_published) m_doc->setNumerics(nullptr);
+    m_published.reset();
     m_model->reset({});
     m_status->setText(tr("Run › Step node (F10) executes one node at a time; Run to here (Ctrl+F10) runs up to the selected node."));
     updateActions();

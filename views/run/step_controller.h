@@ -18,6 +18,9 @@ class QLabel;
 class QMainWindow;
 class QTimer;
 
+namespace irlens::core {
+struct NumericRun;
+}
 namespace irlens::core::exec {
 class Stepper;
 }
@@ -65,6 +68,7 @@ private:
     void continueRunTo();
     void afterSteps(int from, int to);
     void updateRow(int node);
+    void recordValues(int node);
     void showNext();
     void fail(const QString& message);
     void updateActions();
@@ -83,6 +87,8 @@ private:
     QString m_inputsFrom;
     std::unordered_map<std::string, int> m_producer; // value name -> the node producing it
     std::unordered_set<std::string> m_graphOutputs;  // values the graph returns (never freed)
+    std::shared_ptr<core::NumericRun> m_values;           // every value made so far, with its statistics
+    std::shared_ptr<const core::NumericRun> m_published; // the copy last given to the Document
     int m_target = -1;       // Run to here: the node to reach, -1 when idle
     int m_sliceFrom = 0;     // the first node of the running Run to here
 };

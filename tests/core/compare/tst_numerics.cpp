@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 using namespace irlens::core;
 using irlens::testing::fixture;
@@ -106,6 +107,8 @@ private slots:
     void integersCompareExactly();
     void countsNonFiniteElements();
     void summaryLineCountsNonFinite();
+    void valueStatisticsByHand();
+    void toleranceJudgesAgain();
 
     void engineAgreesWithPyTorch_data();
     void engineAgreesWithPyTorch();
@@ -218,6 +221,78 @@ void TstNumerics::summaryLineCountsNonFinite() {
     QCOMPARE(exec::outputSummaryLine(t), std::string("f32[2, 3]  min 1  max 3  mean 2  2 NaN, 1 +inf, 1 -inf of 6"));
     QCOMPARE(exec::outputSummaryLine(floats({2}, {NAN, NAN})), std::string("f32[2]  2 NaN of 2"));
     QCOMPARE(exec::outputSummaryLine(floats({2}, {1, 2})), std::string("f32[2]  min 1  max 2  mean 1.5"));
+}
+
+// A value's statistics (the Node pane's): finite elements only in min/max/mean/std, NaN and
+// infinities counted, the histogram over the finite range; a pair's histograms over the range both span.
+void TstNumerics::valueStatisticsByHand() {
+    const float nan = std::nanf(""), inf = std::numeric_limits<float>::infinity();
+    const ValueStats s = valueStatsOf(floats({6}, {1, 2, 3, nan, inf, 6}), 5);
+    QCOMPARE(s.elements, int64_t(6));
+    QCOMPARE(s.finite, int64_t(4));
+    QCOMPARE(s.min, 1.0);
+    QCOMPARE(s.max, 6.0);
+    QCOMPARE(s.mean, 3.0);
+    QVERIFY(std::fabs(s.std - std::sqrt(3.5)) < 1e-12); // (4 + 1 + 0 + 9) / 4
+    QCOMPARE(s.nonFinite.nan, int64_t(1));
+    QCOMPARE(s.nonFinite.posInf, int64_t(1));
+    QCOMPARE(s.nonFinite.first, int64_t(3));
+    QCOMPARE(s.histogram, (std::vector<int64_t>{1, 1, 1, 0, 1})); // [1, 6] in bins of 1; 6 in the last
+    // the pair: [0, 1] against [0, 2] both over [0, 2]
+    const auto [mine, theirs] = valueStatsOfPair(floats({2}, {0, 1}), floats({2}, {0, 2}), 4);
+    QCOMPARE(mine.lo, 0.0);
+    QCOMPARE(mine.hi, 2.0);
+    QCOMPARE(theirs.lo, 0.0);
+    QCOMPARE(theirs.hi, 2.0);
+    QCOMPARE(mine.histogram, (std::vector<int64_t>{1, 0, 1, 0}));
+    QCOMPARE(theirs.histogram, (std::vector<int64_t>{1, 0, 0, 1}));
+    // nothing finite: no range, nothing in the bins, every element counted as what it is
+    const ValueStats allNan = valueStatsOf(floats({2}, {nan, nan}), 3);
+    QCOMPARE(allNan.finite, int64_t(0));
+    QCOMPARE(allNan.nonFinite.nan, int64_t(2));
+    QCOMPARE(allNan.histogram, (std::vector<int64_t>{0, 0, 0}));
+    QCOMPARE(countNonFinite(ints({1, 2})).total(), int64_t(0));
+}
+
+// numeric_mlp against its own values with add scaled by 1.02: add differs at the default tolerance;
+// judged again at 0.05 every value agrees, and back at the default add is the divergence again, with
+// the same agreeing chain. The statistics asked for are kept, the reference's beside irlens's.
+void TstNumerics::toleranceJudgesAgain() {
+    QTemporaryDir dir;
+    NumericRunOptions options;
+    options.inputs.inputPaths = {dataFile("x.pt")};
+    options.dumpPath = (dir.path() + "/values.safetensors").toStdString();
+    runOrFail(irlens::testing::makeNumericMlp(), options);
+    auto entries = entriesOf(options.dumpPath);
+    for (auto& [name, t] : entries)
+        if (name == "add") scale(t, 1.02f);
+    const std::string scaled = (dir.path() + "/scaled.safetensors").toStdString();
+    QVERIFY(writeSafetensors(scaled, entries));
+    options.dumpPath.clear();
+    options.reference = scaled;
+    options.statsBins = 8;
+    ProgramPtr program = irlens::testing::makeNumericMlp();
+    NumericRun run = runOrFail(program, options);
+    const int add = recordOf(run, "add");
+    QCOMPARE(run.firstDivergent, add);
+    const std::vector<int> chain = run.agreeingChain;
+    QVERIFY(!chain.empty());
+    for (const auto& v : run.values) {
+        QVERIFY2(v.stats && v.referenceStats, v.name.c_str());
+        QCOMPARE(v.stats->histogram.size(), size_t(8));
+        QCOMPARE(v.stats->lo, v.referenceStats->lo);
+    }
+    const ValueRecord& a = run.values[static_cast<size_t>(add)];
+    QVERIFY(std::fabs(a.referenceStats->max - 1.02 * a.stats->max) < 1e-5 * std::max(1.0, std::fabs(a.stats->max)));
+    applyTolerance(run, *program, Tolerance{0.05, 1e-6});
+    QCOMPARE(run.firstDivergent, -1);
+    QVERIFY(run.agreeingChain.empty());
+    QCOMPARE(run.count(ValueCheck::Agree), size_t(4));
+    QVERIFY(run.verdict(*program).find("all 4 compared values agree") == 0);
+    applyTolerance(run, *program, Tolerance{});
+    QCOMPARE(run.firstDivergent, add);
+    QCOMPARE(run.agreeingChain, chain);
+    QCOMPARE(run.values[static_cast<size_t>(add)].check, ValueCheck::Differ);
 }
 
 void TstNumerics::engineAgreesWithPyTorch_data() {
