@@ -9,6 +9,7 @@
 const DATA = JSON.parse(document.getElementById("irlens-data").textContent);
 const SVGNS = "http://www.w3.org/2000/svg";
 const NODE_H = 34, MOD_H = 40, PILL_H = 26, GAP_X = 18, GAP_Y = 30, PAD = 10, TITLE_H = 20;
+const CORNER_W = 30;             // room at the right of op and module boxes for the heatmap's share or a check
 const EXPAND_ALL_LIMIT = 1500;   // "Expand all" stops opening modules once this many boxes would show
 const OPEN_SMALL = 200;          // programs up to this many nodes open with every module expanded
 const TABLE_ROWS = 2000;         // rows a table shows (the slowest or worst first)
@@ -60,8 +61,9 @@ class Program {
     this.inputUsers = d.inputs.map(() => []);
     this.nodes.forEach((n, i) => n.i.forEach(s => { if (s < 0) this.inputUsers[-s - 1].push(i); }));
     this.depth = this.mods.map((m, k) => { let d = 0; for (let p = k; p > 0; p = this.mods[p].up) d++; return d; });
-    // per node, the module chain from the top down (root excluded)
+    // per module, the chain from the top down (root excluded); per node, its folded run
     this.chainCache = new Map();
+    this.foldCache = new Map();
   }
   chain(m) {
     let c = this.chainCache.get(m);
@@ -72,8 +74,13 @@ class Program {
   shown(m) { const by = this.mods[m].by; return by === undefined ? m : by; }
   // The first folded instance on a node's chain: [shown module, instance module], or null.
   foldOf(node) {
-    for (const m of this.chain(this.nodes[node].m)) if (this.mods[m].by !== undefined || this.mods[m].fold) return [this.shown(m), m];
-    return null;
+    const m = this.nodes[node].m;
+    if (!this.foldCache.has(m)) {
+      let found = null;
+      for (const c of this.chain(m)) if (this.mods[c].by !== undefined || this.mods[c].fold) { found = [this.shown(c), c]; break; }
+      this.foldCache.set(m, found);
+    }
+    return this.foldCache.get(m);
   }
   isUserInput(k) { return this.d.inputs[k].kind === "user input"; }
   label(m) { return m === 0 ? "(root)" : this.mods[m].p; }
@@ -92,7 +99,8 @@ class GraphView {
     this.open = new Set([0]);
     if (prog.nodes.length <= OPEN_SMALL) prog.mods.forEach((m, k) => this.open.add(k));
     this.zoom = 1;
-    this.selected = -1;
+    this.selected = -1;   // the node shown in the details
+    this.drawnSel = -1;   // the box marked for it: the node itself, or its twin in the shown instance of a folded run
     this.hits = new Set();
     container.addEventListener("wheel", e => {
       if (!e.ctrlKey) return;
@@ -200,7 +208,7 @@ class GraphView {
     if (it.kind === "node") {
       const n = p.nodes[it.ref];
       it.title = n.k; it.sub = (n.v || "").split("\n")[0].replace(/^[^:]*: /, "");
-      it.w = Math.max(textWidth(it.title) + 24, textWidth(it.sub, 10) + 16, 70); it.h = NODE_H;
+      it.w = Math.max(textWidth(it.title) + 24, textWidth(it.sub, 10) + 16, 70) + CORNER_W; it.h = NODE_H;
     } else if (it.kind === "input") {
       const inp = p.d.inputs[it.ref];
       it.title = inp.n; it.sub = inp.v || "";
@@ -217,7 +225,7 @@ class GraphView {
         it.w = Math.max(it.inner.w + 2 * PAD, textWidth(it.title + " · " + m.t) + 30);
         it.h = it.inner.h + 2 * PAD + TITLE_H;
       } else {
-        it.w = Math.max(textWidth(it.title) + 30, textWidth(it.sub, 10) + 20); it.h = MOD_H;
+        it.w = Math.max(textWidth(it.title) + 30, textWidth(it.sub, 10) + 20) + CORNER_W; it.h = MOD_H;
       }
     }
   }
@@ -275,11 +283,12 @@ class GraphView {
         if (p.nodes[it.ref].h) g.append(sv("rect", { x: x - 3, y: y - 3, width: it.w + 6, height: it.h + 6, rx: 10, fill: "none", stroke: "#5f6368" }));
       }
       g.append(shape);
-      const t1 = sv("text", { x: x + it.w / 2, y: y + (it.sub ? 14 : it.h / 2 + 4), "text-anchor": "middle" });
+      const textX = x + (it.kind === "node" || it.kind === "module" ? (it.w - CORNER_W) / 2 + 4 : it.w / 2);
+      const t1 = sv("text", { x: textX, y: y + (it.sub ? 14 : it.h / 2 + 4), "text-anchor": "middle" });
       t1.textContent = (it.kind === "module" ? "▸ " : "") + it.title;
       g.append(t1);
       if (it.sub) {
-        const t2 = sv("text", { x: x + it.w / 2, y: y + 27, "text-anchor": "middle", class: "sub" });
+        const t2 = sv("text", { x: textX, y: y + 27, "text-anchor": "middle", class: "sub" });
         t2.textContent = it.sub; g.append(t2);
       }
       const corner = sv("text", { x: x + it.w - 3, y: y + it.h - 3, "text-anchor": "end", class: "corner" });
@@ -355,7 +364,8 @@ class GraphView {
     let changed = false;
     for (const m of p.chain(p.nodes[target].m)) if (!this.open.has(m)) { this.open.add(m); changed = true; }
     if (changed) this.render();
-    this.selected = target;
+    this.selected = n;
+    this.drawnSel = target;
     this.applyMarks();
     const w = this.where.get("n" + target);
     if (w) {
@@ -432,7 +442,7 @@ class GraphView {
       for (const s of p.nodes[this.selected].i) if (s >= 0) near.add(this.visibleOf(s));
       for (const u of p.users[this.selected]) near.add(this.visibleOf(u));
     }
-    const sel = this.selected >= 0 ? "n" + this.selected : null;
+    const sel = this.drawnSel >= 0 ? "n" + this.drawnSel : null;
     for (const [id, b] of this.boxEls) {
       b.g.classList.toggle("sel", id === sel);
       b.g.classList.toggle("hit", hitIds.has(id) && id !== sel);
@@ -532,14 +542,16 @@ class Report {
     });
   }
   nodeLink(view, n, text) {
-    return el("a", { class: "node", text: text || view.p.nodes[n].n, on: { click: () => { const t = view.reveal(n); this.select(view, t); } } });
+    return el("a", { class: "node", text: text || view.p.nodes[n].n, on: { click: () => this.select(view, n, view.reveal(n)) } });
   }
   // ---- details
-  select(view, n) {
+  // Shows node n; `drawn` is the box standing for it (its twin when n lies in a folded instance).
+  select(view, n, drawn = n) {
     const p = view.p, node = p.nodes[n];
-    view.selected = n; view.applyMarks();
+    view.selected = n; view.drawnSel = drawn; view.applyMarks();
     const d = [];
     d.push(el("h2", { text: node.n }));
+    if (drawn !== n) d.push(el("div", { class: "muted", text: `in a folded run of identical modules: drawn as ${p.nodes[drawn].n} of ${p.label(p.foldOf(n)[0])}` }));
     d.push(el("div", { text: node.t, id: "node-target" }));
     d.push(el("div", { class: "muted", text: p.d.families[node.f].n + (node.h ? " · higher-order op" : "") }));
     if (node.c) d.push(el("h3", { text: "call (args, kwargs)" }), el("pre", { text: node.c }));
@@ -628,7 +640,7 @@ class Report {
     document.getElementById("hitlist")?.remove();
     this.hitAt = (this.hitAt + step + this.hits.length) % this.hits.length;
     const [v, n] = this.hits[this.hitAt];
-    this.select(v, v.reveal(n));
+    this.select(v, n, v.reveal(n));
     this.hitCount.textContent = `${this.hitAt + 1} of ${this.hits.length} hits`;
   }
   // ---- panes
