@@ -10,6 +10,7 @@ const DATA = JSON.parse(document.getElementById("irlens-data").textContent);
 const SVGNS = "http://www.w3.org/2000/svg";
 const NODE_H = 34, MOD_H = 40, PILL_H = 26, GAP_X = 18, GAP_Y = 30, PAD = 10, TITLE_H = 20;
 const CORNER_W = 30;             // room at the right of op and module boxes for the heatmap's share or a check
+const CHIP_H = 12;               // parameters, buffers and constants ride on their consumer as chips, as in the GUI
 const EXPAND_ALL_LIMIT = 1500;   // "Expand all" stops opening modules once this many boxes would show
 const OPEN_SMALL = 200;          // programs up to this many nodes open with every module expanded
 const TABLE_ROWS = 2000;         // rows a table shows (the slowest or worst first)
@@ -208,7 +209,13 @@ class GraphView {
     if (it.kind === "node") {
       const n = p.nodes[it.ref];
       it.title = n.k; it.sub = (n.v || "").split("\n")[0].replace(/^[^:]*: /, "");
-      it.w = Math.max(textWidth(it.title) + 24, textWidth(it.sub, 10) + 16, 70) + CORNER_W; it.h = NODE_H;
+      it.chips = n.i.filter(s => s < 0 && !p.isUserInput(-s - 1)).map(s => {
+        const inp = p.d.inputs[-s - 1];
+        return { label: (inp.target || inp.n).split(".").pop(), tip: `${inp.kind} ${inp.target || inp.n}` + (inp.v ? " " + inp.v : "") };
+      });
+      const chipsW = it.chips.reduce((a, c) => a + textWidth(c.label, 9) + 10, 0);
+      it.w = Math.max(textWidth(it.title) + 24, textWidth(it.sub, 10) + 16, chipsW + 12, 70) + CORNER_W;
+      it.h = NODE_H + (it.chips.length ? CHIP_H + 2 : 0);
     } else if (it.kind === "input") {
       const inp = p.d.inputs[it.ref];
       it.title = inp.n; it.sub = inp.v || "";
@@ -290,6 +297,16 @@ class GraphView {
       if (it.sub) {
         const t2 = sv("text", { x: textX, y: y + 27, "text-anchor": "middle", class: "sub" });
         t2.textContent = it.sub; g.append(t2);
+      }
+      let cx = x + 6;
+      for (const c of it.chips || []) {
+        const w = textWidth(c.label, 9) + 8;
+        const chip = sv("g", { class: "chip" });
+        chip.append(sv("rect", { x: cx, y: y + NODE_H - 3, width: w, height: CHIP_H, rx: 3 }));
+        const t = sv("text", { x: cx + 4, y: y + NODE_H + 6 }); t.textContent = c.label; chip.append(t);
+        const tip = sv("title"); tip.textContent = c.tip; chip.append(tip);
+        g.append(chip);
+        cx += w + 2;
       }
       const corner = sv("text", { x: x + it.w - 3, y: y + it.h - 3, "text-anchor": "end", class: "corner" });
       g.append(corner);
@@ -420,7 +437,7 @@ class GraphView {
       b.corner.textContent = corner;
       b.tip.textContent = tip;
       const dark = b.g.classList.contains("dark");
-      for (const t of b.g.querySelectorAll("text")) t.style.fill = dark ? "#fff" : "";
+      for (const t of b.g.querySelectorAll(":scope > text")) t.style.fill = dark ? "#fff" : "";
     }
   }
   moduleNodes(m) {

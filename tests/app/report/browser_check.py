@@ -169,9 +169,14 @@ def run_checks(browser, report, module, query):
     browser.click(*centre_of(browser, f"document.querySelector('#graph-a g.box[data-module=\"{shown_index}\"] rect')"))
     browser.settle()
     after = browser.evaluate(f"document.querySelectorAll('#graph-a g.frame[data-module=\"{shown_index}\"]').length")
-    inside = browser.evaluate(f"""[...document.querySelectorAll('#graph-a g.box[data-node]')].filter(g => {{
-        const r = irlensReport.a, n = r.byName.get(g.getAttribute('data-node'));
-        return r.chain(r.nodes[n].m).includes({shown_index}); }}).length""")
+    # boxes drawn inside the module's frame
+    inside = browser.evaluate(f"""(() => {{
+        const f = document.querySelector('#graph-a g.frame[data-module="{shown_index}"] > rect');
+        if (!f) return 0;
+        const r = f.getBoundingClientRect();
+        return [...document.querySelectorAll('#graph-a g.box')].filter(g => {{
+          const b = g.getBoundingClientRect();
+          return b.left >= r.left && b.right <= r.right && b.top >= r.top && b.bottom <= r.bottom; }}).length; }})()""")
     checks["module opens"] = {"ok": before == 0 and after == 1 and inside > 0, "module": module, "frames before": before,
                               "frames after": after, "boxes inside": inside,
                               "render ms": browser.evaluate("irlensReport.views[0].lastRenderMs")}
