@@ -3,6 +3,7 @@
 #include "core/io/dot_export.h"
 #include "core/ops/op_family.h"
 #include "views/count_text.h"
+#include "views/report_export.h"
 #include "views/graph/graph_items.h"
 #include "core/ir/example_program.h"
 #include "views/compare/compare_launcher.h"
@@ -345,6 +346,11 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Export graph as &DOT…"), this, [this] {
         const QString p = QFileDialog::getSaveFileName(this, tr("Export DOT"), "graph.dot", tr("Graphviz (*.dot *.gv)"));
         if (!p.isEmpty()) exportDot(p);
+    });
+    file->addAction(tr("Export &report…"), this, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Export report"), "report.html", tr("HTML (*.html)"));
+        if (p.isEmpty()) return;
+        if (const QString err = writeDocumentReport(*m_doc, p); !err.isEmpty()) QMessageBox::warning(this, tr("Could not export"), err);
     });
     file->addAction(tr("Save decomposed program &As…"), QKeySequence::SaveAs, this, [this] {
         const QString p = QFileDialog::getSaveFileName(this, tr("Save the program as .pt2"), "decomposed.pt2",

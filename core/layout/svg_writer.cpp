@@ -1,5 +1,6 @@
 #include "core/layout/svg_writer.h"
 
+#include "core/io/text_util.h"
 #include "core/layout/render_style.h"
 
 #include <charconv>
@@ -35,18 +36,7 @@ public:
     SvgOut& point(LPoint p) { return num(p.x + kMargin).text(",").num(p.y + kMargin); }
     /// Text content or an attribute value, XML-escaped.
     SvgOut& escaped(std::string_view text) {
-        for (char c : text) {
-            switch (c) {
-            case '&': m_s += "&amp;"; break;
-            case '<': m_s += "&lt;"; break;
-            case '>': m_s += "&gt;"; break;
-            case '"': m_s += "&quot;"; break;
-            default:
-                // control bytes are not allowed in XML 1.0; names from a file may hold them
-                if (static_cast<unsigned char>(c) < 0x20 && c != '\t') m_s += ' ';
-                else m_s += c;
-            }
-        }
+        appendXmlEscaped(m_s, text);
         return *this;
     }
     SvgOut& text(std::string_view t) { return *this << t; }

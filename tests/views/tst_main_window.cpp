@@ -8,6 +8,8 @@
 #include "views/graph/graph_view.h"
 #include "views/inspect/node_inspector_model.h"
 #include "views/main_window.h"
+#include "views/report_export.h"
+#include "views/run/run_controller.h"
 #include "views/teach/spec_reference.h"
 #include "views/inspect/table_pane.h"
 #include "core/ops/op_registry.h"
@@ -94,6 +96,23 @@ void TestMainWindow::exports() {
     const QByteArray dotText = d.readAll();
     QVERIFY(dotText.startsWith("digraph"));
     for (const auto& n : w.document()->program()->graph.nodes) QVERIFY2(dotText.contains(n.name.c_str()), n.name.c_str());
+    // File › Export report…: the HTML report of the program on screen, with its run once it ran
+    const QString html = dir.filePath("report.html");
+    QCOMPARE(writeDocumentReport(*w.document(), html), QString());
+    QFile r(html);
+    QVERIFY(r.open(QIODevice::ReadOnly));
+    QByteArray report = r.readAll();
+    QVERIFY(report.startsWith("<!DOCTYPE html>"));
+    for (const auto& n : w.document()->program()->graph.nodes) QVERIFY2(report.contains(("\"n\":\"" + n.name + "\"").c_str()), n.name.c_str());
+    QVERIFY(!report.contains("\"run\":{"));
+    w.findChild<RunController*>()->run();
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->runResult() != nullptr, 30000);
+    QCOMPARE(writeDocumentReport(*w.document(), html), QString());
+    r.close();
+    QVERIFY(r.open(QIODevice::ReadOnly));
+    report = r.readAll();
+    QVERIFY(report.contains("\"run\":{"));
+    QVERIFY(!writeDocumentReport(*w.document(), dir.filePath("no/such/folder/report.html")).isEmpty());
 }
 
 void TestMainWindow::fxTextSyncsSelection() {

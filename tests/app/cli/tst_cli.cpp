@@ -34,6 +34,11 @@ private slots:
         QTest::addRow("no command") << QStringList{} << "";
         QTest::addRow("unknown command") << QStringList{"frobnicate"} << "irlens-cli: unknown command 'frobnicate' (see irlens-cli --help)\n";
         QTest::addRow("info without file") << QStringList{"info"} << "irlens-cli: usage: irlens-cli info FILE [--model NAME]\n";
+        QTest::addRow("report without -o") << QStringList{"report", "m.pt2"}
+            << "irlens-cli: usage: irlens-cli report FILE -o OUT.html [--run [--repeat K] [--threads N]] [--inputs PATH ...] "
+               "[--reference REF] [--compare B]\n";
+        QTest::addRow("report --repeat 0") << QStringList{"report", "m.pt2", "-o", "r.html", "--run", "--repeat", "0"}
+            << "irlens-cli: --repeat needs a number from 1 to 100000 (got '0')\n";
     }
     void usageErrors() {
         QFETCH(QStringList, args);
@@ -46,7 +51,7 @@ private slots:
     // Every command refuses a missing or non-zip file with exit 2 and one line that names the file.
     void unreadableInput_data() {
         QTest::addColumn<QString>("command");
-        for (const char* c : {"info", "print", "verify", "dot", "convert", "run", "decompose", "render"}) QTest::addRow("%s", c) << c;
+        for (const char* c : {"info", "print", "verify", "dot", "convert", "run", "decompose", "render", "report"}) QTest::addRow("%s", c) << c;
     }
     void unreadableInput() {
         QFETCH(QString, command);
@@ -55,10 +60,10 @@ private slots:
         QTemporaryDir dir;
         const QString junk = dir.filePath("junk.pt2");
         QVERIFY(irlens::testing::writeFile(junk, "this is not a zip archive at all"));
-        const QString out = dir.filePath(command == "render" ? "out.svg" : command == "dot" ? "out.dot" : "out.pt2");
+        const QString out = dir.filePath(command == "render" ? "out.svg" : command == "dot" ? "out.dot" : command == "report" ? "out.html" : "out.pt2");
         for (const QString& path : {dir.filePath("missing.pt2"), junk}) {
             QStringList args{command, path};
-            if (command == "convert" || command == "dot" || command == "render" || command == "decompose") args << "-o" << out;
+            if (command == "convert" || command == "dot" || command == "render" || command == "decompose" || command == "report") args << "-o" << out;
             if (command == "decompose") args << "--to" << "core";
             Run r = cli(args);
             QCOMPARE(r.code, 2);
@@ -112,7 +117,7 @@ private slots:
     // The commands that need a program keep refusing a package, with exit 2 and the one line that says why.
     void packageRefusedByProgramCommands_data() {
         QTest::addColumn<QString>("command");
-        for (const char* c : {"print", "verify", "dot", "convert", "run", "decompose", "render"}) QTest::addRow("%s", c) << c;
+        for (const char* c : {"print", "verify", "dot", "convert", "run", "decompose", "render", "report"}) QTest::addRow("%s", c) << c;
     }
     void packageRefusedByProgramCommands() {
         IRLENS_REQUIRE_SHARED();
@@ -122,8 +127,8 @@ private slots:
         QTemporaryDir dir;
         const QString path = fx("packages/executorch-preprocess-aoti/preprocess.pt2");
         QStringList args{command, path};
-        if (command == "convert" || command == "dot" || command == "render" || command == "decompose")
-            args << "-o" << dir.filePath(command == "render" ? "out.svg" : command == "dot" ? "out.dot" : "out.pt2");
+        if (command == "convert" || command == "dot" || command == "render" || command == "decompose" || command == "report")
+            args << "-o" << dir.filePath(command == "render" ? "out.svg" : command == "dot" ? "out.dot" : command == "report" ? "out.html" : "out.pt2");
         if (command == "decompose") args << "--to" << "core";
         Run r = cli(args);
         QCOMPARE(r.code, 2);

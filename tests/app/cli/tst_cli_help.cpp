@@ -122,6 +122,7 @@ private slots:
             {"print", {program, "--code"}},
             {"records", {program, "--check"}},
             {"render", {program, "-o", out + "graph.svg", "--collapse", "none"}},
+            {"report", {program, "-o", out + "report.html", "--run", "--repeat", "2", "--threads", "1", "--compare", program}},
             {"run", {program, "--repeat", "2", "--warmup", "1", "--threads", "2", "--memory", "--what-if", "convolution=0.5", "--by-line",
                      "--top", "3", "--trace", out + "trace.json", "--profile", out + "profile.csv", "--seed", "1", "--json"}},
             {"verify", {program, "--meta", "--core-aten", "--json"}},
@@ -132,7 +133,7 @@ private slots:
             QVERIFY2(r.code == 0, qPrintable(command + " exited " + QString::number(r.code) + ": " + r.err));
         }
         QCOMPARE(runCli({"diff", program, out + "converted.pt2"}).code, 0);
-        QVERIFY(QFileInfo(out + "trace.json").size() > 0 && QFileInfo(out + "graph.svg").size() > 0);
+        QVERIFY(QFileInfo(out + "trace.json").size() > 0 && QFileInfo(out + "graph.svg").size() > 0 && QFileInfo(out + "report.html").size() > 0);
     }
 };
 

@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""The recording and writing of irlens.capture on a real torch.fx.GraphModule, for tst_capture.
+"""irlens.capture, its recording and its writing on a real torch.fx.GraphModule, for tst_capture.
 
     capture_make_fx.py OUTDIR      (PYTHONPATH holding app/python)
 
 PyTorch 1.13 (Debian 12) has no torch.export, so the graph comes from make_fx of a small module
-instead of ep.module(). The script records every node's value with irlens.capture.record_values,
-writes it with irlens.capture.write_safetensors (by hand when the safetensors package is absent),
+instead of ep.module(). The script records every node's value with irlens.capture(gm, (x,), path)
+(written by hand when the safetensors package is absent) and irlens.recording.record_values,
 and leaves what the C++ side needs to build the same program with irlens's builder and run it:
 
     OUTDIR/reference.safetensors   every call_function node's value, by node name
@@ -27,7 +27,8 @@ try:
     import torch
     from torch.fx.experimental.proxy_tensor import make_fx
 
-    from irlens import capture
+    import irlens
+    from irlens import recording
 except ImportError as e:
     print(f"cannot import: {e}", file=sys.stderr)
     sys.exit(3)
@@ -49,19 +50,22 @@ def main(out):
     x = torch.randn(2, 16)
     with torch.no_grad():
         gm = make_fx(model)(x)
-    values = capture.record_values(gm, [x])
+    count, _ = irlens.capture(gm, (x,), os.path.join(out, "reference.safetensors"))
+    values = recording.record_values(gm, [x])
+    if count != len(values):
+        print(f"irlens.capture wrote {count} values, the recording holds {len(values)}", file=sys.stderr)
+        return 1
     expected = model(x).detach()
     last = [n for n in gm.graph.nodes if n.op == "call_function"][-1]
     if not torch.equal(values[last.name], expected):
         print("the recorded output is not the module's", file=sys.stderr)
         return 1
-    capture.write_safetensors(os.path.join(out, "reference.safetensors"), values, {"format": capture.FORMAT, "producer": "make_fx"})
     torch.save(dict(values), os.path.join(out, "reference.pt"))
     os.makedirs(os.path.join(out, "reference_npy"))
     for name, v in values.items():
         np.save(os.path.join(out, "reference_npy", name + ".npy"), v.numpy())
     weights = {n.name: getattr(gm, n.target).detach() for n in gm.graph.nodes if n.op == "get_attr"}
-    capture.write_safetensors(os.path.join(out, "weights.safetensors"), weights)
+    recording.write_safetensors(os.path.join(out, "weights.safetensors"), weights)
     torch.save(x, os.path.join(out, "x.pt"))
     nodes = []
     for n in gm.graph.nodes:

@@ -1,4 +1,4 @@
-// irlens-capture's recording and writing (app/python/irlens/capture.py) on a real torch.fx.GraphModule:
+// irlens-capture's recording and writing (app/python/irlens/recording.py) on a real torch.fx.GraphModule:
 // capture_make_fx.py records every node of a make_fx graph with PyTorch (/usr/bin/python3, Debian's
 // 1.13), irlens builds the same program with its builder from the graph the script saw, and the run
 // compared with the recorded values agrees on every node, in core and through irlens-cli. The

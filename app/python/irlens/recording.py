@@ -1,7 +1,7 @@
 """Record every node's value of an exported program in PyTorch, for `irlens-cli run --reference`.
 
     irlens-capture model.pt2 --inputs x.pt -o ref.safetensors
-    python3 -m irlens.capture model.pt2 --inputs x.pt -o ref.safetensors
+    python3 -c "import irlens; irlens.capture(ep, (x,), 'ref.safetensors')"
     irlens-cli run model.pt2 --inputs x.pt --reference ref.safetensors
 
 The program is loaded with torch.export.load (PyTorch 2.1 or later) and ep.module() is run under a
@@ -19,6 +19,7 @@ file (by input name), as `irlens-cli run --inputs` reads them.
 
 import argparse
 import json
+import os
 import struct
 import sys
 from collections import OrderedDict
@@ -158,18 +159,42 @@ def _ordered_inputs(module, values):
     return list(values)
 
 
-def capture(program_path, input_paths, output_path):
-    """Loads the program, runs it on the inputs node by node and writes every node's value."""
-    if not hasattr(torch, "export") or not hasattr(torch.export, "load"):
-        raise RuntimeError(f"needs PyTorch 2.1 or later (torch.export.load); this is PyTorch {torch.__version__}")
-    ep = torch.export.load(program_path)
-    module = ep.module()
-    names = {n.name for n in ep.graph.nodes if n.op == "call_function"}
-    inputs = _ordered_inputs(module, load_inputs(input_paths))
-    values = record_values(module, inputs, names)
-    metadata = {"format": FORMAT, "producer": f"irlens-capture, PyTorch {torch.__version__}, torch.fx.Interpreter over ep.module()",
-                "program": program_path, "inputs": ", ".join(input_paths)}
-    size = write_safetensors(output_path, values, metadata)
+def _is_file_list(inputs):
+    return isinstance(inputs, (list, tuple)) and bool(inputs) and all(isinstance(i, (str, os.PathLike)) for i in inputs)
+
+
+def capture(program, inputs, output_path):
+    """Runs `program` on `inputs` node by node and writes every node's value to `output_path`
+    (safetensors); returns (values written, bytes written).
+
+    program: an ExportedProgram, the path of a .pt2 file (torch.export.load, PyTorch 2.1 or later) or
+    a torch.fx.GraphModule (make_fx, symbolic_trace: its call_function nodes are recorded).
+    inputs: the tensors in order (a tuple or list), a dict by input name, or the paths of input files
+    (.pt, .npy, .npz, .safetensors)."""
+    if isinstance(program, (str, os.PathLike)):
+        if not hasattr(torch, "export") or not hasattr(torch.export, "load"):
+            raise RuntimeError(f"needs PyTorch 2.1 or later (torch.export.load); this is PyTorch {torch.__version__}")
+        label = os.fspath(program)
+        program = torch.export.load(label)
+    else:
+        label = type(program).__name__
+    if isinstance(program, torch.fx.GraphModule):
+        module, graph, how = program, program.graph, "torch.fx.Interpreter over the GraphModule"
+    elif hasattr(program, "module") and hasattr(program, "graph"):
+        module, graph, how = program.module(), program.graph, "torch.fx.Interpreter over ep.module()"
+    else:
+        raise TypeError(f"irlens.capture takes an ExportedProgram, a .pt2 path or a torch.fx.GraphModule, not {type(program).__name__}")
+    names = {n.name for n in graph.nodes if n.op == "call_function"}
+    if _is_file_list(inputs):
+        input_label = ", ".join(os.fspath(i) for i in inputs)
+        inputs = load_inputs([os.fspath(i) for i in inputs])
+    else:
+        input_label = "values given in Python"
+        inputs = dict(inputs) if isinstance(inputs, dict) else list(inputs)
+    values = record_values(module, _ordered_inputs(module, inputs), names)
+    metadata = {"format": FORMAT, "producer": f"irlens-capture, PyTorch {torch.__version__}, {how}",
+                "program": label, "inputs": input_label}
+    size = write_safetensors(os.fspath(output_path), values, metadata)
     return len(values), size
 
 
@@ -182,7 +207,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     try:
         count, size = capture(a.program, a.inputs, a.output)
-    except (RuntimeError, ValueError, OSError) as e:
+    except (RuntimeError, ValueError, TypeError, OSError) as e:
         print(f"irlens-capture: {e}", file=sys.stderr)
         return 2
     print(f"{a.output}: {count} node values, {size / 1e6:.1f} MB")
