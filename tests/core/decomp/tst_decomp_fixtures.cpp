@@ -10,6 +10,7 @@
 #include "core/ops/meta.h"
 #include "core/verify/verifier.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QTest>
 
@@ -64,15 +65,10 @@ class TstDecompFixtures : public QObject {
 private slots:
     void decomposeFixture_data() {
         QTest::addColumn<QString>("path");
-        if (!irlens::testing::haveShared()) {
-            QTest::addRow("no-shared") << QString();
-            return;
-        }
         for (const auto& rel : irlens::testing::allProgramFixtures({"model.pt2", "model.training.pt2"}))
             QTest::addRow("%s", rel.c_str()) << QString::fromStdString(irlens::testing::fixture(rel).string());
     }
     void decomposeFixture() {
-        IRLENS_REQUIRE_SHARED();
         QFETCH(QString, path);
         auto program = loadPt2(path.toStdString());
         QVERIFY2(program.isOk(), program.error().c_str());
