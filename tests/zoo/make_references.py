@@ -4,7 +4,8 @@
 Reads each zoo program as the project writes it (`irlens_write_zoo DIR`: DIR/<name>/model.pt2), runs its graph
 node by node with PyTorch's own ATen kernels (torch.ops.aten, eager, float32 on the CPU), and writes
 tests/zoo/references/<name>/: manifest.json, the inputs and reference outputs as raw little-endian arrays, the new
-values of mutated buffers, and intermediates.safetensors (every node's value, keyed by node name). The format is
+values of mutated buffers, and intermediates.safetensors (every node's value but unused tuple elements, keyed by
+node name). The format is
 the `model.expected/` sidecar the engine's tests read (core/exec/inputs.h).
 
 Made once with Debian's python3-torch (1.13); the references are committed. Run it again when a zoo program
@@ -155,7 +156,8 @@ class Interpreter:
             if isinstance(result, int):
                 symbols[name] = result
             env[name] = result
-            if record and isinstance(result, torch.Tensor):
+            # unused tuple elements (name_unused_k) are left out, as torch.export leaves them unnamed
+            if record and isinstance(result, torch.Tensor) and "_unused_" not in name:
                 self.values[name] = result
                 self.order.append(name)
 

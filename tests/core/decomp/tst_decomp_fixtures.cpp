@@ -100,6 +100,10 @@ private slots:
             }
             if (reference) {
                 QString wrong = mismatchWithReference(session.current(), *reference);
+                // A known bug the zoo found: sum.dim_IntList(..., dtype=torch.int32) of a bool tensor decomposed
+                // to prims sums in int64 and loses the requested dtype (XPASS once fixed: then remove this).
+                if (stage == DecompStage::ToPrims)
+                    QEXPECT_FAIL("zoo/dtype_mix/model.pt2", "prims decomposition of sum(dtype=int32) returns int64", Continue);
                 QVERIFY2(wrong.isEmpty(), qPrintable(QString("%1 result against PyTorch's outputs: %2").arg(decompStageName(stage), wrong)));
             }
         }

@@ -316,8 +316,8 @@ void TstIncrementalLayout::widerReplacementPushesNeighboursAside() {
 }
 
 void TstIncrementalLayout::undoReadsTheMapBackwards() {
-    irlens::testing::zooDir();
-    Stepped s = stepAndLayout("zoo/gpt_block/model.pt2", "layer_norm", DecompStage::ToPrims, false);
+    IRLENS_REQUIRE_SHARED();
+    Stepped s = stepAndLayout("generated/tiny_gpt/model.pt2", "layer_norm", DecompStage::ToPrims, false);
     QVERIFY2(s.incremental, qPrintable(s.error));
     const NodeReplacementMap back = replacementsBetween(s.after->graph, s.before->graph);
     const std::string replaced = s.map.begin()->first;
