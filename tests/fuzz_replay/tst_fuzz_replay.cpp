@@ -41,7 +41,7 @@ std::string run(const std::string& target, const std::string& bytes) {
 
 } // namespace
 
-class TestFuzzReplay : public QObject {
+class TstFuzzReplay : public QObject {
     Q_OBJECT
 private slots:
     void everyInputHasAnOutcome();
@@ -51,7 +51,7 @@ private slots:
 
 // A regression input without a recorded outcome would only be checked for not crashing; an outcome
 // without its input is a stale line.
-void TestFuzzReplay::everyInputHasAnOutcome() {
+void TstFuzzReplay::everyInputHasAnOutcome() {
     auto expected = expectedOutcomes();
     QVERIFY2(!expected.empty(), "tests/fuzz/regressions/expected.txt is missing or empty");
     int inputs = 0;
@@ -70,7 +70,7 @@ void TestFuzzReplay::everyInputHasAnOutcome() {
     QVERIFY(inputs >= 4);
 }
 
-void TestFuzzReplay::replay_data() {
+void TstFuzzReplay::replay_data() {
     QTest::addColumn<QString>("target");
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("expected");
@@ -89,7 +89,7 @@ void TestFuzzReplay::replay_data() {
     }
 }
 
-void TestFuzzReplay::replay() {
+void TstFuzzReplay::replay() {
     QFETCH(QString, target);
     QFETCH(QString, file);
     QFETCH(QString, expected);
@@ -105,5 +105,5 @@ void TestFuzzReplay::replay() {
     QVERIFY2(ms < 2000, qPrintable(QString("took %1 ms").arg(ms)));
 }
 
-QTEST_GUILESS_MAIN(TestFuzzReplay)
+QTEST_GUILESS_MAIN(TstFuzzReplay)
 #include "tst_fuzz_replay.moc"

@@ -1,12 +1,13 @@
 #pragma once
-// A program ready to run: a generated fixture (generated/<name>/model.pt2 compiled into a plan, with
-// the main inputs of its model.expected/ sidecar), or a program a test built, with generated inputs.
+// A program ready to run: a generated fixture or a zoo program ("zoo/<name>": <folder>/model.pt2 compiled into a
+// plan, with the main inputs of its model.expected/ sidecar), or a program a test built, with generated inputs.
 
 #include "core/exec/inputs.h"
 #include "core/exec/plan.h"
 #include "core/io/pt2_reader.h"
 #include "core/ir/builder.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <memory>
 #include <string>
@@ -19,9 +20,9 @@ struct FixturePlan {
     std::vector<core::exec::EValue> inputs;
 };
 
-/// The compiled plan and reference inputs of generated fixture `name`; an error naming the file otherwise.
+/// The compiled plan and reference inputs of generated fixture or zoo program `name`; an error naming the file otherwise.
 inline core::Result<FixturePlan> loadFixturePlan(const std::string& name) {
-    const auto dir = fixture("generated/" + name);
+    const auto dir = fixture(programFolder(name));
     auto program = core::loadPt2((dir / "model.pt2").string());
     if (!program) return program.status().withContext(name);
     auto plan = core::exec::ExecutionPlan::compile(*program);

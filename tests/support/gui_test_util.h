@@ -2,9 +2,9 @@
 // Shared by the GUI tests: open a file in a Document and wait for its layout.
 
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 #include "views/document.h"
 
-#include <QSignalSpy>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -34,9 +34,11 @@ inline QString openAndWait(views::Document& doc, const std::filesystem::path& pa
     return error;
 }
 
-/// Relative paths (under fixtures/) of every shared .pt2 fixture.
+/// Relative paths (for fixture()) of every zoo program, the zoo's deep residual stack and every shared .pt2 fixture.
 inline QStringList allFixtures() {
     QStringList out;
+    for (const auto& rel : zooProgramFiles()) out << QString::fromStdString(rel);
+    out << "zoo/deep_residual_stack/model.pt2";
     for (const char* name : kGeneratedFixtures) out << QString("generated/%1/model.pt2").arg(name);
     for (const char* name : {"tiny_mlp", "mobilenet_v2", "transformer_layer", "tiny_gpt"})
         out << QString("generated/%1/model.training.pt2").arg(name);

@@ -1,6 +1,7 @@
 #pragma once
 // Finds ../shared (fixtures from other projects and generated programs). Tests that need it call
-// IRLENS_REQUIRE_SHARED() and skip with a message when it is absent (a user's fresh clone).
+// IRLENS_REQUIRE_SHARED() and skip with a message when it is absent (a user's fresh clone); rows over
+// fixture files call IRLENS_REQUIRE_FIXTURE(row), which lets the zoo's rows run (support/zoo_files.h).
 
 #include <algorithm>
 #include <cstdlib>
@@ -27,7 +28,17 @@ inline bool haveShared() {
     return !d.empty() && std::filesystem::exists(d / "fixtures");
 }
 
-inline std::filesystem::path fixture(const std::string& relative) { return sharedDir() / "fixtures" / relative; }
+/// The folder support/zoo_files.h wrote the zoo into (empty until a test asks for the zoo).
+inline std::filesystem::path& zooRootSlot() {
+    static std::filesystem::path root;
+    return root;
+}
+
+/// A fixture file: "zoo/<name>/..." in the zoo's folder (support/zoo_files.h), anything else under ../shared/fixtures.
+inline std::filesystem::path fixture(const std::string& relative) {
+    if (relative.rfind("zoo/", 0) == 0) return zooRootSlot() / relative.substr(4);
+    return sharedDir() / "fixtures" / relative;
+}
 
 /// The bytes of a file ("" when it cannot be read).
 inline std::string readFile(const std::filesystem::path& p) {
@@ -40,7 +51,7 @@ inline const char* const kGeneratedFixtures[] = {"tiny_mlp", "resnet18", "mobile
                                                  "dtype_mix", "buffer_mutation", "cond_branch", "dynamic_mlp", "deep_stack"};
 
 /// Every generated fixture: the list above plus the comparison copy of tiny_gpt and the 12k-node
-/// llama_deep (the execution and decomposition tests run them all; see allProgramFixtures).
+/// llama_deep (the execution and decomposition tests run them all; see support/zoo_files.h's allProgramFixtures).
 inline const char* const kAllGeneratedFixtures[] = {"tiny_mlp", "resnet18", "mobilenet_v2", "transformer_layer", "tiny_gpt",
                                                     "dtype_mix", "buffer_mutation", "cond_branch", "dynamic_mlp", "deep_stack",
                                                     "tiny_gpt_edit", "llama_deep"};
@@ -67,19 +78,6 @@ std::vector<std::string> programFixturesOf(const Names& names, std::initializer_
 }
 } // namespace detail
 
-/// Relative paths (under fixtures/) of the program fixtures: each generated program's `variants` that exist,
-/// then every real .pt2/.ep file, sorted. Empty when ../shared is absent.
-inline std::vector<std::string> programFixtures(
-    std::initializer_list<const char*> variants = {"model.pt2", "model.training.pt2", "model.legacy.pt2"}) {
-    return detail::programFixturesOf(kGeneratedFixtures, variants);
-}
-
-/// The same over kAllGeneratedFixtures.
-inline std::vector<std::string> allProgramFixtures(
-    std::initializer_list<const char*> variants = {"model.pt2", "model.training.pt2", "model.legacy.pt2"}) {
-    return detail::programFixturesOf(kAllGeneratedFixtures, variants);
-}
-
 } // namespace irlens::testing
 
 /// Inside a Qt Test function: skip when ../shared is absent.
@@ -87,4 +85,11 @@ inline std::vector<std::string> allProgramFixtures(
     do {                                                                                                     \
         if (!::irlens::testing::haveShared())                                                                \
             QSKIP("../shared/fixtures not found (set IRLENS_SHARED_DIR); this test needs the shared fixtures"); \
+    } while (0)
+
+/// Inside a Qt Test function, after fetching the row's fixture: skip when it is not the zoo's ("zoo/...",
+/// support/zoo_files.h) and ../shared is absent.
+#define IRLENS_REQUIRE_FIXTURE(relative)                                                                     \
+    do {                                                                                                     \
+        if (!QString(relative).startsWith("zoo/")) IRLENS_REQUIRE_SHARED();                                  \
     } while (0)

@@ -34,7 +34,7 @@
 using namespace irlens;
 using namespace irlens::views;
 
-class TestMainWindow : public QObject {
+class TstMainWindow : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -52,12 +52,12 @@ private slots:
     void commandLineCalls();
 };
 
-void TestMainWindow::initTestCase() {
+void TstMainWindow::initTestCase() {
     QCoreApplication::setOrganizationName("irlens-tests");
     QCoreApplication::setApplicationName("tst_main_window");
 }
 
-void TestMainWindow::opensExampleWithoutFile() {
+void TstMainWindow::opensExampleWithoutFile() {
     MainWindow w;
     w.openExample();
     QVERIFY(testing::waitForLayout(*w.document()));
@@ -72,7 +72,7 @@ void TestMainWindow::opensExampleWithoutFile() {
     QVERIFY2(status.contains("verifier: 0 errors"), qPrintable(status));
 }
 
-void TestMainWindow::exports() {
+void TstMainWindow::exports() {
     MainWindow w;
     w.resize(1200, 800);
     w.openExample();
@@ -115,7 +115,7 @@ void TestMainWindow::exports() {
     QVERIFY(!writeDocumentReport(*w.document(), dir.filePath("no/such/folder/report.html")).isEmpty());
 }
 
-void TestMainWindow::fxTextSyncsSelection() {
+void TstMainWindow::fxTextSyncsSelection() {
     MainWindow w;
     w.openExample();
     QVERIFY(testing::waitForLayout(*w.document()));
@@ -147,7 +147,7 @@ void TestMainWindow::fxTextSyncsSelection() {
 
 // The Code and Table tabs print when first shown; a line of either selects its node (the table's
 // placeholder rows select the placeholder, the last line the output), and a selection moves the cursor.
-void TestMainWindow::fxCodeAndTableSelect() {
+void TstMainWindow::fxCodeAndTableSelect() {
     MainWindow w;
     w.openExample();
     QVERIFY(testing::waitForLayout(*w.document()));
@@ -187,7 +187,7 @@ void TestMainWindow::fxCodeAndTableSelect() {
 
 // Graph › Draw as the FX graph has it: each parameter becomes a placeholder box with edges to its
 // users (no chip left), clicking one selects that placeholder; off again, the chips come back.
-void TestMainWindow::drawAsFxGraphToggle() {
+void TstMainWindow::drawAsFxGraphToggle() {
     MainWindow w;
     w.openExample();
     QVERIFY(testing::waitForLayout(*w.document()));
@@ -229,7 +229,7 @@ void TestMainWindow::drawAsFxGraphToggle() {
 
 // llama_deep opens with its 128 decoder layers as one box "×128"; selecting a node of layer 57 shows
 // layer 57 open with that node selected; Graph › Fold repeated blocks off draws all 128 boxes.
-void TestMainWindow::repeatedBlocksFolded() {
+void TstMainWindow::repeatedBlocksFolded() {
     IRLENS_REQUIRE_SHARED();
     MainWindow w;
     QCOMPARE(testing::openAndWait(*w.document(), testing::fixture("generated/llama_deep/model.pt2")), QString());
@@ -270,7 +270,7 @@ void TestMainWindow::repeatedBlocksFolded() {
 
 // A click on the user input's box, or on a parameter's chip, selects that placeholder of the FX graph:
 // it is outlined, and the Node pane shows it in the spec's words.
-void TestMainWindow::clickSelectsPlaceholder() {
+void TstMainWindow::clickSelectsPlaceholder() {
     MainWindow w;
     w.openExample();
     QVERIFY(testing::waitForLayout(*w.document()));
@@ -309,7 +309,7 @@ void TestMainWindow::clickSelectsPlaceholder() {
 
 // Help › Export IR rules lists every verifier rule, each explained (passage, breaking example, fix);
 // IR levels compares the levels; Ops lists the 193 core ATen and the prims overloads.
-void TestMainWindow::specReference() {
+void TstMainWindow::specReference() {
     MainWindow w;
     w.openExample();
     QVERIFY(testing::waitForLayout(*w.document()));
@@ -358,7 +358,7 @@ void TestMainWindow::specReference() {
 
 // Graph › Check metas re-infers every val (EIR-M006): the example agrees with its meta functions; a
 // copy whose one recorded val has the wrong shape gets exactly that node named.
-void TestMainWindow::checkMetasFromTheMenu() {
+void TstMainWindow::checkMetasFromTheMenu() {
     MainWindow w;
     auto* action = w.findChild<QAction*>("checkMetaAction");
     QVERIFY(action);
@@ -384,7 +384,7 @@ void TestMainWindow::checkMetasFromTheMenu() {
     QVERIFY(named);
 }
 
-void TestMainWindow::openFileFromDisk() {
+void TstMainWindow::openFileFromDisk() {
     IRLENS_REQUIRE_SHARED();
     MainWindow w;
     w.openFile(QString::fromStdString(testing::fixture("generated/transformer_layer/model.pt2").string()));
@@ -394,7 +394,7 @@ void TestMainWindow::openFileFromDisk() {
     QCOMPARE(w.graphPane()->scene()->opItemCount(), 40);
 }
 
-void TestMainWindow::badFileReportsError() {
+void TstMainWindow::badFileReportsError() {
     QTemporaryDir dir;
     const QString path = dir.filePath("not_a_model.pt2");
     QVERIFY(testing::writeFile(path, "this is not a zip archive"));
@@ -407,12 +407,12 @@ void TestMainWindow::badFileReportsError() {
     QVERIFY(!doc.program());
 }
 
-QTEST_MAIN(TestMainWindow)
+QTEST_MAIN(TstMainWindow)
 #include "tst_main_window.moc"
 
 // What `irlens --fx-placeholders / --no-fold / --dock` call: the Graph menu's checks follow the
 // drawing, a second call changes nothing, and every dock word names a dock the window has.
-void TestMainWindow::commandLineCalls() {
+void TstMainWindow::commandLineCalls() {
     MainWindow w;
     w.resize(1200, 800);
     w.show();

@@ -193,7 +193,7 @@ void browse(MainWindow& window, Watchdog& dog, int hits, int selections) {
 
 } // namespace
 
-class TestUiResponsive : public QObject {
+class TstUiResponsive : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -202,12 +202,12 @@ private slots:
     void llamaDeep();
 };
 
-void TestUiResponsive::initTestCase() {
+void TstUiResponsive::initTestCase() {
     QCoreApplication::setOrganizationName("irlens-tests");
     QCoreApplication::setApplicationName("tst_ui_responsive");
 }
 
-void TestUiResponsive::biggestFixtures_data() {
+void TstUiResponsive::biggestFixtures_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("query");
     // deep_stack last: its expanded layout cannot be cancelled inside Graphviz and would hold the
@@ -221,7 +221,7 @@ void TestUiResponsive::biggestFixtures_data() {
     QTest::addRow("deep_stack") << "generated/deep_stack/model.pt2" << "addmm";
 }
 
-void TestUiResponsive::biggestFixtures() {
+void TstUiResponsive::biggestFixtures() {
     IRLENS_REQUIRE_SHARED();
     QFETCH(QString, file);
     QFETCH(QString, query);
@@ -327,7 +327,7 @@ void TestUiResponsive::biggestFixtures() {
 
 // llama_deep (12,174 nodes, 128 identical blocks): expand all, search while typing, select, collapse
 // all, under the same limit; the composed layout reports its progress in parts.
-void TestUiResponsive::llamaDeep() {
+void TstUiResponsive::llamaDeep() {
     IRLENS_REQUIRE_SHARED();
     MainWindow window;
     QVERIFY(showBig(window));
@@ -372,5 +372,5 @@ void TestUiResponsive::llamaDeep() {
     QVERIFY2(dog.worstGap() <= kMaxGapMs, qPrintable("event loop blocked: " + dog.report().join("; ")));
 }
 
-QTEST_MAIN(TestUiResponsive)
+QTEST_MAIN(TstUiResponsive)
 #include "tst_ui_responsive.moc"

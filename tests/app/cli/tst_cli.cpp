@@ -1,6 +1,7 @@
 // irlens-cli as scripts use it: exit codes, one-line errors, and what `info` reports on real files.
 #include "support/cli_runner.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -21,7 +22,11 @@ using Run = irlens::testing::CliRun;
 
 Run cli(const QStringList& args) { return irlens::testing::runCli(args); }
 
-QString fx(const char* rel) { return QString::fromStdString(irlens::testing::fixture(rel).string()); }
+// A fixture file: "zoo/..." (written on first use) or under ../shared/fixtures.
+QString fx(const char* rel) {
+    if (std::strncmp(rel, "zoo/", 4) == 0) irlens::testing::zooDir();
+    return QString::fromStdString(irlens::testing::fixture(rel).string());
+}
 
 } // namespace
 
@@ -168,8 +173,7 @@ private slots:
 
     // `verify --json` names each finding's rule by title and spec reference too.
     void verifyJsonNamesTheRule() {
-        IRLENS_REQUIRE_SHARED();
-        Run r = cli({"verify", fx("generated/cond_branch/model.pt2"), "--json"});
+        Run r = cli({"verify", fx("zoo/cond_branch/model.pt2"), "--json"});
         QCOMPARE(r.code, 0);
         const QJsonArray ds = QJsonDocument::fromJson(r.out.toUtf8()).object().value("diagnostics").toArray();
         QVERIFY(!ds.isEmpty());
@@ -201,18 +205,17 @@ private slots:
 
     // `run` as a script uses it: --expect against PyTorch's numbers, --json fields, a Chrome trace Perfetto opens.
     void runWithExpectJsonAndTrace() {
-        IRLENS_REQUIRE_SHARED();
         QTemporaryDir dir;
         const QString trace = dir.filePath("trace.json");
-        Run r = cli({"run", fx("generated/tiny_mlp/model.pt2"), "--threads", "2", "--repeat", "3", "--expect",
-                     fx("generated/tiny_mlp/model.expected"), "--json", "--trace", trace});
+        Run r = cli({"run", fx("zoo/mlp/model.pt2"), "--threads", "2", "--repeat", "3", "--expect", fx("zoo/mlp/model.expected"), "--json",
+                     "--trace", trace});
         QCOMPARE(r.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QVERIFY2(!o.isEmpty(), qPrintable(r.out));
         QVERIFY(o["median_ms"].toDouble() > 0);
         QCOMPARE(o["threads"].toInt(), 2);
         QVERIFY(o["peak_bytes"].toInteger() > 0);
-        QCOMPARE(o["nodes"].toArray().size(), 8); // every node of tiny_mlp, timed
+        QCOMPARE(o["nodes"].toArray().size(), 8); // every node of the zoo's MLP, timed
         // --repeat 3 warms up once: that run is the cold start, reported apart, per node too
         QCOMPARE(o["warmup"].toInt(), 1);
         QVERIFY(o["cold_ms"].toDouble() > 0);
@@ -223,7 +226,7 @@ private slots:
         }
         QCOMPARE(o["expect"].toObject()["ok"].toBool(), true);
         // no warm-up: no cold start to report
-        Run cold = cli({"run", fx("generated/tiny_mlp/model.pt2"), "--repeat", "2", "--warmup", "0", "--json"});
+        Run cold = cli({"run", fx("zoo/mlp/model.pt2"), "--repeat", "2", "--warmup", "0", "--json"});
         QCOMPARE(cold.code, 0);
         const QJsonObject c = QJsonDocument::fromJson(cold.out.toUtf8()).object();
         QVERIFY(c["cold_ms"].isNull());
@@ -241,11 +244,10 @@ private slots:
     // A weight record whose bytes no longer match its CRC: `verify` and `run` refuse the file (it once
     // verified clean and ran, with outputs around 1e30); `info` does not read the weights' bytes.
     void corruptedWeightRefused() {
-        IRLENS_REQUIRE_SHARED();
-        QFile in(fx("generated/tiny_mlp/model.pt2"));
+        QFile in(fx("zoo/mlp/model.pt2"));
         QVERIFY(in.open(QIODevice::ReadOnly));
         QByteArray bytes = in.readAll();
-        const QByteArray name = "model/data/weights/weight_0";
+        const QByteArray name = "archive/data/weights/weight_0"; // the project's writer roots the archive at "archive/"
         const qsizetype header = bytes.indexOf(name) - 30; // the local header comes first in the file
         QVERIFY(header >= 0);
         const int extra = uint8_t(bytes[header + 28]) | uint8_t(bytes[header + 29]) << 8;
@@ -256,7 +258,7 @@ private slots:
         QVERIFY(out.open(QIODevice::WriteOnly));
         out.write(bytes);
         out.close();
-        const QString expected = "irlens-cli: " + path + ": record 'model/data/weights/weight_0': CRC mismatch (corrupted archive)\n";
+        const QString expected = "irlens-cli: " + path + ": record 'archive/data/weights/weight_0': CRC mismatch (corrupted archive)\n";
         for (const char* command : {"verify", "run"}) {
             Run r = cli({command, path});
             QCOMPARE(r.code, 2);
@@ -266,9 +268,8 @@ private slots:
     }
 
     void runExpectMismatch() {
-        IRLENS_REQUIRE_SHARED();
         QTemporaryDir dir;
-        const QString src = fx("generated/tiny_mlp/model.expected");
+        const QString src = fx("zoo/mlp/model.expected");
         for (const QString& name : QDir(src).entryList(QDir::Files)) QVERIFY(QFile::copy(src + "/" + name, dir.filePath(name)));
         QFile out(dir.filePath("output_0.bin"));
         QVERIFY(out.open(QIODevice::ReadWrite));
@@ -278,7 +279,7 @@ private slots:
         out.seek(0);
         out.write(bytes);
         out.close();
-        Run r = cli({"run", fx("generated/tiny_mlp/model.pt2"), "--expect", dir.path()});
+        Run r = cli({"run", fx("zoo/mlp/model.pt2"), "--expect", dir.path()});
         QCOMPARE(r.code, 1);
         QVERIFY2((r.out + r.err).contains("addmm_2"), qPrintable(r.out + r.err));
     }
@@ -287,8 +288,7 @@ private slots:
     // agree with each other (the live blocks add up to the peak, the path to its nodes' times, the lines
     // to the traced time); freeing every convolution makes the predicted run shorter.
     void runReports() {
-        IRLENS_REQUIRE_SHARED();
-        const QString model = fx("generated/resnet18/model.pt2");
+        const QString model = fx("zoo/conv_attention/model.pt2");
         Run text = cli({"run", model, "--repeat", "3", "--memory", "--critical-path", "--what-if", "convolution=0", "--by-line"});
         QCOMPARE(text.code, 0);
         for (const char* line : {"\nlive      peak ", "\ncurve     ", "\nlive at the peak ", "\ncritical  path of ", "\nmodel     predicted ",
@@ -328,8 +328,7 @@ private slots:
     void runReportErrors() {
         QFETCH(QString, whatIf);
         QFETCH(QString, message);
-        IRLENS_REQUIRE_SHARED();
-        Run r = cli({"run", fx("generated/tiny_mlp/model.pt2"), "--critical-path", "--what-if", whatIf});
+        Run r = cli({"run", fx("zoo/mlp/model.pt2"), "--critical-path", "--what-if", whatIf});
         QCOMPARE(r.code, 2);
         QCOMPARE(r.err, "irlens-cli: " + message + "\n");
         QVERIFY(r.out.isEmpty()); // refused before running

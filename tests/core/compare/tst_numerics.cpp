@@ -10,6 +10,7 @@
 #include "core/io/tensor_file.h"
 #include "support/numeric_programs.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -43,7 +44,7 @@ NumericRun runOrFail(ProgramPtr program, const NumericRunOptions& options) {
 }
 
 ProgramPtr loadFixture(const std::string& name) {
-    auto p = loadPt2(fixture("generated/" + name + "/model.pt2").string());
+    auto p = loadPt2(fixture(irlens::testing::programFolder(name) + "/model.pt2").string());
     if (!p) qFatal("%s: %s", name.c_str(), p.error().c_str());
     return *p;
 }
@@ -51,7 +52,7 @@ ProgramPtr loadFixture(const std::string& name) {
 // The fixture's run against `reference` (default: its own intermediates).
 NumericRun againstReference(const std::string& name, const std::string& reference = {}) {
     NumericRunOptions options;
-    const std::string dir = fixture("generated/" + name + "/model.expected").string();
+    const std::string dir = fixture(irlens::testing::programFolder(name) + "/model.expected").string();
     options.inputs.inputPaths = {dir};
     options.reference = reference.empty() ? dir + "/intermediates.safetensors" : reference;
     return runOrFail(loadFixture(name), options);
@@ -297,14 +298,15 @@ void TstNumerics::toleranceJudgesAgain() {
 
 void TstNumerics::engineAgreesWithPyTorch_data() {
     QTest::addColumn<QString>("name");
+    for (const auto& name : irlens::testing::zooNames()) QTest::addRow("zoo/%s", name.c_str()) << QString::fromStdString("zoo/" + name);
     for (const char* name : kFixturesWithIntermediates) QTest::addRow("%s", name) << name;
 }
 
 void TstNumerics::engineAgreesWithPyTorch() {
-    IRLENS_REQUIRE_SHARED();
     QFETCH(QString, name);
+    IRLENS_REQUIRE_FIXTURE(name);
     const NumericRun run = againstReference(name.toStdString());
-    auto reference = readTensorFile(fixture("generated/" + name.toStdString() + "/model.expected/intermediates.safetensors").string());
+    auto reference = readTensorFile(fixture(irlens::testing::programFolder(name.toStdString()) + "/model.expected/intermediates.safetensors").string());
     QVERIFY(reference);
     QVERIFY2(run.firstDivergent < 0, run.verdict(*loadFixture(name.toStdString())).c_str());
     QVERIFY(run.referenceOnly.empty());
@@ -324,14 +326,16 @@ void TstNumerics::engineAgreesWithPyTorch() {
 
 void TstNumerics::scaledNodeIsTheFirstDivergence_data() {
     QTest::addColumn<QString>("name");
-    for (const char* name : {"tiny_gpt", "resnet18", "deep_stack", "cond_branch"}) QTest::addRow("%s", name) << name;
+    for (const char* name : {"zoo/gpt_block", "zoo/conv_attention", "zoo/residual_stack", "zoo/cond_branch", "tiny_gpt", "resnet18",
+                             "deep_stack", "cond_branch"})
+        QTest::addRow("%s", name) << name;
 }
 
 void TstNumerics::scaledNodeIsTheFirstDivergence() {
-    IRLENS_REQUIRE_SHARED();
     QFETCH(QString, name);
+    IRLENS_REQUIRE_FIXTURE(name);
     QTemporaryDir dir;
-    const std::string original = fixture("generated/" + name.toStdString() + "/model.expected/intermediates.safetensors").string();
+    const std::string original = fixture(irlens::testing::programFolder(name.toStdString()) + "/model.expected/intermediates.safetensors").string();
     auto entries = entriesOf(original);
     // the float value halfway through the file (which lists them in execution order)
     size_t pick = entries.size() / 2;

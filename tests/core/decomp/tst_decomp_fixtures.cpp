@@ -10,6 +10,7 @@
 #include "core/ops/meta.h"
 #include "core/verify/verifier.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QTest>
 
@@ -64,15 +65,10 @@ class TstDecompFixtures : public QObject {
 private slots:
     void decomposeFixture_data() {
         QTest::addColumn<QString>("path");
-        if (!irlens::testing::haveShared()) {
-            QTest::addRow("no-shared") << QString();
-            return;
-        }
         for (const auto& rel : irlens::testing::allProgramFixtures({"model.pt2", "model.training.pt2"}))
             QTest::addRow("%s", rel.c_str()) << QString::fromStdString(irlens::testing::fixture(rel).string());
     }
     void decomposeFixture() {
-        IRLENS_REQUIRE_SHARED();
         QFETCH(QString, path);
         auto program = loadPt2(path.toStdString());
         QVERIFY2(program.isOk(), program.error().c_str());
@@ -104,6 +100,10 @@ private slots:
             }
             if (reference) {
                 QString wrong = mismatchWithReference(session.current(), *reference);
+                // A known bug the zoo found: sum.dim_IntList(..., dtype=torch.int32) of a bool tensor decomposed
+                // to prims sums in int64 and loses the requested dtype (XPASS once fixed: then remove this).
+                if (stage == DecompStage::ToPrims)
+                    QEXPECT_FAIL("zoo/dtype_mix/model.pt2", "prims decomposition of sum(dtype=int32) returns int64", Continue);
                 QVERIFY2(wrong.isEmpty(), qPrintable(QString("%1 result against PyTorch's outputs: %2").arg(decompStageName(stage), wrong)));
             }
         }

@@ -240,6 +240,7 @@ void TstChromeTrace::flowsWhereWorkersChange() {
 void TstChromeTrace::engineRunAtTwoThreads_data() {
     QTest::addColumn<QString>("model");
     QTest::addRow("a built program") << QString();
+    QTest::addRow("zoo/gpt_block") << "zoo/gpt_block";
     QTest::addRow("tiny_gpt") << "tiny_gpt";
 }
 
@@ -252,7 +253,7 @@ void TstChromeTrace::engineRunAtTwoThreads() {
         plan = built.plan;
         inputs = built.inputs;
     } else {
-        IRLENS_REQUIRE_SHARED();
+        IRLENS_REQUIRE_FIXTURE(model);
         auto f = irlens::testing::loadFixturePlan(model.toStdString());
         QVERIFY2(f.isOk(), f.error().c_str());
         plan = f->plan;

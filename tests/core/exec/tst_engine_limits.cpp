@@ -2,6 +2,7 @@
 // the plan's peak agrees with what the engine really allocates, and cancel stops a long run quickly.
 #include "sanitizers/sanitizer_build.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include "core/exec/engine.h"
 #include "core/exec/inputs.h"
@@ -27,7 +28,7 @@ struct CountingObserver : ExecObserver {
 };
 
 std::shared_ptr<ExecutionPlan> compileFixture(const std::string& name) {
-    auto p = loadPt2(fixture("generated/" + name + "/model.pt2").string());
+    auto p = loadPt2(fixture(irlens::testing::programFolder(name) + "/model.pt2").string());
     if (!p) qFatal("%s: %s", name.c_str(), p.error().c_str());
     auto plan = ExecutionPlan::compile(*p);
     if (!plan) qFatal("%s: %s", name.c_str(), plan.error().c_str());
@@ -36,7 +37,7 @@ std::shared_ptr<ExecutionPlan> compileFixture(const std::string& name) {
 
 } // namespace
 
-class TestEngineLimits : public QObject {
+class TstEngineLimits : public QObject {
     Q_OBJECT
 private slots:
     void formatBytes_data();
@@ -48,7 +49,7 @@ private slots:
     void cancelStopsWithin100ms();
 };
 
-void TestEngineLimits::formatBytes_data() {
+void TstEngineLimits::formatBytes_data() {
     QTest::addColumn<qint64>("bytes");
     QTest::addColumn<QString>("text");
     QTest::addRow("bytes") << qint64(12) << "12 bytes";
@@ -57,22 +58,22 @@ void TestEngineLimits::formatBytes_data() {
     QTest::addRow("GiB") << (qint64(3) << 29) << "1.5 GiB";
 }
 
-void TestEngineLimits::formatBytes() {
+void TstEngineLimits::formatBytes() {
     QFETCH(qint64, bytes);
     QFETCH(QString, text);
     QCOMPARE(QString::fromStdString(exec::formatBytes(bytes)), text);
 }
 
-void TestEngineLimits::budgetRefusesBeforeRunning_data() {
+void TstEngineLimits::budgetRefusesBeforeRunning_data() {
     QTest::addColumn<QString>("model");
-    for (const char* m : {"tiny_mlp", "resnet18", "tiny_gpt"}) QTest::addRow("%s", m) << m;
+    for (const char* m : {"zoo/mlp", "zoo/conv_attention", "zoo/gpt_block", "tiny_mlp", "resnet18", "tiny_gpt"}) QTest::addRow("%s", m) << m;
 }
 
 // Budget one byte under the plan's peak: refused, naming the peak, the node and the budget, and no node
 // ran. At exactly the peak the same run goes ahead.
-void TestEngineLimits::budgetRefusesBeforeRunning() {
-    IRLENS_REQUIRE_SHARED();
+void TstEngineLimits::budgetRefusesBeforeRunning() {
     QFETCH(QString, model);
+    IRLENS_REQUIRE_FIXTURE(model);
     auto plan = compileFixture(model.toStdString());
     const MemoryPlan mp = planMemory(*plan);
     QVERIFY(mp.peakBytes > mp.inputBytes);
@@ -99,11 +100,13 @@ void TestEngineLimits::budgetRefusesBeforeRunning() {
     QCOMPARE(observer.nodes.load(), int(plan->program().graph.nodes.size()));
 }
 
-void TestEngineLimits::planPeakMatchesRun_data() {
+void TstEngineLimits::planPeakMatchesRun_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<double>("minRatio");
     // tiny_mlp's intermediates are mostly views of its weights (aten.t), which the plan counts as
     // allocations and the engine does not: there the plan is only an upper bound.
+    QTest::addRow("zoo/mlp") << "zoo/mlp" << 0.0;
+    QTest::addRow("zoo/conv_attention") << "zoo/conv_attention" << 0.0;
     QTest::addRow("tiny_mlp") << "tiny_mlp" << 0.0;
     QTest::addRow("resnet18") << "resnet18" << 0.5;
     QTest::addRow("mobilenet_v2") << "mobilenet_v2" << 0.5;
@@ -111,9 +114,9 @@ void TestEngineLimits::planPeakMatchesRun_data() {
 
 // The plan is only useful if it predicts the run: single-threaded, the engine's measured peak must not
 // exceed the plan's by more than 25% (kernel scratch), and for convolution nets it must be close to it.
-void TestEngineLimits::planPeakMatchesRun() {
-    IRLENS_REQUIRE_SHARED();
+void TstEngineLimits::planPeakMatchesRun() {
     QFETCH(QString, model);
+    IRLENS_REQUIRE_FIXTURE(model);
     QFETCH(double, minRatio);
     auto plan = compileFixture(model.toStdString());
     const MemoryPlan mp = planMemory(*plan);
@@ -132,7 +135,7 @@ void TestEngineLimits::planPeakMatchesRun() {
 
 // deep_stack (5,400 nodes) run repeatedly on 2 threads; cancel 50 ms into a run and measure how long
 // the engine takes to notice and return.
-void TestEngineLimits::cancelStopsWithin100ms() {
+void TstEngineLimits::cancelStopsWithin100ms() {
     IRLENS_REQUIRE_SHARED();
     auto plan = compileFixture("deep_stack");
     auto inputs = generateInputs(*plan, 7);
@@ -173,5 +176,5 @@ void TestEngineLimits::cancelStopsWithin100ms() {
     QVERIFY2(latencyMs < 100.0, qPrintable(QString("cancel took %1 ms").arg(latencyMs)));
 }
 
-QTEST_GUILESS_MAIN(TestEngineLimits)
+QTEST_GUILESS_MAIN(TstEngineLimits)
 #include "tst_engine_limits.moc"

@@ -1,10 +1,11 @@
-// Every generated program (and its training-IR variant) runs and matches PyTorch's reference outputs
-// in model.expected/ (extra cases and buffer mutations included); the 2-thread engine matches the
-// serial one; the real archives with weights run.
+// Every zoo program and every generated program (and its training-IR variant) runs and matches PyTorch's
+// reference outputs in model.expected/ (extra cases and buffer mutations included); the 2-thread engine
+// matches the serial one; the real archives with weights run.
 #include "core/exec/engine.h"
 #include "core/exec/inputs.h"
 #include "core/io/pt2_reader.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QTest>
 
@@ -19,12 +20,13 @@ struct Loaded {
     ExpectedSet expected;
 };
 
-std::optional<Loaded> load(const std::string& name, const std::string& file, std::string& error) {
-    auto p = loadPt2(fixture("generated/" + name + "/" + file).string());
+// `folder` is "zoo/<name>" or "generated/<name>" (under fixture()).
+std::optional<Loaded> load(const std::string& folder, const std::string& file, std::string& error) {
+    auto p = loadPt2(fixture(folder + "/" + file).string());
     if (!p) { error = p.error(); return std::nullopt; }
     auto plan = ExecutionPlan::compile(*p);
     if (!plan) { error = plan.error(); return std::nullopt; }
-    auto e = loadExpected(fixture("generated/" + name + "/model.expected").string());
+    auto e = loadExpected(fixture(folder + "/model.expected").string());
     if (!e) { error = e.error(); return std::nullopt; }
     return Loaded{*plan, std::move(*e)};
 }
@@ -71,18 +73,20 @@ class TstExecFixtures : public QObject {
     Q_OBJECT
 private slots:
     void generated_data() {
-        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("folder");
         QTest::addColumn<QString>("file");
-        for (const char* n : irlens::testing::kAllGeneratedFixtures) QTest::addRow("%s", n) << n << "model.pt2";
+        irlens::testing::zooDir();
+        for (const auto& n : irlens::testing::zooNames()) QTest::addRow("zoo/%s", n.c_str()) << QString::fromStdString("zoo/" + n) << "model.pt2";
+        for (const char* n : irlens::testing::kAllGeneratedFixtures) QTest::addRow("%s", n) << QString("generated/%1").arg(n) << "model.pt2";
         for (const char* n : {"tiny_mlp", "mobilenet_v2", "transformer_layer", "tiny_gpt"})
-            QTest::addRow("%s/training", n) << n << "model.training.pt2";
+            QTest::addRow("%s/training", n) << QString("generated/%1").arg(n) << "model.training.pt2";
     }
     void generated() {
-        IRLENS_REQUIRE_SHARED();
-        QFETCH(QString, name);
+        QFETCH(QString, folder);
         QFETCH(QString, file);
+        if (folder.startsWith("generated/")) IRLENS_REQUIRE_SHARED();
         std::string error;
-        auto l = load(name.toStdString(), file.toStdString(), error);
+        auto l = load(folder.toStdString(), file.toStdString(), error);
         QVERIFY2(l.has_value(), error.c_str());
         Engine engine(l->plan);
         RunOptions ro;
@@ -110,9 +114,9 @@ private slots:
     }
 
     void sampleInputsMatchSidecar() {
-        IRLENS_REQUIRE_SHARED();
+        irlens::testing::zooDir();
         std::string error;
-        auto l = load("tiny_mlp", "model.pt2", error);
+        auto l = load("zoo/mlp", "model.pt2", error);
         QVERIFY2(l.has_value(), error.c_str());
         auto s = sampleInputs(*l->plan);
         QVERIFY2(s.isOk(), s.error().c_str());
@@ -122,9 +126,9 @@ private slots:
     }
 
     void dynamicBatchWithinRange() {
-        IRLENS_REQUIRE_SHARED();
+        irlens::testing::zooDir();
         std::string error;
-        auto l = load("dynamic_mlp", "model.pt2", error);
+        auto l = load("zoo/dynamic_mlp", "model.pt2", error);
         QVERIFY2(l.has_value(), error.c_str());
         auto g = generateInputs(*l->plan, 1, {{"s0", 5}});
         QVERIFY2(g.isOk(), g.error().c_str());
@@ -132,10 +136,10 @@ private slots:
         Engine e(l->plan);
         auto r = e.run(*g);
         QVERIFY2(r.isOk(), r.error().c_str());
-        QCOMPARE(r->outputs[0].tensor.size(0), int64_t(5));
-        auto bad = generateInputs(*l->plan, 1, {{"s0", 1}});
+        QCOMPARE(r->outputs[0].tensor.size(0), int64_t(10)); // view(2 * s0, 4)
+        auto bad = generateInputs(*l->plan, 1, {{"s0", 17}});
         QVERIFY(!bad.isOk());
-        QCOMPARE(QString::fromStdString(bad.error()), QString("symbol s0 = 1 is outside its range [2, inf]"));
+        QCOMPARE(QString::fromStdString(bad.error()), QString("symbol s0 = 17 is outside its range [1, 16]"));
     }
 
     void realArchives_data() {

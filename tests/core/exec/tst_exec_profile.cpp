@@ -7,6 +7,7 @@
 #include "core/exec/profile.h"
 #include "core/io/pt2_reader.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QTest>
 
@@ -24,7 +25,7 @@ struct Loaded {
 };
 
 Loaded load(const std::string& name) {
-    const auto dir = irlens::testing::fixture("generated/" + name);
+    const auto dir = irlens::testing::fixture(irlens::testing::programFolder(name));
     auto prog = loadPt2((dir / "model.pt2").string());
     if (!prog) qFatal("%s: %s", name.c_str(), prog.error().c_str());
     auto plan = ExecutionPlan::compile(*prog);
@@ -54,6 +55,10 @@ private slots:
 void TstExecProfile::intervalsTileEachWorker_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<int>("threads");
+    QTest::addRow("zoo/mlp, 1 thread") << "zoo/mlp" << 1;
+    QTest::addRow("zoo/conv_attention, 1 thread") << "zoo/conv_attention" << 1;
+    QTest::addRow("zoo/conv_attention, 2 threads") << "zoo/conv_attention" << 2;
+    QTest::addRow("zoo/gpt_block, 2 threads") << "zoo/gpt_block" << 2;
     QTest::addRow("tiny_mlp, 1 thread") << "tiny_mlp" << 1;
     QTest::addRow("resnet18, 1 thread") << "resnet18" << 1;
     QTest::addRow("resnet18, 2 threads") << "resnet18" << 2;
@@ -63,7 +68,7 @@ void TstExecProfile::intervalsTileEachWorker_data() {
 void TstExecProfile::intervalsTileEachWorker() {
     QFETCH(QString, model);
     QFETCH(int, threads);
-    IRLENS_REQUIRE_SHARED();
+    IRLENS_REQUIRE_FIXTURE(model);
     const Loaded m = load(model.toStdString());
     Engine engine(m.plan);
     Profile profile;
@@ -100,8 +105,7 @@ void TstExecProfile::intervalsTileEachWorker() {
 }
 
 void TstExecProfile::boundedSamplesExactCounts() {
-    IRLENS_REQUIRE_SHARED();
-    const Loaded m = load("tiny_mlp");
+    const Loaded m = load("zoo/mlp");
     Engine engine(m.plan);
     Profile profile;
     RunOptions options;
@@ -128,8 +132,7 @@ void TstExecProfile::boundedSamplesExactCounts() {
 }
 
 void TstExecProfile::observerWithoutSlots() {
-    IRLENS_REQUIRE_SHARED();
-    const Loaded m = load("resnet18");
+    const Loaded m = load("zoo/conv_attention");
     Engine engine(m.plan);
     CountingObserver obs;
     RunOptions options;

@@ -6,6 +6,7 @@
 #include "core/exec/stepper.h"
 #include "core/io/pt2_reader.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QTest>
 
@@ -46,13 +47,13 @@ std::map<std::string, int> producers(const ExecutionPlan& plan) {
     return made;
 }
 
-// A generated fixture's program, its reference, and a stepper on the reference's inputs.
+// A generated fixture's or zoo program's program, its reference, and a stepper on the reference's inputs.
 struct Fixture {
     ProgramPtr program;
     ExpectedSet expected;
     std::unique_ptr<Stepper> stepper;
     bool open(const std::string& name) {
-        const std::string dir = fixture("generated/" + name).string();
+        const std::string dir = fixture(irlens::testing::programFolder(name)).string();
         auto p = loadPt2(dir + "/model.pt2");
         auto e = loadExpected(dir + "/model.expected");
         auto refuse = [&name](const std::string& why) {
@@ -76,6 +77,8 @@ class TstExecStepper : public QObject {
 private slots:
     void againstEngine_data() {
         QTest::addColumn<QString>("name");
+        for (const char* z : {"zoo/mlp", "zoo/cond_branch", "zoo/buffer_mutation", "zoo/dtype_mix", "zoo/dynamic_mlp", "zoo/gpt_block"})
+            QTest::addRow("%s", z) << z;
         QTest::addRow("tiny_mlp") << "tiny_mlp";
         QTest::addRow("cond_branch") << "cond_branch";
         QTest::addRow("buffer_mutation") << "buffer_mutation";
@@ -84,8 +87,8 @@ private slots:
     // Step every node; each tensor a node produced equals the engine's value for it (2 threads,
     // fused plan) when made an output, and the last step's outputs are the reference's.
     void againstEngine() {
-        IRLENS_REQUIRE_SHARED();
         QFETCH(QString, name);
+        IRLENS_REQUIRE_FIXTURE(name);
         Fixture f;
         QVERIFY(f.open(name.toStdString()));
         Stepper& st = *f.stepper;
@@ -128,9 +131,8 @@ private slots:
     // A value leaves the environment right after its last reader, never earlier; graph outputs and
     // values read later stay; a freed value is still inspectable.
     void freedAfterLastUse() {
-        IRLENS_REQUIRE_SHARED();
         Fixture f;
-        QVERIFY(f.open("tiny_gpt"));
+        QVERIFY(f.open("zoo/gpt_block"));
         Stepper& st = *f.stepper;
         const auto& program = f.program;
         const auto last = lastReaders(st.plan());
@@ -163,8 +165,7 @@ private slots:
 
     // Inputs that do not match the placeholders are refused up front, naming the input.
     void badInputNamed() {
-        IRLENS_REQUIRE_SHARED();
-        auto program = loadPt2(fixture("generated/tiny_mlp/model.pt2").string());
+        auto program = loadPt2(fixture(irlens::testing::programFolder("zoo/mlp") + "/model.pt2").string());
         QVERIFY2(program.isOk(), program.error().c_str());
         // wrong input shape: refused when binding, naming the input
         auto bad = Stepper::create(*program, std::vector<EValue>{EValue::fromTensor(Tensor::scalar(ScalarType::Float32, 1.0))});

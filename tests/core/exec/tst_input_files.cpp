@@ -10,6 +10,7 @@
 #include "core/io/pt2_reader.h"
 #include "support/numeric_programs.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QProcess>
 
@@ -111,15 +112,17 @@ void TstInputFiles::everyFormatGivesTheSameRun() {
 
 void TstInputFiles::fixtureInputsInEveryFormat_data() {
     QTest::addColumn<QString>("name");
-    for (const char* name : {"tiny_gpt", "dtype_mix", "resnet18", "dynamic_mlp", "cond_branch"}) QTest::addRow("%s", name) << name;
+    for (const char* name : {"zoo/gpt_block", "zoo/dtype_mix", "zoo/conv_attention", "zoo/dynamic_mlp", "zoo/cond_branch", "tiny_gpt", "dtype_mix",
+                             "resnet18", "dynamic_mlp", "cond_branch"})
+        QTest::addRow("%s", name) << name;
 }
 
 // A fixture's model.expected/ inputs written as .npy and .safetensors here and as .pt and .npz by
 // PyTorch and NumPy (save_inputs.py): each set gives the inputs and the outputs the folder gives.
 void TstInputFiles::fixtureInputsInEveryFormat() {
-    IRLENS_REQUIRE_SHARED();
     QFETCH(QString, name);
-    const std::string dir = irlens::testing::fixture("generated/" + name.toStdString()).string();
+    IRLENS_REQUIRE_FIXTURE(name);
+    const std::string dir = irlens::testing::fixture(irlens::testing::programFolder(name.toStdString())).string();
     auto program = loadPt2(dir + "/model.pt2");
     QVERIFY2(program, program.error().c_str());
     auto plan = planOf(*program);

@@ -5,6 +5,7 @@
 #include "core/exec/inputs.h"
 #include "core/io/pt2_reader.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QTest>
 
@@ -130,18 +131,20 @@ private slots:
         QTest::addColumn<int>("activations");
         // resnet18: 20 conv+bn pairs; the relu after bn1 of the stem and of each block's first conv
         // (9) reads the folded result alone, the 8 after a residual add do not follow a convolution
+        // the zoo's conv net: one conv+bn pair, its relu reads the folded result alone
+        QTest::addRow("zoo/conv_attention") << "zoo/conv_attention" << "model.pt2" << 1 << 1;
         QTest::addRow("resnet18") << "resnet18" << "model.pt2" << 20 << 9;
         // mobilenet_v2: 52 conv+bn pairs, 35 hardtanh(0, 6), none after a projection or a residual add
         QTest::addRow("mobilenet_v2") << "mobilenet_v2" << "model.pt2" << 52 << 35;
         QTest::addRow("mobilenet_v2/training") << "mobilenet_v2" << "model.training.pt2" << 52 << 35;
     }
     void cnn() {
-        IRLENS_REQUIRE_SHARED();
         QFETCH(QString, name);
+        IRLENS_REQUIRE_FIXTURE(name);
         QFETCH(QString, file);
         QFETCH(int, batchNorms);
         QFETCH(int, activations);
-        const std::string dir = fixture("generated/" + name.toStdString()).string();
+        const std::string dir = fixture(irlens::testing::programFolder(name.toStdString())).string();
         auto program = loadPt2(dir + "/" + file.toStdString());
         QVERIFY2(program.isOk(), program.error().c_str());
         const size_t nodesBefore = (*program)->graph.nodes.size();
@@ -185,8 +188,7 @@ private slots:
 
     // A model without convolutions folds nothing.
     void noConvolution() {
-        IRLENS_REQUIRE_SHARED();
-        auto program = loadPt2(fixture("generated/tiny_gpt/model.pt2").string());
+        auto program = loadPt2(fixture(irlens::testing::programFolder("zoo/gpt_block") + "/model.pt2").string());
         QVERIFY2(program.isOk(), program.error().c_str());
         auto plan = ExecutionPlan::compile(*program);
         QVERIFY2(plan.isOk(), plan.error().c_str());

@@ -41,7 +41,7 @@ QString show(const std::vector<double>& v) {
 
 } // namespace
 
-class TestQuantOps : public QObject {
+class TstQuantOps : public QObject {
     Q_OBJECT
 private slots:
     void perTensor_data();
@@ -54,7 +54,7 @@ private slots:
     void quantizedConvProgram();
 };
 
-void TestQuantOps::perTensor_data() {
+void TstQuantOps::perTensor_data() {
     QTest::addColumn<double>("scale");
     QTest::addColumn<int>("zeroPoint");
     QTest::addColumn<int>("qmin");
@@ -78,7 +78,7 @@ void TestQuantOps::perTensor_data() {
                                      << std::vector<double>{-1, -1, 0, 0, 0, 1, 1, 1.5, 1.5, 1.5, -1.5};
 }
 
-void TestQuantOps::perTensor() {
+void TstQuantOps::perTensor() {
     QFETCH(double, scale);
     QFETCH(int, zeroPoint);
     QFETCH(int, qmin);
@@ -105,7 +105,7 @@ void TestQuantOps::perTensor() {
 }
 
 // The .tensor overloads take scale and zero_point as one-element tensors (what choose_qparams makes).
-void TestQuantOps::perTensorTensorOverloads() {
+void TstQuantOps::perTensorTensorOverloads() {
     const Shape shape{int64_t(kTies.size())};
     auto args = [&](Tensor input) {
         return std::vector<OpArg>{OpArg::t("input", std::move(input)),
@@ -122,7 +122,7 @@ void TestQuantOps::perTensorTensorOverloads() {
              show({-1, -1, 0, 0, 0, 1, 1, 2.5, 3.5, 62, -65.5}));
 }
 
-void TestQuantOps::perChannel_data() {
+void TstQuantOps::perChannel_data() {
     QTest::addColumn<int>("axis");
     QTest::addColumn<std::vector<double>>("quantized");
     QTest::addColumn<std::vector<double>>("dequantized");
@@ -138,7 +138,7 @@ void TestQuantOps::perChannel_data() {
                                                     -1.27999997, 2.51999998, 0.899999976};
 }
 
-void TestQuantOps::perChannel() {
+void TstQuantOps::perChannel() {
     QFETCH(int, axis);
     QFETCH(std::vector<double>, quantized);
     QFETCH(std::vector<double>, dequantized);
@@ -161,7 +161,7 @@ void TestQuantOps::perChannel() {
 
 // choose_qparams.tensor: scale = max((max(x, 0) - min(x, 0)) / (qmax - qmin), eps) in float32,
 // zero_point = clamp(qmin - round(min(x, 0) / scale)): torch.ao's determine_qparams with torch ops.
-void TestQuantOps::chooseQParams() {
+void TstQuantOps::chooseQParams() {
     const Tensor x = f32({2, 3}, {-1.262, 0.5, 2.46, 0.1, -0.3, 1.0});
     auto r = runOp(std::string(kQ) + "choose_qparams.tensor",
                    {OpArg::t("input", x), OpArg::lit("quant_min", Argument::integer(-128)),
@@ -184,7 +184,7 @@ void TestQuantOps::chooseQParams() {
     QCOMPARE((*pos)[1].tensor.at(0), 0.0);
 }
 
-void TestQuantOps::badArguments() {
+void TstQuantOps::badArguments() {
     auto err = [](const std::string& target, std::vector<OpArg> args) {
         auto r = runOp(std::string(kQ) + target, args);
         return r ? QString() : QString::fromStdString(r.error());
@@ -315,7 +315,7 @@ Result<ProgramPtr> quantizedConv() {
 
 } // namespace
 
-void TestQuantOps::quantizedConvProgram() {
+void TstQuantOps::quantizedConvProgram() {
     auto program = quantizedConv();
     QVERIFY2(program, program ? "" : program.error().c_str());
     // The recorded metas are what the quant ops' meta functions infer, and the program verifies clean.
@@ -346,5 +346,5 @@ void TestQuantOps::quantizedConvProgram() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestQuantOps)
+QTEST_GUILESS_MAIN(TstQuantOps)
 #include "tst_quant_ops.moc"

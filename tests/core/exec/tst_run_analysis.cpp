@@ -109,7 +109,8 @@ double predictionError(const Measured& m, const QString& label, int threads) {
 void addModelRows(const std::vector<int>& threadCounts) {
     QTest::addColumn<QString>("model");
     QTest::addColumn<int>("threads");
-    for (const char* name : {"tiny_mlp", "resnet18", "tiny_gpt", "transformer_layer"})
+    for (const char* name : {"zoo/mlp", "zoo/conv_attention", "zoo/gpt_block", "zoo/residual_stack", "tiny_mlp", "resnet18", "tiny_gpt",
+                             "transformer_layer"})
         for (int t : threadCounts) QTest::addRow("%s, %d thread%s", name, t, t > 1 ? "s" : "") << name << t;
 }
 
@@ -237,7 +238,9 @@ private slots:
     void memoryCurveMatchesRecount_data() {
         addModelRows({1, 2});
         // a higher-order cond, integer and bool values, buffer mutations, symbolic sizes
-        for (const char* name : {"cond_branch", "dtype_mix", "buffer_mutation", "dynamic_mlp"}) QTest::addRow("%s, 1 thread", name) << name << 1;
+        for (const char* name : {"zoo/cond_branch", "zoo/dtype_mix", "zoo/buffer_mutation", "zoo/dynamic_mlp", "cond_branch", "dtype_mix",
+                                 "buffer_mutation", "dynamic_mlp"})
+            QTest::addRow("%s, 1 thread", name) << name << 1;
     }
     void memoryCurveMatchesRecount();
     void criticalPathOnFixtures_data() { addModelRows({1}); }
@@ -247,6 +250,7 @@ private slots:
     void predictionWithinTolerance_data();
     void predictionWithinTolerance();
     void predictionOnParallelBranches();
+    void whatIf_data();
     void whatIf();
     void whatIfErrors();
     void linesAddUp_data() { addModelRows({1}); }
@@ -258,7 +262,7 @@ private slots:
 void TstRunAnalysis::memoryCurveMatchesRecount() {
     QFETCH(QString, model);
     QFETCH(int, threads);
-    IRLENS_REQUIRE_SHARED();
+    IRLENS_REQUIRE_FIXTURE(model);
     const Measured& m = measured(model.toStdString(), threads);
     const MemoryTimeline t = memoryTimeline(*m.fixture.plan, m.run);
     const Recount r = recount(*m.fixture.plan, m.run);
@@ -286,7 +290,7 @@ void TstRunAnalysis::memoryCurveMatchesRecount() {
 
 void TstRunAnalysis::criticalPathOnFixtures() {
     QFETCH(QString, model);
-    IRLENS_REQUIRE_SHARED();
+    IRLENS_REQUIRE_FIXTURE(model);
     const Measured& m = measured(model.toStdString(), 1);
     const PlanGraph& g = m.fixture.plan->graph();
     const CriticalPath path = criticalPath(g, m.run.nodeNs);
@@ -368,7 +372,7 @@ void TstRunAnalysis::predictionWithinTolerance_data() {
 void TstRunAnalysis::predictionWithinTolerance() {
     QFETCH(QString, model);
     QFETCH(int, threads);
-    IRLENS_REQUIRE_SHARED();
+    IRLENS_REQUIRE_FIXTURE(model);
     const double error = predictionError(measured(model.toStdString(), threads), model, threads);
     QVERIFY2(std::abs(error) <= 0.25, qPrintable(QString("prediction off by %1%").arg(100 * error, 0, 'f', 1)));
 }
@@ -381,10 +385,17 @@ void TstRunAnalysis::predictionOnParallelBranches() {
     QVERIFY2(std::abs(error) <= 0.25, qPrintable(QString("prediction off by %1%").arg(100 * error, 0, 'f', 1)));
 }
 
+void TstRunAnalysis::whatIf_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addRow("zoo/conv_attention") << "zoo/conv_attention";
+    QTest::addRow("resnet18") << "resnet18";
+}
+
 void TstRunAnalysis::whatIf() {
-    IRLENS_REQUIRE_SHARED();
+    QFETCH(QString, model);
+    IRLENS_REQUIRE_FIXTURE(model);
     for (int threads : {1, 2}) {
-        const Measured& m = measured("resnet18", threads);
+        const Measured& m = measured(model.toStdString(), threads);
         const ExecutionPlan& plan = *m.fixture.plan;
         // a bare name is the op, before any node of that name; node: takes the node
         int convolutions = 0;
@@ -405,7 +416,7 @@ void TstRunAnalysis::whatIf() {
         QVERIFY2(free->predicted.wallNs < free->baseline.wallNs, qPrintable(QString::fromStdString(heaviest->first)));
         QVERIFY(free->path.lengthNs < free->baselinePath.lengthNs);
         QCOMPARE(free->path.lengthNs, criticalPath(plan.graph(), free->nodeNs).lengthNs);
-        qInfo("resnet18, %d threads: %s free: predicted %.3f -> %.3f ms, critical path %.3f -> %.3f ms", threads,
+        qInfo("%s, %d threads: %s free: predicted %.3f -> %.3f ms, critical path %.3f -> %.3f ms", qPrintable(model), threads,
               heaviest->first.c_str(), free->baseline.wallNs / 1e6, free->predicted.wallNs / 1e6,
               free->baselinePath.lengthNs / 1e6, free->path.lengthNs / 1e6);
     }
@@ -421,8 +432,7 @@ void TstRunAnalysis::whatIfErrors() {
     QVERIFY(ok.isOk());
     QCOMPARE(QString::fromStdString(ok->selector), "module:layer4.0");
     QCOMPARE(ok->factor, 0.5);
-    IRLENS_REQUIRE_SHARED();
-    const Measured& m = measured("tiny_mlp", 1);
+    const Measured& m = measured("zoo/mlp", 1);
     QCOMPARE(QString::fromStdString(selectNodes(*m.fixture.plan, "module:nowhere").error()),
              "what-if: 'module:nowhere' names no module of the program");
     QVERIFY(QString::fromStdString(selectNodes(*m.fixture.plan, "frobnicate").error()).startsWith("what-if: 'frobnicate' names no op, module or node"));
@@ -432,7 +442,7 @@ void TstRunAnalysis::whatIfErrors() {
 // Per line, recounted here: inclusive over each node's distinct lines, self at its innermost user frame.
 void TstRunAnalysis::linesAddUp() {
     QFETCH(QString, model);
-    IRLENS_REQUIRE_SHARED();
+    IRLENS_REQUIRE_FIXTURE(model);
     const Measured& m = measured(model.toStdString(), 1);
     const LineProfile lp = lineProfile(*m.fixture.plan, m.run.nodeNs);
     std::map<std::pair<std::string, int>, int64_t> inclusive, self;

@@ -1,11 +1,12 @@
-// FX text and signature printers against golden files: the builder programs always, the fixtures when
-// ../shared is present. IRLENS_UPDATE_GOLDEN=1 rewrites the files (review the diff before committing).
+// FX text and signature printers against golden files: the builder programs and the zoo always, the shared
+// fixtures when ../shared is present. IRLENS_UPDATE_GOLDEN=1 rewrites the files (review the diff before committing).
 #include "core/io/fx_printer.h"
 #include "core/io/pt2_reader.h"
 #include "core/io/signature_printer.h"
 #include "core/ir/builder.h"
 #include "core/ops/op_registry.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 #include "test_programs.h"
 
 #include <algorithm>
@@ -44,6 +45,18 @@ void compareGolden(const std::string& name, const std::string& actual) {
     ss << in.rdbuf();
     QCOMPARE(QString::fromStdString(actual), QString::fromStdString(ss.str()));
 }
+
+// The builder program called `name`; nullptr when no program has that name (a row naming a renamed or
+// removed program then fails instead of passing with nothing checked).
+ProgramPtr goldenProgram(const std::string& name) {
+    for (const auto& [n, make] : irlens::testing::goldenPrograms())
+        if (n == name) return make();
+    return nullptr;
+}
+
+#define FETCH_GOLDEN_PROGRAM(var, name)                                                          \
+    const ProgramPtr var = goldenProgram(name);                                                  \
+    QVERIFY2(var, qPrintable("no builder program named " + QString::fromStdString(name)))
 
 const char* const kFixtureGoldens[][2] = {
     {"generated/tiny_mlp/model.pt2", "tiny_mlp"},
@@ -106,8 +119,8 @@ private slots:
     }
     void goldenFx() {
         QFETCH(QString, name);
-        for (const auto& [n, make] : irlens::testing::goldenPrograms())
-            if (n == name.toStdString()) compareGolden(n + ".fx.txt", printFxGraph(*make(), registryOptions()));
+        FETCH_GOLDEN_PROGRAM(program, name.toStdString());
+        compareGolden(name.toStdString() + ".fx.txt", printFxGraph(*program, registryOptions()));
     }
 
     // forward() as GraphModule.code prints it, and print_tabular()'s table, for every builder program.
@@ -119,12 +132,10 @@ private slots:
             for (const auto& l : lines) s += l.text + "\n";
             return s;
         };
-        for (const auto& [n, make] : irlens::testing::goldenPrograms()) {
-            if (n != name.toStdString()) continue;
-            auto program = make();
-            compareGolden(n + ".code.txt", joined(printFxCode(*program, registryOptions())));
-            compareGolden(n + ".tabular.txt", joined(printFxTabular(*program, registryOptions())));
-        }
+        const std::string n = name.toStdString();
+        FETCH_GOLDEN_PROGRAM(program, n);
+        compareGolden(n + ".code.txt", joined(printFxCode(*program, registryOptions())));
+        compareGolden(n + ".tabular.txt", joined(printFxTabular(*program, registryOptions())));
     }
 
     // Each line of the code and the table names the FX node it stands for, as the FX text does.
@@ -154,25 +165,23 @@ private slots:
                 if (l.node == node) return l.text;
             return std::string();
         };
-        for (const auto& [n, make] : irlens::testing::goldenPrograms()) {
-            auto program = make();
-            const auto code = printFxCode(*program, registryOptions());
-            const auto table = printFxTabular(*program, registryOptions());
-            if (n == "add_alpha") QCOMPARE(lineOf(code, "add"), std::string("    add = torch.ops.aten.add.Tensor(x, y, alpha = 2);  x = y = None"));
-            if (n == "multi_output") QCOMPARE(lineOf(code, "getitem"), std::string("    getitem = native_layer_norm[0]"));
-            if (n == "arg_reprs") {
-                QVERIFY(lineOf(code, "gelu").find("approximate = 'tanh'") != std::string::npos);
-                QVERIFY(lineOf(code, "_to_copy").find("device = device(type='cpu')") != std::string::npos);
-                QVERIFY(lineOf(table, "gelu").find("{'approximate': 'tanh'}") != std::string::npos);
-            }
-        }
+        FETCH_GOLDEN_PROGRAM(addAlpha, std::string("add_alpha"));
+        QCOMPARE(lineOf(printFxCode(*addAlpha, registryOptions()), "add"),
+                 std::string("    add = torch.ops.aten.add.Tensor(x, y, alpha = 2);  x = y = None"));
+        FETCH_GOLDEN_PROGRAM(multiOutput, std::string("multi_output"));
+        QCOMPARE(lineOf(printFxCode(*multiOutput, registryOptions()), "getitem"), std::string("    getitem = native_layer_norm[0]"));
+        FETCH_GOLDEN_PROGRAM(argReprs, std::string("arg_reprs"));
+        const auto code = printFxCode(*argReprs, registryOptions());
+        QVERIFY(lineOf(code, "gelu").find("approximate = 'tanh'") != std::string::npos);
+        QVERIFY(lineOf(code, "_to_copy").find("device = device(type='cpu')") != std::string::npos);
+        QVERIFY(lineOf(printFxTabular(*argReprs, registryOptions()), "gelu").find("{'approximate': 'tanh'}") != std::string::npos);
     }
 
     void goldenSignature_data() { goldenFx_data(); }
     void goldenSignature() {
         QFETCH(QString, name);
-        for (const auto& [n, make] : irlens::testing::goldenPrograms())
-            if (n == name.toStdString()) compareGolden(n + ".signature.txt", printSignature(*make()));
+        FETCH_GOLDEN_PROGRAM(program, name.toStdString());
+        compareGolden(name.toStdString() + ".signature.txt", printSignature(*program));
     }
 
     // The lines that matter most, asserted directly so a wrong golden update cannot hide them.
@@ -221,11 +230,9 @@ private slots:
     void keyLines() {
         QFETCH(QString, program);
         QFETCH(QString, line);
-        for (const auto& [n, make] : irlens::testing::goldenPrograms()) {
-            if (n != program.toStdString()) continue;
-            QString text = QString::fromStdString(printFxGraph(*make(), registryOptions()));
-            QVERIFY2(text.contains("\n    " + line + "\n"), qPrintable("missing line: " + line + "\nin:\n" + text));
-        }
+        FETCH_GOLDEN_PROGRAM(built, program.toStdString());
+        const QString text = QString::fromStdString(printFxGraph(*built, registryOptions()));
+        QVERIFY2(text.contains("\n    " + line + "\n"), qPrintable("missing line: " + line + "\nin:\n" + text));
     }
 
     void withoutSchemaKindDecides() {
@@ -253,12 +260,15 @@ private slots:
     void fixtures_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("golden");
+        for (const auto& name : irlens::testing::zooNames())
+            QTest::addRow("zoo/%s", name.c_str()) << QString::fromStdString("zoo/" + name + "/model.pt2") << QString::fromStdString("zoo_" + name);
         for (const auto& f : kFixtureGoldens) QTest::addRow("%s", f[1]) << f[0] << f[1];
     }
     void fixtures() {
-        IRLENS_REQUIRE_SHARED();
         QFETCH(QString, file);
         QFETCH(QString, golden);
+        IRLENS_REQUIRE_FIXTURE(file);
+        irlens::testing::zooDir();
         LoadOptions options;
         options.loadWeights = false;
         auto loaded = loadPt2(irlens::testing::fixture(file.toStdString()).string(), options);

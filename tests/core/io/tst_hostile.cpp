@@ -136,7 +136,7 @@ void giveInputTooManyElements(Records& r) {
 
 } // namespace
 
-class TestHostile : public QObject {
+class TstHostile : public QObject {
     Q_OBJECT
 private slots:
     void baselineLoads();
@@ -153,7 +153,7 @@ private slots:
 };
 
 // The re-zipped fixture itself loads and verifies clean: every failure below is the one thing broken.
-void TestHostile::baselineLoads() {
+void TstHostile::baselineLoads() {
     IRLENS_REQUIRE_SHARED();
     Records r = base();
     QCOMPARE(int(r.entries.size()), 15);
@@ -161,7 +161,7 @@ void TestHostile::baselineLoads() {
     QCOMPARE(QString::fromStdString(o.message), QString());
 }
 
-void TestHostile::hostileFiles_data() {
+void TstHostile::hostileFiles_data() {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("expected");
     if (!haveShared()) return;
@@ -432,7 +432,7 @@ void TestHostile::hostileFiles_data() {
     }
 }
 
-void TestHostile::hostileFiles() {
+void TstHostile::hostileFiles() {
     IRLENS_REQUIRE_SHARED();
     QFETCH(QByteArray, bytes);
     QFETCH(QString, expected);
@@ -440,7 +440,7 @@ void TestHostile::hostileFiles() {
     checkOutcome(o, expected);
 }
 
-void TestHostile::hostilePickles_data() {
+void TstHostile::hostilePickles_data() {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("expected");
     auto add = [](const char* name, const std::string& bytes, const char* expected) {
@@ -461,14 +461,14 @@ void TestHostile::hostilePickles_data() {
     add("empty", "", "data.pkl: truncated pickle (no STOP opcode) at byte 0");
 }
 
-void TestHostile::hostilePickles() {
+void TstHostile::hostilePickles() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, expected);
     const Outcome o = unpickleBytes(bytes.toStdString());
     checkOutcome(o, expected);
 }
 
-void TestHostile::deepJson_data() {
+void TstHostile::deepJson_data() {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("expected");
     const int n = 1'000'000;
@@ -484,7 +484,7 @@ void TestHostile::deepJson_data() {
     add("graph_module nested 10^5 deep", "{\"graph_module\": " + std::string(100'000, '[') + std::string(100'000, ']') + "}", "models/model.json: invalid JSON at line 1, column 529: nested deeper than 512 levels");
 }
 
-void TestHostile::deepJson() {
+void TstHostile::deepJson() {
     QFETCH(QByteArray, json);
     QFETCH(QString, expected);
     PeakMemory peak;
@@ -501,7 +501,7 @@ void TestHostile::deepJson() {
 // Every field of tiny_mlp's program JSON, one at a time, replaced by a value of the wrong type. The
 // decoder must never crash or hang; when it refuses the file, the message must name the JSON path of
 // the field (or one of its enclosing objects), so a user can find it.
-void TestHostile::wrongTypeEveryField() {
+void TstHostile::wrongTypeEveryField() {
     IRLENS_REQUIRE_SHARED();
     Records r = base();
     const Json original = Json::parse(r.find("models/model.json")->data);
@@ -554,7 +554,7 @@ void TestHostile::wrongTypeEveryField() {
 
 // 200,007 records without ZIP64: the end record's 16-bit count says 3,399. Every record is read (as
 // libzip and Python do), within the time and memory limits.
-void TestHostile::manyRecordsWithoutZip64() {
+void TstHostile::manyRecordsWithoutZip64() {
     std::vector<RawZipEntry> entries;
     const int n = 200'007;
     entries.reserve(n);
@@ -579,7 +579,7 @@ void TestHostile::manyRecordsWithoutZip64() {
 
 // The verifier flags an input of [10^9] * 8 elements (hostileFiles); the engine refuses to plan it,
 // naming the value and the same rule.
-void TestHostile::engineRefusesImpossibleMeta() {
+void TstHostile::engineRefusesImpossibleMeta() {
     IRLENS_REQUIRE_SHARED();
     Records r = base();
     giveInputTooManyElements(r);
@@ -597,7 +597,7 @@ void TestHostile::engineRefusesImpossibleMeta() {
 
 // Every input the fuzzers ever found a problem with goes through the reader it broke (and the whole
 // load path); none may crash, and each must come back within the time limit.
-void TestHostile::regressionCorpus() {
+void TstHostile::regressionCorpus() {
     const std::filesystem::path root = std::filesystem::path(IRLENS_SOURCE_DIR) / "tests/fuzz/regressions";
     int replayed = 0;
     for (const char* area : {"zip", "json", "pickle", "load"}) {
@@ -622,5 +622,5 @@ void TestHostile::regressionCorpus() {
     if (replayed == 0) QSKIP("no regression inputs yet");
 }
 
-QTEST_GUILESS_MAIN(TestHostile)
+QTEST_GUILESS_MAIN(TstHostile)
 #include "tst_hostile.moc"

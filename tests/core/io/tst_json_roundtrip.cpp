@@ -4,6 +4,7 @@
 #include "core/io/json_codec.h"
 #include "sanitizers/sanitizer_build.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 #include "zip_record.h"
 
 #include <QProcess>
@@ -43,15 +44,10 @@ private slots:
 
 void TstJsonRoundtrip::fixtures_data() {
     QTest::addColumn<QString>("rel");
-    if (!irlens::testing::haveShared()) {
-        QTest::addRow("no-shared") << QString();
-        return;
-    }
     for (const auto& rel : irlens::testing::programFixtures()) QTest::addRow("%s", rel.c_str()) << QString::fromStdString(rel);
 }
 
 void TstJsonRoundtrip::fixtures() {
-    IRLENS_REQUIRE_SHARED();
     QFETCH(QString, rel);
     const fs::path path = irlens::testing::fixture(rel.toStdString());
     auto record = irlens::testing::programJsonRecord(path.string());

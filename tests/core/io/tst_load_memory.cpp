@@ -117,7 +117,7 @@ ProgramPtr transformerWithTraces(int blocks) {
 
 } // namespace
 
-class TestLoadMemory : public QObject {
+class TstLoadMemory : public QObject {
     Q_OBJECT
 private slots:
     void bytesPerNode_data();
@@ -126,7 +126,7 @@ private slots:
     void largeStringCopies();
 };
 
-void TestLoadMemory::bytesPerNode_data() {
+void TstLoadMemory::bytesPerNode_data() {
     QTest::addColumn<QString>("program");
     QTest::addColumn<double>("heldLimit");
     QTest::addColumn<double>("peakLimit");
@@ -144,7 +144,7 @@ void TestLoadMemory::bytesPerNode_data() {
     QTest::addRow("relu chain decomposed to core ATen and prims") << "decomposed" << 4500.0 << 6000.0;
 }
 
-void TestLoadMemory::bytesPerNode() {
+void TstLoadMemory::bytesPerNode() {
     QFETCH(QString, program);
     QFETCH(double, heldLimit);
     QFETCH(double, peakLimit);
@@ -163,7 +163,7 @@ void TestLoadMemory::bytesPerNode() {
 // Issue #11: "a 100 MB string is held 7.5 times". One node carries a 32 MiB string, as its stack
 // trace or as a string argument; the load may hold the file's JSON text besides it at its peak, and
 // keeps one copy once it is done.
-void TestLoadMemory::largeStringCopies_data() {
+void TstLoadMemory::largeStringCopies_data() {
     QTest::addColumn<QString>("where");
     QTest::addColumn<double>("heldLimit");
     QTest::addColumn<double>("peakLimit");
@@ -173,7 +173,7 @@ void TestLoadMemory::largeStringCopies_data() {
     QTest::addRow("string argument") << "argument" << 1.25 << 2.5;
 }
 
-void TestLoadMemory::largeStringCopies() {
+void TstLoadMemory::largeStringCopies() {
     QFETCH(QString, where);
     QFETCH(double, heldLimit);
     QFETCH(double, peakLimit);
@@ -205,5 +205,5 @@ void TestLoadMemory::largeStringCopies() {
     QVERIFY2(peak < peakLimit, qPrintable(QString("%1 times at the peak").arg(peak)));
 }
 
-QTEST_GUILESS_MAIN(TestLoadMemory)
+QTEST_GUILESS_MAIN(TstLoadMemory)
 #include "tst_load_memory.moc"

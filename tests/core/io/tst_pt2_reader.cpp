@@ -4,6 +4,7 @@
 #include "core/io/zip_archive.h"
 #include "pickle_builder.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QTest>
 
@@ -22,21 +23,32 @@ std::string bytesOf(const TensorData& t) {
     return std::string(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
-// Every fixture file: {label, relative path, expected kind, root, graph node count (from summary.json)}.
+// Every fixture file: {label, relative path, expected kind, root, graph node count (from summary.json, or
+// the zoo program as built), model name}.
 struct FixtureFile {
     std::string label, path;
     ArchiveInfo::Kind kind;
     std::string root;
     int nodes;
+    std::string model = "model";
 };
 
 std::vector<FixtureFile> fixtureFiles() {
-    std::vector<FixtureFile> out = {
+    std::vector<FixtureFile> out;
+    irlens::testing::zooDir();
+    for (const auto& z : irlens::testing::zoo::programs()) {
+        const ProgramPtr built = z.make();
+        // the project's writer roots its archives at "archive/"
+        out.push_back({std::string("zoo/") + z.name, std::string("zoo/") + z.name + "/model.pt2", ArchiveInfo::Kind::Pt2Archive,
+                       "archive/", int(built->graph.nodes.size()), built->modelName});
+    }
+    if (!haveShared()) return out;
+    out.insert(out.end(), {
         {"executorch linear", "real/executorch-linear-pt2archive/linear.pt2", ArchiveInfo::Kind::Pt2Archive, "linear_3/", 1},
         {"hades legacy schema 2", "real/hades-pid-dann-legacy-schema2/exported_program.pt2", ArchiveInfo::Kind::LegacyZip, "", 34},
         {"tensorrt 7.3", "real/tensorrt-add-legacy-schema7/trt-schema7.3.ep", ArchiveInfo::Kind::LegacyZip, "", 1},
         {"tensorrt 7.4", "real/tensorrt-add-legacy-schema7/trt-schema7.4.ep", ArchiveInfo::Kind::LegacyZip, "", 1},
-    };
+    });
     for (const char* name : kGeneratedFixtures) {
         const auto dir = fixture(std::string("generated/") + name);
         for (const char* file : {"model.pt2", "model.legacy.pt2", "model.training.pt2"}) {
@@ -89,29 +101,29 @@ private slots:
         QTest::addColumn<int>("kind");
         QTest::addColumn<QString>("root");
         QTest::addColumn<int>("nodes");
-        if (!haveShared()) { QTest::addRow("no shared") << "" << 0 << "" << 0; return; }
+        QTest::addColumn<QString>("model");
         for (const auto& f : fixtureFiles())
             QTest::addRow("%s", f.label.c_str()) << QString::fromStdString(fixture(f.path).string()) << int(f.kind)
-                                                 << QString::fromStdString(f.root) << f.nodes;
+                                                 << QString::fromStdString(f.root) << f.nodes << QString::fromStdString(f.model);
     }
     void fixtures() {
-        IRLENS_REQUIRE_SHARED();
         QFETCH(QString, path);
         QFETCH(int, kind);
         QFETCH(QString, root);
         QFETCH(int, nodes);
+        QFETCH(QString, model);
         auto info = inspectPt2(path.toStdString());
         QVERIFY2(info.isOk(), info.error().c_str());
         QCOMPARE(int(info->kind), kind);
         QCOMPARE(QString::fromStdString(info->root), root);
-        QCOMPARE(info->models, std::vector<std::string>{"model"});
+        QCOMPARE(info->models, std::vector<std::string>{model.toStdString()});
 
         auto p = loadPt2(path.toStdString());
         QVERIFY2(p.isOk(), p.error().c_str());
         const Program& prog = **p;
         QCOMPARE(int(prog.graph.nodes.size()), nodes);
         QCOMPARE(prog.container, kind == int(ArchiveInfo::Kind::LegacyZip) ? ContainerKind::LegacyZip : ContainerKind::Pt2Archive);
-        QCOMPARE(prog.modelName, std::string("model"));
+        QCOMPARE(prog.modelName, model.toStdString());
         QCOMPARE(prog.sourcePath, path.toStdString());
         // Every parameter, buffer and tensor constant the signature names has data matching its placeholder.
         int state = 0;
@@ -132,19 +144,21 @@ private slots:
     }
 
     void sampleInputsMatchReference_data() {
-        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("folder");
         QTest::addColumn<QString>("file");
-        if (!haveShared()) { QTest::addRow("no shared") << "" << ""; return; }
+        irlens::testing::zooDir();
+        for (const auto& name : irlens::testing::zooNames())
+            QTest::addRow("zoo/%s/model.pt2", name.c_str()) << QString::fromStdString("zoo/" + name) << "model.pt2";
+        if (!haveShared()) return;
         for (const char* name : kGeneratedFixtures)
             for (const char* file : {"model.pt2", "model.legacy.pt2", "model.training.pt2"})
                 if (std::filesystem::exists(fixture(std::string("generated/") + name + "/" + file)))
-                    QTest::addRow("%s/%s", name, file) << name << file;
+                    QTest::addRow("%s/%s", name, file) << QString("generated/%1").arg(name) << file;
     }
     void sampleInputsMatchReference() {
-        IRLENS_REQUIRE_SHARED();
-        QFETCH(QString, name);
+        QFETCH(QString, folder);
         QFETCH(QString, file);
-        const auto dir = fixture("generated/" + name.toStdString());
+        const auto dir = fixture(folder.toStdString());
         auto reader = Pt2Reader::open((dir / file.toStdString()).string());
         QVERIFY2(reader.isOk(), reader.error().c_str());
         Program p;

@@ -6,6 +6,7 @@
 #include "core/io/pt2_writer.h"
 #include "core/io/zip_writer.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 #include "zip_layout.h"
 
 #include <QProcess>
@@ -133,15 +134,10 @@ void TstPt2Writer::cleanupTestCase() {
 
 void TstPt2Writer::roundTrip_data() {
     QTest::addColumn<QString>("rel");
-    if (!irlens::testing::haveShared()) {
-        QTest::addRow("no-shared") << QString();
-        return;
-    }
     for (const auto& rel : irlens::testing::programFixtures()) QTest::addRow("%s", rel.c_str()) << QString::fromStdString(rel);
 }
 
 void TstPt2Writer::roundTrip() {
-    IRLENS_REQUIRE_SHARED();
     QFETCH(QString, rel);
     auto loaded = loadPt2(irlens::testing::fixture(rel.toStdString()).string());
     QVERIFY2(loaded.isOk(), loaded.error().c_str());

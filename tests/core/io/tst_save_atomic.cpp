@@ -1,6 +1,7 @@
 // Nothing lost: savePt2 writes a temporary beside the target and renames it, so a save that fails for
 // any reason leaves the previous file byte for byte and no temporary behind.
 #include "support/shared_fixtures.h"
+#include "support/zoo_programs.h"
 
 #include "core/io/pt2_reader.h"
 #include "core/io/pt2_writer.h"
@@ -30,14 +31,11 @@ QStringList listDir(const fs::path& dir) {
     return out;
 }
 
-ProgramPtr tinyMlp() {
-    auto p = loadPt2(fixture("generated/tiny_mlp/model.pt2").string());
-    return p ? *p : nullptr;
-}
+ProgramPtr tinyMlp() { return irlens::testing::zoo::mlp(); }
 
 } // namespace
 
-class TestSaveAtomic : public QObject {
+class TstSaveAtomic : public QObject {
     Q_OBJECT
 private slots:
     void savesAndReplaces();
@@ -47,8 +45,7 @@ private slots:
     void readOnlyDirectory();
 };
 
-void TestSaveAtomic::savesAndReplaces() {
-    IRLENS_REQUIRE_SHARED();
+void TstSaveAtomic::savesAndReplaces() {
     auto program = tinyMlp();
     QVERIFY(program);
     QTemporaryDir dir;
@@ -62,8 +59,7 @@ void TestSaveAtomic::savesAndReplaces() {
     QCOMPARE((*back)->graph.nodes.size(), program->graph.nodes.size());
 }
 
-void TestSaveAtomic::missingDirectory() {
-    IRLENS_REQUIRE_SHARED();
+void TstSaveAtomic::missingDirectory() {
     auto program = tinyMlp();
     QTemporaryDir dir;
     const fs::path target = fs::path(dir.path().toStdString()) / "no-such-folder" / "model.pt2";
@@ -75,8 +71,7 @@ void TestSaveAtomic::missingDirectory() {
     QCOMPARE(listDir(dir.path().toStdString()), QStringList{});
 }
 
-void TestSaveAtomic::targetIsADirectory() {
-    IRLENS_REQUIRE_SHARED();
+void TstSaveAtomic::targetIsADirectory() {
     auto program = tinyMlp();
     QTemporaryDir dir;
     const fs::path target = fs::path(dir.path().toStdString()) / "model.pt2";
@@ -91,8 +86,7 @@ void TestSaveAtomic::targetIsADirectory() {
 }
 
 // The file size limit (RLIMIT_FSIZE) makes a write fail part-way, as a full disk would, even as root.
-void TestSaveAtomic::writeFailsHalfway() {
-    IRLENS_REQUIRE_SHARED();
+void TstSaveAtomic::writeFailsHalfway() {
     auto program = tinyMlp();
     QTemporaryDir dir;
     const fs::path target = fs::path(dir.path().toStdString()) / "model.pt2";
@@ -114,8 +108,7 @@ void TestSaveAtomic::writeFailsHalfway() {
     QCOMPARE(listDir(target.parent_path()), QStringList{"model.pt2"});
 }
 
-void TestSaveAtomic::readOnlyDirectory() {
-    IRLENS_REQUIRE_SHARED();
+void TstSaveAtomic::readOnlyDirectory() {
     if (geteuid() == 0) QSKIP("running as root: permissions do not stop root from writing (writeFailsHalfway covers failures)");
     auto program = tinyMlp();
     QTemporaryDir dir;
@@ -133,5 +126,5 @@ void TestSaveAtomic::readOnlyDirectory() {
     QCOMPARE(readFile(target), kOld);
 }
 
-QTEST_GUILESS_MAIN(TestSaveAtomic)
+QTEST_GUILESS_MAIN(TstSaveAtomic)
 #include "tst_save_atomic.moc"

@@ -2,6 +2,7 @@
 // (each refused with its exact message, never a crash or hang).
 #include "core/io/zip_archive.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 #include "zip_builder.h"
 
 #include <QTest>
@@ -286,7 +287,6 @@ private slots:
         for (const std::string& rel : programFixtures()) QTest::addRow("%s", rel.c_str()) << QString::fromStdString(rel);
     }
     void fixtureRecordsVerify() {
-        IRLENS_REQUIRE_SHARED();
         QFETCH(QString, file);
         auto zip = ZipArchive::openFile(fixture(file.toStdString()).string());
         QVERIFY2(zip.isOk(), zip.error().c_str());

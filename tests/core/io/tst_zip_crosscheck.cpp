@@ -4,6 +4,7 @@
 #include "core/io/zip_archive.h"
 #include "core/io/zip_crosscheck.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 #include "zip_builder.h"
 
 #include <QTest>
@@ -24,14 +25,9 @@ class TstZipCrossCheck : public QObject {
 private slots:
     void fixturesAgree_data() {
         QTest::addColumn<QString>("rel");
-        if (!haveShared()) {
-            QTest::addRow("no-shared") << QString();
-            return;
-        }
         for (const auto& rel : programFixtures()) QTest::addRow("%s", rel.c_str()) << QString::fromStdString(rel);
     }
     void fixturesAgree() {
-        IRLENS_REQUIRE_SHARED();
         QFETCH(QString, rel);
         auto zip = ZipArchive::openFile(fixture(rel.toStdString()).string());
         QVERIFY2(zip.isOk(), zip.error().c_str());

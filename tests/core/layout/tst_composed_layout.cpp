@@ -25,7 +25,7 @@ using irlens::testing::makeBlockStack;
 using irlens::testing::peakRssMb;
 using irlens::testing::resetPeakRss;
 
-class TestComposedLayout : public QObject {
+class TstComposedLayout : public QObject {
     Q_OBJECT
 private slots:
     void synthetic_data();
@@ -99,7 +99,7 @@ void checkAll(const LayoutResult& r, const ModuleTree& tree) {
 
 } // namespace
 
-void TestComposedLayout::synthetic_data() {
+void TstComposedLayout::synthetic_data() {
     QTest::addColumn<int>("blocks");
     QTest::addColumn<int>("chain");
     QTest::addColumn<bool>("expanded");
@@ -111,7 +111,7 @@ void TestComposedLayout::synthetic_data() {
     QTest::addRow("chain of 2000 (windows of windows)") << 0 << 2000 << true;
 }
 
-void TestComposedLayout::synthetic() {
+void TstComposedLayout::synthetic() {
     QFETCH(int, blocks);
     QFETCH(int, chain);
     QFETCH(bool, expanded);
@@ -126,7 +126,7 @@ void TestComposedLayout::synthetic() {
     QVERIFY(stats.distinctParts <= stats.parts);
 }
 
-void TestComposedLayout::identicalModulesShareOneGeometry() {
+void TstComposedLayout::identicalModulesShareOneGeometry() {
     auto p = makeBlockStack(6);
     auto tree = ModuleTree::build(p->graph);
     ComposedLayoutStats stats;
@@ -154,11 +154,11 @@ void TestComposedLayout::identicalModulesShareOneGeometry() {
     }
 }
 
-void TestComposedLayout::fixtures_data() { irlens::testing::addGeneratedFixtureRows(); }
+void TstComposedLayout::fixtures_data() { irlens::testing::addGeneratedFixtureRows(); }
 
-void TestComposedLayout::fixtures() {
-    IRLENS_REQUIRE_SHARED();
+void TstComposedLayout::fixtures() {
     QFETCH(QString, name);
+    IRLENS_REQUIRE_FIXTURE(name);
     auto [p, tree] = irlens::testing::loadGeneratedWithTree(name.toStdString());
     QVERIFY(p);
     auto r = composed(*p, tree, CollapseState::allExpanded(tree));
@@ -167,15 +167,16 @@ void TestComposedLayout::fixtures() {
     QCOMPARE((*r)->graph.visibleOpNodes, static_cast<int>(p->graph.nodes.size()));
 }
 
-void TestComposedLayout::largeFixturesFullyExpanded_data() {
+void TstComposedLayout::largeFixturesFullyExpanded_data() {
     QTest::addColumn<QString>("name");
+    QTest::addRow("zoo/deep_residual_stack") << "zoo/deep_residual_stack";
     QTest::addRow("llama_deep") << "llama_deep";
     QTest::addRow("deep_stack") << "deep_stack";
 }
 
-void TestComposedLayout::largeFixturesFullyExpanded() {
-    IRLENS_REQUIRE_SHARED();
+void TstComposedLayout::largeFixturesFullyExpanded() {
     QFETCH(QString, name);
+    IRLENS_REQUIRE_FIXTURE(name);
     auto [p, tree] = irlens::testing::loadGeneratedWithTree(name.toStdString());
     QVERIFY(p);
     resetPeakRss();
@@ -199,17 +200,17 @@ void TestComposedLayout::largeFixturesFullyExpanded() {
     QVERIFY2(peak - before < 300, qPrintable(QString("the layout took %1 MB").arg(peak - before)));
 }
 
-void TestComposedLayout::anyExpansionStateIsFast_data() {
+void TstComposedLayout::anyExpansionStateIsFast_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<int>("share"); // percent of the modules open, each chosen at random
-    for (const char* name : {"llama_deep", "deep_stack"})
+    for (const char* name : {"zoo/deep_residual_stack", "llama_deep", "deep_stack"})
         for (int share : {5, 20, 50, 90}) QTest::addRow("%s, %d%% open", name, share) << name << share;
 }
 
-void TestComposedLayout::anyExpansionStateIsFast() {
+void TstComposedLayout::anyExpansionStateIsFast() {
     // random states, each through the default options (flat dot up to 600 boxes, composed above)
-    IRLENS_REQUIRE_SHARED();
     QFETCH(QString, name);
+    IRLENS_REQUIRE_FIXTURE(name);
     QFETCH(int, share);
     auto [p, tree] = irlens::testing::loadGeneratedWithTree(name.toStdString());
     QVERIFY(p);
@@ -225,7 +226,7 @@ void TestComposedLayout::anyExpansionStateIsFast() {
     QVERIFY2(seconds < 2.0, qPrintable(QString("layout took %1 s").arg(seconds)));
 }
 
-void TestComposedLayout::longChainWithoutModules() {
+void TstComposedLayout::longChainWithoutModules() {
     // 8,000 nodes without nn_module_stack: one flat dot run takes 25 s; windows keep it linear
     auto p = makeChain(8000);
     auto tree = ModuleTree::build(p->graph);
@@ -240,7 +241,7 @@ void TestComposedLayout::longChainWithoutModules() {
     QVERIFY2(seconds < 2.0, qPrintable(QString("8k chain took %1 s").arg(seconds)));
 }
 
-void TestComposedLayout::manyLayoutsInOneProcess() {
+void TstComposedLayout::manyLayoutsInOneProcess() {
     // 40 random states of llama_deep, a few hundred local dot runs: with dot's old ranking of the
     // ports' rank=min/max sets, Graphviz 2.43 crashed in decompose() within this loop (not on any
     // one of these graphs alone: it depends on what earlier runs left in dot's static state, likely
@@ -255,7 +256,7 @@ void TestComposedLayout::manyLayoutsInOneProcess() {
     }
 }
 
-void TestComposedLayout::qualityCountsCrossings() {
+void TstComposedLayout::qualityCountsCrossings() {
     // a -> d and b -> c drawn as an X cross once; a -> c and a -> d share their source: no crossing
     LayoutResult r;
     for (const char* id : {"a", "b", "c", "d"}) {
@@ -278,18 +279,20 @@ void TestComposedLayout::qualityCountsCrossings() {
     QVERIFY(std::abs(q.edgeLength - (std::hypot(100.0, 100.0) + std::hypot(100.0, 90.0) + 100)) < 1e-6);
 }
 
-void TestComposedLayout::qualityAgainstFlatDot_data() {
+void TstComposedLayout::qualityAgainstFlatDot_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QStringList>("expand"); // empty: everything
+    QTest::addRow("zoo/conv_attention") << "zoo/conv_attention" << QStringList();
+    QTest::addRow("zoo/gpt_block") << "zoo/gpt_block" << QStringList();
     QTest::addRow("resnet18") << "resnet18" << QStringList();
     QTest::addRow("tiny_gpt") << "tiny_gpt" << QStringList();
     QTest::addRow("transformer_layer") << "transformer_layer" << QStringList();
     QTest::addRow("deep_stack, layers and two blocks open") << "deep_stack" << QStringList{"layers", "layers.0", "layers.100"};
 }
 
-void TestComposedLayout::qualityAgainstFlatDot() {
-    IRLENS_REQUIRE_SHARED();
+void TstComposedLayout::qualityAgainstFlatDot() {
     QFETCH(QString, name);
+    IRLENS_REQUIRE_FIXTURE(name);
     QFETCH(QStringList, expand);
     auto [p, tree] = irlens::testing::loadGeneratedWithTree(name.toStdString());
     QVERIFY(p);
@@ -311,7 +314,7 @@ void TestComposedLayout::qualityAgainstFlatDot() {
     QVERIFY2(qc.edgeLength <= qf.edgeLength * 2.0, "composed layout's edges are far longer than dot's");
 }
 
-void TestComposedLayout::automaticPicksByBoxCount() {
+void TstComposedLayout::automaticPicksByBoxCount() {
     // 10 blocks: flat dot; 400 blocks (1,203 boxes): composed. Each gives the drawing of its method.
     for (int blocks : {10, 400}) {
         auto p = makeBlockStack(blocks);
@@ -330,5 +333,5 @@ void TestComposedLayout::automaticPicksByBoxCount() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestComposedLayout)
+QTEST_GUILESS_MAIN(TstComposedLayout)
 #include "tst_composed_layout.moc"

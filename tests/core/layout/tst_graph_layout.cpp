@@ -19,7 +19,7 @@ using irlens::testing::makeBlockStack;
 
 using irlens::testing::checkLayoutGeometry;
 
-class TestGraphLayout : public QObject {
+class TstGraphLayout : public QObject {
     Q_OBJECT
 public:
     static void checkGeometry(const LayoutResult& r, const ModuleTree& tree);
@@ -48,9 +48,9 @@ double secondsOf(const std::function<void()>& fn) {
 
 } // namespace
 
-void TestGraphLayout::checkGeometry(const LayoutResult& r, const ModuleTree& tree) { checkLayoutGeometry(r, tree); }
+void TstGraphLayout::checkGeometry(const LayoutResult& r, const ModuleTree& tree) { checkLayoutGeometry(r, tree); }
 
-void TestGraphLayout::geometry_data() {
+void TstGraphLayout::geometry_data() {
     QTest::addColumn<int>("blocks");
     QTest::addColumn<bool>("expanded");
     QTest::addRow("4 blocks flat") << 4 << true;
@@ -58,7 +58,7 @@ void TestGraphLayout::geometry_data() {
     QTest::addRow("40 blocks flat") << 40 << true;
 }
 
-void TestGraphLayout::geometry() {
+void TstGraphLayout::geometry() {
     QFETCH(int, blocks);
     QFETCH(bool, expanded);
     auto p = makeBlockStack(blocks);
@@ -70,7 +70,7 @@ void TestGraphLayout::geometry() {
     if (expanded) QCOMPARE((*r)->graph.visibleOpNodes, static_cast<int>(p->graph.nodes.size()));
 }
 
-void TestGraphLayout::chipsInsideTheirBox() {
+void TstGraphLayout::chipsInsideTheirBox() {
     auto p = makeBlockStack(3);
     auto tree = ModuleTree::build(p->graph);
     auto r = layoutGraph(p->graph, &p->signature, tree, CollapseState::allExpanded(tree));
@@ -86,7 +86,7 @@ void TestGraphLayout::chipsInsideTheirBox() {
     QCOMPARE(chips, 4); // three block weights and the head weight
 }
 
-void TestGraphLayout::cacheReturnsSameLayout() {
+void TstGraphLayout::cacheReturnsSameLayout() {
     auto p = makeBlockStack(3);
     auto tree = ModuleTree::build(p->graph);
     LayoutCache cache(2);
@@ -102,7 +102,7 @@ void TestGraphLayout::cacheReturnsSameLayout() {
     QVERIFY(!cache.find(key));
 }
 
-void TestGraphLayout::cancelledBeforeStart() {
+void TstGraphLayout::cancelledBeforeStart() {
     auto p = makeBlockStack(3);
     auto tree = ModuleTree::build(p->graph);
     std::atomic<bool> cancel{true};
@@ -113,7 +113,7 @@ void TestGraphLayout::cancelledBeforeStart() {
     QCOMPARE(r.error(), std::string("layout cancelled"));
 }
 
-void TestGraphLayout::largeCollapsedIsFast() {
+void TstGraphLayout::largeCollapsedIsFast() {
     // 1,800 blocks (5,401 nodes): opens collapsed; expanding "layers" shows 1,800 boxes
     auto p = makeBlockStack(1800);
     auto tree = ModuleTree::build(p->graph);
@@ -127,7 +127,7 @@ void TestGraphLayout::largeCollapsedIsFast() {
     QVERIFY2(s < 1.0, qPrintable(QString("collapsed layout took %1 s").arg(s)));
 }
 
-void TestGraphLayout::renderSvg() {
+void TstGraphLayout::renderSvg() {
     auto p = makeBlockStack(2);
     auto tree = ModuleTree::build(p->graph);
     auto svg = renderGraphviz(p->graph, &p->signature, tree, CollapseState::allExpanded(tree), "svg");
@@ -140,14 +140,13 @@ void TestGraphLayout::renderSvg() {
     QCOMPARE(bad.error(), std::string("Graphviz cannot render format 'no-such-format' on this machine"));
 }
 
-void TestGraphLayout::fixtureGeometry_data() { irlens::testing::addGeneratedFixtureRows(); }
+void TstGraphLayout::fixtureGeometry_data() { irlens::testing::addGeneratedFixtureRows(); }
 
-void TestGraphLayout::fixtureGeometry() {
-    IRLENS_REQUIRE_SHARED();
+void TstGraphLayout::fixtureGeometry() {
     QFETCH(QString, name);
-    auto p = loadFixture("generated/" + name.toStdString() + "/model.pt2");
+    IRLENS_REQUIRE_FIXTURE(name);
+    auto [p, tree] = irlens::testing::loadGeneratedWithTree(name.toStdString());
     QVERIFY(p);
-    auto tree = ModuleTree::build(p->graph);
     auto r = layoutGraph(p->graph, &p->signature, tree, CollapseState::allExpanded(tree));
     QVERIFY2(r.isOk(), r.error().c_str());
     checkGeometry(**r, tree);
@@ -163,7 +162,7 @@ void TestGraphLayout::fixtureGeometry() {
     QCOMPARE(inputs + state, static_cast<int>(p->signature.inputSpecs.size()));
 }
 
-void TestGraphLayout::deepStackCollapsedTiming() {
+void TstGraphLayout::deepStackCollapsedTiming() {
     IRLENS_REQUIRE_SHARED();
     auto p = loadFixture("generated/deep_stack/model.pt2");
     QVERIFY(p);
@@ -198,5 +197,5 @@ void TestGraphLayout::deepStackCollapsedTiming() {
     QVERIFY2(blockSeconds < 3.0, "expanding one block must stay interactive");
 }
 
-QTEST_GUILESS_MAIN(TestGraphLayout)
+QTEST_GUILESS_MAIN(TstGraphLayout)
 #include "tst_graph_layout.moc"

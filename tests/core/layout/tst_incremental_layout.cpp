@@ -9,6 +9,7 @@
 #include "support/fixture_program.h"
 #include "support/layout_checks.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QTest>
 
@@ -155,7 +156,7 @@ void checkLocal(const LayoutResult& before, const LayoutResult& after, const std
 
 } // namespace
 
-class TestIncrementalLayout : public QObject {
+class TstIncrementalLayout : public QObject {
     Q_OBJECT
 private slots:
     void oneNode_data();
@@ -168,10 +169,17 @@ private slots:
     void tooManyStepsFallsBack();
 };
 
-void TestIncrementalLayout::oneNode_data() {
+void TstIncrementalLayout::oneNode_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("op");
     QTest::addColumn<int>("stage");
+    irlens::testing::zooDir();
+    QTest::addRow("zoo conv_attention addmm -> prims") << "zoo/conv_attention/model.pt2" << "addmm" << int(DecompStage::ToPrims);
+    QTest::addRow("zoo conv_attention batch norm -> prims") << "zoo/conv_attention/model.pt2" << "batch_norm" << int(DecompStage::ToPrims);
+    QTest::addRow("zoo gpt_block layer norm -> prims") << "zoo/gpt_block/model.pt2" << "layer_norm" << int(DecompStage::ToPrims);
+    QTest::addRow("zoo gpt_block softmax -> prims") << "zoo/gpt_block/model.pt2" << "softmax" << int(DecompStage::ToPrims);
+    QTest::addRow("zoo deep_residual_stack layer norm -> prims (composed layout)") << "zoo/deep_residual_stack/model.pt2" << "layer_norm"
+                                                                                 << int(DecompStage::ToPrims);
     QTest::addRow("resnet18 addmm -> prims") << "generated/resnet18/model.pt2" << "addmm" << int(DecompStage::ToPrims);
     QTest::addRow("resnet18 batch norm -> prims") << "generated/resnet18/model.pt2" << "batch_norm" << int(DecompStage::ToPrims);
     QTest::addRow("tiny_gpt layer norm -> prims") << "generated/tiny_gpt/model.pt2" << "layer_norm" << int(DecompStage::ToPrims);
@@ -181,9 +189,9 @@ void TestIncrementalLayout::oneNode_data() {
     QTest::addRow("llama_deep softmax -> prims (composed layout)") << "generated/llama_deep/model.pt2" << "softmax" << int(DecompStage::ToPrims);
 }
 
-void TestIncrementalLayout::oneNode() {
-    IRLENS_REQUIRE_SHARED();
+void TstIncrementalLayout::oneNode() {
     QFETCH(QString, file);
+    IRLENS_REQUIRE_FIXTURE(file);
     QFETCH(QString, op);
     QFETCH(int, stage);
     Stepped s = stepAndLayout(file, op, DecompStage(stage), false);
@@ -197,17 +205,20 @@ void TestIncrementalLayout::oneNode() {
     QCOMPARE(replacementsBetween(s.before->graph, s.after->graph), s.map);
 }
 
-void TestIncrementalLayout::everyNodeOfAnOp_data() {
+void TstIncrementalLayout::everyNodeOfAnOp_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("op");
     QTest::addColumn<int>("stage");
+    irlens::testing::zooDir();
+    QTest::addRow("zoo residual_stack every layer norm") << "zoo/residual_stack/model.pt2" << "native_layer_norm" << int(DecompStage::ToPrims);
+    QTest::addRow("zoo residual_stack every gelu") << "zoo/residual_stack/model.pt2" << "gelu" << int(DecompStage::ToPrims);
     QTest::addRow("tiny_gpt every layer norm") << "generated/tiny_gpt/model.pt2" << "native_layer_norm" << int(DecompStage::ToPrims);
     QTest::addRow("resnet18 every relu") << "generated/resnet18/model.pt2" << "relu" << int(DecompStage::ToPrims);
 }
 
-void TestIncrementalLayout::everyNodeOfAnOp() {
-    IRLENS_REQUIRE_SHARED();
+void TstIncrementalLayout::everyNodeOfAnOp() {
     QFETCH(QString, file);
+    IRLENS_REQUIRE_FIXTURE(file);
     QFETCH(QString, op);
     QFETCH(int, stage);
     Stepped s = stepAndLayout(file, op, DecompStage(stage), true);
@@ -272,7 +283,7 @@ VisibleGraph handMade(const std::vector<std::pair<std::string, double>>& boxes,
 
 // a -> (b1 | b2) -> c; b1 becomes a chain of two boxes much wider than it: b2, beside it, moves
 // aside just enough, c moves down by the extra height, a stays.
-void TestIncrementalLayout::widerReplacementPushesNeighboursAside() {
+void TstIncrementalLayout::widerReplacementPushesNeighboursAside() {
     const ModuleTree tree = ModuleTree::build(Graph{});
     auto before = layoutVisibleGraph(handMade({{"a", 90}, {"b1", 90}, {"b2", 90}, {"c", 90}},
                                               {{"a", "b1"}, {"a", "b2"}, {"b1", "c"}, {"b2", "c"}}),
@@ -304,7 +315,7 @@ void TestIncrementalLayout::widerReplacementPushesNeighboursAside() {
     QCOMPARE(box(r, "c").y, box(b, "c").y + (region.h - anchor.h));
 }
 
-void TestIncrementalLayout::undoReadsTheMapBackwards() {
+void TstIncrementalLayout::undoReadsTheMapBackwards() {
     IRLENS_REQUIRE_SHARED();
     Stepped s = stepAndLayout("generated/tiny_gpt/model.pt2", "layer_norm", DecompStage::ToPrims, false);
     QVERIFY2(s.incremental, qPrintable(s.error));
@@ -329,7 +340,7 @@ void TestIncrementalLayout::undoReadsTheMapBackwards() {
     }
 }
 
-void TestIncrementalLayout::tooBigAChangeFallsBack() {
+void TstIncrementalLayout::tooBigAChangeFallsBack() {
     IRLENS_REQUIRE_SHARED();
     auto p = loadFixture("generated/tiny_gpt/model.pt2");
     QVERIFY(p);
@@ -351,7 +362,7 @@ void TestIncrementalLayout::tooBigAChangeFallsBack() {
              r.error().c_str());
 }
 
-void TestIncrementalLayout::tooManyStepsFallsBack() {
+void TstIncrementalLayout::tooManyStepsFallsBack() {
     IRLENS_REQUIRE_SHARED();
     auto p = loadFixture("generated/resnet18/model.pt2");
     QVERIFY(p);
@@ -374,5 +385,5 @@ void TestIncrementalLayout::tooManyStepsFallsBack() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestIncrementalLayout)
+QTEST_GUILESS_MAIN(TstIncrementalLayout)
 #include "tst_incremental_layout.moc"

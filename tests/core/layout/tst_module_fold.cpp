@@ -6,6 +6,7 @@
 #include "support/fixture_program.h"
 #include "support/shared_fixtures.h"
 #include "support/synthetic_program.h"
+#include "support/zoo_programs.h"
 
 #include <QTest>
 
@@ -15,16 +16,18 @@
 using namespace irlens::core;
 using irlens::testing::makeBlockStack;
 
-class TestModuleFold : public QObject {
+class TstModuleFold : public QObject {
     Q_OBJECT
 private slots:
     void identicalBlocksFoldIntoOneGroup();
     void everyNodeMapsToItsRepresentativeAndBack();
     void aDifferentBlockIsLeftOut_data();
     void aDifferentBlockIsLeftOut();
-    void llamaDeepFolds128Layers();
+    void stackOfLayersFoldsIntoOne_data();
+    void stackOfLayersFoldsIntoOne();
     void deepStackAlternatesTwoKindsOfBlock();
-    void foldedLlamaDrawsOneLayer();
+    void foldedStackDrawsOneLayer_data();
+    void foldedStackDrawsOneLayer();
 };
 
 namespace {
@@ -58,7 +61,7 @@ void checkRoundTrips(const ModuleFolds& folds, size_t nodeCount) {
 
 } // namespace
 
-void TestModuleFold::identicalBlocksFoldIntoOneGroup() {
+void TstModuleFold::identicalBlocksFoldIntoOneGroup() {
     auto p = makeBlockStack(5);
     auto tree = ModuleTree::build(p->graph);
     auto folds = ModuleFolds::detect(p->graph, &p->signature, tree);
@@ -77,7 +80,7 @@ void TestModuleFold::identicalBlocksFoldIntoOneGroup() {
     QVERIFY(folds.signatureOf(tree.find("layers.1")) != folds.signatureOf(tree.find("layers.1.fc")));
 }
 
-void TestModuleFold::everyNodeMapsToItsRepresentativeAndBack() {
+void TstModuleFold::everyNodeMapsToItsRepresentativeAndBack() {
     auto p = makeBlockStack(6);
     auto tree = ModuleTree::build(p->graph);
     auto folds = ModuleFolds::detect(p->graph, &p->signature, tree);
@@ -92,7 +95,7 @@ void TestModuleFold::everyNodeMapsToItsRepresentativeAndBack() {
     checkRoundTrips(folds, g.nodes.size());
 }
 
-void TestModuleFold::aDifferentBlockIsLeftOut_data() {
+void TstModuleFold::aDifferentBlockIsLeftOut_data() {
     QTest::addColumn<QString>("change");
     QTest::addColumn<int>("count");
     QTest::addRow("names only") << "rename" << 5;
@@ -103,7 +106,7 @@ void TestModuleFold::aDifferentBlockIsLeftOut_data() {
     QTest::addRow("other argument") << "argument" << 4;
 }
 
-void TestModuleFold::aDifferentBlockIsLeftOut() {
+void TstModuleFold::aDifferentBlockIsLeftOut() {
     // five blocks; block 2 differs in one way: the group is blocks 0, 1, 3 and 4, not consecutive
     QFETCH(QString, change);
     QFETCH(int, count);
@@ -142,9 +145,20 @@ void TestModuleFold::aDifferentBlockIsLeftOut() {
     checkRoundTrips(folds, g.nodes.size());
 }
 
-void TestModuleFold::llamaDeepFolds128Layers() {
-    IRLENS_REQUIRE_SHARED();
-    auto p = irlens::testing::loadFixtureGraph("generated/llama_deep/model.pt2");
+// A stack of identical layers: llama_deep's 128 decoder layers. (Not the zoo's residual stack: its largest
+// group of identical modules is its 481 Linear layers, not its blocks.)
+void TstModuleFold::stackOfLayersFoldsIntoOne_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("layers");
+    QTest::addRow("llama_deep") << "llama_deep" << 128;
+}
+
+void TstModuleFold::stackOfLayersFoldsIntoOne() {
+    QFETCH(QString, name);
+    QFETCH(int, layers);
+    IRLENS_REQUIRE_FIXTURE(name);
+    auto p = name.startsWith("zoo/") ? irlens::testing::zoo::byName(name.mid(4).toStdString())
+                                     : irlens::testing::loadFixtureGraph("generated/" + name.toStdString() + "/model.pt2");
     QVERIFY(p);
     auto tree = ModuleTree::build(p->graph);
     auto t0 = std::chrono::steady_clock::now();
@@ -152,20 +166,20 @@ void TestModuleFold::llamaDeepFolds128Layers() {
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     const ModuleFold* f = largestFold(folds);
     QVERIFY(f);
-    QCOMPARE(f->count(), 128);
+    QCOMPARE(f->count(), layers);
     QVERIFY(f->consecutive);
     QCOMPARE(f->depth, tree.module(f->representative()).depth);
     // every decoder layer is one instance, all of one size
     int layerNodes = 0;
     for (int m : f->instances) layerNodes += tree.module(m).totalNodes;
-    QCOMPARE(layerNodes, 128 * tree.module(f->representative()).totalNodes);
+    QCOMPARE(layerNodes, layers * tree.module(f->representative()).totalNodes);
     for (const auto& nodes : f->nodes) QCOMPARE(nodes.size(), f->nodes.front().size());
     checkRoundTrips(folds, p->graph.nodes.size());
-    qInfo("llama_deep: %zu groups, the largest %d x %s (%d nodes each), detected in %.1f ms", folds.folds().size(), f->count(),
+    qInfo("%s: %zu groups, the largest %d x %s (%d nodes each), detected in %.1f ms", qPrintable(name), folds.folds().size(), f->count(),
           tree.module(f->representative()).shortType().c_str(), tree.module(f->representative()).totalNodes, ms);
 }
 
-void TestModuleFold::deepStackAlternatesTwoKindsOfBlock() {
+void TstModuleFold::deepStackAlternatesTwoKindsOfBlock() {
     // 240 blocks, MLP and attention in turn: two groups of 120, neither consecutive
     IRLENS_REQUIRE_SHARED();
     auto p = irlens::testing::loadFixtureGraph("generated/deep_stack/model.pt2");
@@ -181,17 +195,22 @@ void TestModuleFold::deepStackAlternatesTwoKindsOfBlock() {
     checkRoundTrips(folds, p->graph.nodes.size());
 }
 
-// llama_deep drawn with its 128 layers folded: one box (or one open layer) stands for all, every node of
-// every layer maps onto it, no edge runs from a layer to the next, any instance can be the one shown,
-// and unfolding draws all 128 again.
-void TestModuleFold::foldedLlamaDrawsOneLayer() {
-    IRLENS_REQUIRE_SHARED();
-    auto p = irlens::testing::loadFixtureGraph("generated/llama_deep/model.pt2");
+// A stack drawn with its layers folded: one box (or one open layer) stands for all, every node of every
+// layer maps onto it, no edge runs from a layer to the next, any instance can be the one shown, and
+// unfolding draws every layer again.
+void TstModuleFold::foldedStackDrawsOneLayer_data() { stackOfLayersFoldsIntoOne_data(); }
+
+void TstModuleFold::foldedStackDrawsOneLayer() {
+    QFETCH(QString, name);
+    QFETCH(int, layers);
+    IRLENS_REQUIRE_FIXTURE(name);
+    auto p = name.startsWith("zoo/") ? irlens::testing::zoo::byName(name.mid(4).toStdString())
+                                     : irlens::testing::loadFixtureGraph("generated/" + name.toStdString() + "/model.pt2");
     QVERIFY(p);
     auto tree = ModuleTree::build(p->graph);
     auto folds = ModuleFolds::detect(p->graph, &p->signature, tree);
     const ModuleFold* f = largestFold(folds);
-    QVERIFY(f && f->count() == 128);
+    QVERIFY(f && f->count() == layers);
     const int fi = static_cast<int>(f - folds.folds().data());
     CollapseState cs; // the layers' parents open, the layers themselves closed
     for (int m = tree.module(f->representative()).parent; m > 0; m = tree.module(m).parent) cs.setExpanded(m, true);
@@ -208,7 +227,7 @@ void TestModuleFold::foldedLlamaDrawsOneLayer() {
     auto items = layerItems(vg);
     QCOMPARE(items.size(), size_t(1));
     const int box = *items.begin();
-    QVERIFY2(vg.items[size_t(box)].title.find("×128") != std::string::npos, vg.items[size_t(box)].title.c_str());
+    QVERIFY2(vg.items[size_t(box)].title.find("×" + std::to_string(layers)) != std::string::npos, vg.items[size_t(box)].title.c_str());
     for (const auto& nodes : f->nodes)
         for (int n : nodes) QCOMPARE(vg.itemOfNode.at(n), box);
     for (const auto& e : vg.edges) QVERIFY(e.from != e.to);
@@ -231,14 +250,14 @@ void TestModuleFold::foldedLlamaDrawsOneLayer() {
     auto laidOut = layoutComposed(vg, tree);
     QVERIFY2(laidOut.isOk(), laidOut.isOk() ? "" : laidOut.error().c_str());
     bool titled = false;
-    for (const auto& c : (*laidOut)->clusters) titled |= c.module == f->instances[57] && c.label.find("×128") != std::string::npos;
+    for (const auto& c : (*laidOut)->clusters) titled |= c.module == f->instances[57] && c.label.find("×" + std::to_string(layers)) != std::string::npos;
     QVERIFY(titled);
     // unfolded: all 128 drawn
     cs = CollapseState();
     for (int m = tree.module(f->representative()).parent; m > 0; m = tree.module(m).parent) cs.setExpanded(m, true);
     opt.unfolded.insert(fi);
-    QCOMPARE(layerItems(buildVisibleGraph(p->graph, &p->signature, tree, cs, opt)).size(), size_t(128));
+    QCOMPARE(layerItems(buildVisibleGraph(p->graph, &p->signature, tree, cs, opt)).size(), size_t(layers));
 }
 
-QTEST_GUILESS_MAIN(TestModuleFold)
+QTEST_GUILESS_MAIN(TstModuleFold)
 #include "tst_module_fold.moc"

@@ -10,7 +10,7 @@
 using namespace irlens::core;
 using irlens::testing::makeBlockStack;
 
-class TestModuleTree : public QObject {
+class TstModuleTree : public QObject {
     Q_OBJECT
 private slots:
     void treeFromStacks();
@@ -25,7 +25,7 @@ private slots:
     void cacheKeys();
 };
 
-void TestModuleTree::treeFromStacks() {
+void TstModuleTree::treeFromStacks() {
     auto p = makeBlockStack(4);
     auto tree = ModuleTree::build(p->graph);
     // root, layers, 4 blocks, 4 fc, head
@@ -47,7 +47,7 @@ void TestModuleTree::treeFromStacks() {
     QCOMPARE(tree.moduleOfNode(99), 0);
 }
 
-void TestModuleTree::oldStackForm() {
+void TstModuleTree::oldStackForm() {
     Graph g;
     Node n = irlens::testing::makeNode("a", "torch.ops.aten.relu.default", {}, "");
     n.meta.raw["nn_module_stack"] = "L__self__:(,M);L__self__enc:(enc,models.Encoder);L__self__enc_l:(enc.l,torch.nn.Linear)";
@@ -63,7 +63,7 @@ void TestModuleTree::oldStackForm() {
     QCOMPARE(tree.moduleOfNode(1), 0); // no stack: the root
 }
 
-void TestModuleTree::secondCallIsItsOwnGroup() {
+void TstModuleTree::secondCallIsItsOwnGroup() {
     // resnet's BasicBlock calls self.relu twice: conv, relu, conv, add, relu
     using irlens::testing::makeNode;
     const std::string block = "L__self__,,M;L__self__b,b,Block";
@@ -89,7 +89,7 @@ void TestModuleTree::secondCallIsItsOwnGroup() {
     QCOMPARE(tree.moduleOfNode(3), tree.find("b"));
 }
 
-void TestModuleTree::visibleCounts_data() {
+void TstModuleTree::visibleCounts_data() {
     QTest::addColumn<int>("blocks");
     QTest::addColumn<QString>("state");
     QTest::addColumn<int>("opItems");
@@ -104,7 +104,7 @@ void TestModuleTree::visibleCounts_data() {
     QTest::addRow("auto large") << 600 << "auto" << 0 << 2 << 0;
 }
 
-void TestModuleTree::visibleCounts() {
+void TstModuleTree::visibleCounts() {
     QFETCH(int, blocks);
     QFETCH(QString, state);
     QFETCH(int, opItems);
@@ -138,7 +138,7 @@ void TestModuleTree::visibleCounts() {
     QCOMPARE(hidden + ops, static_cast<int>(p->graph.nodes.size()));
 }
 
-void TestModuleTree::parametersAreChips() {
+void TstModuleTree::parametersAreChips() {
     auto p = makeBlockStack(3);
     auto tree = ModuleTree::build(p->graph);
     auto vg = buildVisibleGraph(p->graph, &p->signature, tree, CollapseState::allExpanded(tree));
@@ -153,7 +153,7 @@ void TestModuleTree::parametersAreChips() {
     for (const auto& e : vg.edges) QVERIFY(e.value.rfind("p_", 0) != 0);
 }
 
-void TestModuleTree::fanOutBecomesChips() {
+void TstModuleTree::fanOutBecomesChips() {
     Graph g;
     g.inputs.push_back(Argument::tensor("x"));
     g.tensorValues["x"] = irlens::testing::meta({2, 3});
@@ -180,7 +180,7 @@ void TestModuleTree::fanOutBecomesChips() {
 }
 
 // The FX form: lifted state becomes placeholder boxes with edges, a HOP's branches get_attr boxes.
-void TestModuleTree::fxPlaceholdersDrawStateAndBranches() {
+void TstModuleTree::fxPlaceholdersDrawStateAndBranches() {
     auto p = makeBlockStack(3);
     auto tree = ModuleTree::build(p->graph);
     VisibleGraphOptions fx;
@@ -232,7 +232,7 @@ void TestModuleTree::fxPlaceholdersDrawStateAndBranches() {
     }
 }
 
-void TestModuleTree::edgeLabelsComeFromProducer() {
+void TstModuleTree::edgeLabelsComeFromProducer() {
     // a two-output producer: the edge to each consumer carries the shape of the output it reads
     Graph g;
     g.inputs.push_back(Argument::tensor("x"));
@@ -257,7 +257,7 @@ void TestModuleTree::edgeLabelsComeFromProducer() {
     QCOMPARE(vg.items[static_cast<size_t>(vg.itemOfId.at("split"))].subtitle, std::string("f32[4, 1] +1"));
 }
 
-void TestModuleTree::cacheKeys() {
+void TstModuleTree::cacheKeys() {
     CollapseState a, b;
     a.setExpanded(3, true);
     a.setExpanded(12, true);
@@ -271,5 +271,5 @@ void TestModuleTree::cacheKeys() {
     QVERIFY(a.isExpanded(0));
 }
 
-QTEST_GUILESS_MAIN(TestModuleTree)
+QTEST_GUILESS_MAIN(TstModuleTree)
 #include "tst_module_tree.moc"

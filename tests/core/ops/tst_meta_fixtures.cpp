@@ -3,6 +3,7 @@
 #include "core/io/pt2_reader.h"
 #include "core/ops/meta.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QTest>
 
@@ -15,15 +16,10 @@ class TstMetaFixtures : public QObject {
 private slots:
     void recordedMetaAgrees_data() {
         QTest::addColumn<QString>("path");
-        if (!irlens::testing::haveShared()) {
-            QTest::addRow("no-shared") << QString();
-            return;
-        }
         for (const auto& rel : irlens::testing::programFixtures())
             QTest::addRow("%s", rel.c_str()) << QString::fromStdString(irlens::testing::fixture(rel).string());
     }
     void recordedMetaAgrees() {
-        IRLENS_REQUIRE_SHARED();
         QFETCH(QString, path);
         LoadOptions options;
         options.loadWeights = false;

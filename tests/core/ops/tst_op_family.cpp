@@ -5,6 +5,7 @@
 #include "core/ops/op_family.h"
 #include "core/ops/op_registry.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QTest>
 
@@ -58,7 +59,6 @@ private slots:
 
     // The graph keeps its colours: no op of a shared program falls to "other", and the big families show up.
     void everyFixtureOpHasAFamily() {
-        IRLENS_REQUIRE_SHARED();
         std::set<std::string> other;
         std::map<OpFamily, int> seen;
         for (const auto& rel : irlens::testing::programFixtures()) {

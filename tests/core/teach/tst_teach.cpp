@@ -12,6 +12,7 @@
 #include "core/teach/tour.h"
 #include "core/verify/verifier.h"
 #include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QTest>
 
@@ -62,7 +63,7 @@ void checkLinks(const Program& p, const std::vector<ExplainSentence>& sentences)
 }
 
 ProgramPtr loadShared(const std::string& name) {
-    auto r = loadPt2(irlens::testing::fixture("generated/" + name + "/model.pt2").string());
+    auto r = loadPt2(irlens::testing::fixture(irlens::testing::programFolder(name) + "/model.pt2").string());
     return r.isOk() ? *r : nullptr;
 }
 
@@ -361,6 +362,18 @@ void TstTeach::explainSharedFixtures_data() {
     QTest::addColumn<QStringList>("says");
     QTest::addColumn<QString>("link");
     // what is special about each program, in the sentences about it
+    QTest::addRow("zoo/gpt_block") << "zoo/gpt_block" << "inputs" << QStringList{"1 user input: `tokens` (i64[1, 8])"} << "in:tokens";
+    QTest::addRow("zoo/gpt_block prims") << "zoo/gpt_block" << "prims" << QStringList{"`embedding`: gathers have no prim"} << "node:embedding";
+    QTest::addRow("zoo/conv_attention prims") << "zoo/conv_attention" << "prims" << QStringList{"stay ATen calls", "`convolution`"}
+                                              << "node:convolution";
+    QTest::addRow("zoo/cond_branch") << "zoo/cond_branch" << "hops"
+                                     << QStringList{"true_graph_0 (relu, mul)", "false_graph_0 (sigmoid, sub)", "predicate `gt`"} << "node:cond";
+    QTest::addRow("zoo/buffer_mutation") << "zoo/buffer_mutation" << "mutations"
+                                         << QStringList{"`add` becomes buffer steps (`b_steps`, BUFFER_MUTATION)",
+                                                        "`add_1` becomes buffer average (`b_average`, BUFFER_MUTATION)"}
+                                         << "node:add_1";
+    QTest::addRow("zoo/dynamic_mlp") << "zoo/dynamic_mlp" << "symbols"
+                                     << QStringList{"`s0` is a dynamic dimension: the size of `x` dim 0", "`sym_size_int`"} << "sym:s0";
     QTest::addRow("resnet18") << "resnet18" << "state" << QStringList{"62 parameters", "60 buffers", "`b_bn1_running_mean`"} << "in:p_conv1_weight";
     QTest::addRow("resnet18 ops") << "resnet18" << "ops" << QStringList{"aten.t.default (1 node: `t`) decomposes as t -> permute([1, 0])"} << "node:t";
     QTest::addRow("resnet18 prims") << "resnet18" << "prims" << QStringList{"stay ATen calls", "`convolution`"} << "node:convolution";
@@ -376,8 +389,8 @@ void TstTeach::explainSharedFixtures_data() {
 }
 
 void TstTeach::explainSharedFixtures() {
-    IRLENS_REQUIRE_SHARED();
     QFETCH(QString, name);
+    IRLENS_REQUIRE_FIXTURE(name);
     QFETCH(QString, topic);
     QFETCH(QStringList, says);
     QFETCH(QString, link);

@@ -2,6 +2,7 @@
 // new nodes marked "new" in the graph (not as search hits), the selection following the old -> new
 // map, the reason an op stays, saving the decomposed program, and the before / after view of a
 // rewrite (from the history and from a selected new node).
+#include "support/zoo_files.h"
 #include "support/gui_test_util.h"
 #include "core/decomp/rules.h"
 #include "core/io/pt2_reader.h"
@@ -41,6 +42,7 @@ bool load(Document& doc, const QString& which) {
         doc.setProgram(core::makeExampleProgram(), "example");
         return testing::waitForLayout(doc);
     }
+    if (which.startsWith("zoo/")) testing::zooDir();
     return testing::openAndWait(doc, testing::fixture(which.toStdString())).isEmpty();
 }
 
@@ -73,7 +75,7 @@ int countAtLevel(const core::Program& p, core::IrLevel level) {
 
 } // namespace
 
-class TestDecompGui : public QObject {
+class TstDecompGui : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -91,27 +93,30 @@ private slots:
     void compareKeepsInputNames();
 };
 
-void TestDecompGui::initTestCase() {
+void TstDecompGui::initTestCase() {
     QCoreApplication::setOrganizationName("irlens-tests");
     QCoreApplication::setApplicationName("tst_decomp_gui");
 }
 
-void TestDecompGui::stepAllThenUndoRedo_data() {
+void TstDecompGui::stepAllThenUndoRedo_data() {
     QTest::addColumn<QString>("which");
     QTest::addColumn<int>("startLevel"); // IrLevel
     QTest::addColumn<int>("endLevel");
     QTest::addRow("example core->prims") << "example" << int(core::IrLevel::CoreAten) << int(core::IrLevel::Prims);
+    QTest::addRow("zoo mlp_training training->core") << "zoo/mlp_training/model.pt2" << int(core::IrLevel::Training)
+                                                     << int(core::IrLevel::CoreAten);
+    QTest::addRow("zoo gpt_block core->prims") << "zoo/gpt_block/model.pt2" << int(core::IrLevel::CoreAten) << int(core::IrLevel::Prims);
     QTest::addRow("tiny_mlp training->core") << "generated/tiny_mlp/model.training.pt2" << int(core::IrLevel::Training)
                                              << int(core::IrLevel::CoreAten);
     QTest::addRow("tiny_gpt training->core") << "generated/tiny_gpt/model.training.pt2" << int(core::IrLevel::Training)
                                              << int(core::IrLevel::CoreAten);
 }
 
-void TestDecompGui::stepAllThenUndoRedo() {
+void TstDecompGui::stepAllThenUndoRedo() {
     QFETCH(QString, which);
     QFETCH(int, startLevel);
     QFETCH(int, endLevel);
-    if (which != "example") IRLENS_REQUIRE_SHARED();
+    if (which != "example") IRLENS_REQUIRE_FIXTURE(which);
     Document doc;
     DecompPane pane(&doc);
     GraphScene scene(&doc);
@@ -174,11 +179,10 @@ void TestDecompGui::stepAllThenUndoRedo() {
     QTRY_COMPARE_WITH_TIMEOUT(markedNodes(doc, scene, 1), expected, 30000);
 }
 
-void TestDecompGui::selectionFollowsMap() {
-    IRLENS_REQUIRE_SHARED();
+void TstDecompGui::selectionFollowsMap() {
     Document doc;
     DecompPane pane(&doc);
-    QVERIFY(load(doc, "generated/tiny_mlp/model.training.pt2"));
+    QVERIFY(load(doc, "zoo/mlp_training/model.pt2"));
     QVERIFY(doc.selectNodeByName("linear_1"));
     QVERIFY(pane.stepAll());
     QVERIFY(waitStep(pane));
@@ -195,7 +199,7 @@ void TestDecompGui::selectionFollowsMap() {
     QCOMPARE(doc.graph()->nodes[size_t(doc.selectedNode())].name, std::string("linear_1"));
 }
 
-void TestDecompGui::blockedOpsShowReason() {
+void TstDecompGui::blockedOpsShowReason() {
     // the example is core ATen with a convolution, which has no prim reference
     Document doc;
     DecompPane pane(&doc);
@@ -228,7 +232,7 @@ void TestDecompGui::blockedOpsShowReason() {
 }
 
 // Step and Step op are disabled when they cannot act, and say why on hover.
-void TestDecompGui::stepButtonsSayWhyNot() {
+void TstDecompGui::stepButtonsSayWhyNot() {
     Document doc;
     DecompPane pane(&doc);
     QVERIFY(load(doc, "example"));
@@ -275,11 +279,10 @@ void TestDecompGui::stepButtonsSayWhyNot() {
     QVERIFY(step->toolTip().contains("prims"));
 }
 
-void TestDecompGui::stepOneNodeAndOneOp() {
-    IRLENS_REQUIRE_SHARED();
+void TstDecompGui::stepOneNodeAndOneOp() {
     Document doc;
     DecompPane pane(&doc);
-    QVERIFY(load(doc, "generated/tiny_mlp/model.training.pt2"));
+    QVERIFY(load(doc, "zoo/mlp_training/model.pt2"));
     const size_t before = doc.program()->graph.nodes.size();
     // one node, chosen in the graph
     QVERIFY(doc.selectNodeByName("linear"));
@@ -319,11 +322,10 @@ void TestDecompGui::stepOneNodeAndOneOp() {
     QVERIFY(doc.program()->graph.nodes.size() > before);
 }
 
-void TestDecompGui::saveAsWritesLoadableProgram() {
-    IRLENS_REQUIRE_SHARED();
+void TstDecompGui::saveAsWritesLoadableProgram() {
     Document doc;
     DecompPane pane(&doc);
-    QVERIFY(load(doc, "generated/tiny_mlp/model.training.pt2"));
+    QVERIFY(load(doc, "zoo/mlp_training/model.pt2"));
     QVERIFY(pane.stepToLevel(core::IrLevel::CoreAten));
     QVERIFY(waitStep(pane));
     QVERIFY(pane.decomposition()->isModified());
@@ -339,7 +341,7 @@ void TestDecompGui::saveAsWritesLoadableProgram() {
     QVERIFY(!pane.decomposition()->saveAs(dir.filePath("no/such/dir/x.pt2")).isEmpty());
 }
 
-void TestDecompGui::mainWindowHasDock() {
+void TstDecompGui::mainWindowHasDock() {
     MainWindow w;
     w.openExample();
     QVERIFY(testing::waitForLayout(*w.document()));
@@ -369,23 +371,27 @@ QStringList shortOps(const QStringList& ops) {
 }
 } // namespace
 
-void TestDecompGui::compareStepSideBySide_data() {
+void TstDecompGui::compareStepSideBySide_data() {
     QTest::addColumn<QString>("which");
     QTest::addColumn<QString>("op");          // the op of the node stepped (its first node)
     QTest::addColumn<QStringList>("afterOps"); // what replaces it, as the reference decomposition emits
     // torch's linear kernel for a 2-D input with bias: addmm(bias, x, weight.t())
+    QTest::addRow("zoo mlp_training linear -> t + addmm") << "zoo/mlp_training/model.pt2" << "aten.linear.default"
+                                                          << QStringList{"aten.addmm.default", "aten.t.default"};
     QTest::addRow("tiny_mlp linear -> t + addmm") << "generated/tiny_mlp/model.training.pt2" << "aten.linear.default"
                                                   << QStringList{"aten.addmm.default", "aten.t.default"};
+    QTest::addRow("zoo conv_attention addmm -> prims") << "zoo/conv_attention/model.pt2" << "aten.addmm.default"
+                                                       << QStringList{"aten.mm.default", "prims.add.default", "prims.broadcast_in_dim.default"};
     // torch._decomp addmm (beta = alpha = 1): mm, the bias broadcast, one add
     QTest::addRow("resnet18 addmm -> prims") << "generated/resnet18/model.pt2" << "aten.addmm.default"
                                              << QStringList{"aten.mm.default", "prims.add.default", "prims.broadcast_in_dim.default"};
 }
 
-void TestDecompGui::compareStepSideBySide() {
+void TstDecompGui::compareStepSideBySide() {
     QFETCH(QString, which);
     QFETCH(QString, op);
     QFETCH(QStringList, afterOps);
-    IRLENS_REQUIRE_SHARED();
+    IRLENS_REQUIRE_FIXTURE(which);
     Document doc;
     DecompPane pane(&doc);
     QVERIFY(load(doc, which));
@@ -474,7 +480,7 @@ void TestDecompGui::compareStepSideBySide() {
 
 // A step that replaces a node and its producer: the consumer's rewrite reads the producer's
 // replacement ("add_9" in the program after), shown under the name it had before ("add").
-void TestDecompGui::compareKeepsInputNames() {
+void TstDecompGui::compareKeepsInputNames() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     DecompPane pane(&doc);
@@ -518,11 +524,10 @@ void TestDecompGui::compareKeepsInputNames() {
     QTRY_VERIFY_WITH_TIMEOUT(!programs->isBusy(), 60000);
 }
 
-void TestDecompGui::compareFromSelectedNewNode() {
-    IRLENS_REQUIRE_SHARED();
+void TstDecompGui::compareFromSelectedNewNode() {
     Document doc;
     DecompPane pane(&doc);
-    QVERIFY(load(doc, "generated/tiny_mlp/model.training.pt2"));
+    QVERIFY(load(doc, "zoo/mlp_training/model.pt2"));
     QVERIFY(pane.stepAll());
     QVERIFY(waitStep(pane));
     const auto* step = pane.decomposition()->session()->history().back();
@@ -554,5 +559,5 @@ void TestDecompGui::compareFromSelectedNewNode() {
     QTRY_VERIFY_WITH_TIMEOUT(!pane.compareView()->isLayoutPending(), 30000);
 }
 
-QTEST_MAIN(TestDecompGui)
+QTEST_MAIN(TstDecompGui)
 #include "tst_decomp_gui.moc"

@@ -4,6 +4,7 @@
 // verifier state as before the step, and the event loop never blocked over 100 ms by the pane while
 // "Step all" runs on the biggest fixtures (a 10 ms timer measures the gaps; the Document's own swap
 // turn is measured apart).
+#include "support/zoo_files.h"
 #include "support/gui_test_util.h"
 #include "core/decomp/decomp_session.h"
 #include "sanitizers/sanitizer_build.h"
@@ -29,6 +30,7 @@ namespace {
 constexpr qint64 kMaxGapMs = 100;
 
 core::ProgramPtr loadFixture(const QString& which) {
+    if (which.startsWith("zoo/")) testing::zooDir();
     auto p = core::loadPt2(testing::fixture(which.toStdString()).string());
     return p ? *p : nullptr;
 }
@@ -79,7 +81,7 @@ private:
 
 } // namespace
 
-class TestDecompProgress : public QObject {
+class TstDecompProgress : public QObject {
     Q_OBJECT
 private slots:
     void sessionReportsProgress_data();
@@ -93,17 +95,19 @@ private slots:
     void stepAllNeverBlocks();
 };
 
-void TestDecompProgress::sessionReportsProgress_data() {
+void TstDecompProgress::sessionReportsProgress_data() {
     QTest::addColumn<QString>("which");
     QTest::addColumn<int>("stage"); // DecompStage
+    QTest::addRow("zoo mlp_training -> core") << "zoo/mlp_training/model.pt2" << int(core::DecompStage::ToCore);
+    QTest::addRow("zoo gpt_block -> prims") << "zoo/gpt_block/model.pt2" << int(core::DecompStage::ToPrims);
     QTest::addRow("tiny_gpt training -> core") << "generated/tiny_gpt/model.training.pt2" << int(core::DecompStage::ToCore);
     QTest::addRow("transformer_layer -> prims") << "generated/transformer_layer/model.pt2" << int(core::DecompStage::ToPrims);
 }
 
-void TestDecompProgress::sessionReportsProgress() {
+void TstDecompProgress::sessionReportsProgress() {
     QFETCH(QString, which);
     QFETCH(int, stage);
-    IRLENS_REQUIRE_SHARED();
+    IRLENS_REQUIRE_FIXTURE(which);
     const core::ProgramPtr program = loadFixture(which);
     QVERIFY(program);
     core::DecompSession session(program);
@@ -134,7 +138,7 @@ void TestDecompProgress::sessionReportsProgress() {
     QCOMPARE(seen.back().done, size_t(1));
 }
 
-void TestDecompProgress::sessionCancelKeepsProgram_data() {
+void TstDecompProgress::sessionCancelKeepsProgram_data() {
     QTest::addColumn<int>("phase");
     QTest::addColumn<double>("fraction"); // of the nodes, for the rewrite
     QTest::addRow("before the rewrite") << int(Phase::Rewrite) << 0.0;
@@ -143,11 +147,10 @@ void TestDecompProgress::sessionCancelKeepsProgram_data() {
     QTest::addRow("while checking meta") << int(Phase::MetaCheck) << 0.0;
 }
 
-void TestDecompProgress::sessionCancelKeepsProgram() {
+void TstDecompProgress::sessionCancelKeepsProgram() {
     QFETCH(int, phase);
     QFETCH(double, fraction);
-    IRLENS_REQUIRE_SHARED();
-    const core::ProgramPtr program = loadFixture("generated/tiny_gpt/model.training.pt2");
+    const core::ProgramPtr program = loadFixture("zoo/mlp_training/model.pt2");
     QVERIFY(program);
     const core::Program copy = *program;
     core::DecompSession session(program);
@@ -172,10 +175,9 @@ void TestDecompProgress::sessionCancelKeepsProgram() {
     QCOMPARE(session.position(), size_t(1));
 }
 
-void TestDecompProgress::cancelSecondStageOfPrims() {
+void TstDecompProgress::cancelSecondStageOfPrims() {
     // "to prims" from training is two steps; a cancel in the second keeps the first
-    IRLENS_REQUIRE_SHARED();
-    const core::ProgramPtr program = loadFixture("generated/tiny_gpt/model.training.pt2");
+    const core::ProgramPtr program = loadFixture("zoo/mlp_training/model.pt2");
     QVERIFY(program);
     core::DecompSession session(program);
     int rewriteStarts = 0;
@@ -190,7 +192,7 @@ void TestDecompProgress::cancelSecondStageOfPrims() {
     QVERIFY(session.history().front()->stage == core::DecompStage::ToCore);
 }
 
-void TestDecompProgress::paneCancelRestores() {
+void TstDecompProgress::paneCancelRestores() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     DecompPane pane(&doc);
@@ -241,7 +243,7 @@ void TestDecompProgress::paneCancelRestores() {
     QCOMPARE(int(pane.currentLevel()), int(level));
 }
 
-void TestDecompProgress::newProgramDuringStepWins() {
+void TstDecompProgress::newProgramDuringStepWins() {
     // a program opened while a step runs replaces the session; the step's result is dropped
     IRLENS_REQUIRE_SHARED();
     Document doc;
@@ -261,7 +263,7 @@ void TestDecompProgress::newProgramDuringStepWins() {
     QVERIFY(testing::waitForLayout(doc));
 }
 
-void TestDecompProgress::stepAllNeverBlocks_data() {
+void TstDecompProgress::stepAllNeverBlocks_data() {
     QTest::addColumn<QString>("which");
     QTest::addColumn<int>("level");         // IrLevel to step to
     QTest::addColumn<bool>("countsNodes");  // long enough for the 50 ms bar refresh to see the rewrite
@@ -270,7 +272,7 @@ void TestDecompProgress::stepAllNeverBlocks_data() {
                                                 << false;
 }
 
-void TestDecompProgress::stepAllNeverBlocks() {
+void TstDecompProgress::stepAllNeverBlocks() {
     QFETCH(QString, which);
     QFETCH(int, level);
     QFETCH(bool, countsNodes);
@@ -320,5 +322,5 @@ void TestDecompProgress::stepAllNeverBlocks() {
     QVERIFY2(swapGap <= 4 * kMaxGapMs, qPrintable(QString("the Document's swap stalled %1 ms").arg(swapGap)));
 }
 
-QTEST_MAIN(TestDecompProgress)
+QTEST_MAIN(TstDecompProgress)
 #include "tst_decomp_progress.moc"

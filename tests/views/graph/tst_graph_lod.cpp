@@ -18,7 +18,7 @@
 using namespace irlens;
 using namespace irlens::views;
 
-class TestGraphLod : public QObject {
+class TstGraphLod : public QObject {
     Q_OBJECT
 private slots:
     void plainBoxesStillDrawnAndSelectable();
@@ -49,7 +49,7 @@ bool hasColour(const QImage& image, const QRect& area, const QColor& c) {
 
 } // namespace
 
-void TestGraphLod::plainBoxesStillDrawnAndSelectable() {
+void TstGraphLod::plainBoxesStillDrawnAndSelectable() {
     Document doc;
     GraphScene scene(&doc);
     GraphView view(&doc, &scene);
@@ -78,7 +78,7 @@ void TestGraphLod::plainBoxesStillDrawnAndSelectable() {
     QCOMPARE(doc.selectedNode(), box->item().nodeIndex);
 }
 
-void TestGraphLod::searchHitsUnchanged() {
+void TstGraphLod::searchHitsUnchanged() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     GraphPane pane(&doc);
@@ -110,5 +110,5 @@ void TestGraphLod::searchHitsUnchanged() {
     QVERIFY(pane.search("s") > GraphScene::kBulkEmphasis); // the bulk path was taken
 }
 
-QTEST_MAIN(TestGraphLod)
+QTEST_MAIN(TstGraphLod)
 #include "tst_graph_lod.moc"

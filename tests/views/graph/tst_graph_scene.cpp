@@ -5,6 +5,7 @@
 #include "core/io/fx_printer.h"
 #include "core/ops/op_family.h"
 #include "core/layout/visible_graph.h"
+#include "support/zoo_files.h"
 #include "support/color_distance.h"
 #include "support/gui_test_util.h"
 #include "views/decomp/decomposition.h"
@@ -29,12 +30,13 @@ using namespace irlens;
 using namespace irlens::views;
 using irlens::testing::fixture;
 
-class TestGraphScene : public QObject {
+class TstGraphScene : public QObject {
     Q_OBJECT
 private slots:
     void exampleWithoutFiles();
     void everyFixture_data();
     void everyFixture();
+    void expandCollapseDeepStack_data();
     void expandCollapseDeepStack();
     void hopSubgraph();
     void fitThenZoomInOnExpandedGiant();
@@ -46,6 +48,7 @@ private slots:
     void textReadableInBothThemes();
     void familiesToldApart();
     void decompositionStepKeepsTheDrawing();
+    void bigLayoutBuiltInSlices_data();
     void bigLayoutBuiltInSlices();
     void oldItemsHiddenAtOnceDeletedLater();
     void longLayoutShowsACoarserOneFirst();
@@ -83,7 +86,7 @@ int userInputs(const core::Program& p) {
 
 } // namespace
 
-void TestGraphScene::exampleWithoutFiles() {
+void TstGraphScene::exampleWithoutFiles() {
     Document doc;
     GraphScene scene(&doc);
     doc.setProgram(core::makeExampleProgram(), "example");
@@ -99,14 +102,14 @@ void TestGraphScene::exampleWithoutFiles() {
     QVERIFY(scene.clusterItemCount() > 0);
 }
 
-void TestGraphScene::everyFixture_data() {
+void TstGraphScene::everyFixture_data() {
     QTest::addColumn<QString>("path");
     for (const auto& f : testing::allFixtures()) QTest::addRow("%s", qPrintable(f)) << f;
 }
 
-void TestGraphScene::everyFixture() {
-    IRLENS_REQUIRE_SHARED();
+void TstGraphScene::everyFixture() {
     QFETCH(QString, path);
+    IRLENS_REQUIRE_FIXTURE(path);
     Document doc;
     GraphScene scene(&doc);
     const QString error = testing::openAndWait(doc, fixture(path.toStdString()));
@@ -130,11 +133,20 @@ void TestGraphScene::everyFixture() {
     for (auto* item : scene.nodeItems()) QVERIFY(item->item().id.rfind("in:p_", 0) != 0);
 }
 
-void TestGraphScene::expandCollapseDeepStack() {
-    IRLENS_REQUIRE_SHARED();
+// deep_stack: 240 blocks under "layers", then a head. (The zoo's stack records each node's own module under
+// the root, not the chain of its parents, so it has no "layers" module to open.)
+void TstGraphScene::expandCollapseDeepStack_data() {
+    QTest::addColumn<QString>("model");
+    QTest::newRow("deep_stack") << "generated/deep_stack/model.pt2";
+}
+
+void TstGraphScene::expandCollapseDeepStack() {
+    QFETCH(QString, model);
+    IRLENS_REQUIRE_FIXTURE(model);
+    testing::zooDir();
     Document doc;
     GraphScene scene(&doc);
-    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture(model.toStdString())).isEmpty());
     const auto& tree = *doc.scope().tree;
     const int layers = tree.find("layers");
     QVERIFY(layers > 0);
@@ -160,13 +172,13 @@ void TestGraphScene::expandCollapseDeepStack() {
     QCOMPARE(scene.nodeItemCount(), collapsed);
 }
 
-void TestGraphScene::hopSubgraph() {
-    IRLENS_REQUIRE_SHARED();
+void TstGraphScene::hopSubgraph() {
+    testing::zooDir();
     Document doc;
     GraphPane pane(&doc);
     GraphScene& scene = *pane.scene();
     GraphView& view = *pane.view();
-    QVERIFY(testing::openAndWait(doc, fixture("generated/cond_branch/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/cond_branch/model.pt2")).isEmpty());
     const auto& g = doc.program()->graph;
     int cond = -1;
     for (size_t k = 0; k < g.nodes.size(); ++k)
@@ -213,7 +225,7 @@ void TestGraphScene::hopSubgraph() {
     QVERIFY(testing::waitForLayout(doc));
 }
 
-void TestGraphScene::fitThenZoomInOnExpandedGiant() {
+void TstGraphScene::fitThenZoomInOnExpandedGiant() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     GraphPane pane(&doc);
@@ -252,7 +264,7 @@ void TestGraphScene::fitThenZoomInOnExpandedGiant() {
     QVERIFY(visible.contains(hitBox->sceneBoundingRect().center()));
 }
 
-void TestGraphScene::oneNamePerNode() {
+void TstGraphScene::oneNamePerNode() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     GraphScene scene(&doc);
@@ -271,7 +283,7 @@ void TestGraphScene::oneNamePerNode() {
     for (const auto& n : g.nodes) QVERIFY2(n.name.rfind("getitem", 0) != 0 || n.target.op() == "getitem", n.name.c_str());
 }
 
-void TestGraphScene::nodeContextMenu() {
+void TstGraphScene::nodeContextMenu() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     GraphPane pane(&doc);
@@ -331,11 +343,11 @@ void TestGraphScene::nodeContextMenu() {
     }
 }
 
-void TestGraphScene::symbolHighlight() {
-    IRLENS_REQUIRE_SHARED();
+void TstGraphScene::symbolHighlight() {
+    testing::zooDir();
     Document doc;
     GraphScene scene(&doc);
-    QVERIFY(testing::openAndWait(doc, fixture("generated/dynamic_mlp/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/dynamic_mlp/model.pt2")).isEmpty());
     const auto using_s0 = GraphScene::nodesUsingSymbol(*doc.graph(), "s0");
     // every node whose output has the dynamic batch: all but sym_size and the transposes of weights
     QVERIFY(!using_s0.empty());
@@ -350,7 +362,7 @@ void TestGraphScene::symbolHighlight() {
     QVERIFY(GraphScene::nodesUsingSymbol(*doc.graph(), "s").empty()); // whole words only
 }
 
-void TestGraphScene::searchAndNavigate() {
+void TstGraphScene::searchAndNavigate() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     GraphPane pane(&doc);
@@ -394,7 +406,7 @@ void TestGraphScene::searchAndNavigate() {
     QCOMPARE(producerOf(g, user), first);
 }
 
-void TestGraphScene::textReadableInBothThemes_data() {
+void TstGraphScene::textReadableInBothThemes_data() {
     QTest::addColumn<int>("family");
     QTest::addColumn<bool>("dark");
     for (int f = 0; f <= int(core::OpFamily::Other); ++f) {
@@ -403,7 +415,7 @@ void TestGraphScene::textReadableInBothThemes_data() {
     }
 }
 
-void TestGraphScene::textReadableInBothThemes() {
+void TstGraphScene::textReadableInBothThemes() {
     // WCAG contrast of the label colour on the node fill, on light and dark palettes
     QFETCH(int, family);
     QFETCH(bool, dark);
@@ -420,7 +432,7 @@ void TestGraphScene::textReadableInBothThemes() {
 
 // A step through the Document (what the decomposition pane does): the boxes the step did not touch keep
 // their scene position (above the replaced node) or move straight down; Relayout lays out afresh.
-void TestGraphScene::familiesToldApart() {
+void TstGraphScene::familiesToldApart() {
     // the measure first: three of Sharma, Wu and Dalal's published pairs
     using testing::ciede2000;
     QVERIFY(std::abs(ciede2000(testing::Lab{50, 2.6772, -79.7751}, testing::Lab{50, 0, -82.7485}) - 2.0425) < 1e-4);
@@ -446,7 +458,7 @@ void TestGraphScene::familiesToldApart() {
     }
 }
 
-void TestGraphScene::decompositionStepKeepsTheDrawing() {
+void TstGraphScene::decompositionStepKeepsTheDrawing() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     GraphScene scene(&doc);
@@ -504,11 +516,15 @@ void TestGraphScene::decompositionStepKeepsTheDrawing() {
 
 // deep_stack with 40 blocks open: more items than kSyncItems, built across several event-loop turns
 // (creating items is cheap, about 1 ms per 2,000 here, so slices are capped by count to see them).
-void TestGraphScene::bigLayoutBuiltInSlices() {
-    IRLENS_REQUIRE_SHARED();
+void TstGraphScene::bigLayoutBuiltInSlices_data() { expandCollapseDeepStack_data(); }
+
+void TstGraphScene::bigLayoutBuiltInSlices() {
+    QFETCH(QString, model);
+    IRLENS_REQUIRE_FIXTURE(model);
+    testing::zooDir();
     Document doc;
     GraphScene scene(&doc);
-    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture(model.toStdString())).isEmpty());
     int rebuilt = 0;
     connect(&scene, &GraphScene::rebuilt, this, [&] { ++rebuilt; });
     const auto& tree = *doc.scope().tree;
@@ -534,7 +550,7 @@ void TestGraphScene::bigLayoutBuiltInSlices() {
 
 // Collapsing an expanded deep_stack replaces 11,000 items: in the turn the new layout arrives the old
 // ones are all hidden (none drawn, none under the mouse) and they are deleted over the next turns.
-void TestGraphScene::oldItemsHiddenAtOnceDeletedLater() {
+void TstGraphScene::oldItemsHiddenAtOnceDeletedLater() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     GraphScene scene(&doc);
@@ -568,7 +584,7 @@ void TestGraphScene::oldItemsHiddenAtOnceDeletedLater() {
 // A layout of many boxes is preceded by a coarser one (modules open down to a shallower depth),
 // drawn while the full one is made; small layouts come alone. deep_stack expanded has about 5,000
 // boxes: the threshold is lowered to see it.
-void TestGraphScene::longLayoutShowsACoarserOneFirst() {
+void TstGraphScene::longLayoutShowsACoarserOneFirst() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     GraphScene scene(&doc);
@@ -601,13 +617,13 @@ void TestGraphScene::longLayoutShowsACoarserOneFirst() {
     QCOMPARE(previews.size(), size_t(1));
 }
 
-QTEST_MAIN(TestGraphScene)
+QTEST_MAIN(TstGraphScene)
 #include "tst_graph_scene.moc"
 
 // Collapsing a big expanded drawing keeps the scene rect until the hidden items are deleted (a new
 // rect re-indexes every item in the scene, hidden ones too); the drawing's own rect is what Fit and
 // the minimap use meanwhile, and the scene takes it once the old items are gone.
-void TestGraphScene::smallerRectWaitsForTheOldItems() {
+void TstGraphScene::smallerRectWaitsForTheOldItems() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     GraphScene scene(&doc);
@@ -635,7 +651,7 @@ void TestGraphScene::smallerRectWaitsForTheOldItems() {
 // them) and is as deep as those need (about 16 a leaf) after a small drawing grew into a big one:
 // left to Qt, the depth chosen for the first few items indexed stays, and every repaint of the
 // expanded graph then sorted thousands of items from a handful of leaves.
-void TestGraphScene::indexDeepEnoughAfterExpanding() {
+void TstGraphScene::indexDeepEnoughAfterExpanding() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     GraphScene scene(&doc);
@@ -663,15 +679,18 @@ void TestGraphScene::indexDeepEnoughAfterExpanding() {
 // A frame says it contains its children (Qt skips them when the frame is out of view): every item
 // inside a frame must lie within the frame's bounding rect, or it would vanish while in view. Both
 // layout paths: Graphviz (resnet18) and the composed layout (deep_stack, over 600 boxes).
-void TestGraphScene::framesHoldTheirItems_data() {
+void TstGraphScene::framesHoldTheirItems_data() {
     QTest::addColumn<QString>("model");
+    QTest::newRow("graphviz, zoo") << "zoo/conv_attention/model.pt2";
+    QTest::newRow("composed, zoo") << "zoo/deep_residual_stack/model.pt2";
     QTest::newRow("graphviz") << "generated/resnet18/model.pt2";
     QTest::newRow("composed") << "generated/deep_stack/model.pt2";
 }
 
-void TestGraphScene::framesHoldTheirItems() {
-    IRLENS_REQUIRE_SHARED();
+void TstGraphScene::framesHoldTheirItems() {
     QFETCH(QString, model);
+    IRLENS_REQUIRE_FIXTURE(model);
+    testing::zooDir();
     Document doc;
     GraphScene scene(&doc);
     QVERIFY(testing::openAndWait(doc, fixture(model.toStdString())).isEmpty());

@@ -1,5 +1,6 @@
 // Item models: each passes QAbstractItemModelTester; their content checked on real programs.
 #include "core/ir/example_program.h"
+#include "support/zoo_files.h"
 #include "support/gui_test_util.h"
 #include "views/document.h"
 #include "views/graph/graph_navigation.h"
@@ -21,7 +22,7 @@ using namespace irlens;
 using namespace irlens::views;
 using irlens::testing::fixture;
 
-class TestItemModels : public QObject {
+class TstItemModels : public QObject {
     Q_OBJECT
 private slots:
     void modelsPassTester_data();
@@ -52,16 +53,17 @@ int firstNodeWithOp(const core::Graph& g, const std::string& op) {
 
 } // namespace
 
-void TestItemModels::modelsPassTester_data() {
+void TstItemModels::modelsPassTester_data() {
     QTest::addColumn<QString>("path");
     QTest::addRow("example") << QString();
+    for (const auto& rel : testing::zooProgramFiles()) QTest::addRow("%s", rel.c_str()) << QString::fromStdString(rel);
     QTest::addRow("resnet18") << "generated/resnet18/model.pt2";
     QTest::addRow("dynamic_mlp") << "generated/dynamic_mlp/model.pt2";
     QTest::addRow("cond_branch") << "generated/cond_branch/model.pt2";
     QTest::addRow("tiny_gpt training") << "generated/tiny_gpt/model.training.pt2";
 }
 
-void TestItemModels::modelsPassTester() {
+void TstItemModels::modelsPassTester() {
     QFETCH(QString, path);
     Document doc;
     ModuleTreeModel modules(&doc);
@@ -77,7 +79,7 @@ void TestItemModels::modelsPassTester() {
         doc.setProgram(core::makeExampleProgram(), "example");
         QVERIFY(testing::waitForLayout(doc));
     } else {
-        IRLENS_REQUIRE_SHARED();
+        IRLENS_REQUIRE_FIXTURE(path);
         QVERIFY(testing::openAndWait(doc, fixture(path.toStdString())).isEmpty());
     }
     QTRY_VERIFY(!doc.verifierSummary().contains("verifying")); // diagnostics arrive (model reset under the tester)
@@ -98,7 +100,7 @@ void TestItemModels::modelsPassTester() {
         for (int c = 0; c < weights.columnCount(); ++c) weights.index(r, c).data();
 }
 
-void TestItemModels::inspectorShowsConvolution() {
+void TstItemModels::inspectorShowsConvolution() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     NodeInspectorModel inspector(&doc);
@@ -137,7 +139,7 @@ void TestItemModels::inspectorShowsConvolution() {
     QCOMPARE(childByKey(inspector, args, "weight").data(InfoTreeModel::LinkRole).toString(), QString("node:p_conv1_weight"));
 }
 
-void TestItemModels::inspectorLinksAndSource() {
+void TstItemModels::inspectorLinksAndSource() {
     // a node reading another node links to it; a frame whose file exists shows the lines around it
     core::Graph g;
     QTemporaryFile src;
@@ -168,18 +170,18 @@ void TestItemModels::inspectorLinksAndSource() {
     QCOMPARE(sourceAround("/nonexistent/file.py", 3), QString());
 }
 
-void TestItemModels::signatureAndRanges() {
-    IRLENS_REQUIRE_SHARED();
+void TstItemModels::signatureAndRanges() {
+    testing::zooDir();
     Document doc;
     SignatureModel signature(&doc);
     RangeConstraintsModel ranges(&doc);
-    QVERIFY(testing::openAndWait(doc, fixture("generated/dynamic_mlp/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/dynamic_mlp/model.pt2")).isEmpty());
     QCOMPARE(ranges.rowCount(), 1);
     QCOMPARE(ranges.index(0, 0).data().toString(), QString("s0"));
-    QCOMPARE(ranges.index(0, 1).data().toString(), QString("2"));
-    QCOMPARE(ranges.index(0, 2).data().toString(), QString("∞"));
+    QCOMPARE(ranges.index(0, 1).data().toString(), QString("1"));
+    QCOMPARE(ranges.index(0, 2).data().toString(), QString("16"));
 
-    QVERIFY(testing::openAndWait(doc, fixture("generated/buffer_mutation/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/buffer_mutation/model.pt2")).isEmpty());
     const auto& sig = doc.program()->signature;
     QCOMPARE(signature.rowCount(), static_cast<int>(sig.inputSpecs.size() + sig.outputSpecs.size()));
     int mutations = 0;
@@ -194,11 +196,11 @@ void TestItemModels::signatureAndRanges() {
     QCOMPARE(mutations, 2);
 }
 
-void TestItemModels::weightsStatistics() {
-    IRLENS_REQUIRE_SHARED();
+void TstItemModels::weightsStatistics() {
+    testing::zooDir();
     Document doc;
     WeightsModel weights(&doc);
-    QVERIFY(testing::openAndWait(doc, fixture("generated/tiny_mlp/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/mlp/model.pt2")).isEmpty());
     const auto& p = *doc.program();
     QCOMPARE(weights.rowCount(), static_cast<int>(p.weights.size()));
     for (int r = 0; r < weights.rowCount(); ++r) {
@@ -221,7 +223,7 @@ void TestItemModels::weightsStatistics() {
     }
 }
 
-void TestItemModels::tensorStatsStrided() {
+void TstItemModels::tensorStatsStrided() {
     // a transposed 2x3 view of [0..5]: C order reads 0,3,1,4,2,5
     std::vector<std::byte> bytes(6 * sizeof(float));
     for (int k = 0; k < 6; ++k) { float f = static_cast<float>(k); std::memcpy(bytes.data() + k * 4, &f, 4); }
@@ -242,7 +244,7 @@ void TestItemModels::tensorStatsStrided() {
 
 // Rows named as the spec names them, each explained on hover; the op's level apart from the
 // program's dialect (a non-core op in an ATEN program is "non-core ATen", not "training").
-void TestItemModels::inspectorInTheSpecsWords() {
+void TstItemModels::inspectorInTheSpecsWords() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     NodeInspectorModel inspector(&doc);
@@ -271,7 +273,7 @@ void TestItemModels::inspectorInTheSpecsWords() {
 }
 
 // A placeholder of lifted state: its InputKind, state_dict target, meta['val'] and users.
-void TestItemModels::placeholderSelected() {
+void TstItemModels::placeholderSelected() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     NodeInspectorModel inspector(&doc);
@@ -300,7 +302,7 @@ void TestItemModels::placeholderSelected() {
 
 // The output node of buffer_mutation: each position with its OutputKind and target; a mutation's path
 // from the buffer's placeholder outlined; the pytree specs as trees with the value names as leaves.
-void TestItemModels::outputNodeWalksTheSignature() {
+void TstItemModels::outputNodeWalksTheSignature() {
     IRLENS_REQUIRE_SHARED();
     Document doc;
     NodeInspectorModel inspector(&doc);
@@ -340,5 +342,5 @@ void TestItemModels::outputNodeWalksTheSignature() {
     QVERIFY(childByKey(inspector, {}, "out_spec").isValid());
 }
 
-QTEST_MAIN(TestItemModels)
+QTEST_MAIN(TstItemModels)
 #include "tst_item_models.moc"

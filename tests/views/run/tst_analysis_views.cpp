@@ -5,6 +5,7 @@
 // engine headers (oneTBB) before Qt's
 #include "core/exec/engine.h"
 
+#include "support/zoo_files.h"
 #include "support/gui_test_util.h"
 #include "views/document.h"
 #include "views/graph/graph_items.h"
@@ -35,7 +36,7 @@
 using namespace irlens;
 using namespace irlens::views;
 
-class TestAnalysisViews : public QObject {
+class TstAnalysisViews : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -48,7 +49,7 @@ private slots:
     void libraryLinesFoldedByDefault();
 };
 
-void TestAnalysisViews::initTestCase() {
+void TstAnalysisViews::initTestCase() {
     QCoreApplication::setOrganizationName("irlens-tests");
     QCoreApplication::setApplicationName("tst_analysis_views");
     QSettings().setValue("run/warmup", 1);
@@ -60,10 +61,10 @@ namespace {
 
 QString sharedTools() { return QString::fromStdString((testing::sharedDir() / "tools").string()); }
 
-/// Opens a generated fixture, runs it and waits until the analysis docks are filled; "" or the error.
+/// Opens a generated fixture or a zoo program ("zoo/<name>"), runs it and waits until the analysis docks are filled; "" or the error.
 QString openAndRun(MainWindow& w, const QString& name) {
     w.resize(1400, 900);
-    const QString err = testing::openAndWait(*w.document(), testing::fixture(QString("generated/%1/model.pt2").arg(name).toStdString()));
+    const QString err = testing::openAndWait(*w.document(), testing::fixture(testing::programFolder(name.toStdString()) + "/model.pt2"));
     if (!err.isEmpty()) return err;
     w.resetLayout();
     w.show();
@@ -101,7 +102,7 @@ std::vector<int> nodesAt(const core::Graph& g, const std::string& file, int line
 
 } // namespace
 
-void TestAnalysisViews::sourceLineSelectsItsNodes_data() {
+void TstAnalysisViews::sourceLineSelectsItsNodes_data() {
     QTest::addColumn<QString>("fixture");
     QTest::addColumn<QString>("standIn");
     QTest::addRow("tiny_gpt") << "tiny_gpt" << QString();
@@ -112,10 +113,10 @@ void TestAnalysisViews::sourceLineSelectsItsNodes_data() {
 
 // Clicking a line of the shown file selects exactly the nodes whose innermost user frame is that
 // line, as counted here from the nodes' stack traces, and the gutter's count says as many.
-void TestAnalysisViews::sourceLineSelectsItsNodes() {
+void TstAnalysisViews::sourceLineSelectsItsNodes() {
     QFETCH(QString, fixture);
     QFETCH(QString, standIn);
-    IRLENS_REQUIRE_SHARED();
+    IRLENS_REQUIRE_FIXTURE(fixture);
     QTemporaryDir root;
     if (!standIn.isEmpty()) {
         QVERIFY(QDir(root.path()).mkpath(QFileInfo(standIn).path()));
@@ -149,7 +150,7 @@ void TestAnalysisViews::sourceLineSelectsItsNodes() {
 }
 
 // Selecting a node shows its innermost user frame's file with that line under the cursor, in view.
-void TestAnalysisViews::selectingANodeScrollsToItsLine() {
+void TstAnalysisViews::selectingANodeScrollsToItsLine() {
     IRLENS_REQUIRE_SHARED();
     MainWindow w;
     QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
@@ -173,7 +174,7 @@ void TestAnalysisViews::selectingANodeScrollsToItsLine() {
 }
 
 // Without the file under any root, the pane names the file and the roots, and the table still works.
-void TestAnalysisViews::missingFileIsNamed() {
+void TstAnalysisViews::missingFileIsNamed() {
     IRLENS_REQUIRE_SHARED();
     MainWindow w;
     QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
@@ -197,8 +198,8 @@ void TestAnalysisViews::missingFileIsNamed() {
 // The memory toggle recolours the boxes by the bytes live at the peak: the box holding the most gets
 // another colour than one holding a little, the legend reads bytes, and turning it off restores the
 // op colours (the heatmap is off).
-void TestAnalysisViews::memoryOverlay() {
-    IRLENS_REQUIRE_SHARED();
+void TstAnalysisViews::memoryOverlay() {
+    IRLENS_REQUIRE_SHARED(); // the zoo's block holds values of one size: nothing to tell apart by bytes
     MainWindow w;
     QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
     HeatmapOverlay* overlay = w.runController()->heatmap();
@@ -230,10 +231,9 @@ void TestAnalysisViews::memoryOverlay() {
 }
 
 // The timeline's memory band peaks at the Memory dock's peak, and shows it while the peak node runs.
-void TestAnalysisViews::timelineMemoryPeak() {
-    IRLENS_REQUIRE_SHARED();
+void TstAnalysisViews::timelineMemoryPeak() {
     MainWindow w;
-    QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
+    QCOMPARE(openAndRun(w, "zoo/gpt_block"), QString());
     const MemorySummary& mem = w.analysisDocks()->memoryCurve()->memory();
     TimelineWidget* tl = w.runController()->timeline();
     QVERIFY(mem.peakBytes > 0);
@@ -244,11 +244,11 @@ void TestAnalysisViews::timelineMemoryPeak() {
         if (t.node == peakNode) QCOMPARE(tl->memoryAt(t.startNs), mem.peakBytes);
 }
 
-QTEST_MAIN(TestAnalysisViews)
+QTEST_MAIN(TstAnalysisViews)
 // PyTorch's own lines (torch/nn/...) are left out of the Source lines table until asked for: every
 // row shown is a line of the model's source, and with the toggle on the table lists every line of the
 // run (as many as core's line profile has).
-void TestAnalysisViews::libraryLinesFoldedByDefault() {
+void TstAnalysisViews::libraryLinesFoldedByDefault() {
     IRLENS_REQUIRE_SHARED();
     MainWindow w;
     QCOMPARE(openAndRun(w, "tiny_gpt"), QString());

@@ -19,7 +19,7 @@
 using namespace irlens;
 using namespace irlens::views;
 
-class TestFlameGraph : public QObject {
+class TstFlameGraph : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -28,12 +28,12 @@ private slots:
     void placeholderBeforeARun();
 };
 
-void TestFlameGraph::initTestCase() {
+void TstFlameGraph::initTestCase() {
     QCoreApplication::setOrganizationName("irlens-tests");
     QCoreApplication::setApplicationName("tst_flame_graph");
 }
 
-void TestFlameGraph::flameOfARun_data() {
+void TstFlameGraph::flameOfARun_data() {
     QTest::addColumn<QString>("fixture");
     QTest::addColumn<QString>("deepPath"); // a module three levels down that must be a frame
     QTest::addRow("resnet18") << QString("generated/resnet18/model.pt2") << QString("layer1.0.conv1");
@@ -51,7 +51,7 @@ bool outlined(const QImage& shot, const QRectF& r, const QColor& accent) {
 }
 } // namespace
 
-void TestFlameGraph::flameOfARun() {
+void TstFlameGraph::flameOfARun() {
     QFETCH(QString, fixture);
     QFETCH(QString, deepPath);
     IRLENS_REQUIRE_SHARED();
@@ -198,7 +198,7 @@ void TestFlameGraph::flameOfARun() {
     }
 }
 
-void TestFlameGraph::placeholderBeforeARun() {
+void TstFlameGraph::placeholderBeforeARun() {
     MainWindow w;
     w.openExample();
     QVERIFY(testing::waitForLayout(*w.document()));
@@ -215,5 +215,5 @@ void TestFlameGraph::placeholderBeforeARun() {
     QVERIFY(fg->tree().empty());
 }
 
-QTEST_MAIN(TestFlameGraph)
+QTEST_MAIN(TstFlameGraph)
 #include "tst_flame_graph.moc"

@@ -6,6 +6,7 @@
 #include "core/exec/run_compare.h"
 #include "core/exec/stepper.h"
 
+#include "support/zoo_files.h"
 #include "support/gui_test_util.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_pane.h"
@@ -53,7 +54,7 @@
 using namespace irlens;
 using namespace irlens::views;
 
-class TestRunGui : public QObject {
+class TstRunGui : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -70,7 +71,7 @@ private slots:
     void memoryPathAndLines();
 };
 
-void TestRunGui::initTestCase() {
+void TstRunGui::initTestCase() {
     QCoreApplication::setOrganizationName("irlens-tests");
     QCoreApplication::setApplicationName("tst_run_gui");
     // short runs for the tests that do not set their own (the counts are remembered between windows)
@@ -78,28 +79,31 @@ void TestRunGui::initTestCase() {
     QSettings().setValue("run/repeat", 3);
 }
 
-void TestRunGui::runsAndShows_data() {
+void TstRunGui::runsAndShows_data() {
     QTest::addColumn<QString>("fixture");
     QTest::addRow("example") << QString();
+    QTest::addRow("zoo/mlp") << QString("zoo/mlp/model.pt2");
+    QTest::addRow("zoo/conv_attention") << QString("zoo/conv_attention/model.pt2");
     QTest::addRow("tiny_mlp") << QString("generated/tiny_mlp/model.pt2");
     QTest::addRow("resnet18") << QString("generated/resnet18/model.pt2");
 }
 
 namespace {
-/// Opens `fixture` (the bundled example when empty) in the window and waits for its layout: the error, or empty.
+/// Opens `fixture` (the bundled example when empty; "zoo/..." a zoo program) in the window and waits for its layout: the error, or empty.
 QString openInWindow(MainWindow& w, const QString& fixture) {
     w.resize(1400, 900);
     if (fixture.isEmpty()) {
         w.openExample();
         return testing::waitForLayout(*w.document()) ? QString() : QString("the example's layout did not arrive");
     }
+    if (fixture.startsWith("zoo/")) testing::zooDir();
     return testing::openAndWait(*w.document(), testing::fixture(fixture.toStdString()));
 }
 } // namespace
 
-void TestRunGui::runsAndShows() {
+void TstRunGui::runsAndShows() {
     QFETCH(QString, fixture);
-    if (!fixture.isEmpty()) IRLENS_REQUIRE_SHARED();
+    if (!fixture.isEmpty()) IRLENS_REQUIRE_FIXTURE(fixture);
     MainWindow w;
     const QString err = openInWindow(w, fixture);
     QVERIFY2(err.isEmpty(), qPrintable(err));
@@ -262,18 +266,19 @@ void TestRunGui::runsAndShows() {
     QVERIFY(shot.pixelColor(hot.center().toPoint()) != tl->palette().color(QPalette::Base));
 }
 
-void TestRunGui::warmRuns_data() {
+void TstRunGui::warmRuns_data() {
     QTest::addColumn<QString>("fixture");
     QTest::addRow("example") << QString();
+    QTest::addRow("zoo/gpt_block") << QString("zoo/gpt_block/model.pt2");
     QTest::addRow("tiny_gpt") << QString("generated/tiny_gpt/model.pt2");
     QTest::addRow("resnet18") << QString("generated/resnet18/model.pt2");
 }
 
 // Run does warm-up runs and measured runs: the Profile shows medians over the measured runs with
 // their range, the cold start apart, and a heatmap on which the hottest node stands out.
-void TestRunGui::warmRuns() {
+void TstRunGui::warmRuns() {
     QFETCH(QString, fixture);
-    if (!fixture.isEmpty()) IRLENS_REQUIRE_SHARED();
+    if (!fixture.isEmpty()) IRLENS_REQUIRE_FIXTURE(fixture);
     MainWindow w;
     const QString err = openInWindow(w, fixture);
     QVERIFY2(err.isEmpty(), qPrintable(err));
@@ -345,7 +350,7 @@ void TestRunGui::warmRuns() {
     QSettings().setValue("run/repeat", 3);
 }
 
-void TestRunGui::cancelledAndStaleRunsAreDropped() {
+void TstRunGui::cancelledAndStaleRunsAreDropped() {
     MainWindow w;
     w.openExample();
     QVERIFY(testing::waitForLayout(*w.document()));
@@ -376,21 +381,22 @@ void TestRunGui::cancelledAndStaleRunsAreDropped() {
     QVERIFY(!finished.front().front().value<RunSnapshotPtr>());
 }
 
-void TestRunGui::threadCount_data() {
+void TstRunGui::threadCount_data() {
     QTest::addColumn<QString>("fixture");
     QTest::addColumn<int>("threads");
     QTest::addRow("example, 1 thread") << QString() << 1;
+    QTest::addRow("zoo/conv_attention, 2 threads") << QString("zoo/conv_attention/model.pt2") << 2;
     QTest::addRow("resnet18, 1 thread") << QString("generated/resnet18/model.pt2") << 1;
     QTest::addRow("resnet18, 2 threads") << QString("generated/resnet18/model.pt2") << 2;
     QTest::addRow("tiny_gpt, 2 threads") << QString("generated/tiny_gpt/model.pt2") << 2;
 }
 
-void TestRunGui::threadCount() {
+void TstRunGui::threadCount() {
     QFETCH(QString, fixture);
     QFETCH(int, threads);
     if (threads > QThread::idealThreadCount()) QSKIP("fewer hardware threads than the row needs");
     MainWindow w;
-    if (!fixture.isEmpty()) IRLENS_REQUIRE_SHARED();
+    if (!fixture.isEmpty()) IRLENS_REQUIRE_FIXTURE(fixture);
     const QString err = openInWindow(w, fixture);
     QVERIFY2(err.isEmpty(), qPrintable(err));
     auto* rc = w.findChild<RunController*>();
@@ -417,7 +423,7 @@ void TestRunGui::threadCount() {
 
 // The bottom area carries only what has something to show: the run's docks and the Values pane
 // appear with a run and a step, and View › Reset layout keeps them while they have content.
-void TestRunGui::runDocksShownWhenThereIsARun() {
+void TstRunGui::runDocksShownWhenThereIsARun() {
     MainWindow w;
     w.openExample();
     QVERIFY(testing::waitForLayout(*w.document()));
@@ -457,12 +463,11 @@ core::exec::OutputSummary engineValue(const core::Program& program, const std::s
 }
 } // namespace
 
-// Run › Step node (F10) through tiny_mlp: each step selects the next node, and every row's value
+// Run › Step node (F10) through the zoo's MLP: each step selects the next node, and every row's value
 // equals the engine's value for that node in a full run.
-void TestRunGui::stepThroughToTheEnd() {
-    IRLENS_REQUIRE_SHARED();
+void TstRunGui::stepThroughToTheEnd() {
     MainWindow w;
-    QCOMPARE(openInWindow(w, "generated/tiny_mlp/model.pt2"), QString());
+    QCOMPARE(openInWindow(w, "zoo/mlp/model.pt2"), QString());
     StepController* sc = w.stepController();
     QVERIFY(sc->stepAction()->isEnabled());
     QSignalSpy stepped(sc, &StepController::stepped);
@@ -483,7 +488,7 @@ void TestRunGui::stepThroughToTheEnd() {
     QVERIFY(!sc->stepAction()->isEnabled()); // every node has run: the reason is on hover
     QVERIFY(sc->stepAction()->toolTip().contains("Restart"));
     // the inputs the run would use: model.expected/ next to the file
-    auto expected = core::exec::loadExpected(testing::fixture("generated/tiny_mlp/model.expected").string());
+    auto expected = core::exec::loadExpected(testing::fixture("zoo/mlp/model.expected").string());
     QVERIFY2(expected.isOk(), expected.error().c_str());
     int compared = 0;
     for (int n = 0; n < nodes; ++n) {
@@ -510,10 +515,9 @@ void TestRunGui::stepThroughToTheEnd() {
 }
 
 // "Run to here" from the node's context menu runs exactly up to it; an earlier node has run already.
-void TestRunGui::runToHere() {
-    IRLENS_REQUIRE_SHARED();
+void TstRunGui::runToHere() {
     MainWindow w;
-    QCOMPARE(openInWindow(w, "generated/tiny_gpt/model.pt2"), QString());
+    QCOMPARE(openInWindow(w, "zoo/gpt_block/model.pt2"), QString());
     StepController* sc = w.stepController();
     QVERIFY(!sc->runToAction()->isEnabled()); // nothing selected: nothing to run to
     QVERIFY(sc->runToAction()->toolTip().contains("Select"));
@@ -544,7 +548,7 @@ void TestRunGui::runToHere() {
 // blocks add up to the peak; the critical path's rows add up to its length and are outlined on the
 // graph; a what-if making bmm free predicts a shorter run; a Source lines row selects exactly the
 // nodes whose stack holds that line.
-void TestRunGui::memoryPathAndLines() {
+void TstRunGui::memoryPathAndLines() {
     IRLENS_REQUIRE_SHARED();
     MainWindow w;
     QCOMPARE(openInWindow(w, "generated/tiny_gpt/model.pt2"), QString());
@@ -612,5 +616,5 @@ void TestRunGui::memoryPathAndLines() {
     QCOMPARE(ad->linesModel()->item(0, 3)->text().toInt(), static_cast<int>(expected.size()));
 }
 
-QTEST_MAIN(TestRunGui)
+QTEST_MAIN(TstRunGui)
 #include "tst_run_gui.moc"

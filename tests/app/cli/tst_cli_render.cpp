@@ -11,7 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-class TestCliRender : public QObject {
+class TstCliRender : public QObject {
     Q_OBJECT
 private slots:
     void renders_data();
@@ -29,7 +29,7 @@ Run cli(const QStringList& args) { return irlens::testing::runCli(args); }
 
 } // namespace
 
-void TestCliRender::renders_data() {
+void TstCliRender::renders_data() {
     QTest::addColumn<QString>("fixture");
     QTest::addColumn<QString>("collapse");
     QTest::addColumn<QString>("ext");
@@ -43,7 +43,7 @@ void TestCliRender::renders_data() {
                                                << QStringList{"layers.127 · LlamaBlock", "embedding", "f32[1, 16, 32]"};
 }
 
-void TestCliRender::renders() {
+void TstCliRender::renders() {
     IRLENS_REQUIRE_SHARED();
     QFETCH(QString, fixture);
     QFETCH(QString, collapse);
@@ -60,7 +60,7 @@ void TestCliRender::renders() {
     for (const auto& s : mustContain) QVERIFY2(data.contains(s.toUtf8()), qPrintable(s));
 }
 
-void TestCliRender::badUsage_data() {
+void TstCliRender::badUsage_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("error");
     QTest::addRow("no output") << QStringList{"render", "x.pt2"}
@@ -71,7 +71,7 @@ void TestCliRender::badUsage_data() {
                                   << "irlens-cli: --collapse must be auto, none or top (got 'some')\n";
 }
 
-void TestCliRender::badUsage() {
+void TstCliRender::badUsage() {
     QFETCH(QStringList, args);
     QFETCH(QString, error);
     Run r = cli(args);
@@ -85,7 +85,7 @@ void TestCliRender::badUsage() {
 // Graphviz's own renderer placing the edge labels ran past 300 s and 3 GB before it was stopped;
 // drawing at pinned label positions it took 17 s CPU and 1.2 GB. The bounds leave room for a loaded
 // machine and fail both of those.
-void TestCliRender::bigChainWithoutModules() {
+void TstCliRender::bigChainWithoutModules() {
     constexpr int kNodes = 100000;
     QTemporaryDir dir;
     const std::string file = dir.filePath("chain.pt2").toStdString();
@@ -115,5 +115,5 @@ void TestCliRender::bigChainWithoutModules() {
     QVERIFY(!QFile::exists(dir.filePath("chain.png")));
 }
 
-QTEST_GUILESS_MAIN(TestCliRender)
+QTEST_GUILESS_MAIN(TstCliRender)
 #include "tst_cli_render.moc"
