@@ -129,7 +129,7 @@ QString cell(NumericsModel* m, int row, int column) { return m->index(row, colum
 
 } // namespace
 
-class TestNumericsGui : public QObject {
+class TstNumericsGui : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -142,7 +142,7 @@ private slots:
     void tinyGptAgainstPyTorch();
 };
 
-void TestNumericsGui::initTestCase() {
+void TstNumericsGui::initTestCase() {
     QCoreApplication::setOrganizationName("irlens-tests");
     QCoreApplication::setApplicationName("tst_numerics_gui");
     QSettings().clear();
@@ -152,7 +152,7 @@ void TestNumericsGui::initTestCase() {
 
 // A run of a program whose middle (div: 0/0) makes a NaN: the div box is marked, not the later add
 // and relu that carry it; the Profile summary names it with a link that selects it.
-void TestNumericsGui::nanProducerIsMarkedAndLinked() {
+void TstNumericsGui::nanProducerIsMarkedAndLinked() {
     MainWindow w;
     QVERIFY(showProgram(w, testing::makeNanInTheMiddle(), "nan_middle"));
     Document* doc = w.document();
@@ -193,7 +193,7 @@ void TestNumericsGui::nanProducerIsMarkedAndLinked() {
 // Run › Inputs…: a file of the wrong dtype is refused with the core's one line and the dialog stays
 // open; a good one is taken, remembered for the file (a new window on the same file has it), used
 // by the run, and named in the Profile summary.
-void TestNumericsGui::inputsRefusedChosenAndRemembered() {
+void TstNumericsGui::inputsRefusedChosenAndRemembered() {
     QTemporaryDir dir;
     const std::string pt2 = dir.filePath("mlp.pt2").toStdString();
     QVERIFY(core::savePt2(*testing::makeNumericMlp(), pt2).isOk());
@@ -244,7 +244,7 @@ void TestNumericsGui::inputsRefusedChosenAndRemembered() {
 
 // File › Export values… is disabled, saying why, until a run or a step; then it writes every node's
 // value, keyed by name, as the CLI's --dump does (read back with the core's reader).
-void TestNumericsGui::exportValuesAfterARunOrAStep() {
+void TstNumericsGui::exportValuesAfterARunOrAStep() {
     MainWindow w;
     QVERIFY(showProgram(w, testing::makeNumericMlp(), "mlp"));
     QAction* exportValues = w.numericsController()->exportAction();
@@ -282,7 +282,7 @@ void TestNumericsGui::exportValuesAfterARunOrAStep() {
 // the dock lists every value in execution order with add highlighted as the first divergence, the
 // earlier values agree; the overlay colours add by its error; clicking a row selects its node and
 // the Node pane shows both values' statistics; a looser tolerance makes every value agree.
-void TestNumericsGui::compareShowsTheFirstDivergence() {
+void TstNumericsGui::compareShowsTheFirstDivergence() {
     MainWindow w;
     QVERIFY(showProgram(w, testing::makeNumericMlp(), "mlp"));
     Document* doc = w.document();
@@ -378,7 +378,7 @@ void TestNumericsGui::compareShowsTheFirstDivergence() {
 
 // A reference that lacks relu, holds a name the program does not make, mm in another shape and mm_1
 // in another dtype: each is listed as such, and mm (the first in execution order) is the divergence.
-void TestNumericsGui::mismatchesAreListed() {
+void TstNumericsGui::mismatchesAreListed() {
     MainWindow w;
     QVERIFY(showProgram(w, testing::makeNumericMlp(), "mlp"));
     NumericsController* nc = w.numericsController();
@@ -422,7 +422,7 @@ void TestNumericsGui::mismatchesAreListed() {
 }
 
 // Stepping fills the Node pane's statistics for each node as it runs, without a reference.
-void TestNumericsGui::stepShowsStatistics() {
+void TstNumericsGui::stepShowsStatistics() {
     MainWindow w;
     QVERIFY(showProgram(w, testing::makeNanInTheMiddle(), "nan_middle"));
     Document* doc = w.document();
@@ -449,7 +449,7 @@ void TestNumericsGui::stepShowsStatistics() {
 
 // tiny_gpt against PyTorch 1.13's value of every node: all agree; with addmm_5 scaled by 1.02 that
 // node is the first divergence, highlighted, and coloured at the top of the overlay's values.
-void TestNumericsGui::tinyGptAgainstPyTorch() {
+void TstNumericsGui::tinyGptAgainstPyTorch() {
     IRLENS_REQUIRE_SHARED();
     const auto dir = testing::fixture("generated/tiny_gpt");
     const auto intermediates = dir / "model.expected/intermediates.safetensors";
@@ -497,5 +497,5 @@ void TestNumericsGui::tinyGptAgainstPyTorch() {
     }
 }
 
-QTEST_MAIN(TestNumericsGui)
+QTEST_MAIN(TstNumericsGui)
 #include "tst_numerics_gui.moc"
