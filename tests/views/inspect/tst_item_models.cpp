@@ -7,7 +7,7 @@
 #include "views/inspect/node_info.h"
 #include "views/inspect/node_inspector_model.h"
 #include "views/inspect/table_models.h"
-#include "views/run/tensor_stats.h"
+#include "views/inspect/tensor_stats.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryFile>

@@ -1,4 +1,4 @@
-#include "views/graph/heatmap_overlay.h"
+#include "views/run/heatmap_overlay.h"
 
 #include "views/document.h"
 #include "views/graph/graph_items.h"
