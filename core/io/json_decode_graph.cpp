@@ -1,7 +1,7 @@
 // JSON decoder: Graph, Node, NamedArgument and every Argument member (section 5.4-5.5 of the
 // format guide). Unknown Argument members become ArgKind::Opaque with their raw JSON.
 #include "core/io/json_decode_context.h"
-#include "core/io/fx_printer.h"
+#include "core/ir/fx_names.h"
 
 #include <algorithm>
 #include <future>

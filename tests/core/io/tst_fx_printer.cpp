@@ -1,6 +1,7 @@
 // FX text and signature printers against golden files: the builder programs always, the fixtures when
 // ../shared is present. IRLENS_UPDATE_GOLDEN=1 rewrites the files (review the diff before committing).
 #include "core/io/fx_printer.h"
+#include "core/ir/fx_names.h"
 #include "core/io/pt2_reader.h"
 #include "core/io/signature_printer.h"
 #include "core/ir/builder.h"
