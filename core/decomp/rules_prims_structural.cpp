@@ -337,7 +337,7 @@ Status catRule(RewriteBuilder& b) {
     }
     int64_t dim = b.args().optInteger("dim").value_or(0);
     if (dim < 0) dim += static_cast<int64_t>(outMeta.sizes.size());
-    IRLENS_ASSIGN_OR_RETURN(out, prim(b, "cat", {NamedArgument{"tensors", Argument::tensors(converted), 1}, arg::integer("dim", dim)}));
+    IRLENS_ASSIGN_OR_RETURN(out, prim(b, "cat", {NamedArgument{"tensors", Argument::tensors(converted), ArgumentKind::Positional}, arg::integer("dim", dim)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
@@ -347,7 +347,7 @@ Status fullRule(RewriteBuilder& b) {
     const Argument* v = b.args().get("fill_value");
     if (!v) return b.args().error("fill_value", "missing");
     IRLENS_ASSIGN_OR_RETURN(out, prim(b, "full", {b.sizes("shape", outMeta.sizes), arg::copy("fill_value", *v), arg::kw(arg::dtype("dtype", outMeta.dtype)),
-                                               arg::kw(NamedArgument{"device", [&] { Argument d; d.kind = ArgKind::Device; d.setDevice(outMeta.device); return d; }(), 1}),
+                                               arg::kw(NamedArgument{"device", [&] { Argument d; d.kind = ArgKind::Device; d.setDevice(outMeta.device); return d; }(), ArgumentKind::Positional}),
                                                arg::kw(arg::boolean("requires_grad", false))}));
     b.replaceOutput(0, out);
     return Status::ok();
@@ -395,7 +395,7 @@ Status arangeIota(RewriteBuilder& b) {
     device.setDevice(outMeta.device);
     IRLENS_ASSIGN_OR_RETURN(out, prim(b, "iota", {outMeta.sizes[0].isStatic() ? arg::integer("length", outMeta.sizes[0].value) : b.sizes("length", {outMeta.sizes[0]}), arg::kw(arg::integer("start", *start)),
                                                arg::kw(arg::integer("step", *step)), arg::kw(arg::dtype("dtype", outMeta.dtype)),
-                                               arg::kw(NamedArgument{"device", device, 2}), arg::kw(arg::boolean("requires_grad", false))}));
+                                               arg::kw(NamedArgument{"device", device, ArgumentKind::Keyword}), arg::kw(arg::boolean("requires_grad", false))}));
     b.replaceOutput(0, out);
     return Status::ok();
 }

@@ -367,7 +367,7 @@ private:
         if (!schema) {
             for (const auto& in : node.inputs) {
                 FxArg a = convert(in.arg);
-                if (in.kind == 2) fx.kwargs.emplace_back(in.name, std::move(a));
+                if (in.kind == ArgumentKind::Keyword) fx.kwargs.emplace_back(in.name, std::move(a));
                 else fx.args.push_back(std::move(a));
             }
             return;
@@ -380,8 +380,8 @@ private:
             if (!in) continue;
             used.insert(sa.name);
             FxArg a = convert(in->arg);
-            bool positional = in->kind == 1 || (in->kind != 2 && !sa.defaultValue && !sa.kwargOnly);
-            if (in->kind == 2 && fxReservedName(sa.name) && !sa.defaultValue && !sa.kwargOnly) positional = true;
+            bool positional = in->kind == ArgumentKind::Positional || (in->kind != ArgumentKind::Keyword && !sa.defaultValue && !sa.kwargOnly);
+            if (in->kind == ArgumentKind::Keyword && fxReservedName(sa.name) && !sa.defaultValue && !sa.kwargOnly) positional = true;
             if (positional) fx.args.push_back(std::move(a));
             else fx.kwargs.emplace_back(sa.name, std::move(a));
         }

@@ -251,7 +251,9 @@ Status Decoder::namedArgument(uint32_t idx, const Path& p, NamedArgument& out) {
     if (uint32_t k = opt(idx, "kind"); k != kNoNode) {
         int64_t kind;
         IRLENS_TRY(readEnum(k, p.child("kind"), EnumKind::ArgumentKind, kind));
-        out.kind = static_cast<int>(kind);
+        if (kind < static_cast<int64_t>(ArgumentKind::Unknown) || kind > static_cast<int64_t>(ArgumentKind::Keyword))
+            return fail(p.child("kind"), "unknown argument kind " + std::to_string(kind) + " (0 unknown, 1 positional, 2 keyword)");
+        out.kind = static_cast<ArgumentKind>(kind);
     }
     return Status::ok();
 }

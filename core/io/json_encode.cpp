@@ -241,7 +241,7 @@ void node(Writer& w, const Node& n) {
     for (const auto& in : n.inputs) {
         w.beginObject().key("name").string(in.name).key("arg");
         argument(w, in.arg);
-        w.key("kind").integer(in.kind).endObject();
+        w.key("kind").integer(static_cast<int>(in.kind)).endObject();
     }
     w.endArray().key("outputs");
     list(w, n.outputs, [&](const Argument& o) { argument(w, o); });

@@ -155,10 +155,14 @@ private:
     Boxed<Rare> m_rare;
 };
 
+/// How a call passes an argument, as the file records it (torch/_export/serde/schema.py ArgumentKind;
+/// the values are the schema's). Unknown leaves the split into args and kwargs to the op's schema.
+enum class ArgumentKind : uint8_t { Unknown = 0, Positional = 1, Keyword = 2 };
+
 struct NamedArgument {
     std::string name; // schema argument name; "" for positional HOP arguments
     Argument arg;
-    int kind = 0;     // 0 unknown, 1 positional, 2 keyword
+    ArgumentKind kind = ArgumentKind::Unknown;
     bool operator==(const NamedArgument&) const = default;
 };
 

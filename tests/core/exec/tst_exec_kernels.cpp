@@ -233,8 +233,8 @@ private slots:
         Node n;
         n.name = "cat";
         n.target = Target::parse("torch.ops.aten.cat.default");
-        n.inputs.push_back({"tensors", Argument::tensors({"a", "b"}), 1});
-        n.inputs.push_back({"dim", Argument::integer(1), 1});
+        n.inputs.push_back({"tensors", Argument::tensors({"a", "b"}), ArgumentKind::Positional});
+        n.inputs.push_back({"dim", Argument::integer(1), ArgumentKind::Positional});
         n.outputs.push_back(Argument::tensor("out"));
         p->graph.nodes.push_back(n);
         for (const char* name : {"a", "b"}) {

@@ -230,7 +230,7 @@ private slots:
     }
 
     void withoutSchemaKindDecides() {
-        // With no schema at all, kind 2 still makes a kwarg and kind 1 an arg.
+        // With no schema at all, a keyword argument still makes a kwarg and a positional one an arg.
         auto p = irlens::testing::programAddAlpha();
         QString text = QString::fromStdString(printFxGraph(*p));
         QVERIFY(text.contains("args = (%x, %y), kwargs = {alpha: 2})"));

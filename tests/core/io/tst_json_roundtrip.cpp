@@ -127,7 +127,7 @@ void TstJsonRoundtrip::realFixtureDetails() {
         QCOMPARE(p.verifiers, std::vector<std::string>{"TRAINING"});
         QCOMPARE(p.graph.nodes.size(), size_t(1));
         QCOMPARE(p.graph.nodes[0].inputs[2].name, std::string("bias"));
-        QCOMPARE(p.graph.nodes[0].inputs[2].kind, 1);
+        QCOMPARE(p.graph.nodes[0].inputs[2].kind, ArgumentKind::Positional);
         QCOMPARE(p.signature.inputSpecs[0].target, std::string("linear.weight"));
         QCOMPARE(p.moduleCallGraph.size(), size_t(2));
         QVERIFY(p.warnings.empty());
@@ -139,7 +139,7 @@ void TstJsonRoundtrip::realFixtureDetails() {
         QVERIFY2(r.isOk(), r.error().c_str());
         QCOMPARE((*r)->schemaVersion.toString(), std::string("7.3"));
         QCOMPARE((*r)->graph.tensorMeta("a")->device.toString(), std::string("cuda:0"));
-        QCOMPARE((*r)->graph.nodes[0].inputs[0].kind, 0);
+        QCOMPARE((*r)->graph.nodes[0].inputs[0].kind, ArgumentKind::Unknown);
         QCOMPARE((*r)->warnings.size(), size_t(1));
     }
 }

@@ -151,7 +151,7 @@ void TestItemModels::inspectorLinksAndSource() {
     core::Node b = a;
     b.name = "b";
     b.outputs = {core::Argument::tensor("b")};
-    b.inputs.push_back({"self", core::Argument::tensor("a"), 1});
+    b.inputs.push_back({"self", core::Argument::tensor("a"), core::ArgumentKind::Positional});
     b.meta.raw["stack_trace"] = "  File \"" + src.fileName().toStdString() + "\", line 10, in forward\n    x = f(x)\n";
     b.meta.parseFromRaw();
     g.nodes = {a, b};
