@@ -398,13 +398,13 @@ Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
     };
     if (uint32_t t = opt(idx, "tensor_values"); t != kNoNode) IRLENS_TRY(tensorValues(t, p.child("tensor_values"), out.tensorValues));
     IRLENS_TRY(table("sym_int_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
-        return d.symInt(c, cp, out.symIntValues[std::move(name)]);
+        return d.sym(c, cp, out.symIntValues[std::move(name)]);
     }));
     IRLENS_TRY(table("sym_bool_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
-        return d.symBool(c, cp, out.symBoolValues[std::move(name)]);
+        return d.sym(c, cp, out.symBoolValues[std::move(name)]);
     }));
     IRLENS_TRY(table("sym_float_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
-        return d.symFloat(c, cp, out.symFloatValues[std::move(name)]);
+        return d.sym(c, cp, out.symFloatValues[std::move(name)]);
     }));
     IRLENS_TRY(table("custom_obj_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
         IRLENS_TRY(d.expect(c, cp, JType::Object));

@@ -224,83 +224,54 @@ Status Decoder::stringList(uint32_t idx, const Path& p, std::vector<std::string>
     return Status::ok();
 }
 
-namespace {
-
 // SymExpr: {"expr_str": "...", "hint": SymExprHint | null}. The hint union holds as_int/as_bool/as_float.
-template <class Hint, class ReadHint>
-Status readExpr(const Decoder& d, uint32_t idx, const Path& p, std::string& expr, std::optional<Hint>& hint,
-                ReadHint readHint) {
+template <class T>
+Status Decoder::sym(uint32_t idx, const Path& p, Sym<T>& out) const {
+    using Schema = SymSchema<T>;
+    // The oldest files wrote storage_offset (and only it) as a bare integer.
+    if constexpr (std::is_same_v<T, int64_t>)
+        if (m_doc.at(idx).type == JType::Int) return readInt(idx, p, out.value);
+    uint32_t m;
+    IRLENS_TRY(unionMember(idx, p, (std::string("a ") + Schema::type).c_str(), m));
+    const std::string_view k = m_doc.at(m).key;
+    const Path mp = p.child(k);
+    if (k == Schema::literalKey) {
+        T value{};
+        IRLENS_TRY(readScalar(m, mp, value));
+        out = Sym<T>::literal(value);
+        return Status::ok();
+    }
+    if (k != "as_expr") return fail(p, std::string("unknown ") + Schema::type + " member \"" + std::string(k) + "\"");
+    std::string expr;
+    std::optional<T> hint;
     // Some early writers stored the expression as a bare string.
-    if (d.doc().at(idx).type == JType::String) return d.readString(idx, p, expr);
-    IRLENS_TRY(d.expect(idx, p, JType::Object));
-    uint32_t e;
-    IRLENS_TRY(d.req(idx, p, "expr_str", e));
-    IRLENS_TRY(d.readString(e, p.child("expr_str"), expr));
-    if (uint32_t h = d.opt(idx, "hint"); h != kNoNode) {
-        Path hp = p.child("hint");
-        if (d.doc().at(h).type == JType::Object) {
-            uint32_t m;
-            IRLENS_TRY(d.unionMember(h, hp, "a SymExprHint", m));
-            Hint v{};
-            IRLENS_TRY(readHint(m, hp.child(d.doc().at(m).key), v));
-            hint = v;
-        } else {
-            Hint v{};
-            IRLENS_TRY(readHint(h, hp, v));
-            hint = v;
+    if (m_doc.at(m).type == JType::String) {
+        IRLENS_TRY(readString(m, mp, expr));
+    } else {
+        IRLENS_TRY(expect(m, mp, JType::Object));
+        uint32_t e;
+        IRLENS_TRY(req(m, mp, "expr_str", e));
+        IRLENS_TRY(readString(e, mp.child("expr_str"), expr));
+        if (uint32_t h = opt(m, "hint"); h != kNoNode) {
+            const Path hp = mp.child("hint");
+            T value{};
+            if (m_doc.at(h).type == JType::Object) {
+                uint32_t member;
+                IRLENS_TRY(unionMember(h, hp, "a SymExprHint", member));
+                IRLENS_TRY(readScalar(member, hp.child(m_doc.at(member).key), value));
+            } else {
+                IRLENS_TRY(readScalar(h, hp, value));
+            }
+            hint = value;
         }
     }
+    out = Sym<T>::expression(std::move(expr), hint);
     return Status::ok();
 }
 
-} // namespace
-
-Status Decoder::symInt(uint32_t idx, const Path& p, SymInt& out) const {
-    // The oldest files wrote storage_offset (and only it) as a bare integer.
-    if (m_doc.at(idx).type == JType::Int) return readInt(idx, p, out.value);
-    uint32_t m;
-    IRLENS_TRY(unionMember(idx, p, "a SymInt", m));
-    std::string_view k = m_doc.at(m).key;
-    Path mp = p.child(k);
-    if (k == "as_int") return readInt(m, mp, out.value);
-    if (k == "as_expr") {
-        std::string expr;
-        std::optional<int64_t> hint;
-        IRLENS_TRY(readExpr<int64_t>(*this, m, mp, expr, hint,
-                                     [&](uint32_t i, const Path& hp, int64_t& v) { return readInt(i, hp, v); }));
-        out = SymInt::expression(std::move(expr), hint);
-        return Status::ok();
-    }
-    return fail(p, "unknown SymInt member \"" + std::string(k) + "\"");
-}
-
-Status Decoder::symBool(uint32_t idx, const Path& p, SymBool& out) const {
-    uint32_t m;
-    IRLENS_TRY(unionMember(idx, p, "a SymBool", m));
-    std::string_view k = m_doc.at(m).key;
-    Path mp = p.child(k);
-    if (k == "as_bool") return readBool(m, mp, out.value);
-    if (k == "as_expr") {
-        out.isExpr = true;
-        return readExpr<bool>(*this, m, mp, out.expr, out.hint,
-                              [&](uint32_t i, const Path& hp, bool& v) { return readBool(i, hp, v); });
-    }
-    return fail(p, "unknown SymBool member \"" + std::string(k) + "\"");
-}
-
-Status Decoder::symFloat(uint32_t idx, const Path& p, SymFloat& out) const {
-    uint32_t m;
-    IRLENS_TRY(unionMember(idx, p, "a SymFloat", m));
-    std::string_view k = m_doc.at(m).key;
-    Path mp = p.child(k);
-    if (k == "as_float") return readFloat(m, mp, out.value);
-    if (k == "as_expr") {
-        out.isExpr = true;
-        return readExpr<double>(*this, m, mp, out.expr, out.hint,
-                                [&](uint32_t i, const Path& hp, double& v) { return readFloat(i, hp, v); });
-    }
-    return fail(p, "unknown SymFloat member \"" + std::string(k) + "\"");
-}
+template Status Decoder::sym(uint32_t, const Path&, SymInt&) const;
+template Status Decoder::sym(uint32_t, const Path&, SymBool&) const;
+template Status Decoder::sym(uint32_t, const Path&, SymFloat&) const;
 
 Status Decoder::device(uint32_t idx, const Path& p, Device& out) const {
     IRLENS_TRY(expect(idx, p, JType::Object));
@@ -339,13 +310,13 @@ Status Decoder::tensorMeta(uint32_t idx, const Path& p, TensorMeta& out) {
         dst->resize(m_doc.at(v).count);
         int64_t k = 0;
         for (uint32_t c = m_doc.firstChild(v); c != kNoNode; c = m_doc.nextSibling(v, c), ++k) {
-            IRLENS_TRY(symInt(c, lp.item(k), (*dst)[static_cast<size_t>(k)]));
+            IRLENS_TRY(sym(c, lp.item(k), (*dst)[static_cast<size_t>(k)]));
             const SymInt& d = (*dst)[static_cast<size_t>(k)];
             if (dst == &out.sizes && d.isStatic() && d.value < 0)
                 return fail(lp.item(k), "negative size " + std::to_string(d.value));
         }
     }
-    if (uint32_t so = opt(idx, "storage_offset"); so != kNoNode) IRLENS_TRY(symInt(so, p.child("storage_offset"), out.storageOffset));
+    if (uint32_t so = opt(idx, "storage_offset"); so != kNoNode) IRLENS_TRY(sym(so, p.child("storage_offset"), out.storageOffset));
     if (uint32_t rg = opt(idx, "requires_grad"); rg != kNoNode) IRLENS_TRY(readBool(rg, p.child("requires_grad"), out.requiresGrad));
     if (uint32_t dv = opt(idx, "device"); dv != kNoNode) IRLENS_TRY(device(dv, p.child("device"), out.device));
     if (uint32_t ly = opt(idx, "layout"); ly != kNoNode) {

@@ -69,41 +69,42 @@ using json::Writer;
 
 void encodeGraph(Writer& w, const Graph& g);
 
-void symIntValue(Writer& w, const SymInt& s) {
+template <class T>
+void scalar(Writer& w, T value) {
+    if constexpr (std::is_same_v<T, bool>) w.boolean(value);
+    else if constexpr (std::is_same_v<T, double>) w.number(value);
+    else w.integer(value);
+}
+
+// A SymInt, SymBool or SymFloat: `{"as_int": n}` or `{"as_expr": {"expr_str": ..., "hint": ...}}`.
+template <class T>
+void symValue(Writer& w, const Sym<T>& s) {
+    const char* literalKey = SymSchema<T>::literalKey;
     w.beginObject();
     if (s.isExpr()) {
         w.key("as_expr").beginObject().key("expr_str").string(s.expr()).key("hint");
-        if (s.hint()) w.beginObject().key("as_int").integer(*s.hint()).endObject();
-        else w.null();
+        if (s.hint()) {
+            w.beginObject().key(literalKey);
+            scalar(w, *s.hint());
+            w.endObject();
+        } else {
+            w.null();
+        }
         w.endObject();
     } else {
-        w.key("as_int").integer(s.value);
+        w.key(literalKey);
+        scalar(w, s.value);
     }
     w.endObject();
 }
 
-void symBoolValue(Writer& w, const SymBool& s) {
-    w.beginObject();
-    if (s.isExpr) {
-        w.key("as_expr").beginObject().key("expr_str").string(s.expr).key("hint");
-        if (s.hint) w.beginObject().key("as_bool").boolean(*s.hint).endObject();
-        else w.null();
-        w.endObject();
-    } else {
-        w.key("as_bool").boolean(s.value);
-    }
-    w.endObject();
-}
-
-void symFloatValue(Writer& w, const SymFloat& s) {
-    w.beginObject();
-    if (s.isExpr) {
-        w.key("as_expr").beginObject().key("expr_str").string(s.expr).key("hint");
-        if (s.hint) w.beginObject().key("as_float").number(*s.hint).endObject();
-        else w.null();
-        w.endObject();
-    } else {
-        w.key("as_float").number(s.value);
+// A table of named symbolic values (sym_int_values, ...).
+template <class T>
+void symValues(Writer& w, const char* key, const std::map<std::string, Sym<T>>& values) {
+    w.key(key).beginObject();
+    for (const auto& [name, s] : values) {
+        w.key(name);
+        symValue(w, s);
     }
     w.endObject();
 }
@@ -219,13 +220,13 @@ void argument(Writer& w, const Argument& a) {
 
 void tensorMeta(Writer& w, const TensorMeta& m) {
     w.beginObject().key("dtype").integer(static_cast<int>(m.dtype)).key("sizes").beginArray();
-    for (const auto& s : m.sizes) symIntValue(w, s);
+    for (const auto& s : m.sizes) symValue(w, s);
     w.endArray().key("requires_grad").boolean(m.requiresGrad).key("device");
     device(w, m.device);
     w.key("strides").beginArray();
-    for (const auto& s : m.strides) symIntValue(w, s);
+    for (const auto& s : m.strides) symValue(w, s);
     w.endArray().key("storage_offset");
-    symIntValue(w, m.storageOffset);
+    symValue(w, m.storageOffset);
     w.key("layout").integer(m.layout).endObject();
 }
 
@@ -266,25 +267,15 @@ void encodeGraph(Writer& w, const Graph& g) {
         w.key(name);
         tensorMeta(w, m);
     }
-    w.endObject().key("sym_int_values").beginObject();
-    for (const auto& [name, s] : g.symIntValues) {
-        w.key(name);
-        symIntValue(w, s);
-    }
-    w.endObject().key("sym_bool_values").beginObject();
-    for (const auto& [name, s] : g.symBoolValues) {
-        w.key(name);
-        symBoolValue(w, s);
-    }
-    w.endObject().key("is_single_tensor_return").boolean(g.isSingleTensorReturn).key("custom_obj_values").beginObject();
+    w.endObject();
+    symValues(w, "sym_int_values", g.symIntValues);
+    symValues(w, "sym_bool_values", g.symBoolValues);
+    w.key("is_single_tensor_return").boolean(g.isSingleTensorReturn).key("custom_obj_values").beginObject();
     for (const auto& [name, c] : g.customObjValues)
         w.key(name).beginObject().key("name").string(c.name).key("class_fqn").string(c.classFqn).endObject();
-    w.endObject().key("sym_float_values").beginObject();
-    for (const auto& [name, s] : g.symFloatValues) {
-        w.key(name);
-        symFloatValue(w, s);
-    }
-    w.endObject().endObject();
+    w.endObject();
+    symValues(w, "sym_float_values", g.symFloatValues);
+    w.endObject();
 }
 
 void inputSpec(Writer& w, const InputSpec& s, const Program& p) {

@@ -500,7 +500,7 @@ void TstJsonDecode::rangeAndModuleCallGraph() {
     QCOMPARE(p.treespecNamedtupleFieldsJson, std::string(R"({"P": {"field_names": ["a"]}})"));
     QCOMPARE(p.graph.symIntValues.at("sym_size_int").expr(), std::string("s0"));
     QVERIFY(p.graph.symBoolValues.at("eq").value);
-    QCOMPARE(p.graph.symFloatValues.at("f").hint, std::optional<double>(1.5));
+    QCOMPARE(p.graph.symFloatValues.at("f").hint(), std::optional<double>(1.5));
     QCOMPARE(p.graph.customObjValues.at("o").classFqn, std::string("Foo"));
 }
 
@@ -531,6 +531,10 @@ void TstJsonDecode::errors_data() {
                                                 << "m.json: $.graph_module.graph.nodes[0].inputs[0].kind: unknown argument kind 7 (0 unknown, 1 positional, 2 keyword)";
     QTest::addRow("argument kind name") << QString::fromStdString(programWithNode(R"([{"name": "x", "arg": {"as_int": 1}, "kind": "ArgumentKind.VARIADIC"}])"))
                                         << "m.json: $.graph_module.graph.nodes[0].inputs[0].kind: unknown argument kind name \"ArgumentKind.VARIADIC\"";
+    QString symFloatAsInt = QString::fromStdString(programWithNode("[]"));
+    symFloatAsInt.replace(R"("sym_bool_values": {})", R"("sym_bool_values": {}, "sym_float_values": {"f": {"as_int": 1}})");
+    QTest::addRow("sym float literal of an int") << symFloatAsInt
+                                                 << "m.json: $.graph_module.graph.sym_float_values.f: unknown SymFloat member \"as_int\"";
     QTest::addRow("target not a string") << R"({"graph_module": {"graph": {"inputs": [], "outputs": [], "nodes": [{"target": 3}]}}})"
                                          << "m.json: $.graph_module.graph.nodes[0].target: expected a string, found a number";
     QTest::addRow("bad sym int arg") << QString::fromStdString(programWithArg(R"({"as_sym_int": {"as_expr": "s0"}})"))
