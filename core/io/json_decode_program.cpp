@@ -1,6 +1,7 @@
 // JSON decoder: ExportedProgram, GraphModule, graph signature (section 6, plus the 2.1 map form),
 // range constraints, module call graph and versions.
 #include "core/io/json_decode_context.h"
+#include "core/io/json_codec.h"
 
 #include <cmath>
 #include <unordered_map>
@@ -291,8 +292,14 @@ Status Decoder::program(uint32_t root, Program& out) {
         // `verifiers` replaced `dialect`; PyTorch's upgrade maps one onto the other.
         if (out.verifiers.empty() && !out.dialect.empty()) out.verifiers.push_back(out.dialect);
     }
-    out.torchVersion = "<=2.4";
     if (uint32_t t = opt(root, "torch_version"); t != kNoNode) IRLENS_TRY(readString(t, p.child("torch_version"), out.torchVersion));
+    // A file that records no version: the estimate irlens wrote beside it, else the era before the
+    // field (torch 2.4 and older)
+    if (auto estimate = out.metadata.find(kTorchEstimateMetadataKey); estimate != out.metadata.end()) {
+        out.torchVersionEstimate = estimate->second;
+        out.metadata.erase(estimate);
+    }
+    if (out.torchVersion.empty() && out.torchVersionEstimate.empty()) out.torchVersionEstimate = "<=2.4";
     if (uint32_t g = opt(root, "guards_code"); g != kNoNode) IRLENS_TRY(stringList(g, p.child("guards_code"), out.guardsCode));
     for (const auto& [member, uses] : m_opaqueMembers)
         warn("Argument member \"" + member + "\" is newer than this reader: kept as raw JSON (" + std::to_string(uses) +

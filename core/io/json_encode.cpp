@@ -383,6 +383,7 @@ std::string encodeProgramJson(const Program& p, const std::string& writer) {
     w.endArray().key("metadata").beginObject();
     std::map<std::string, std::string> metadata = p.metadata;
     if (!writer.empty()) metadata[kWriterMetadataKey] = writer;
+    if (p.torchVersion.empty() && !p.torchVersionEstimate.empty()) metadata[kTorchEstimateMetadataKey] = p.torchVersionEstimate;
     for (const auto& [k, v] : metadata) w.key(k).string(v);
     w.endObject().key("treespec_namedtuple_fields");
     if (p.treespecNamedtupleFieldsJson.empty()) w.beginObject().endObject();
@@ -403,7 +404,9 @@ std::string encodeProgramJson(const Program& p, const std::string& writer) {
     w.endObject().key("schema_version").beginObject().key("major").integer(kEncodedSchemaMajor);
     w.key("minor").integer(kEncodedSchemaMinor).endObject().key("verifiers").beginArray();
     for (const auto& v : p.verifiers) w.string(v);
-    w.endArray().key("torch_version").string(p.torchVersion.empty() ? std::string("<=2.4") : p.torchVersion);
+    w.endArray();
+    // only a version the source recorded: other readers parse it (the estimate is in the metadata)
+    if (!p.torchVersion.empty()) w.key("torch_version").string(p.torchVersion);
     if (!p.guardsCode.empty()) {
         w.key("guards_code").beginArray();
         for (const auto& g : p.guardsCode) w.string(g);

@@ -266,7 +266,7 @@ Result<std::shared_ptr<const Graph>> GraphBuilder::build() const {
 ProgramBuilder::ProgramBuilder(std::string modelName) {
     m_program.container = ContainerKind::Builder;
     m_program.modelName = std::move(modelName);
-    m_program.torchVersion = "irlens-builder";
+    m_program.torchVersionEstimate = "irlens-builder";
     m_program.opsetVersion["aten"] = 10;
 }
 
