@@ -241,9 +241,9 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     std::vector<EValue> outs;
     // Every node may split over all workers; TBB's stealing balances the pieces of nodes that run at
     // once. The split must not depend on what else runs at that moment: it keys the oneDNN
-    // primitives a node keeps (softmax, GELU and convolution slices), so a count of the nodes
-    // running rebuilt them whenever it changed (resnet18 at 2 threads: about 40 convolutions
-    // rebuilt per 100 runs), and a GEMM that started while a 1 us view ran elsewhere was not split.
+    // primitives a node keeps (softmax, GELU and convolution slices), so a split by the count of the
+    // nodes running would rebuild them whenever it changed (resnet18 at 2 threads: about 40
+    // convolutions per 100 runs), and a GEMM starting while a 1 us view runs elsewhere would not split.
     KernelContext ctx(*pn.node, args.bound, outs, shared.threads, shared.tracker, pn.cache.get());
     if (topLevel) ctx.setNeededOutputs(&pn.outputNeeded); // subgraph outputs feed the HOP: all needed
     if (!pn.subgraphs.empty())
@@ -281,12 +281,12 @@ void spawnNode(tbb::task_group& tg, GraphRun& run, int index, RunShared& shared)
 // Below this estimated work (PlanNode::work: about one unit per element or multiply-add) a ready
 // node is not worth a task of its own: handing it to another worker (wake-up, stealing, its inputs
 // crossing caches) costs more than running it here. deep_stack's 5,404 nodes of a few microseconds
-// each ran slower on two threads than on one while every ready node was spawned.
+// each run slower on two threads than on one when every ready node is spawned.
 constexpr double kTaskWork = 1 << 16;
 
 // A graph whose whole work is below this runs on the calling thread even when more threads are asked
 // for: entering the arena and waking a worker cost more than a second worker can save. tiny_mlp
-// (about 1e5 units) took 0.020-0.026 ms on two threads against 0.017-0.021 ms on one.
+// (about 1e5 units) takes 0.020-0.026 ms on two threads against 0.017-0.021 ms on one.
 constexpr double kSerialRunWork = 1 << 20;
 
 // Runs node `index`, then keeps going inline with its ready successors; ready successors with

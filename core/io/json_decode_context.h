@@ -44,14 +44,14 @@ public:
     Status fail(const Path& p, const std::string& what) const;
     Status expect(uint32_t idx, const Path& p, JType type) const;
     /// The member `key` of object `idx`; kNoNode when absent or null.
-    uint32_t opt(uint32_t idx, std::string_view key) const;
-    Status req(uint32_t idx, const Path& p, std::string_view key, uint32_t& out) const;
+    uint32_t findMember(uint32_t idx, std::string_view key) const;
+    Status requireMember(uint32_t idx, const Path& p, std::string_view key, uint32_t& out) const;
     /// The required member `key` of object `idx` decoded by `decode` (a Decoder method taking the
     /// member, its path and `out`).
     template <class Method, class T>
     Status field(uint32_t idx, const Path& p, std::string_view key, Method decode, T& out) {
         uint32_t v;
-        IRLENS_TRY(req(idx, p, key, v));
+        IRLENS_TRY(requireMember(idx, p, key, v));
         return (this->*decode)(v, p.child(key), out);
     }
     /// The active member of a union: the only key, or the only non-null key (all-keys-with-nulls form).

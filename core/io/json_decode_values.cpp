@@ -52,13 +52,13 @@ Status Decoder::expect(uint32_t idx, const Path& p, JType type) const {
     return fail(p, std::string("expected ") + describeType(type) + ", found " + describeType(t));
 }
 
-uint32_t Decoder::opt(uint32_t idx, std::string_view key) const {
+uint32_t Decoder::findMember(uint32_t idx, std::string_view key) const {
     uint32_t m = m_doc.member(idx, key);
     if (m == kNoNode || m_doc.at(m).type == JType::Null) return kNoNode;
     return m;
 }
 
-Status Decoder::req(uint32_t idx, const Path& p, std::string_view key, uint32_t& out) const {
+Status Decoder::requireMember(uint32_t idx, const Path& p, std::string_view key, uint32_t& out) const {
     out = m_doc.member(idx, key);
     if (out == kNoNode) return fail(p, "missing key \"" + std::string(key) + "\"");
     return Status::ok();
@@ -250,9 +250,9 @@ Status Decoder::sym(uint32_t idx, const Path& p, Sym<T>& out) const {
     } else {
         IRLENS_TRY(expect(m, mp, JType::Object));
         uint32_t e;
-        IRLENS_TRY(req(m, mp, "expr_str", e));
+        IRLENS_TRY(requireMember(m, mp, "expr_str", e));
         IRLENS_TRY(readString(e, mp.child("expr_str"), expr));
-        if (uint32_t h = opt(m, "hint"); h != kNoNode) {
+        if (uint32_t h = findMember(m, "hint"); h != kNoNode) {
             const Path hp = mp.child("hint");
             T value{};
             if (m_doc.at(h).type == JType::Object) {
@@ -276,10 +276,10 @@ template Status Decoder::sym(uint32_t, const Path&, SymFloat&) const;
 Status Decoder::device(uint32_t idx, const Path& p, Device& out) const {
     IRLENS_TRY(expect(idx, p, JType::Object));
     uint32_t t;
-    IRLENS_TRY(req(idx, p, "type", t));
+    IRLENS_TRY(requireMember(idx, p, "type", t));
     IRLENS_TRY(readString(t, p.child("type"), out.type));
     out.index.reset();
-    if (uint32_t i = opt(idx, "index"); i != kNoNode) {
+    if (uint32_t i = findMember(idx, "index"); i != kNoNode) {
         int64_t v;
         IRLENS_TRY(readInt(i, p.child("index"), v));
         if (v < INT32_MIN || v > INT32_MAX) return fail(p.child("index"), "device index out of range");
@@ -292,15 +292,15 @@ Status Decoder::tensorMeta(uint32_t idx, const Path& p, TensorMeta& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
     // 2.1-era files wrap each entry as {"meta": TensorMeta}.
     if (m_doc.member(idx, "dtype") == kNoNode) {
-        if (uint32_t inner = opt(idx, "meta"); inner != kNoNode) return tensorMeta(inner, p.child("meta"), out);
+        if (uint32_t inner = findMember(idx, "meta"); inner != kNoNode) return tensorMeta(inner, p.child("meta"), out);
     }
     uint32_t v;
     int64_t e;
-    IRLENS_TRY(req(idx, p, "dtype", v));
+    IRLENS_TRY(requireMember(idx, p, "dtype", v));
     IRLENS_TRY(readEnum(v, p.child("dtype"), EnumKind::ScalarType, e));
     out.dtype = static_cast<ScalarType>(e);
     for (auto [key, dst] : {std::pair<const char*, std::vector<SymInt>*>{"sizes", &out.sizes}, {"strides", &out.strides}}) {
-        IRLENS_TRY(req(idx, p, key, v));
+        IRLENS_TRY(requireMember(idx, p, key, v));
         Path lp = p.child(key);
         IRLENS_TRY(expect(v, lp, JType::Array));
         // Hostile meta: ranks past the limit and negative literal sizes would reach every shape user.
@@ -316,10 +316,10 @@ Status Decoder::tensorMeta(uint32_t idx, const Path& p, TensorMeta& out) {
                 return fail(lp.item(k), "negative size " + std::to_string(d.value));
         }
     }
-    if (uint32_t so = opt(idx, "storage_offset"); so != kNoNode) IRLENS_TRY(sym(so, p.child("storage_offset"), out.storageOffset));
-    if (uint32_t rg = opt(idx, "requires_grad"); rg != kNoNode) IRLENS_TRY(readBool(rg, p.child("requires_grad"), out.requiresGrad));
-    if (uint32_t dv = opt(idx, "device"); dv != kNoNode) IRLENS_TRY(device(dv, p.child("device"), out.device));
-    if (uint32_t ly = opt(idx, "layout"); ly != kNoNode) {
+    if (uint32_t so = findMember(idx, "storage_offset"); so != kNoNode) IRLENS_TRY(sym(so, p.child("storage_offset"), out.storageOffset));
+    if (uint32_t rg = findMember(idx, "requires_grad"); rg != kNoNode) IRLENS_TRY(readBool(rg, p.child("requires_grad"), out.requiresGrad));
+    if (uint32_t dv = findMember(idx, "device"); dv != kNoNode) IRLENS_TRY(device(dv, p.child("device"), out.device));
+    if (uint32_t ly = findMember(idx, "layout"); ly != kNoNode) {
         IRLENS_TRY(readEnum(ly, p.child("layout"), EnumKind::Layout, e));
         out.layout = static_cast<int>(e);
     }

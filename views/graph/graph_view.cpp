@@ -408,7 +408,7 @@ void MiniMap::drawBackground(QPainter* painter, const QRectF& rect) {
 }
 
 // Frames of 3 pixels or more are outlined; a box of under 2 pixels is one pixel set directly (at
-// thumbnail size nearly all are: QPainter's per-rectangle cost made a repaint 0.1 s on the 100k program).
+// thumbnail size nearly all are: QPainter's per-rectangle cost would make a repaint 0.1 s on the 100k program).
 QImage MiniMap::paintBoxes(const QSize& size, const QTransform& toPixels) const {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);

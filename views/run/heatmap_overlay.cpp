@@ -24,7 +24,7 @@ using namespace irlens::core;
 namespace {
 
 /// The heat box over one graph box: paints the heat colour, the title and, under it, the time and
-/// share at the title's size (a corner label was too small to read at the zoom a graph is read at).
+/// share at the title's size (a corner label is too small to read at the zoom a graph is read at).
 class HeatItem : public QGraphicsRectItem {
 public:
     HeatItem(const QRectF& rect, QColor color, QString title, QString time, NodeItem* parent)
