@@ -1,6 +1,6 @@
 #pragma once
 // "1 node", "3 nodes": counts in the panes' English text. (Qt's %n plurals read "node(s)" without
-// a translation file, and "1 nodes" was the other way to get them wrong.)
+// a translation file, and "1 nodes" is the other way to get them wrong.)
 
 #include <QString>
 

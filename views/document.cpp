@@ -63,6 +63,19 @@ void Document::setNewNodes(NewNodes nodes) {
     Q_EMIT newNodesChanged();
 }
 
+bool Document::canDecomposeNode(int n) const {
+    const Graph* g = graph();
+    if (!g || m_scopes.size() != 1 || n < 0 || static_cast<size_t>(n) >= g->nodes.size()) return false;
+    const std::string& name = g->nodes[static_cast<size_t>(n)].name;
+    const std::vector<core::DecompCandidate> candidates = m_decomp->candidates();
+    return std::any_of(candidates.begin(), candidates.end(), [&](const core::DecompCandidate& c) { return c.node == name; });
+}
+
+bool Document::decomposeNode(int n) {
+    if (!canDecomposeNode(n)) return false;
+    return m_decomp->stepNode(QString::fromStdString(graph()->nodes[static_cast<size_t>(n)].name));
+}
+
 // ---------------------------------------------------------------------------- program
 
 void Document::openFile(const QString& path) {

@@ -175,6 +175,12 @@ public:
     // ------------------------------------------------------------------ decomposition (views/decomp)
     /// The decomposition session of the program on screen: steps, history, the running step.
     Decomposition* decomposition() const { return m_decomp; }
+    /// Whether a decomposition step can rewrite node `n` of the graph on screen now: the same
+    /// candidates the Decomposition pane's Step button acts on, top-level graph only (the graph's
+    /// context menu asks this).
+    bool canDecomposeNode(int n) const;
+    /// Starts that step on a worker; false when it cannot run.
+    bool decomposeNode(int n);
     /// The nodes the last applied step made (none after an undo or a new program).
     const NewNodes& newNodes() const { return m_newNodes; }
     void setNewNodes(NewNodes nodes);

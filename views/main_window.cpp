@@ -501,7 +501,8 @@ void MainWindow::updateStatus() {
     }
     QString text = QStringLiteral("%1 · %2 · schema %3").arg(m_doc->title(), QString::fromUtf8(containerKindName(p->container)),
                                                              QString::fromStdString(p->schemaVersion.toString()));
-    if (!p->torchVersion.empty()) text += QStringLiteral(" · torch %1").arg(QString::fromStdString(p->torchVersion));
+    if (!p->torchVersionOrEstimate().empty())
+        text += QStringLiteral(" · torch %1").arg(QString::fromStdString(p->torchVersionOrEstimate()));
     if (!p->verifiers.empty()) text += QStringLiteral(" · %1").arg(QString::fromStdString(p->verifiers.front()));
     text += QStringLiteral(" · ") + nodesText(static_cast<qint64>(p->graph.nodes.size()));
     if (auto l = m_doc->layout()) text += tr(" · %1 boxes shown").arg(l->graph.items.size());

@@ -68,7 +68,8 @@ int runInfo(const Args& args) {
     }
     std::printf("model:       %s\n", p.modelName.c_str());
     std::printf("schema:      %s\n", p.schemaVersion.toString().c_str());
-    std::printf("torch:       %s\n", p.torchVersion.c_str());
+    if (!p.torchVersion.empty()) std::printf("torch:       %s\n", p.torchVersion.c_str());
+    else std::printf("torch:       %s (estimated: the file records no version)\n", p.torchVersionEstimate.c_str());
     // A file irlens rewrote keeps the exporting torch's version; the writer is recorded beside it.
     if (auto w = p.metadata.find(core::kWriterMetadataKey); w != p.metadata.end())
         std::printf("written by:  %s (torch above exported the graph)\n", w->second.c_str());

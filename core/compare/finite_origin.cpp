@@ -9,12 +9,12 @@ using exec::EValue;
 using exec::PlanArg;
 
 void literalFlags(const EValue& v, bool& nan, bool& inf) {
-    auto one = [&](double d) {
+    auto flagValue = [&](double d) {
         if (std::isnan(d)) nan = true;
         else if (std::isinf(d)) inf = true;
     };
-    if (v.kind == EValue::Kind::Double) one(v.d);
-    for (double d : v.doubles) one(d);
+    if (v.kind == EValue::Kind::Double) flagValue(v.d);
+    for (double d : v.doubles) flagValue(d);
 }
 
 } // namespace

@@ -80,7 +80,7 @@ Built build(const Corpus& corpus, const CaseRecord& c) {
     for (const auto& a : c.args) {
         NamedArgument na;
         na.name = a.name;
-        na.kind = a.keyword ? 2 : 1;
+        na.kind = a.keyword ? ArgumentKind::Keyword : ArgumentKind::Positional;
         if (a.kind == ArgRecord::Kind::Tensor) {
             na.arg = Argument::tensor(addInput(b, corpus, *a.tensors[0]));
         } else if (a.kind == ArgRecord::Kind::TensorList) {

@@ -96,7 +96,7 @@ private:
             emitted.insert(emitted.end(), names->begin(), names->end());
         }
         // Renames take effect after the emitted nodes: an in-place op's replacement reads the
-        // tensor it used to mutate, and must not read itself.
+        // tensor the op mutates, and must not read itself.
         auto slots = node.outputSlots();
         for (const auto& [slot, value] : b.replacements())
             if (slot < slots.size() && !slots[slot].empty() && slots[slot] != value) m_rename[slots[slot]] = value;

@@ -36,7 +36,7 @@ std::string NameTable::fresh(const std::string& base) {
 
 namespace arg {
 namespace {
-NamedArgument make(const std::string& name, Argument a) { return NamedArgument{name, std::move(a), 1}; }
+NamedArgument make(const std::string& name, Argument a) { return NamedArgument{name, std::move(a), ArgumentKind::Positional}; }
 } // namespace
 NamedArgument tensor(const std::string& name, const std::string& value) { return make(name, Argument::tensor(value)); }
 NamedArgument none(const std::string& name) { return make(name, Argument::none()); }
@@ -77,7 +77,7 @@ NamedArgument memoryFormat(const std::string& name, MemoryFormat f) {
     return make(name, a);
 }
 NamedArgument copy(const std::string& name, const Argument& a) { return make(name, a); }
-NamedArgument kw(NamedArgument a) { a.kind = 2; return a; }
+NamedArgument kw(NamedArgument a) { a.kind = ArgumentKind::Keyword; return a; }
 } // namespace arg
 
 std::string atenTarget(const std::string& op, const std::string& overload) { return "torch.ops.aten." + op + "." + overload; }
@@ -173,7 +173,7 @@ NamedArgument RewriteBuilder::sizes(const std::string& name, const std::vector<S
         }
         a.list.push_back(e);
     }
-    return NamedArgument{name, a, 1};
+    return NamedArgument{name, a, ArgumentKind::Positional};
 }
 
 Result<std::vector<std::string>> RewriteBuilder::callMulti(const std::string& target, std::vector<NamedArgument> inputs) {

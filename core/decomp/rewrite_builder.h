@@ -40,7 +40,7 @@ NamedArgument symInts(const std::string& name, const std::vector<SymInt>& v, con
 NamedArgument dtype(const std::string& name, ScalarType t);
 NamedArgument memoryFormat(const std::string& name, MemoryFormat f);
 NamedArgument copy(const std::string& name, const Argument& a); // a value as written (number or tensor)
-NamedArgument kw(NamedArgument a);                               // marks it keyword (kind 2)
+NamedArgument kw(NamedArgument a);                               // marks it ArgumentKind::Keyword
 } // namespace arg
 
 /// "torch.ops.aten.permute.default".

@@ -53,8 +53,8 @@ Result<std::string> broadcastTo(RewriteBuilder& b, const std::string& v, const s
 /// A prim call with one tensor output.
 Result<std::string> prim(RewriteBuilder& b, const std::string& name, std::vector<NamedArgument> args);
 /// Binary prim on two operands of the same dtype/shape.
-Result<std::string> prim2(RewriteBuilder& b, const std::string& name, const PrimOperand& x, const PrimOperand& y);
-inline PrimOperand t(const std::string& v) { return PrimOperand{v, {}}; }
+Result<std::string> binaryPrim(RewriteBuilder& b, const std::string& name, const PrimOperand& x, const PrimOperand& y);
+inline PrimOperand tensorOperand(const std::string& v) { return PrimOperand{v, {}}; }
 inline PrimOperand num(double v) { return PrimOperand{"", Argument::floating(v)}; }
 /// prims.<reduction>(x, dims) followed, when keepdim, by broadcast_in_dim back to the kept rank.
 Result<std::string> reducePrim(RewriteBuilder& b, const std::string& prim, const std::string& x, const std::vector<int64_t>& dims,

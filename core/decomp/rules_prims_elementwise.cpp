@@ -32,7 +32,7 @@ Result<std::string> convertTensor(RewriteBuilder& b, const std::string& v, Scala
 Result<PrimOperand> convertTo(RewriteBuilder& b, const PrimOperand& op, ScalarType dtype) {
     if (op.isTensor()) {
         IRLENS_ASSIGN_OR_RETURN(v, convertTensor(b, op.tensor, dtype));
-        return t(v);
+        return tensorOperand(v);
     }
     // A Python number takes the Python type of the computation dtype (int -> float, ...).
     PrimOperand out = op;
@@ -62,7 +62,7 @@ Result<std::string> prim(RewriteBuilder& b, const std::string& name, std::vector
     return b.call(primsTarget(name), std::move(args));
 }
 
-Result<std::string> prim2(RewriteBuilder& b, const std::string& name, const PrimOperand& x, const PrimOperand& y) {
+Result<std::string> binaryPrim(RewriteBuilder& b, const std::string& name, const PrimOperand& x, const PrimOperand& y) {
     return prim(b, name, {primArg("self", x), primArg("other", y)});
 }
 
@@ -128,8 +128,8 @@ Status elementwise(RewriteBuilder& b) {
         IRLENS_ASSIGN_OR_RETURN(alpha, b.args().number("alpha"));
         if (alpha != 1) {
             IRLENS_ASSIGN_OR_RETURN(scaled, convertTo(b, PrimOperand{"", Argument::floating(alpha)}, types->computation));
-            IRLENS_ASSIGN_OR_RETURN(m, prim2(b, "mul", ops[1], scaled));
-            ops[1] = t(m);
+            IRLENS_ASSIGN_OR_RETURN(m, binaryPrim(b, "mul", ops[1], scaled));
+            ops[1] = tensorOperand(m);
         }
     }
     std::string out;
@@ -141,7 +141,7 @@ Status elementwise(RewriteBuilder& b) {
         IRLENS_ASSIGN_OR_RETURN(r, prim(b, info->prim, {primArg("self", ops[0])}));
         out = r;
     } else {
-        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, info->prim, ops[0], ops[1]));
+        IRLENS_ASSIGN_OR_RETURN(r, binaryPrim(b, info->prim, ops[0], ops[1]));
         out = r;
     }
     IRLENS_ASSIGN_OR_RETURN(result, convertTensor(b, out, types->result));
@@ -168,15 +168,15 @@ Status sigmoid(RewriteBuilder& b) {
     return composite(b, PromotionKind::IntToFloat, [&](const std::string& x, ScalarType) -> Result<std::string> {
         IRLENS_ASSIGN_OR_RETURN(neg, prim(b, "neg", {arg::tensor("self", x)}));
         IRLENS_ASSIGN_OR_RETURN(e, prim(b, "exp", {arg::tensor("self", neg)}));
-        IRLENS_ASSIGN_OR_RETURN(d, prim2(b, "add", num(1.0), t(e)));
-        return prim2(b, "div", num(1.0), t(d));
+        IRLENS_ASSIGN_OR_RETURN(d, binaryPrim(b, "add", num(1.0), tensorOperand(e)));
+        return binaryPrim(b, "div", num(1.0), tensorOperand(d));
     });
 }
 
 Status relu(RewriteBuilder& b) {
     return composite(b, PromotionKind::Default, [&](const std::string& x, ScalarType dt) -> Result<std::string> {
         IRLENS_ASSIGN_OR_RETURN(zero, convertTo(b, PrimOperand{"", Argument::integer(0)}, dt));
-        IRLENS_ASSIGN_OR_RETURN(le, prim2(b, "le", t(x), zero));
+        IRLENS_ASSIGN_OR_RETURN(le, binaryPrim(b, "le", tensorOperand(x), zero));
         return prim(b, "where", {arg::tensor("pred", le), primArg("a", zero), arg::tensor("b", x)});
     });
 }
@@ -187,37 +187,37 @@ Status gelu(RewriteBuilder& b) {
         if (approximate == "tanh") {
             // 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
             const double kBeta = std::sqrt(2.0) * (2.0 / std::sqrt(M_PI)) * 0.5;
-            IRLENS_ASSIGN_OR_RETURN(x2, prim2(b, "mul", t(x), t(x)));
-            IRLENS_ASSIGN_OR_RETURN(x3, prim2(b, "mul", t(x2), t(x)));
-            IRLENS_ASSIGN_OR_RETURN(k, prim2(b, "mul", t(x3), num(0.044715)));
-            IRLENS_ASSIGN_OR_RETURN(inner0, prim2(b, "add", t(x), t(k)));
-            IRLENS_ASSIGN_OR_RETURN(inner, prim2(b, "mul", t(inner0), num(kBeta)));
+            IRLENS_ASSIGN_OR_RETURN(x2, binaryPrim(b, "mul", tensorOperand(x), tensorOperand(x)));
+            IRLENS_ASSIGN_OR_RETURN(x3, binaryPrim(b, "mul", tensorOperand(x2), tensorOperand(x)));
+            IRLENS_ASSIGN_OR_RETURN(k, binaryPrim(b, "mul", tensorOperand(x3), num(0.044715)));
+            IRLENS_ASSIGN_OR_RETURN(inner0, binaryPrim(b, "add", tensorOperand(x), tensorOperand(k)));
+            IRLENS_ASSIGN_OR_RETURN(inner, binaryPrim(b, "mul", tensorOperand(inner0), num(kBeta)));
             IRLENS_ASSIGN_OR_RETURN(th, prim(b, "tanh", {arg::tensor("self", inner)}));
-            IRLENS_ASSIGN_OR_RETURN(one, prim2(b, "add", num(1.0), t(th)));
-            IRLENS_ASSIGN_OR_RETURN(half, prim2(b, "mul", t(x), num(0.5)));
-            return prim2(b, "mul", t(half), t(one));
+            IRLENS_ASSIGN_OR_RETURN(one, binaryPrim(b, "add", num(1.0), tensorOperand(th)));
+            IRLENS_ASSIGN_OR_RETURN(half, binaryPrim(b, "mul", tensorOperand(x), num(0.5)));
+            return binaryPrim(b, "mul", tensorOperand(half), tensorOperand(one));
         }
         // x * 0.5 * (1 + erf(x * M_SQRT1_2))
-        IRLENS_ASSIGN_OR_RETURN(half, prim2(b, "mul", t(x), num(0.5)));
-        IRLENS_ASSIGN_OR_RETURN(scaled, prim2(b, "mul", t(x), num(M_SQRT1_2)));
+        IRLENS_ASSIGN_OR_RETURN(half, binaryPrim(b, "mul", tensorOperand(x), num(0.5)));
+        IRLENS_ASSIGN_OR_RETURN(scaled, binaryPrim(b, "mul", tensorOperand(x), num(M_SQRT1_2)));
         IRLENS_ASSIGN_OR_RETURN(e, prim(b, "erf", {arg::tensor("self", scaled)}));
-        IRLENS_ASSIGN_OR_RETURN(one, prim2(b, "add", num(1.0), t(e)));
-        return prim2(b, "mul", t(half), t(one));
+        IRLENS_ASSIGN_OR_RETURN(one, binaryPrim(b, "add", num(1.0), tensorOperand(e)));
+        return binaryPrim(b, "mul", tensorOperand(half), tensorOperand(one));
     });
 }
 
 // clamp/hardtanh: for each bound, where(ge(a, min) | isnan(a), a, min) (refs.clamp).
 Status clampLike(RewriteBuilder& b, const std::string& minArg, const std::string& maxArg) {
     return composite(b, PromotionKind::Default, [&](const std::string& x, ScalarType dt) -> Result<std::string> {
-        IRLENS_ASSIGN_OR_RETURN(isnan, prim2(b, "ne", t(x), t(x)));
+        IRLENS_ASSIGN_OR_RETURN(isnan, binaryPrim(b, "ne", tensorOperand(x), tensorOperand(x)));
         std::string a = x;
         for (const auto& [name, cmp] : {std::pair<std::string, std::string>{minArg, "ge"}, {maxArg, "le"}}) {
             if (name.empty() || b.args().isNone(name)) continue;
             IRLENS_ASSIGN_OR_RETURN(bound0, operandOf(b, name));
             if (bound0.isTensor()) return b.args().error(name, "tensor bounds are not decomposed by irlens yet");
             IRLENS_ASSIGN_OR_RETURN(bound, convertTo(b, bound0, dt));
-            IRLENS_ASSIGN_OR_RETURN(c, prim2(b, cmp, t(a), bound));
-            IRLENS_ASSIGN_OR_RETURN(keep, prim2(b, "bitwise_or", t(c), t(isnan)));
+            IRLENS_ASSIGN_OR_RETURN(c, binaryPrim(b, cmp, tensorOperand(a), bound));
+            IRLENS_ASSIGN_OR_RETURN(keep, binaryPrim(b, "bitwise_or", tensorOperand(c), tensorOperand(isnan)));
             IRLENS_ASSIGN_OR_RETURN(w, prim(b, "where", {arg::tensor("pred", keep), arg::tensor("a", a), primArg("b", bound)}));
             a = w;
         }
@@ -229,8 +229,8 @@ Status leakyRelu(RewriteBuilder& b) {
     return composite(b, PromotionKind::Default, [&](const std::string& x, ScalarType dt) -> Result<std::string> {
         double slope = valueOr(b.args().number("negative_slope"), 0.01);
         IRLENS_ASSIGN_OR_RETURN(zero, convertTo(b, PrimOperand{"", Argument::integer(0)}, dt));
-        IRLENS_ASSIGN_OR_RETURN(gt, prim2(b, "gt", t(x), zero));
-        IRLENS_ASSIGN_OR_RETURN(m, prim2(b, "mul", t(x), num(slope)));
+        IRLENS_ASSIGN_OR_RETURN(gt, binaryPrim(b, "gt", tensorOperand(x), zero));
+        IRLENS_ASSIGN_OR_RETURN(m, binaryPrim(b, "mul", tensorOperand(x), num(slope)));
         return prim(b, "where", {arg::tensor("pred", gt), arg::tensor("a", x), arg::tensor("b", m)});
     });
 }
@@ -244,7 +244,7 @@ Status logicalNot(RewriteBuilder& b) {
         out = r;
     } else {
         IRLENS_ASSIGN_OR_RETURN(zero, convertTo(b, PrimOperand{"", Argument::integer(0)}, m->dtype));
-        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, "eq", t(x), zero));
+        IRLENS_ASSIGN_OR_RETURN(r, binaryPrim(b, "eq", tensorOperand(x), zero));
         out = r;
     }
     b.replaceOutput(0, out);

@@ -38,18 +38,18 @@ Status softmax(RewriteBuilder& b, bool log) {
     IRLENS_ASSIGN_OR_RETURN(x, convertTensor(b, x0, computation));
     IRLENS_ASSIGN_OR_RETURN(mx, reducePrim(b, "amax", x, {dim}, true));
     IRLENS_ASSIGN_OR_RETURN(mxb, broadcastTo(b, mx, m->sizes));
-    IRLENS_ASSIGN_OR_RETURN(shifted, prim2(b, "sub", t(x), t(mxb)));
+    IRLENS_ASSIGN_OR_RETURN(shifted, binaryPrim(b, "sub", tensorOperand(x), tensorOperand(mxb)));
     IRLENS_ASSIGN_OR_RETURN(e, prim(b, "exp", {arg::tensor("self", shifted)}));
     IRLENS_ASSIGN_OR_RETURN(s, reducePrim(b, "sum", e, {dim}, true));
     std::string out;
     if (log) {
         IRLENS_ASSIGN_OR_RETURN(ls, prim(b, "log", {arg::tensor("self", s)}));
         IRLENS_ASSIGN_OR_RETURN(lsb, broadcastTo(b, ls, m->sizes));
-        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, "sub", t(shifted), t(lsb)));
+        IRLENS_ASSIGN_OR_RETURN(r, binaryPrim(b, "sub", tensorOperand(shifted), tensorOperand(lsb)));
         out = r;
     } else {
         IRLENS_ASSIGN_OR_RETURN(sb, broadcastTo(b, s, m->sizes));
-        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, "div", t(e), t(sb)));
+        IRLENS_ASSIGN_OR_RETURN(r, binaryPrim(b, "div", tensorOperand(e), tensorOperand(sb)));
         out = r;
     }
     IRLENS_ASSIGN_OR_RETURN(res, convertTensor(b, out, result));
@@ -70,28 +70,28 @@ Status layerNorm(RewriteBuilder& b) {
     IRLENS_ASSIGN_OR_RETURN(x, convertTensor(b, x0, computation));
     IRLENS_ASSIGN_OR_RETURN(var, reducePrim(b, "var", x, dims, true, {arg::floating("correction", 0)}));
     IRLENS_ASSIGN_OR_RETURN(sum, reducePrim(b, "sum", x, dims, true));
-    IRLENS_ASSIGN_OR_RETURN(mean, prim2(b, "div", t(sum), num(static_cast<double>(countOf(b, x, dims)))));
-    IRLENS_ASSIGN_OR_RETURN(ve, prim2(b, "add", t(var), num(eps)));
+    IRLENS_ASSIGN_OR_RETURN(mean, binaryPrim(b, "div", tensorOperand(sum), num(static_cast<double>(countOf(b, x, dims)))));
+    IRLENS_ASSIGN_OR_RETURN(ve, binaryPrim(b, "add", tensorOperand(var), num(eps)));
     IRLENS_ASSIGN_OR_RETURN(rstd, prim(b, "rsqrt", {arg::tensor("self", ve)}));
     IRLENS_ASSIGN_OR_RETURN(meanB, broadcastTo(b, mean, m->sizes));
-    IRLENS_ASSIGN_OR_RETURN(centered, prim2(b, "sub", t(x), t(meanB)));
+    IRLENS_ASSIGN_OR_RETURN(centered, binaryPrim(b, "sub", tensorOperand(x), tensorOperand(meanB)));
     IRLENS_ASSIGN_OR_RETURN(rstdB, broadcastTo(b, rstd, m->sizes));
-    IRLENS_ASSIGN_OR_RETURN(out0, prim2(b, "mul", t(centered), t(rstdB)));
+    IRLENS_ASSIGN_OR_RETURN(out0, binaryPrim(b, "mul", tensorOperand(centered), tensorOperand(rstdB)));
     std::string out = out0;
     for (const char* name : {"weight", "bias"}) {
         std::string v = b.args().tensorName(name);
         if (v.empty()) continue;
         IRLENS_ASSIGN_OR_RETURN(vc, convertTensor(b, v, computation));
         IRLENS_ASSIGN_OR_RETURN(vb, broadcastTo(b, vc, m->sizes));
-        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, std::string(name) == "weight" ? "mul" : "add", t(out), t(vb)));
+        IRLENS_ASSIGN_OR_RETURN(r, binaryPrim(b, std::string(name) == "weight" ? "mul" : "add", tensorOperand(out), tensorOperand(vb)));
         out = r;
     }
-    IRLENS_ASSIGN_OR_RETURN(o, convertTensor(b, out, m->dtype));
-    IRLENS_ASSIGN_OR_RETURN(mo, convertTensor(b, mean, m->dtype));
-    IRLENS_ASSIGN_OR_RETURN(ro, convertTensor(b, rstd, m->dtype));
-    b.replaceOutput(0, o);
-    b.replaceOutput(1, mo);
-    b.replaceOutput(2, ro);
+    IRLENS_ASSIGN_OR_RETURN(normalizedOut, convertTensor(b, out, m->dtype));
+    IRLENS_ASSIGN_OR_RETURN(meanOut, convertTensor(b, mean, m->dtype));
+    IRLENS_ASSIGN_OR_RETURN(rstdOut, convertTensor(b, rstd, m->dtype));
+    b.replaceOutput(0, normalizedOut);
+    b.replaceOutput(1, meanOut);
+    b.replaceOutput(2, rstdOut);
     return Status::ok();
 }
 
@@ -110,18 +110,18 @@ Status batchNormEval(RewriteBuilder& b) {
     };
     IRLENS_ASSIGN_OR_RETURN(x, convertTensor(b, x0, computation));
     IRLENS_ASSIGN_OR_RETURN(rvc, convertTensor(b, rv, computation));
-    IRLENS_ASSIGN_OR_RETURN(ve, prim2(b, "add", t(rvc), num(eps)));
+    IRLENS_ASSIGN_OR_RETURN(ve, binaryPrim(b, "add", tensorOperand(rvc), num(eps)));
     IRLENS_ASSIGN_OR_RETURN(invstd, prim(b, "rsqrt", {arg::tensor("self", ve)}));
     IRLENS_ASSIGN_OR_RETURN(meanB, perChannel(rm));
-    IRLENS_ASSIGN_OR_RETURN(centered, prim2(b, "sub", t(x), t(meanB)));
+    IRLENS_ASSIGN_OR_RETURN(centered, binaryPrim(b, "sub", tensorOperand(x), tensorOperand(meanB)));
     IRLENS_ASSIGN_OR_RETURN(invB, perChannel(invstd));
-    IRLENS_ASSIGN_OR_RETURN(out0, prim2(b, "mul", t(centered), t(invB)));
+    IRLENS_ASSIGN_OR_RETURN(out0, binaryPrim(b, "mul", tensorOperand(centered), tensorOperand(invB)));
     std::string out = out0;
     for (const char* name : {"weight", "bias"}) {
         std::string v = b.args().tensorName(name);
         if (v.empty()) continue;
         IRLENS_ASSIGN_OR_RETURN(vb, perChannel(v));
-        IRLENS_ASSIGN_OR_RETURN(r, prim2(b, std::string(name) == "weight" ? "mul" : "add", t(out), t(vb)));
+        IRLENS_ASSIGN_OR_RETURN(r, binaryPrim(b, std::string(name) == "weight" ? "mul" : "add", tensorOperand(out), tensorOperand(vb)));
         out = r;
     }
     IRLENS_ASSIGN_OR_RETURN(o, convertTensor(b, out, m->dtype));
@@ -144,7 +144,7 @@ Status reduction(RewriteBuilder& b, const std::string& kind) {
     std::string out;
     if (kind == "mean") {
         IRLENS_ASSIGN_OR_RETURN(s, reducePrim(b, "sum", x, dims, keepdim));
-        IRLENS_ASSIGN_OR_RETURN(d, prim2(b, "div", t(s), num(static_cast<double>(countOf(b, x, dims)))));
+        IRLENS_ASSIGN_OR_RETURN(d, binaryPrim(b, "div", tensorOperand(s), num(static_cast<double>(countOf(b, x, dims)))));
         out = d;
     } else if (kind == "var") {
         double correction = 1;
@@ -337,7 +337,7 @@ Status catRule(RewriteBuilder& b) {
     }
     int64_t dim = b.args().optInteger("dim").value_or(0);
     if (dim < 0) dim += static_cast<int64_t>(outMeta.sizes.size());
-    IRLENS_ASSIGN_OR_RETURN(out, prim(b, "cat", {NamedArgument{"tensors", Argument::tensors(converted), 1}, arg::integer("dim", dim)}));
+    IRLENS_ASSIGN_OR_RETURN(out, prim(b, "cat", {NamedArgument{"tensors", Argument::tensors(converted), ArgumentKind::Positional}, arg::integer("dim", dim)}));
     b.replaceOutput(0, out);
     return Status::ok();
 }
@@ -347,7 +347,7 @@ Status fullRule(RewriteBuilder& b) {
     const Argument* v = b.args().get("fill_value");
     if (!v) return b.args().error("fill_value", "missing");
     IRLENS_ASSIGN_OR_RETURN(out, prim(b, "full", {b.sizes("shape", outMeta.sizes), arg::copy("fill_value", *v), arg::kw(arg::dtype("dtype", outMeta.dtype)),
-                                               arg::kw(NamedArgument{"device", [&] { Argument d; d.kind = ArgKind::Device; d.setDevice(outMeta.device); return d; }(), 1}),
+                                               arg::kw(NamedArgument{"device", [&] { Argument d; d.kind = ArgKind::Device; d.setDevice(outMeta.device); return d; }(), ArgumentKind::Positional}),
                                                arg::kw(arg::boolean("requires_grad", false))}));
     b.replaceOutput(0, out);
     return Status::ok();
@@ -362,7 +362,7 @@ Status addmm(RewriteBuilder& b) {
     IRLENS_ASSIGN_OR_RETURN(mm, b.call(atenTarget("mm"), {arg::tensor("self", m1), arg::tensor("mat2", m2)}));
     std::string prod = mm;
     if (alpha != 1) {
-        IRLENS_ASSIGN_OR_RETURN(s, prim2(b, "mul", t(mm), num(alpha)));
+        IRLENS_ASSIGN_OR_RETURN(s, binaryPrim(b, "mul", tensorOperand(mm), num(alpha)));
         prod = s;
     }
     if (beta == 0) {
@@ -373,10 +373,10 @@ Status addmm(RewriteBuilder& b) {
     IRLENS_ASSIGN_OR_RETURN(bb, broadcastTo(b, bias, pm->sizes, true));
     std::string biasTerm = bb;
     if (beta != 1) {
-        IRLENS_ASSIGN_OR_RETURN(s, prim2(b, "mul", t(bb), num(beta)));
+        IRLENS_ASSIGN_OR_RETURN(s, binaryPrim(b, "mul", tensorOperand(bb), num(beta)));
         biasTerm = s;
     }
-    IRLENS_ASSIGN_OR_RETURN(out, prim2(b, "add", t(biasTerm), t(prod)));
+    IRLENS_ASSIGN_OR_RETURN(out, binaryPrim(b, "add", tensorOperand(biasTerm), tensorOperand(prod)));
     b.replaceOutput(0, out);
     return Status::ok();
 }
@@ -395,7 +395,7 @@ Status arangeIota(RewriteBuilder& b) {
     device.setDevice(outMeta.device);
     IRLENS_ASSIGN_OR_RETURN(out, prim(b, "iota", {outMeta.sizes[0].isStatic() ? arg::integer("length", outMeta.sizes[0].value) : b.sizes("length", {outMeta.sizes[0]}), arg::kw(arg::integer("start", *start)),
                                                arg::kw(arg::integer("step", *step)), arg::kw(arg::dtype("dtype", outMeta.dtype)),
-                                               arg::kw(NamedArgument{"device", device, 2}), arg::kw(arg::boolean("requires_grad", false))}));
+                                               arg::kw(NamedArgument{"device", device, ArgumentKind::Keyword}), arg::kw(arg::boolean("requires_grad", false))}));
     b.replaceOutput(0, out);
     return Status::ok();
 }

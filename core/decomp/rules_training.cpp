@@ -91,11 +91,11 @@ Status batchNorm(RewriteBuilder& b) {
     IRLENS_ASSIGN_OR_RETURN(x, input(b, "input"));
     std::string rm = a.tensorName("running_mean"), rv = a.tensorName("running_var");
     if (rm.empty() || rv.empty()) return a.error("running_mean", "eval-mode batch_norm needs running statistics");
-    auto opt = [&](const char* n) { std::string v = a.tensorName(n); return v.empty() ? arg::none(n) : arg::tensor(n, v); };
+    auto optionalTensor = [&](const char* n) { std::string v = a.tensorName(n); return v.empty() ? arg::none(n) : arg::tensor(n, v); };
     IRLENS_ASSIGN_OR_RETURN(momentum, a.number("momentum"));
     IRLENS_ASSIGN_OR_RETURN(eps, a.number("eps"));
     IRLENS_ASSIGN_OR_RETURN(outs, b.callMulti(atenTarget("_native_batch_norm_legit_no_training"),
-                                           {arg::tensor("input", x), opt("weight"), opt("bias"), arg::tensor("running_mean", rm),
+                                           {arg::tensor("input", x), optionalTensor("weight"), optionalTensor("bias"), arg::tensor("running_mean", rm),
                                             arg::tensor("running_var", rv), arg::floating("momentum", momentum), arg::floating("eps", eps)}));
     b.replaceOutput(0, outs[0]);
     return Status::ok();
@@ -114,10 +114,10 @@ Status batchNormFunctional(RewriteBuilder& b) {
     const TensorMeta* xm = b.meta(x);
     int64_t rank = static_cast<int64_t>(xm->sizes.size());
     if (rank < 2 || xm->dtype != opmathType(xm->dtype)) return a.error("input", "expected an (N, C, ...) float32/float64 input");
-    auto opt = [&](const char* n) { std::string v = a.tensorName(n); return v.empty() ? arg::none(n) : arg::tensor(n, v); };
+    auto optionalTensor = [&](const char* n) { std::string v = a.tensorName(n); return v.empty() ? arg::none(n) : arg::tensor(n, v); };
     if (!training) {
         IRLENS_ASSIGN_OR_RETURN(outs, b.callMulti(atenTarget("_native_batch_norm_legit_no_training"),
-                                               {arg::tensor("input", x), opt("weight"), opt("bias"), arg::tensor("running_mean", rm),
+                                               {arg::tensor("input", x), optionalTensor("weight"), optionalTensor("bias"), arg::tensor("running_mean", rm),
                                                 arg::tensor("running_var", rv), arg::floating("momentum", momentum), arg::floating("eps", eps)}));
         b.replaceOutput(0, outs[0]);
         b.replaceOutput(3, rm);
@@ -175,10 +175,10 @@ Status layerNorm(RewriteBuilder& b) {
     const NodeArgs& a = b.args();
     IRLENS_ASSIGN_OR_RETURN(x, input(b, "input"));
     IRLENS_ASSIGN_OR_RETURN(shape, a.symInts("normalized_shape"));
-    auto opt = [&](const char* n) { std::string v = a.tensorName(n); return v.empty() ? arg::none(n) : arg::tensor(n, v); };
+    auto optionalTensor = [&](const char* n) { std::string v = a.tensorName(n); return v.empty() ? arg::none(n) : arg::tensor(n, v); };
     IRLENS_ASSIGN_OR_RETURN(eps, a.number("eps"));
     IRLENS_ASSIGN_OR_RETURN(outs, b.callMulti(atenTarget("native_layer_norm"), {arg::tensor("input", x), b.sizes("normalized_shape", shape),
-                                                                            opt("weight"), opt("bias"), arg::floating("eps", eps)}));
+                                                                            optionalTensor("weight"), optionalTensor("bias"), arg::floating("eps", eps)}));
     b.replaceOutput(0, outs[0]);
     return Status::ok();
 }

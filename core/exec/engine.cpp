@@ -1,5 +1,5 @@
 #include "core/exec/engine.h"
-#include "core/exec/stepper.h"
+#include "core/exec/engine_internal.h"
 
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
@@ -16,52 +16,34 @@
 
 namespace irlens::core::exec {
 
-// The state of a run, named (not in the anonymous namespace) because Stepper::State holds one.
 namespace engine_detail {
 
-using Clock = std::chrono::steady_clock;
+int64_t nowNs(Clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
 
-// State of one run of one graph.
-struct GraphRun {
-    const PlanGraph& g;
-    std::vector<EValue> slots;
-    std::unique_ptr<std::atomic<int>[]> remaining;   // uses left per slot
-    std::unique_ptr<std::atomic<int>[]> pending;     // predecessors left per node
-};
-
-struct RunShared {
-    const RunOptions& options;
-    int threads = 1;
-    std::shared_ptr<AllocTracker> tracker;
-    Clock::time_point start;
-    std::atomic<int> done{0};
-    std::atomic<bool> failed{false};
-    ExecObserver* observer = nullptr;   // top-level nodes only
-    NodeTiming* timings = nullptr;      // per node, in ticks since tick0 while the run lasts
-    bool tsc = false;                   // ticks are TSC cycles (else ns since start)
-    int64_t tick0 = 0;
-    std::mutex errorMutex;
-    Status error;
-    int total = 0;
-
-    void fail(Status s) {
-        std::lock_guard lock(errorMutex);
-        if (!failed.exchange(true)) error = std::move(s);
-    }
-    bool cancelled() const { return options.cancel && options.cancel->load(std::memory_order_relaxed); }
-};
+void initRun(GraphRun& run) {
+    const size_t n = run.g.slotNames.size();
+    run.slots.assign(n, EValue());
+    run.remaining.reset(new std::atomic<int>[n]);
+    for (size_t k = 0; k < n; ++k) run.remaining[k].store(run.g.useCounts[k], std::memory_order_relaxed);
+    run.pending.reset(new std::atomic<int>[run.g.nodes.size()]);
+    for (size_t k = 0; k < run.g.nodes.size(); ++k) run.pending[k].store(run.g.nodes[k].predecessorCount, std::memory_order_relaxed);
+}
 
 } // namespace engine_detail
 
 namespace {
 
+using engine_detail::bindInputs;
 using engine_detail::Clock;
+using engine_detail::collectOutputs;
+using engine_detail::execNode;
 using engine_detail::GraphRun;
+using engine_detail::initRun;
+using engine_detail::nowNs;
 using engine_detail::RunShared;
-
-int64_t nowNs(Clock::time_point start) {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-}
+using engine_detail::WorkerClock;
 
 // Profiling reads the time once per node. The CPU's time-stamp counter costs a fraction of a
 // clock_gettime call; when it is invariant (constant rate, runs in sleep states) node times are
@@ -85,23 +67,7 @@ int64_t ticksSince(int64_t origin, Clock::time_point start, bool tsc) {
     return nowNs(start) - origin;
 }
 
-void initRun(GraphRun& run) {
-    const size_t n = run.g.slotNames.size();
-    run.slots.assign(n, EValue());
-    run.remaining.reset(new std::atomic<int>[n]);
-    for (size_t k = 0; k < n; ++k) run.remaining[k].store(run.g.useCounts[k], std::memory_order_relaxed);
-    run.pending.reset(new std::atomic<int>[run.g.nodes.size()]);
-    for (size_t k = 0; k < run.g.nodes.size(); ++k) run.pending[k].store(run.g.nodes[k].predecessorCount, std::memory_order_relaxed);
-}
-
 std::string nodeLabel(const PlanNode& pn) { return "node '" + pn.node->name + "' (" + pn.node->target.shortName() + ")"; }
-
-// Where a worker stands in time while profiling: the end of the last node it ran (or the moment it
-// started its task) and its slot in the arena, both taken once per task instead of once per node.
-struct WorkerClock {
-    int64_t boundary = 0;
-    int thread = 0;
-};
 
 WorkerClock startClock(const RunShared& shared) {
     WorkerClock c;
@@ -262,6 +228,10 @@ void recordTiming(const PlanNode& pn, RunShared& shared, WorkerClock& clock, int
     clock.boundary = end;
 }
 
+} // namespace
+
+namespace engine_detail {
+
 // Executes one node: binds its arguments, calls its kernel (which may run subgraphs), maps the
 // outputs onto slots, releases inputs and records progress and timing. False when the run must stop.
 bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLevel, WorkerClock& clock) {
@@ -271,9 +241,9 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     std::vector<EValue> outs;
     // Every node may split over all workers; TBB's stealing balances the pieces of nodes that run at
     // once. The split must not depend on what else runs at that moment: it keys the oneDNN
-    // primitives a node keeps (softmax, GELU and convolution slices), so a count of the nodes
-    // running rebuilt them whenever it changed (resnet18 at 2 threads: about 40 convolutions
-    // rebuilt per 100 runs), and a GEMM that started while a 1 us view ran elsewhere was not split.
+    // primitives a node keeps (softmax, GELU and convolution slices), so a split by the count of the
+    // nodes running would rebuild them whenever it changed (resnet18 at 2 threads: about 40
+    // convolutions per 100 runs), and a GEMM starting while a 1 us view runs elsewhere would not split.
     KernelContext ctx(*pn.node, args.bound, outs, shared.threads, shared.tracker, pn.cache.get());
     if (topLevel) ctx.setNeededOutputs(&pn.outputNeeded); // subgraph outputs feed the HOP: all needed
     if (!pn.subgraphs.empty())
@@ -292,6 +262,10 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     return true;
 }
 
+} // namespace engine_detail
+
+namespace {
+
 Status runGraphSerial(GraphRun& run, RunShared& shared, bool topLevel, WorkerClock& clock) {
     for (const auto& pn : run.g.nodes)
         if (!execNode(run, pn, shared, topLevel, clock)) break;
@@ -307,12 +281,12 @@ void spawnNode(tbb::task_group& tg, GraphRun& run, int index, RunShared& shared)
 // Below this estimated work (PlanNode::work: about one unit per element or multiply-add) a ready
 // node is not worth a task of its own: handing it to another worker (wake-up, stealing, its inputs
 // crossing caches) costs more than running it here. deep_stack's 5,404 nodes of a few microseconds
-// each ran slower on two threads than on one while every ready node was spawned.
+// each run slower on two threads than on one when every ready node is spawned.
 constexpr double kTaskWork = 1 << 16;
 
 // A graph whose whole work is below this runs on the calling thread even when more threads are asked
 // for: entering the arena and waking a worker cost more than a second worker can save. tiny_mlp
-// (about 1e5 units) took 0.020-0.026 ms on two threads against 0.017-0.021 ms on one.
+// (about 1e5 units) takes 0.020-0.026 ms on two threads against 0.017-0.021 ms on one.
 constexpr double kSerialRunWork = 1 << 20;
 
 // Runs node `index`, then keeps going inline with its ready successors; ready successors with
@@ -384,6 +358,10 @@ Status checkUserInput(const ExecutionPlan& plan, const PlanInput& in, const EVal
     return Status::ok();
 }
 
+} // namespace
+
+namespace engine_detail {
+
 // Fills the input slots: user inputs in order, parameters and buffers from `state` (else the archive's).
 Status bindInputs(const ExecutionPlan& plan, const std::map<std::string, Tensor>& state, const std::vector<EValue>& userInputs,
                   GraphRun& run) {
@@ -411,6 +389,10 @@ Status bindInputs(const ExecutionPlan& plan, const std::map<std::string, Tensor>
     }
     return Status::ok();
 }
+
+} // namespace engine_detail
+
+namespace {
 
 // Runs every node on `shared.threads` workers of `arena` (made or remade for that count).
 Status runParallel(GraphRun& run, RunShared& shared, std::unique_ptr<tbb::task_arena>& arena, int& arenaThreads) {
@@ -444,6 +426,10 @@ void deliverTimings(ExecObserver& observer, std::vector<NodeTiming>& timings, co
     }
 }
 
+} // namespace
+
+namespace engine_detail {
+
 // The graph outputs in order; with `state`, buffer and parameter mutations are written back into it.
 void collectOutputs(const ExecutionPlan& plan, const GraphRun& run, RunResult& result, std::map<std::string, Tensor>* state) {
     const PlanGraph& g = plan.graph();
@@ -458,7 +444,7 @@ void collectOutputs(const ExecutionPlan& plan, const GraphRun& run, RunResult& r
     }
 }
 
-} // namespace
+} // namespace engine_detail
 
 Result<RunResult> compileAndRun(ProgramPtr program, const std::vector<EValue>& inputs, int threads) {
     auto plan = ExecutionPlan::compile(std::move(program));
@@ -515,125 +501,6 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
     if (options.observer) options.observer->onRunEnd(result.wallNs, result.peakBytes);
     if (!status) return status;
     collectOutputs(plan, run, result, options.stateful ? &m_state : nullptr);
-    return result;
-}
-
-// ---- Stepper: the same node execution, one node per call, on the calling thread ----
-
-struct Stepper::State {
-    RunOptions options;          // one thread, no observer: RunShared refers to it
-    RunShared shared;
-    GraphRun run;
-    explicit State(const PlanGraph& g)
-        : shared{options, 1, std::make_shared<AllocTracker>(), Clock::now(), {0}, {false}, nullptr, nullptr, false, 0, {}, {}, 0},
-          run{g, {}, nullptr, nullptr} {}
-};
-
-Result<std::unique_ptr<Stepper>> Stepper::create(ProgramPtr program, const std::vector<EValue>& userInputs) {
-    // no fusion: a node folded into its consumer would have no value of its own to show
-    auto plan = ExecutionPlan::compile(std::move(program), false, false);
-    if (!plan) return plan.status().withContext("compiling");
-    return create(std::shared_ptr<const ExecutionPlan>(*plan), userInputs);
-}
-
-Result<std::unique_ptr<Stepper>> Stepper::create(std::shared_ptr<const ExecutionPlan> plan, const std::vector<EValue>& userInputs,
-                                                 bool keepValues) {
-    if (plan->fusedNodes() > 0) return Status::error("the stepper needs a plan compiled without fusion");
-    auto state = std::make_unique<State>(plan->graph());
-    state->shared.total = static_cast<int>(plan->graph().nodes.size());
-    initRun(state->run);
-    IRLENS_TRY(bindInputs(*plan, {}, userInputs, state->run));
-    return std::unique_ptr<Stepper>(new Stepper(std::move(plan), std::move(state), keepValues));
-}
-
-Stepper::Stepper(std::shared_ptr<const ExecutionPlan> plan, std::unique_ptr<State> state, bool keepValues)
-    : m_plan(std::move(plan)), m_state(std::move(state)), m_keepValues(keepValues) {
-    const PlanGraph& g = m_plan->graph();
-    for (size_t k = 0; k < g.slotNames.size(); ++k) m_slotOf.emplace(g.slotNames[k], static_cast<int>(k));
-    if (m_keepValues) m_produced = m_state->run.slots; // the bound inputs; node outputs are added as they run
-    m_freedAfter.assign(g.slotNames.size(), -1);
-    m_nodeNs.assign(g.nodes.size(), -1);
-}
-
-Stepper::~Stepper() = default;
-
-int Stepper::nodeCount() const { return static_cast<int>(m_plan->graph().nodes.size()); }
-
-Status Stepper::step() {
-    if (!m_error) return m_error;
-    if (finished()) return Status::error("every node has run");
-    const PlanNode& pn = m_plan->graph().nodes[static_cast<size_t>(m_next)];
-    GraphRun& run = m_state->run;
-    WorkerClock clock;
-    const auto start = Clock::now();
-    if (!execNode(run, pn, m_state->shared, true, clock)) {
-        std::lock_guard lock(m_state->shared.errorMutex);
-        m_error = m_state->shared.error;
-        return m_error;
-    }
-    m_nodeNs[static_cast<size_t>(m_next)] = nowNs(start);
-    if (m_keepValues)
-        for (const auto& slots : pn.outputSlots)
-            for (int s : slots)
-                if (s >= 0) m_produced[static_cast<size_t>(s)] = run.slots[static_cast<size_t>(s)];
-    for (int s : pn.inputSlots)
-        if (run.slots[static_cast<size_t>(s)].isNone() && m_freedAfter[static_cast<size_t>(s)] < 0) m_freedAfter[static_cast<size_t>(s)] = m_next;
-    ++m_next;
-    return Status::ok();
-}
-
-Status Stepper::runTo(int node, const std::atomic<bool>* cancel) {
-    if (node < 0 || node >= nodeCount()) return Status::error("no node " + std::to_string(node) + " in the graph");
-    while (m_next <= node) {
-        if (cancel && cancel->load(std::memory_order_relaxed)) return Status::error("cancelled before node " + std::to_string(m_next));
-        IRLENS_TRY(step());
-    }
-    return Status::ok();
-}
-
-int64_t Stepper::nodeNs(int node) const {
-    return node >= 0 && node < nodeCount() ? m_nodeNs[static_cast<size_t>(node)] : -1;
-}
-
-int Stepper::slotOf(const std::string& name) const {
-    auto it = m_slotOf.find(name);
-    return it == m_slotOf.end() ? -1 : it->second;
-}
-
-const EValue* Stepper::value(const std::string& name) const {
-    const int s = slotOf(name);
-    const std::vector<EValue>& values = m_keepValues ? m_produced : m_state->run.slots;
-    if (s < 0 || values[static_cast<size_t>(s)].isNone()) return nullptr;
-    return &values[static_cast<size_t>(s)];
-}
-
-bool Stepper::isLive(const std::string& name) const {
-    const int s = slotOf(name);
-    return s >= 0 && !m_state->run.slots[static_cast<size_t>(s)].isNone();
-}
-
-int Stepper::freedAfter(const std::string& name) const {
-    const int s = slotOf(name);
-    return s < 0 ? -1 : m_freedAfter[static_cast<size_t>(s)];
-}
-
-std::vector<std::string> Stepper::outputsOf(int node) const {
-    std::vector<std::string> names;
-    if (node < 0 || node >= nodeCount()) return names;
-    const PlanGraph& g = m_plan->graph();
-    for (const auto& slots : g.nodes[static_cast<size_t>(node)].outputSlots)
-        for (int s : slots)
-            if (s >= 0) names.push_back(g.slotNames[static_cast<size_t>(s)]);
-    return names;
-}
-
-Result<RunResult> Stepper::result() const {
-    if (!m_error) return m_error;
-    if (!finished()) return Status::error(std::to_string(nodeCount() - m_next) + " nodes have not run yet");
-    RunResult result;
-    for (int64_t ns : m_nodeNs) result.wallNs += std::max<int64_t>(ns, 0);
-    result.peakBytes = m_state->shared.tracker->peak.load();
-    collectOutputs(*m_plan, m_state->run, result, nullptr);
     return result;
 }
 

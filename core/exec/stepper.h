@@ -2,7 +2,7 @@
 // Executes a program one top-level node at a time, in graph order, as torch.fx.Interpreter does:
 // the environment holds every live value, a value is freed after its last use, and every value a
 // node produced stays inspectable afterwards (the debugging view of intermediate values). The same
-// kernels and argument binding as Engine (implemented in engine.cpp), on one thread, without the
+// kernels and argument binding as Engine (engine_internal.h), on one thread, without the
 // plan's fusion rewrites so that every node computes its own value.
 
 #include "core/exec/engine.h"

@@ -1,5 +1,7 @@
 #include "core/io/fx_printer.h"
 
+#include "core/ir/fx_names.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -8,7 +10,6 @@
 #include <map>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace irlens::core {
 
@@ -52,86 +53,6 @@ std::string pythonFloatRepr(double value) {
 }
 
 namespace {
-
-// ---------------------------------------------------------------- FX's name space (torch/fx/graph.py _Namespace)
-
-const std::unordered_set<std::string>& illegalNames() {
-    // Python keywords, builtins and FX's custom builtins: FX appends a suffix rather than shadow them.
-    static const std::unordered_set<std::string> names = {
-        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def",
-        "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
-        "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
-        "abs", "all", "any", "ascii", "bin", "bool", "breakpoint", "bytearray", "bytes", "callable", "chr",
-        "classmethod", "compile", "complex", "copyright", "credits", "delattr", "dict", "dir", "divmod",
-        "enumerate", "eval", "exec", "exit", "filter", "float", "format", "frozenset", "getattr", "globals",
-        "hasattr", "hash", "help", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len",
-        "license", "list", "locals", "map", "max", "memoryview", "min", "next", "object", "oct", "open", "ord",
-        "pow", "print", "property", "quit", "range", "repr", "reversed", "round", "set", "setattr", "slice",
-        "sorted", "staticmethod", "str", "sum", "super", "tuple", "type", "vars", "zip",
-        "inf", "nan", "NoneType", "torch", "device", "fx_pytree", "pytree"};
-    return names;
-}
-
-// torch/fx/graph.py _Namespace.create_name (the torch 2.5+ form): a name "base" or "base_<n>"; a taken
-// or builtin-shadowing candidate gets the next free suffix.
-class NameSpace {
-public:
-    std::string create(std::string candidate) {
-        std::string base, digits;
-        if (!split(candidate, base, digits)) {
-            for (auto& c : candidate)
-                if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';
-            if (candidate.empty()) candidate = "_unnamed";
-            if (std::isdigit(static_cast<unsigned char>(candidate[0]))) candidate = "_" + candidate;
-            split(candidate, base, digits);
-        }
-        long num = 0;
-        if (digits.empty() || m_used.count(candidate)) {
-            auto it = m_baseCount.find(candidate);
-            num = it == m_baseCount.end() ? 0 : it->second;
-            if (illegalNames().count(candidate)) candidate = base + "_" + std::to_string(++num);
-        } else {
-            num = std::atol(digits.c_str());
-        }
-        while (m_used.count(candidate)) candidate = base + "_" + std::to_string(++num);
-        m_used.insert(candidate);
-        m_baseCount[base] = num;
-        return candidate;
-    }
-
-private:
-    // ^([a-zA-Z_][0-9a-zA-Z_]*?)(?:_(\d+))?$
-    static bool split(const std::string& c, std::string& base, std::string& digits) {
-        if (c.empty() || !(std::isalpha(static_cast<unsigned char>(c[0])) || c[0] == '_')) return false;
-        for (char ch : c)
-            if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')) return false;
-        base = c;
-        digits.clear();
-        auto us = c.rfind('_');
-        if (us != std::string::npos && us >= 1 && us + 1 < c.size() &&
-            c.find_first_not_of("0123456789", us + 1) == std::string::npos) {
-            base = c.substr(0, us);
-            digits = c.substr(us + 1);
-        }
-        return true;
-    }
-
-    std::unordered_set<std::string> m_used;
-    std::unordered_map<std::string, long> m_baseCount;
-};
-
-// torch/fx/graph.py _snake_case: lower-cases, '_' before an upper-case letter that follows a lower-case one.
-std::string snakeCase(const std::string& s) {
-    std::string out;
-    bool prevLower = false;
-    for (char c : s) {
-        bool upper = std::isupper(static_cast<unsigned char>(c));
-        if (prevLower && upper) out += '_';
-        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        prevLower = std::islower(static_cast<unsigned char>(c));
-    }
-    return out;
-}
 
 // ---------------------------------------------------------------- FX nodes
 
@@ -182,31 +103,8 @@ public:
     GraphPrinter(const Graph& graph, const Program* program, const FxPrintOptions& options)
         : m_graph(graph), m_program(program), m_options(options) {}
 
-    /// The FX name of each graph node, as the deserializer names them (no text is built).
-    std::vector<std::string> nodeNames() {
-        m_namesOnly = true;
-        m_values.reserve(m_graph.nodes.size() + m_graph.inputs.size());
-        m_nodes.reserve(m_graph.nodes.size() + m_graph.inputs.size());
-        addPlaceholders();
-        std::vector<std::string> out;
-        out.reserve(m_graph.nodes.size());
-        for (const auto& node : m_graph.nodes) out.push_back(m_nodes[size_t(addNode(node))].name);
-        return out;
-    }
-
-    /// Serialized value name -> FX node name, for every value a placeholder or node defines.
-    std::map<std::string, std::string> valueNames() {
-        nodeNames();
-        std::map<std::string, std::string> out;
-        for (const auto& [value, idx] : m_values) out.emplace(value, m_nodes[size_t(idx)].name);
-        return out;
-    }
-
     std::string print(const std::string& title) {
-        addPlaceholders();
-        for (const auto& node : m_graph.nodes) addNode(node);
-        FxArg ret = outputArg();
-        countUsers(ret);
+        const FxArg ret = build();
         std::string s = "graph():";
         for (const auto& n : m_nodes) s += "\n    " + formatNode(n);
         s += "\n    return " + format(ret);
@@ -218,10 +116,9 @@ public:
         return s;
     }
 
-    /// Builds the FX nodes and the return value once (for the code and the table).
+    /// Builds the FX nodes and the return value (for the text, the code and the table).
     FxArg build() {
-        addPlaceholders();
-        for (const auto& node : m_graph.nodes) addNode(node);
+        forEachFxNode(m_graph, m_program, [this](const FxGraphNode& fx) { addFxNode(fx); });
         FxArg ret = outputArg();
         countUsers(ret);
         return ret;
@@ -352,22 +249,44 @@ private:
         return static_cast<int>(m_nodes.size()) - 1;
     }
 
-    void addPlaceholders() {
-        for (size_t k = 0; k < m_graph.inputs.size(); ++k) {
-            const Argument& in = m_graph.inputs[k];
-            std::vector<std::string> names;
-            in.collectValueNames(names);
-            std::string name;
-            if (!names.empty()) name = names[0];
-            else if (m_program && k < m_program->signature.inputSpecs.size()) name = m_program->signature.inputSpecs[k].name;
-            if (name.empty()) name = "arg" + std::to_string(k);
-            m_namespace.create(name); // the deserializer then forces the serialized name back
-            FxNode n{name, "placeholder", name, {}, {}, 0};
-            m_values[name] = addFx(std::move(n));
+    // The printer's FX node for one node of the deserializer's FX graph (core/ir/fx_names.h).
+    void addFxNode(const FxGraphNode& fx) {
+        FxNode n;
+        n.name = fx.name;
+        n.op = "call_function";
+        switch (fx.kind) {
+        case FxGraphNode::Kind::Placeholder:
+            n.op = "placeholder";
+            n.target = fx.name;
+            break;
+        case FxGraphNode::Kind::GetAttr:
+            n.op = "get_attr";
+            n.target = fx.subgraph->s;
+            // the latest get_attr of a name is the one the next call's arguments fetch
+            m_getAttrs[fx.subgraph->s] = fx.index;
+            if (fx.subgraph->graph()) m_subgraphs.emplace_back(fx.name, fx.subgraph->graph().get());
+            break;
+        case FxGraphNode::Kind::Call:
+            n.target = targetText(fx.node->target);
+            splitInputs(*fx.node, n);
+            break;
+        case FxGraphNode::Kind::GetItem:
+            n.target = "operator.getitem";
+            n.args = {nodeRef(fx.parent), text(std::to_string(fx.item))};
+            break;
         }
+        const int index = addFx(std::move(n));
+        if (!fx.value.empty()) m_values[fx.value] = index;
     }
 
-    FxArg convert(const Argument& a, int* getAttrOut = nullptr) {
+    static FxArg nodeRef(int index) {
+        FxArg r;
+        r.kind = FxArg::Ref;
+        r.ref = index;
+        return r;
+    }
+
+    FxArg convert(const Argument& a) {
         auto list = [&](FxArg::Kind kind) {
             FxArg out;
             out.kind = kind;
@@ -395,14 +314,8 @@ private:
             return text(pythonFloatRepr(a.f));
         case ArgKind::Device: return deviceArg(a.device().toString());
         case ArgKind::Graph: {
-            FxNode n{m_namespace.create(a.s), "get_attr", a.s, {}, {}, 0};
-            int idx = addFx(std::move(n));
-            if (a.graph()) m_subgraphs.emplace_back(m_nodes[idx].name, a.graph().get());
-            if (getAttrOut) *getAttrOut = idx;
-            FxArg r;
-            r.kind = FxArg::Ref;
-            r.ref = idx;
-            return r;
+            const auto getAttr = m_getAttrs.find(a.s);
+            return getAttr == m_getAttrs.end() ? text(a.s) : nodeRef(getAttr->second);
         }
         case ArgKind::Operator: return text(Target::parse(a.s).kind == Target::Kind::Op ? Target::parse(a.s).shortName() : a.s);
         case ArgKind::StringToArgument: {
@@ -424,10 +337,7 @@ private:
     FxArg ref(const std::string& valueName) {
         auto it = m_values.find(valueName);
         if (it == m_values.end()) return text("%" + valueName); // dangling: the verifier reports it
-        FxArg r;
-        r.kind = FxArg::Ref;
-        r.ref = it->second;
-        return r;
+        return nodeRef(it->second);
     }
 
     static std::string targetText(const Target& t) {
@@ -457,7 +367,7 @@ private:
         if (!schema) {
             for (const auto& in : node.inputs) {
                 FxArg a = convert(in.arg);
-                if (in.kind == 2) fx.kwargs.emplace_back(in.name, std::move(a));
+                if (in.kind == ArgumentKind::Keyword) fx.kwargs.emplace_back(in.name, std::move(a));
                 else fx.args.push_back(std::move(a));
             }
             return;
@@ -470,88 +380,13 @@ private:
             if (!in) continue;
             used.insert(sa.name);
             FxArg a = convert(in->arg);
-            bool positional = in->kind == 1 || (in->kind != 2 && !sa.defaultValue && !sa.kwargOnly);
-            if (in->kind == 2 && illegalNames().count(sa.name) && !sa.defaultValue && !sa.kwargOnly) positional = true;
+            bool positional = in->kind == ArgumentKind::Positional || (in->kind != ArgumentKind::Keyword && !sa.defaultValue && !sa.kwargOnly);
+            if (in->kind == ArgumentKind::Keyword && fxReservedName(sa.name) && !sa.defaultValue && !sa.kwargOnly) positional = true;
             if (positional) fx.args.push_back(std::move(a));
             else fx.kwargs.emplace_back(sa.name, std::move(a));
         }
         for (const auto& in : node.inputs) // arguments the schema does not name: keep them visible
             if (!used.count(in.name)) fx.kwargs.emplace_back(in.name, convert(in.arg));
-    }
-
-    /// Adds a node's FX node (and its getitems); returns the index of the node's own FX node.
-    int addNode(const Node& node) {
-        FxNode fx;
-        fx.op = "call_function";
-        fx.target = targetText(node.target);
-        if (m_namesOnly) nameGetAttrs(node);
-        else splitInputs(node, fx); // get_attr nodes for subgraphs are created here, before the node
-        const auto& outs = node.outputs;
-        // A HOP's lone tensor output is the node itself only when the file says so; otherwise (false or
-        // absent, which current loaders treat alike) the HOP returned a one-element tuple and gets a getitem.
-        bool singleTensor = outs.size() == 1 && outs[0].kind == ArgKind::Tensor &&
-                            (node.target.kind != Target::Kind::HigherOrder || node.isHopSingleTensorReturn.value_or(false));
-        bool singleSym = outs.size() == 1 && (outs[0].kind == ArgKind::SymInt || outs[0].kind == ArgKind::SymBool ||
-                                              outs[0].kind == ArgKind::SymFloat) && outs[0].isName;
-        // Symbolic (_operator.*) nodes are named after their output; an op overload returning a SymInt
-        // (sym_size.int) is not a single-tensor return, so FX names it after the op unless the file named it.
-        if (singleSym && node.target.kind == Target::Kind::Op) {
-            const Target& t = node.target;
-            fx.name = m_namespace.create(node.hasSerializedName ? node.name : snakeCase(t.op() + "." + t.overload()));
-            return m_values[outs[0].s] = addFx(std::move(fx));
-        }
-        if (singleTensor || singleSym) {
-            fx.name = m_namespace.create(outs[0].s);
-            return m_values[outs[0].s] = addFx(std::move(fx));
-        }
-        bool noValue = outs.empty() || (outs.size() == 1 && outs[0].kind == ArgKind::None);
-        std::string candidate = node.name;
-        if (!node.hasSerializedName || noValue) {
-            // FX names the node after its target: "native_layer_norm.default" -> native_layer_norm_default
-            const Target& t = node.target;
-            candidate = t.kind == Target::Kind::Op ? snakeCase(t.op() + "." + t.overload())
-                                                   : snakeCase(t.op().empty() ? t.full : t.op());
-        }
-        fx.name = m_namespace.create(candidate);
-        int parent = addFx(std::move(fx));
-        if (noValue) return parent;
-        if (outs.size() == 1 && outs[0].isList()) {
-            addGetItems(parent, outs[0].list);
-        } else {
-            addGetItems(parent, outs);
-        }
-        return parent;
-    }
-
-    /// What splitInputs names, without converting the arguments: the get_attr node of each subgraph.
-    void nameGetAttrs(const Node& node) {
-        for (const auto& in : node.inputs)
-            if (in.arg.kind == ArgKind::Graph) m_namespace.create(in.arg.s);
-    }
-
-    void addGetItems(int parent, const std::vector<Argument>& outs) {
-        for (size_t idx = 0; idx < outs.size(); ++idx) {
-            const Argument& o = outs[idx];
-            if (o.kind == ArgKind::None || (o.kind == ArgKind::OptionalTensor && o.s.empty())) continue;
-            FxNode g;
-            g.op = "call_function";
-            g.target = "operator.getitem";
-            FxArg p;
-            p.kind = FxArg::Ref;
-            p.ref = parent;
-            g.args = {p, text(std::to_string(idx))};
-            if (o.isList()) {
-                g.name = m_namespace.create("getitem");
-                int listNode = addFx(std::move(g));
-                addGetItems(listNode, o.list);
-                continue;
-            }
-            std::vector<std::string> names;
-            o.collectValueNames(names);
-            if (names.empty()) continue;
-            g.name = m_namespace.create(names[0]);
-            m_values[names[0]] = addFx(std::move(g));
-        }
     }
 
     FxArg outputArg() {
@@ -629,9 +464,8 @@ private:
     const FxPrintOptions& m_options;
     std::vector<FxNode> m_nodes;
     std::unordered_map<std::string, int> m_values; // serialized value name -> FX node
-    NameSpace m_namespace;
+    std::unordered_map<std::string, int> m_getAttrs; // subgraph attribute -> its latest get_attr FX node
     std::vector<std::pair<std::string, const Graph*>> m_subgraphs;
-    bool m_namesOnly = false;
 };
 
 } // namespace
@@ -642,11 +476,6 @@ std::string printFxGraph(const Program& program, const FxPrintOptions& options) 
 
 std::string printFxGraph(const Graph& graph, const FxPrintOptions& options) {
     return GraphPrinter(graph, nullptr, options).print({});
-}
-
-std::vector<std::string> fxNodeNames(const Graph& graph) {
-    FxPrintOptions options;
-    return GraphPrinter(graph, nullptr, options).nodeNames();
 }
 
 std::vector<FxLine> printFxCode(const Program& program, const FxPrintOptions& options) {
@@ -661,11 +490,6 @@ std::vector<FxLine> printFxTabular(const Program& program, const FxPrintOptions&
 
 std::vector<FxLine> printFxTabular(const Graph& graph, const FxPrintOptions& options) {
     return GraphPrinter(graph, nullptr, options).tabular();
-}
-
-std::map<std::string, std::string> fxValueNames(const Program& program) {
-    FxPrintOptions options;
-    return GraphPrinter(program.graph, &program, options).valueNames();
 }
 
 } // namespace irlens::core

@@ -8,7 +8,8 @@
 //       return (add,)
 //
 // Multi-output nodes are followed by the `operator.getitem` nodes the deserializer recreates; HOP
-// subgraphs appear as `get_attr` nodes and are printed after the main graph.
+// subgraphs appear as `get_attr` nodes and are printed after the main graph. Which FX nodes there are
+// and their names: core/ir/fx_names.h.
 
 #include "core/ir/program.h"
 #include "core/ops/op_registry.h"
@@ -52,17 +53,6 @@ std::vector<FxLine> printFxCode(const Graph& graph, const FxPrintOptions& option
 /// "simple" format, two header lines first.
 std::vector<FxLine> printFxTabular(const Program& program, const FxPrintOptions& options = {});
 std::vector<FxLine> printFxTabular(const Graph& graph, const FxPrintOptions& options = {});
-
-/// The name FX gives each node of `graph` (in node order): a multi-output node is named after its
-/// target ("native_layer_norm_default"), not after its first getitem. Placeholder names come from
-/// the graph's inputs, so a graph whose inputs have no value names may differ from the printed text.
-std::vector<std::string> fxNodeNames(const Graph& graph);
-
-/// The FX name of each value of the program's graph (serialized value name -> the name of the FX node that holds it):
-/// placeholders keep theirs, a tensor output "sum" lives in the FX node "sum_1" (FX does not shadow the
-/// builtin), a tuple element in its getitem node. The signature printer names values by it, so the
-/// signature and the FX text name the same thing. Values no node defines are absent.
-std::map<std::string, std::string> fxValueNames(const Program& program);
 
 /// Python's repr of a float: "1e-05", "0.1", "1.0", "-inf", "nan".
 std::string pythonFloatRepr(double value);

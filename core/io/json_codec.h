@@ -31,6 +31,10 @@ inline constexpr int kEncodedSchemaMinor = 12;
 /// torch_version keeps naming the torch that exported the graph (loaders do not read it either, and it is
 /// the only record of where the ops' semantics come from).
 inline constexpr const char* kWriterMetadataKey = "irlens_writer";
+/// The graph_module.metadata key holding Program::torchVersionEstimate when the program records no
+/// torch version ("<=2.4"): torch_version is then left out, so that no reader takes the estimate for
+/// a version. The decoder moves it back out of the metadata.
+inline constexpr const char* kTorchEstimateMetadataKey = "irlens_torch_version_estimate";
 
 /// Encodes a Program as schema-8 JSON (current producers' form: single-key unions, {major, minor},
 /// `kind` on named arguments, sympy expressions kept as stored). A non-empty `writer` is recorded under

@@ -44,14 +44,14 @@ public:
     Status fail(const Path& p, const std::string& what) const;
     Status expect(uint32_t idx, const Path& p, JType type) const;
     /// The member `key` of object `idx`; kNoNode when absent or null.
-    uint32_t opt(uint32_t idx, std::string_view key) const;
-    Status req(uint32_t idx, const Path& p, std::string_view key, uint32_t& out) const;
+    uint32_t findMember(uint32_t idx, std::string_view key) const;
+    Status requireMember(uint32_t idx, const Path& p, std::string_view key, uint32_t& out) const;
     /// The required member `key` of object `idx` decoded by `decode` (a Decoder method taking the
     /// member, its path and `out`).
     template <class Method, class T>
     Status field(uint32_t idx, const Path& p, std::string_view key, Method decode, T& out) {
         uint32_t v;
-        IRLENS_TRY(req(idx, p, key, v));
+        IRLENS_TRY(requireMember(idx, p, key, v));
         return (this->*decode)(v, p.child(key), out);
     }
     /// The active member of a union: the only key, or the only non-null key (all-keys-with-nulls form).
@@ -60,6 +60,10 @@ public:
     Status readInt(uint32_t idx, const Path& p, int64_t& out) const;
     Status readFloat(uint32_t idx, const Path& p, double& out) const;
     Status readBool(uint32_t idx, const Path& p, bool& out) const;
+    /// readInt, readFloat or readBool by the type of `out`.
+    Status readScalar(uint32_t idx, const Path& p, int64_t& out) const { return readInt(idx, p, out); }
+    Status readScalar(uint32_t idx, const Path& p, double& out) const { return readFloat(idx, p, out); }
+    Status readScalar(uint32_t idx, const Path& p, bool& out) const { return readBool(idx, p, out); }
     /// An enum as its number or its schema name.
     enum class EnumKind { ScalarType, Layout, MemoryFormat, ArgumentKind };
     Status readEnum(uint32_t idx, const Path& p, EnumKind kind, int64_t& out) const;
@@ -67,9 +71,9 @@ public:
     /// A node's metadata: a string map whose values are shared with every node holding the same.
     Status metaMap(uint32_t idx, const Path& p, MetaMap& out);
     Status stringList(uint32_t idx, const Path& p, std::vector<std::string>& out) const;
-    Status symInt(uint32_t idx, const Path& p, SymInt& out) const;
-    Status symBool(uint32_t idx, const Path& p, SymBool& out) const;
-    Status symFloat(uint32_t idx, const Path& p, SymFloat& out) const;
+    /// A SymInt, SymBool or SymFloat: its literal member ("as_int", ...) or "as_expr" (sym.h).
+    template <class T>
+    Status sym(uint32_t idx, const Path& p, Sym<T>& out) const;
     Status device(uint32_t idx, const Path& p, Device& out) const;
 
     /// Calls fn(child, path of the child, position) for each element of array `idx`; an error if it is no array.

@@ -1,7 +1,7 @@
 // JSON decoder: Graph, Node, NamedArgument and every Argument member (section 5.4-5.5 of the
 // format guide). Unknown Argument members become ArgKind::Opaque with their raw JSON.
 #include "core/io/json_decode_context.h"
-#include "core/io/fx_printer.h"
+#include "core/ir/fx_names.h"
 
 #include <algorithm>
 #include <future>
@@ -43,7 +43,7 @@ const std::unordered_map<std::string_view, Member>& memberTable() {
 static Status tensorName(const Decoder& d, uint32_t idx, const Path& p, std::string& out) {
     IRLENS_TRY(d.expect(idx, p, JType::Object));
     uint32_t n;
-    IRLENS_TRY(d.req(idx, p, "name", n));
+    IRLENS_TRY(d.requireMember(idx, p, "name", n));
     return d.readString(n, p.child("name"), out);
 }
 
@@ -151,8 +151,8 @@ static Status structMember(Decoder& d, Member m, uint32_t v, const Path& mp, Arg
         out.kind = ArgKind::Complex;
         IRLENS_TRY(d.expect(v, mp, JType::Object));
         uint32_t r, i;
-        IRLENS_TRY(d.req(v, mp, "real", r));
-        IRLENS_TRY(d.req(v, mp, "imag", i));
+        IRLENS_TRY(d.requireMember(v, mp, "real", r));
+        IRLENS_TRY(d.requireMember(v, mp, "imag", i));
         IRLENS_TRY(d.readFloat(r, mp.child("real"), out.f));
         return d.readFloat(i, mp.child("imag"), out.imag);
     }
@@ -246,12 +246,14 @@ Status Decoder::argumentList(uint32_t idx, const Path& p, std::vector<Argument>&
 
 Status Decoder::namedArgument(uint32_t idx, const Path& p, NamedArgument& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
-    if (uint32_t n = opt(idx, "name"); n != kNoNode) IRLENS_TRY(readString(n, p.child("name"), out.name));
+    if (uint32_t n = findMember(idx, "name"); n != kNoNode) IRLENS_TRY(readString(n, p.child("name"), out.name));
     IRLENS_TRY(field(idx, p, "arg", &Decoder::argument, out.arg));
-    if (uint32_t k = opt(idx, "kind"); k != kNoNode) {
+    if (uint32_t k = findMember(idx, "kind"); k != kNoNode) {
         int64_t kind;
         IRLENS_TRY(readEnum(k, p.child("kind"), EnumKind::ArgumentKind, kind));
-        out.kind = static_cast<int>(kind);
+        if (kind < static_cast<int64_t>(ArgumentKind::Unknown) || kind > static_cast<int64_t>(ArgumentKind::Keyword))
+            return fail(p.child("kind"), "unknown argument kind " + std::to_string(kind) + " (0 unknown, 1 positional, 2 keyword)");
+        out.kind = static_cast<ArgumentKind>(kind);
     }
     return Status::ok();
 }
@@ -259,27 +261,27 @@ Status Decoder::namedArgument(uint32_t idx, const Path& p, NamedArgument& out) {
 Status Decoder::node(uint32_t idx, const Path& p, Node& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
     uint32_t v;
-    IRLENS_TRY(req(idx, p, "target", v));
+    IRLENS_TRY(requireMember(idx, p, "target", v));
     std::string target;
     IRLENS_TRY(readString(v, p.child("target"), target));
     out.target = Target::parse(target);
-    IRLENS_TRY(req(idx, p, "inputs", v));
+    IRLENS_TRY(requireMember(idx, p, "inputs", v));
     IRLENS_TRY(expect(v, p.child("inputs"), JType::Array));
     out.inputs.resize(m_doc.at(v).count);
     IRLENS_TRY(forEachItem(v, p.child("inputs"), [&](uint32_t c, const Path& cp, size_t k) {
         return namedArgument(c, cp, out.inputs[k]);
     }));
     IRLENS_TRY(field(idx, p, "outputs", &Decoder::argumentList, out.outputs));
-    if (uint32_t m = opt(idx, "metadata"); m != kNoNode) {
+    if (uint32_t m = findMember(idx, "metadata"); m != kNoNode) {
         IRLENS_TRY(metaMap(m, p.child("metadata"), out.meta.raw));
         out.meta.parseFromRaw(m_metaViews);
     }
-    if (uint32_t h = opt(idx, "is_hop_single_tensor_return"); h != kNoNode) {
+    if (uint32_t h = findMember(idx, "is_hop_single_tensor_return"); h != kNoNode) {
         bool b;
         IRLENS_TRY(readBool(h, p.child("is_hop_single_tensor_return"), b));
         out.isHopSingleTensorReturn = b;
     }
-    if (uint32_t n = opt(idx, "name"); n != kNoNode) {
+    if (uint32_t n = findMember(idx, "name"); n != kNoNode) {
         IRLENS_TRY(readString(n, p.child("name"), out.name));
         out.hasSerializedName = true;
     }
@@ -293,7 +295,7 @@ namespace {
 /// FX node, so the FX text, the Node pane and the Profile agree (a multi-output node is
 /// "native_layer_norm_default", not its first getitem). A big graph is named on a second thread while
 /// its value tables are read (naming reads the nodes, inputs and outputs only; the tables write
-/// none of them): the 100k program's 0.15 s of naming ran beside its tables. Only where that time
+/// none of them): the 100k program's 0.15 s of naming runs beside its tables. Only where that time
 /// matters: the names the other thread made keep about 75 bytes per node of its pages held after the
 /// load (a 20,000-node chain: 1,151 -> 1,226 bytes per node, over tst_load_memory's limit).
 constexpr size_t kNameBesideTablesFrom = 50000;
@@ -377,7 +379,7 @@ Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
     uint32_t v;
     IRLENS_TRY(field(idx, p, "inputs", &Decoder::argumentList, out.inputs));
     IRLENS_TRY(field(idx, p, "outputs", &Decoder::argumentList, out.outputs));
-    IRLENS_TRY(req(idx, p, "nodes", v));
+    IRLENS_TRY(requireMember(idx, p, "nodes", v));
     IRLENS_TRY(expect(v, p.child("nodes"), JType::Array));
     out.nodes.resize(m_doc.at(v).count);
     IRLENS_TRY(nodes(v, p.child("nodes"), out.nodes));
@@ -385,7 +387,7 @@ Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
     // The other optional name -> value tables (deferred in a program's top graph); each decoder call
     // fills the map entry in place.
     auto table = [&](const char* key, auto&& decodeInto) -> Status {
-        uint32_t t = opt(idx, key);
+        uint32_t t = findMember(idx, key);
         if (t == kNoNode) return Status::ok();
         const Path tp = p.child(key);
         IRLENS_TRY(expect(t, tp, JType::Object));
@@ -394,15 +396,15 @@ Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
             return decodeInto(d, c, tp.child(name), std::string(name));
         });
     };
-    if (uint32_t t = opt(idx, "tensor_values"); t != kNoNode) IRLENS_TRY(tensorValues(t, p.child("tensor_values"), out.tensorValues));
+    if (uint32_t t = findMember(idx, "tensor_values"); t != kNoNode) IRLENS_TRY(tensorValues(t, p.child("tensor_values"), out.tensorValues));
     IRLENS_TRY(table("sym_int_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
-        return d.symInt(c, cp, out.symIntValues[std::move(name)]);
+        return d.sym(c, cp, out.symIntValues[std::move(name)]);
     }));
     IRLENS_TRY(table("sym_bool_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
-        return d.symBool(c, cp, out.symBoolValues[std::move(name)]);
+        return d.sym(c, cp, out.symBoolValues[std::move(name)]);
     }));
     IRLENS_TRY(table("sym_float_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
-        return d.symFloat(c, cp, out.symFloatValues[std::move(name)]);
+        return d.sym(c, cp, out.symFloatValues[std::move(name)]);
     }));
     IRLENS_TRY(table("custom_obj_values", [&](Decoder& d, uint32_t c, const Path& cp, std::string name) {
         IRLENS_TRY(d.expect(c, cp, JType::Object));
@@ -410,7 +412,7 @@ Status Decoder::graph(uint32_t idx, const Path& p, Graph& out) {
         IRLENS_TRY(d.field(c, cp, "name", &Decoder::readString, meta.name));
         return d.field(c, cp, "class_fqn", &Decoder::readString, meta.classFqn);
     }));
-    if (uint32_t s = opt(idx, "is_single_tensor_return"); s != kNoNode)
+    if (uint32_t s = findMember(idx, "is_single_tensor_return"); s != kNoNode)
         IRLENS_TRY(readBool(s, p.child("is_single_tensor_return"), out.isSingleTensorReturn));
     applyNames(out, naming);
     return Status::ok();

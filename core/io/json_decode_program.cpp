@@ -1,6 +1,7 @@
 // JSON decoder: ExportedProgram, GraphModule, graph signature (section 6, plus the 2.1 map form),
 // range constraints, module call graph and versions.
 #include "core/io/json_decode_context.h"
+#include "core/io/json_codec.h"
 
 #include <cmath>
 #include <unordered_map>
@@ -12,18 +13,18 @@ namespace {
 // The argument of a spec member that names a value ({"name": ...}) as a tensor Argument.
 Status namedArg(const Decoder& d, uint32_t spec, const Path& p, Argument& out) {
     uint32_t a;
-    IRLENS_TRY(d.req(spec, p, "arg", a));
+    IRLENS_TRY(d.requireMember(spec, p, "arg", a));
     Path ap = p.child("arg");
     IRLENS_TRY(d.expect(a, ap, JType::Object));
     uint32_t n;
-    IRLENS_TRY(d.req(a, ap, "name", n));
+    IRLENS_TRY(d.requireMember(a, ap, "name", n));
     out.kind = ArgKind::Tensor;
     return d.readString(n, ap.child("name"), out.s);
 }
 
 Status stringField(const Decoder& d, uint32_t spec, const Path& p, const char* key, std::string& out) {
     uint32_t v;
-    IRLENS_TRY(d.req(spec, p, key, v));
+    IRLENS_TRY(d.requireMember(spec, p, key, v));
     return d.readString(v, p.child(key), out);
 }
 
@@ -48,7 +49,7 @@ Status Decoder::inputSpec(uint32_t idx, const Path& p, InputSpec& out) {
         out.kind = InputKind::Buffer;
         IRLENS_TRY(namedArg(*this, m, mp, out.arg));
         IRLENS_TRY(stringField(*this, m, mp, "buffer_name", out.target));
-        if (uint32_t ps = opt(m, "persistent"); ps != kNoNode) {
+        if (uint32_t ps = findMember(m, "persistent"); ps != kNoNode) {
             bool b;
             IRLENS_TRY(readBool(ps, mp.child("persistent"), b));
             out.persistent = b;
@@ -63,12 +64,12 @@ Status Decoder::inputSpec(uint32_t idx, const Path& p, InputSpec& out) {
     if (k == "custom_obj") {
         out.kind = InputKind::CustomObj;
         uint32_t a;
-        IRLENS_TRY(req(m, mp, "arg", a));
+        IRLENS_TRY(requireMember(m, mp, "arg", a));
         Path ap = mp.child("arg");
         IRLENS_TRY(expect(a, ap, JType::Object));
         out.arg.kind = ArgKind::CustomObj;
         IRLENS_TRY(stringField(*this, a, ap, "name", out.arg.s));
-        if (uint32_t c = opt(a, "class_fqn"); c != kNoNode) {
+        if (uint32_t c = findMember(a, "class_fqn"); c != kNoNode) {
             std::string classFqn;
             IRLENS_TRY(readString(c, ap.child("class_fqn"), classFqn));
             out.arg.setS2(std::move(classFqn));
@@ -83,7 +84,7 @@ Status Decoder::inputSpec(uint32_t idx, const Path& p, InputSpec& out) {
         out.kind = InputKind::ConstantInput;
         IRLENS_TRY(stringField(*this, m, mp, "name", out.name));
         uint32_t v;
-        IRLENS_TRY(req(m, mp, "value", v));
+        IRLENS_TRY(requireMember(m, mp, "value", v));
         // ConstantValue shares its member names (as_none/as_int/as_float/as_string/as_bool) with Argument.
         return argument(v, mp.child("value"), out.arg);
     }
@@ -129,14 +130,14 @@ Status Decoder::signature(uint32_t idx, const Path& p, GraphSignature& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
     uint32_t in = m_doc.member(idx, "input_specs");
     if (in == kNoNode && m_doc.member(idx, "user_inputs") != kNoNode) return legacySignature(idx, p, out);
-    IRLENS_TRY(req(idx, p, "input_specs", in));
+    IRLENS_TRY(requireMember(idx, p, "input_specs", in));
     IRLENS_TRY(expect(in, p.child("input_specs"), JType::Array));
     out.inputSpecs.resize(m_doc.at(in).count);
     IRLENS_TRY(forEachItem(in, p.child("input_specs"), [&](uint32_t c, const Path& cp, size_t k) {
         return inputSpec(c, cp, out.inputSpecs[k]);
     }));
     uint32_t os;
-    IRLENS_TRY(req(idx, p, "output_specs", os));
+    IRLENS_TRY(requireMember(idx, p, "output_specs", os));
     IRLENS_TRY(expect(os, p.child("output_specs"), JType::Array));
     out.outputSpecs.resize(m_doc.at(os).count);
     return forEachItem(os, p.child("output_specs"), [&](uint32_t c, const Path& cp, size_t k) {
@@ -147,9 +148,9 @@ Status Decoder::signature(uint32_t idx, const Path& p, GraphSignature& out) {
 // torch 2.1 wrote the signature as name maps; rebuild spec lists in graph input/output order.
 Status Decoder::legacySignature(uint32_t idx, const Path& p, GraphSignature& out) {
     std::map<std::string, std::string> params, buffers, mutations;
-    if (uint32_t v = opt(idx, "inputs_to_parameters"); v != kNoNode) IRLENS_TRY(stringMap(v, p.child("inputs_to_parameters"), params));
-    if (uint32_t v = opt(idx, "inputs_to_buffers"); v != kNoNode) IRLENS_TRY(stringMap(v, p.child("inputs_to_buffers"), buffers));
-    if (uint32_t v = opt(idx, "buffers_to_mutate"); v != kNoNode) IRLENS_TRY(stringMap(v, p.child("buffers_to_mutate"), mutations));
+    if (uint32_t v = findMember(idx, "inputs_to_parameters"); v != kNoNode) IRLENS_TRY(stringMap(v, p.child("inputs_to_parameters"), params));
+    if (uint32_t v = findMember(idx, "inputs_to_buffers"); v != kNoNode) IRLENS_TRY(stringMap(v, p.child("inputs_to_buffers"), buffers));
+    if (uint32_t v = findMember(idx, "buffers_to_mutate"); v != kNoNode) IRLENS_TRY(stringMap(v, p.child("buffers_to_mutate"), mutations));
     warn("graph signature in the torch 2.1 form (name maps); converted to spec lists");
     m_legacySignature = true;
     m_legacyParams = std::move(params);
@@ -192,7 +193,7 @@ Status Decoder::moduleCallGraph(uint32_t idx, const Path& p, std::vector<ModuleC
         ModuleCallEntry& e = out[static_cast<size_t>(k)];
         IRLENS_TRY(expect(c, ep, JType::Object));
         IRLENS_TRY(stringField(*this, c, ep, "fqn", e.fqn));
-        uint32_t s = opt(c, "signature");
+        uint32_t s = findMember(c, "signature");
         if (s == kNoNode) continue;
         Path sp = ep.child("signature");
         IRLENS_TRY(expect(s, sp, JType::Object));
@@ -201,7 +202,7 @@ Status Decoder::moduleCallGraph(uint32_t idx, const Path& p, std::vector<ModuleC
         IRLENS_TRY(field(s, sp, "outputs", &Decoder::argumentList, sig.outputs));
         IRLENS_TRY(stringField(*this, s, sp, "in_spec", sig.inSpec));
         IRLENS_TRY(stringField(*this, s, sp, "out_spec", sig.outSpec));
-        if (uint32_t f = opt(s, "forward_arg_names"); f != kNoNode) {
+        if (uint32_t f = findMember(s, "forward_arg_names"); f != kNoNode) {
             std::vector<std::string> names;
             IRLENS_TRY(stringList(f, sp.child("forward_arg_names"), names));
             sig.forwardArgNames = std::move(names);
@@ -220,7 +221,7 @@ Status Decoder::schemaVersion(uint32_t idx, const Path& p, SchemaVersion& out) {
     } else {
         IRLENS_TRY(expect(idx, p, JType::Object));
         IRLENS_TRY(field(idx, p, "major", &Decoder::readInt, major));
-        if (uint32_t m = opt(idx, "minor"); m != kNoNode) IRLENS_TRY(readInt(m, p.child("minor"), minor));
+        if (uint32_t m = findMember(idx, "minor"); m != kNoNode) IRLENS_TRY(readInt(m, p.child("minor"), minor));
         out.bareInteger = false;
     }
     if (major < 0 || major > 1000 || minor < 0 || minor > 100000) return fail(p, "implausible schema version");
@@ -232,7 +233,7 @@ Status Decoder::schemaVersion(uint32_t idx, const Path& p, SchemaVersion& out) {
 Status Decoder::program(uint32_t root, Program& out) {
     Path p;
     IRLENS_TRY(expect(root, p, JType::Object));
-    if (uint32_t sv = opt(root, "schema_version"); sv != kNoNode) {
+    if (uint32_t sv = findMember(root, "schema_version"); sv != kNoNode) {
         IRLENS_TRY(schemaVersion(sv, p.child("schema_version"), out.schemaVersion));
         // PyTorch only loads major 8 (0.0 is a development marker); others may still decode fine.
         if (out.schemaVersion.major != 8 && !(out.schemaVersion.major == 0 && out.schemaVersion.minor == 0))
@@ -242,25 +243,25 @@ Status Decoder::program(uint32_t root, Program& out) {
         warn("no schema_version; decoded as schema 8");
     }
     uint32_t gm;
-    IRLENS_TRY(req(root, p, "graph_module", gm));
+    IRLENS_TRY(requireMember(root, p, "graph_module", gm));
     Path gp = p.child("graph_module");
     IRLENS_TRY(expect(gm, gp, JType::Object));
     IRLENS_TRY(field(gm, gp, "graph", &Decoder::graph, out.graph));
     IRLENS_TRY(field(gm, gp, "signature", &Decoder::signature, out.signature));
     if (m_legacySignature) finishLegacySignature(out.graph, out.signature);
-    if (uint32_t m = opt(gm, "module_call_graph"); m != kNoNode)
+    if (uint32_t m = findMember(gm, "module_call_graph"); m != kNoNode)
         IRLENS_TRY(moduleCallGraph(m, gp.child("module_call_graph"), out.moduleCallGraph));
-    if (uint32_t m = opt(gm, "metadata"); m != kNoNode) IRLENS_TRY(stringMap(m, gp.child("metadata"), out.metadata));
-    if (uint32_t t = opt(gm, "treespec_namedtuple_fields"); t != kNoNode) {
+    if (uint32_t m = findMember(gm, "metadata"); m != kNoNode) IRLENS_TRY(stringMap(m, gp.child("metadata"), out.metadata));
+    if (uint32_t t = findMember(gm, "treespec_namedtuple_fields"); t != kNoNode) {
         IRLENS_TRY(expect(t, gp.child("treespec_namedtuple_fields"), JType::Object));
         if (m_doc.at(t).count) out.treespecNamedtupleFieldsJson.assign(m_doc.sourceOf(t));
     }
-    if (uint32_t o = opt(root, "opset_version"); o != kNoNode) {
+    if (uint32_t o = findMember(root, "opset_version"); o != kNoNode) {
         IRLENS_TRY(forEachMember(o, p.child("opset_version"), [&](uint32_t c, const Path& cp, std::string_view key) {
             return readInt(c, cp, out.opsetVersion[std::string(key)]);
         }));
     }
-    if (uint32_t r = opt(root, "range_constraints"); r != kNoNode) {
+    if (uint32_t r = findMember(root, "range_constraints"); r != kNoNode) {
         Path rp = p.child("range_constraints");
         IRLENS_TRY(expect(r, rp, JType::Object));
         for (uint32_t c = m_doc.firstChild(r); c != kNoNode; c = m_doc.nextSibling(r, c)) {
@@ -268,7 +269,7 @@ Status Decoder::program(uint32_t root, Program& out) {
             IRLENS_TRY(expect(c, cp, JType::Object));
             RangeConstraint rc;
             for (auto [key, dst] : {std::pair<const char*, std::optional<int64_t>*>{"min_val", &rc.minVal}, {"max_val", &rc.maxVal}}) {
-                uint32_t b = opt(c, key);
+                uint32_t b = findMember(c, key);
                 if (b == kNoNode) continue;
                 const JNode& bn = m_doc.at(b);
                 // sympy's infinities (int_oo) serialize as null or as out-of-range numbers: unbounded.
@@ -285,15 +286,21 @@ Status Decoder::program(uint32_t root, Program& out) {
             out.rangeConstraints[std::string(m_doc.at(c).key)] = rc;
         }
     }
-    if (uint32_t vs = opt(root, "verifiers"); vs != kNoNode) IRLENS_TRY(stringList(vs, p.child("verifiers"), out.verifiers));
-    if (uint32_t d = opt(root, "dialect"); d != kNoNode) {
+    if (uint32_t vs = findMember(root, "verifiers"); vs != kNoNode) IRLENS_TRY(stringList(vs, p.child("verifiers"), out.verifiers));
+    if (uint32_t d = findMember(root, "dialect"); d != kNoNode) {
         IRLENS_TRY(readString(d, p.child("dialect"), out.dialect));
         // `verifiers` replaced `dialect`; PyTorch's upgrade maps one onto the other.
         if (out.verifiers.empty() && !out.dialect.empty()) out.verifiers.push_back(out.dialect);
     }
-    out.torchVersion = "<=2.4";
-    if (uint32_t t = opt(root, "torch_version"); t != kNoNode) IRLENS_TRY(readString(t, p.child("torch_version"), out.torchVersion));
-    if (uint32_t g = opt(root, "guards_code"); g != kNoNode) IRLENS_TRY(stringList(g, p.child("guards_code"), out.guardsCode));
+    if (uint32_t t = findMember(root, "torch_version"); t != kNoNode) IRLENS_TRY(readString(t, p.child("torch_version"), out.torchVersion));
+    // A file that records no version: the estimate irlens wrote beside it, else the era before the
+    // field (torch 2.4 and older)
+    if (auto estimate = out.metadata.find(kTorchEstimateMetadataKey); estimate != out.metadata.end()) {
+        out.torchVersionEstimate = estimate->second;
+        out.metadata.erase(estimate);
+    }
+    if (out.torchVersion.empty() && out.torchVersionEstimate.empty()) out.torchVersionEstimate = "<=2.4";
+    if (uint32_t g = findMember(root, "guards_code"); g != kNoNode) IRLENS_TRY(stringList(g, p.child("guards_code"), out.guardsCode));
     for (const auto& [member, uses] : m_opaqueMembers)
         warn("Argument member \"" + member + "\" is newer than this reader: kept as raw JSON (" + std::to_string(uses) +
              (uses == 1 ? " use)" : " uses)"));

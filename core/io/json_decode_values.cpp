@@ -52,13 +52,13 @@ Status Decoder::expect(uint32_t idx, const Path& p, JType type) const {
     return fail(p, std::string("expected ") + describeType(type) + ", found " + describeType(t));
 }
 
-uint32_t Decoder::opt(uint32_t idx, std::string_view key) const {
+uint32_t Decoder::findMember(uint32_t idx, std::string_view key) const {
     uint32_t m = m_doc.member(idx, key);
     if (m == kNoNode || m_doc.at(m).type == JType::Null) return kNoNode;
     return m;
 }
 
-Status Decoder::req(uint32_t idx, const Path& p, std::string_view key, uint32_t& out) const {
+Status Decoder::requireMember(uint32_t idx, const Path& p, std::string_view key, uint32_t& out) const {
     out = m_doc.member(idx, key);
     if (out == kNoNode) return fail(p, "missing key \"" + std::string(key) + "\"");
     return Status::ok();
@@ -224,91 +224,62 @@ Status Decoder::stringList(uint32_t idx, const Path& p, std::vector<std::string>
     return Status::ok();
 }
 
-namespace {
-
 // SymExpr: {"expr_str": "...", "hint": SymExprHint | null}. The hint union holds as_int/as_bool/as_float.
-template <class Hint, class ReadHint>
-Status readExpr(const Decoder& d, uint32_t idx, const Path& p, std::string& expr, std::optional<Hint>& hint,
-                ReadHint readHint) {
+template <class T>
+Status Decoder::sym(uint32_t idx, const Path& p, Sym<T>& out) const {
+    using Schema = SymSchema<T>;
+    // The oldest files wrote storage_offset (and only it) as a bare integer.
+    if constexpr (std::is_same_v<T, int64_t>)
+        if (m_doc.at(idx).type == JType::Int) return readInt(idx, p, out.value);
+    uint32_t m;
+    IRLENS_TRY(unionMember(idx, p, (std::string("a ") + Schema::type).c_str(), m));
+    const std::string_view k = m_doc.at(m).key;
+    const Path mp = p.child(k);
+    if (k == Schema::literalKey) {
+        T value{};
+        IRLENS_TRY(readScalar(m, mp, value));
+        out = Sym<T>::literal(value);
+        return Status::ok();
+    }
+    if (k != "as_expr") return fail(p, std::string("unknown ") + Schema::type + " member \"" + std::string(k) + "\"");
+    std::string expr;
+    std::optional<T> hint;
     // Some early writers stored the expression as a bare string.
-    if (d.doc().at(idx).type == JType::String) return d.readString(idx, p, expr);
-    IRLENS_TRY(d.expect(idx, p, JType::Object));
-    uint32_t e;
-    IRLENS_TRY(d.req(idx, p, "expr_str", e));
-    IRLENS_TRY(d.readString(e, p.child("expr_str"), expr));
-    if (uint32_t h = d.opt(idx, "hint"); h != kNoNode) {
-        Path hp = p.child("hint");
-        if (d.doc().at(h).type == JType::Object) {
-            uint32_t m;
-            IRLENS_TRY(d.unionMember(h, hp, "a SymExprHint", m));
-            Hint v{};
-            IRLENS_TRY(readHint(m, hp.child(d.doc().at(m).key), v));
-            hint = v;
-        } else {
-            Hint v{};
-            IRLENS_TRY(readHint(h, hp, v));
-            hint = v;
+    if (m_doc.at(m).type == JType::String) {
+        IRLENS_TRY(readString(m, mp, expr));
+    } else {
+        IRLENS_TRY(expect(m, mp, JType::Object));
+        uint32_t e;
+        IRLENS_TRY(requireMember(m, mp, "expr_str", e));
+        IRLENS_TRY(readString(e, mp.child("expr_str"), expr));
+        if (uint32_t h = findMember(m, "hint"); h != kNoNode) {
+            const Path hp = mp.child("hint");
+            T value{};
+            if (m_doc.at(h).type == JType::Object) {
+                uint32_t member;
+                IRLENS_TRY(unionMember(h, hp, "a SymExprHint", member));
+                IRLENS_TRY(readScalar(member, hp.child(m_doc.at(member).key), value));
+            } else {
+                IRLENS_TRY(readScalar(h, hp, value));
+            }
+            hint = value;
         }
     }
+    out = Sym<T>::expression(std::move(expr), hint);
     return Status::ok();
 }
 
-} // namespace
-
-Status Decoder::symInt(uint32_t idx, const Path& p, SymInt& out) const {
-    // The oldest files wrote storage_offset (and only it) as a bare integer.
-    if (m_doc.at(idx).type == JType::Int) return readInt(idx, p, out.value);
-    uint32_t m;
-    IRLENS_TRY(unionMember(idx, p, "a SymInt", m));
-    std::string_view k = m_doc.at(m).key;
-    Path mp = p.child(k);
-    if (k == "as_int") return readInt(m, mp, out.value);
-    if (k == "as_expr") {
-        std::string expr;
-        std::optional<int64_t> hint;
-        IRLENS_TRY(readExpr<int64_t>(*this, m, mp, expr, hint,
-                                     [&](uint32_t i, const Path& hp, int64_t& v) { return readInt(i, hp, v); }));
-        out = SymInt::expression(std::move(expr), hint);
-        return Status::ok();
-    }
-    return fail(p, "unknown SymInt member \"" + std::string(k) + "\"");
-}
-
-Status Decoder::symBool(uint32_t idx, const Path& p, SymBool& out) const {
-    uint32_t m;
-    IRLENS_TRY(unionMember(idx, p, "a SymBool", m));
-    std::string_view k = m_doc.at(m).key;
-    Path mp = p.child(k);
-    if (k == "as_bool") return readBool(m, mp, out.value);
-    if (k == "as_expr") {
-        out.isExpr = true;
-        return readExpr<bool>(*this, m, mp, out.expr, out.hint,
-                              [&](uint32_t i, const Path& hp, bool& v) { return readBool(i, hp, v); });
-    }
-    return fail(p, "unknown SymBool member \"" + std::string(k) + "\"");
-}
-
-Status Decoder::symFloat(uint32_t idx, const Path& p, SymFloat& out) const {
-    uint32_t m;
-    IRLENS_TRY(unionMember(idx, p, "a SymFloat", m));
-    std::string_view k = m_doc.at(m).key;
-    Path mp = p.child(k);
-    if (k == "as_float") return readFloat(m, mp, out.value);
-    if (k == "as_expr") {
-        out.isExpr = true;
-        return readExpr<double>(*this, m, mp, out.expr, out.hint,
-                                [&](uint32_t i, const Path& hp, double& v) { return readFloat(i, hp, v); });
-    }
-    return fail(p, "unknown SymFloat member \"" + std::string(k) + "\"");
-}
+template Status Decoder::sym(uint32_t, const Path&, SymInt&) const;
+template Status Decoder::sym(uint32_t, const Path&, SymBool&) const;
+template Status Decoder::sym(uint32_t, const Path&, SymFloat&) const;
 
 Status Decoder::device(uint32_t idx, const Path& p, Device& out) const {
     IRLENS_TRY(expect(idx, p, JType::Object));
     uint32_t t;
-    IRLENS_TRY(req(idx, p, "type", t));
+    IRLENS_TRY(requireMember(idx, p, "type", t));
     IRLENS_TRY(readString(t, p.child("type"), out.type));
     out.index.reset();
-    if (uint32_t i = opt(idx, "index"); i != kNoNode) {
+    if (uint32_t i = findMember(idx, "index"); i != kNoNode) {
         int64_t v;
         IRLENS_TRY(readInt(i, p.child("index"), v));
         if (v < INT32_MIN || v > INT32_MAX) return fail(p.child("index"), "device index out of range");
@@ -321,15 +292,15 @@ Status Decoder::tensorMeta(uint32_t idx, const Path& p, TensorMeta& out) {
     IRLENS_TRY(expect(idx, p, JType::Object));
     // 2.1-era files wrap each entry as {"meta": TensorMeta}.
     if (m_doc.member(idx, "dtype") == kNoNode) {
-        if (uint32_t inner = opt(idx, "meta"); inner != kNoNode) return tensorMeta(inner, p.child("meta"), out);
+        if (uint32_t inner = findMember(idx, "meta"); inner != kNoNode) return tensorMeta(inner, p.child("meta"), out);
     }
     uint32_t v;
     int64_t e;
-    IRLENS_TRY(req(idx, p, "dtype", v));
+    IRLENS_TRY(requireMember(idx, p, "dtype", v));
     IRLENS_TRY(readEnum(v, p.child("dtype"), EnumKind::ScalarType, e));
     out.dtype = static_cast<ScalarType>(e);
     for (auto [key, dst] : {std::pair<const char*, std::vector<SymInt>*>{"sizes", &out.sizes}, {"strides", &out.strides}}) {
-        IRLENS_TRY(req(idx, p, key, v));
+        IRLENS_TRY(requireMember(idx, p, key, v));
         Path lp = p.child(key);
         IRLENS_TRY(expect(v, lp, JType::Array));
         // Hostile meta: ranks past the limit and negative literal sizes would reach every shape user.
@@ -339,16 +310,16 @@ Status Decoder::tensorMeta(uint32_t idx, const Path& p, TensorMeta& out) {
         dst->resize(m_doc.at(v).count);
         int64_t k = 0;
         for (uint32_t c = m_doc.firstChild(v); c != kNoNode; c = m_doc.nextSibling(v, c), ++k) {
-            IRLENS_TRY(symInt(c, lp.item(k), (*dst)[static_cast<size_t>(k)]));
+            IRLENS_TRY(sym(c, lp.item(k), (*dst)[static_cast<size_t>(k)]));
             const SymInt& d = (*dst)[static_cast<size_t>(k)];
             if (dst == &out.sizes && d.isStatic() && d.value < 0)
                 return fail(lp.item(k), "negative size " + std::to_string(d.value));
         }
     }
-    if (uint32_t so = opt(idx, "storage_offset"); so != kNoNode) IRLENS_TRY(symInt(so, p.child("storage_offset"), out.storageOffset));
-    if (uint32_t rg = opt(idx, "requires_grad"); rg != kNoNode) IRLENS_TRY(readBool(rg, p.child("requires_grad"), out.requiresGrad));
-    if (uint32_t dv = opt(idx, "device"); dv != kNoNode) IRLENS_TRY(device(dv, p.child("device"), out.device));
-    if (uint32_t ly = opt(idx, "layout"); ly != kNoNode) {
+    if (uint32_t so = findMember(idx, "storage_offset"); so != kNoNode) IRLENS_TRY(sym(so, p.child("storage_offset"), out.storageOffset));
+    if (uint32_t rg = findMember(idx, "requires_grad"); rg != kNoNode) IRLENS_TRY(readBool(rg, p.child("requires_grad"), out.requiresGrad));
+    if (uint32_t dv = findMember(idx, "device"); dv != kNoNode) IRLENS_TRY(device(dv, p.child("device"), out.device));
+    if (uint32_t ly = findMember(idx, "layout"); ly != kNoNode) {
         IRLENS_TRY(readEnum(ly, p.child("layout"), EnumKind::Layout, e));
         out.layout = static_cast<int>(e);
     }

@@ -69,41 +69,42 @@ using json::Writer;
 
 void encodeGraph(Writer& w, const Graph& g);
 
-void symIntValue(Writer& w, const SymInt& s) {
+template <class T>
+void scalar(Writer& w, T value) {
+    if constexpr (std::is_same_v<T, bool>) w.boolean(value);
+    else if constexpr (std::is_same_v<T, double>) w.number(value);
+    else w.integer(value);
+}
+
+// A SymInt, SymBool or SymFloat: `{"as_int": n}` or `{"as_expr": {"expr_str": ..., "hint": ...}}`.
+template <class T>
+void symValue(Writer& w, const Sym<T>& s) {
+    const char* literalKey = SymSchema<T>::literalKey;
     w.beginObject();
     if (s.isExpr()) {
         w.key("as_expr").beginObject().key("expr_str").string(s.expr()).key("hint");
-        if (s.hint()) w.beginObject().key("as_int").integer(*s.hint()).endObject();
-        else w.null();
+        if (s.hint()) {
+            w.beginObject().key(literalKey);
+            scalar(w, *s.hint());
+            w.endObject();
+        } else {
+            w.null();
+        }
         w.endObject();
     } else {
-        w.key("as_int").integer(s.value);
+        w.key(literalKey);
+        scalar(w, s.value);
     }
     w.endObject();
 }
 
-void symBoolValue(Writer& w, const SymBool& s) {
-    w.beginObject();
-    if (s.isExpr) {
-        w.key("as_expr").beginObject().key("expr_str").string(s.expr).key("hint");
-        if (s.hint) w.beginObject().key("as_bool").boolean(*s.hint).endObject();
-        else w.null();
-        w.endObject();
-    } else {
-        w.key("as_bool").boolean(s.value);
-    }
-    w.endObject();
-}
-
-void symFloatValue(Writer& w, const SymFloat& s) {
-    w.beginObject();
-    if (s.isExpr) {
-        w.key("as_expr").beginObject().key("expr_str").string(s.expr).key("hint");
-        if (s.hint) w.beginObject().key("as_float").number(*s.hint).endObject();
-        else w.null();
-        w.endObject();
-    } else {
-        w.key("as_float").number(s.value);
+// A table of named symbolic values (sym_int_values, ...).
+template <class T>
+void symValues(Writer& w, const char* key, const std::map<std::string, Sym<T>>& values) {
+    w.key(key).beginObject();
+    for (const auto& [name, s] : values) {
+        w.key(name);
+        symValue(w, s);
     }
     w.endObject();
 }
@@ -219,13 +220,13 @@ void argument(Writer& w, const Argument& a) {
 
 void tensorMeta(Writer& w, const TensorMeta& m) {
     w.beginObject().key("dtype").integer(static_cast<int>(m.dtype)).key("sizes").beginArray();
-    for (const auto& s : m.sizes) symIntValue(w, s);
+    for (const auto& s : m.sizes) symValue(w, s);
     w.endArray().key("requires_grad").boolean(m.requiresGrad).key("device");
     device(w, m.device);
     w.key("strides").beginArray();
-    for (const auto& s : m.strides) symIntValue(w, s);
+    for (const auto& s : m.strides) symValue(w, s);
     w.endArray().key("storage_offset");
-    symIntValue(w, m.storageOffset);
+    symValue(w, m.storageOffset);
     w.key("layout").integer(m.layout).endObject();
 }
 
@@ -241,7 +242,7 @@ void node(Writer& w, const Node& n) {
     for (const auto& in : n.inputs) {
         w.beginObject().key("name").string(in.name).key("arg");
         argument(w, in.arg);
-        w.key("kind").integer(in.kind).endObject();
+        w.key("kind").integer(static_cast<int>(in.kind)).endObject();
     }
     w.endArray().key("outputs");
     list(w, n.outputs, [&](const Argument& o) { argument(w, o); });
@@ -266,25 +267,15 @@ void encodeGraph(Writer& w, const Graph& g) {
         w.key(name);
         tensorMeta(w, m);
     }
-    w.endObject().key("sym_int_values").beginObject();
-    for (const auto& [name, s] : g.symIntValues) {
-        w.key(name);
-        symIntValue(w, s);
-    }
-    w.endObject().key("sym_bool_values").beginObject();
-    for (const auto& [name, s] : g.symBoolValues) {
-        w.key(name);
-        symBoolValue(w, s);
-    }
-    w.endObject().key("is_single_tensor_return").boolean(g.isSingleTensorReturn).key("custom_obj_values").beginObject();
+    w.endObject();
+    symValues(w, "sym_int_values", g.symIntValues);
+    symValues(w, "sym_bool_values", g.symBoolValues);
+    w.key("is_single_tensor_return").boolean(g.isSingleTensorReturn).key("custom_obj_values").beginObject();
     for (const auto& [name, c] : g.customObjValues)
         w.key(name).beginObject().key("name").string(c.name).key("class_fqn").string(c.classFqn).endObject();
-    w.endObject().key("sym_float_values").beginObject();
-    for (const auto& [name, s] : g.symFloatValues) {
-        w.key(name);
-        symFloatValue(w, s);
-    }
-    w.endObject().endObject();
+    w.endObject();
+    symValues(w, "sym_float_values", g.symFloatValues);
+    w.endObject();
 }
 
 void inputSpec(Writer& w, const InputSpec& s, const Program& p) {
@@ -392,6 +383,7 @@ std::string encodeProgramJson(const Program& p, const std::string& writer) {
     w.endArray().key("metadata").beginObject();
     std::map<std::string, std::string> metadata = p.metadata;
     if (!writer.empty()) metadata[kWriterMetadataKey] = writer;
+    if (p.torchVersion.empty() && !p.torchVersionEstimate.empty()) metadata[kTorchEstimateMetadataKey] = p.torchVersionEstimate;
     for (const auto& [k, v] : metadata) w.key(k).string(v);
     w.endObject().key("treespec_namedtuple_fields");
     if (p.treespecNamedtupleFieldsJson.empty()) w.beginObject().endObject();
@@ -412,7 +404,9 @@ std::string encodeProgramJson(const Program& p, const std::string& writer) {
     w.endObject().key("schema_version").beginObject().key("major").integer(kEncodedSchemaMajor);
     w.key("minor").integer(kEncodedSchemaMinor).endObject().key("verifiers").beginArray();
     for (const auto& v : p.verifiers) w.string(v);
-    w.endArray().key("torch_version").string(p.torchVersion.empty() ? std::string("<=2.4") : p.torchVersion);
+    w.endArray();
+    // only a version the source recorded: other readers parse it (the estimate is in the metadata)
+    if (!p.torchVersion.empty()) w.key("torch_version").string(p.torchVersion);
     if (!p.guardsCode.empty()) {
         w.key("guards_code").beginArray();
         for (const auto& g : p.guardsCode) w.string(g);

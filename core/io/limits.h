@@ -19,7 +19,7 @@ inline constexpr size_t kMaxRecordNameLength = 4096;
 /// so this only guards arithmetic; 1 TiB.
 inline constexpr uint64_t kMaxStoredRecordBytes = uint64_t(1) << 40;
 /// Bytes one DEFLATE record may inflate to. Inflating allocates, so this is the deflate-bomb guard:
-/// a 2 GiB bomb in models/model.json used to be inflated whole (2.1 GB resident) before parsing.
+/// without it a 2 GiB bomb in models/model.json would be inflated whole (2.1 GB resident) before parsing.
 /// PyTorch stores every record uncompressed (viewed in place, no limit needed); only third-party
 /// re-zips deflate, and their largest text record, a program JSON, is ~350 bytes per node. A record
 /// that inflates past its declared size is refused as well, whatever this limit. The environment

@@ -10,7 +10,7 @@
 namespace irlens::core {
 
 // Read with the program decoder's flat JSON tree rather than a map-of-maps DOM: resnet18's 37 KB
-// weights config took longer through nlohmann::json (~0.35 ms) than the rest of the container layer
+// weights config takes longer through nlohmann::json (~0.35 ms) than the rest of the container layer
 // together, a third of loading the whole program.
 using json::JNode;
 using json::JType;

@@ -1,6 +1,7 @@
 #include "core/io/signature_printer.h"
 
 #include "core/io/fx_printer.h"
+#include "core/ir/fx_names.h"
 
 namespace irlens::core {
 namespace {

@@ -262,7 +262,7 @@ Status ZipArchive::checkLocalHeader(ZipEntry& en, const std::byte* c, uint64_t c
         return recordError(en.name, "local header missing or damaged (truncated or corrupted archive)");
     // A mapped file's local headers are read with pread, not through the mapping: touching them there
     // page-faults once per record (each fault also maps the pages around it, which munmap must then
-    // tear down again). For resnet18's 131 records that was ~120 us of a ~1 ms load; pread of the few
+    // tear down again). For resnet18's 131 records that would be ~120 us of a ~1 ms load; pread of the few
     // header bytes is ~0.3 us each and leaves the weights' pages untouched until something reads them.
     const uint64_t centralNameLen = rd16(c + 28);
     // One read fetches a page from the header on: the small records (biases, norms, tags) sit close

@@ -26,11 +26,7 @@ std::optional<std::vector<int64_t>> TensorMeta::staticSizes() const {
     return out;
 }
 
-const std::string& SymInt::expr() const {
-    static const std::string none;
-    return m_expr ? m_expr->text : none;
-}
-
+template <>
 std::string SymInt::toString() const {
     return isExpr() ? prettySymExpr(expr()) : std::to_string(value);
 }

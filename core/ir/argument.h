@@ -104,11 +104,11 @@ struct Argument {
     const core::Device& device() const { return m_rare.get().device; }
     /// Graph: the subgraph.
     const std::shared_ptr<const Graph>& graph() const { return m_rare.get().graph; }
-    void setS2(std::string v) { m_rare.mut().s2 = std::move(v); }
-    void setKey(std::string v) { m_rare.mut().key = std::move(v); }
-    void setRaw(std::string v) { m_rare.mut().raw = std::move(v); }
-    void setDevice(core::Device v) { m_rare.mut().device = std::move(v); }
-    void setGraph(std::shared_ptr<const Graph> g) { m_rare.mut().graph = std::move(g); }
+    void setS2(std::string v) { m_rare.mutableValue().s2 = std::move(v); }
+    void setKey(std::string v) { m_rare.mutableValue().key = std::move(v); }
+    void setRaw(std::string v) { m_rare.mutableValue().raw = std::move(v); }
+    void setDevice(core::Device v) { m_rare.mutableValue().device = std::move(v); }
+    void setGraph(std::shared_ptr<const Graph> g) { m_rare.mutableValue().graph = std::move(g); }
 
     static Argument none() { return {}; }
     static Argument tensor(std::string name) { Argument a; a.kind = ArgKind::Tensor; a.s = std::move(name); return a; }
@@ -155,17 +155,21 @@ private:
     Boxed<Rare> m_rare;
 };
 
+/// How a call passes an argument, as the file records it (torch/_export/serde/schema.py ArgumentKind;
+/// the values are the schema's). Unknown leaves the split into args and kwargs to the op's schema.
+enum class ArgumentKind : uint8_t { Unknown = 0, Positional = 1, Keyword = 2 };
+
 struct NamedArgument {
     std::string name; // schema argument name; "" for positional HOP arguments
     Argument arg;
-    int kind = 0;     // 0 unknown, 1 positional, 2 keyword
+    ArgumentKind kind = ArgumentKind::Unknown;
     bool operator==(const NamedArgument&) const = default;
 };
 
 // ---------------------------------------------------------------- targets
 
-/// A call target. Its parts are spans of `full` (every node holds one target: four strings were 136
-/// bytes of each node, this is 64).
+/// A call target. Its parts are spans of `full`: every node holds one target, which takes 64 bytes
+/// of the node this way against 136 as four separate strings.
 struct Target {
     enum class Kind : uint8_t { Op, Symbolic, HigherOrder, Extension, Unknown };
     Kind kind = Kind::Unknown;

@@ -23,7 +23,7 @@ public:
     ~Boxed() = default;
 
     const T& get() const { return m_value ? *m_value : none(); }
-    T& mut() {
+    T& mutableValue() {
         if (!m_value) m_value = std::make_unique<T>();
         return *m_value;
     }
@@ -48,32 +48,32 @@ public:
 
     BoxedVector() = default;
     BoxedVector(std::vector<T> items) { // NOLINT(google-explicit-constructor): assigned like the vector it was
-        if (!items.empty()) m_items.mut() = std::move(items);
+        if (!items.empty()) m_items.mutableValue() = std::move(items);
     }
     BoxedVector(std::initializer_list<T> items) : BoxedVector(std::vector<T>(items)) {}
 
     const std::vector<T>& vec() const { return m_items.get(); }
-    std::vector<T>& vec() { return m_items.mut(); }
+    std::vector<T>& vec() { return m_items.mutableValue(); }
     operator const std::vector<T>&() const { return vec(); } // NOLINT(google-explicit-constructor)
 
     size_t size() const { return m_items.present() ? m_items.get().size() : 0; }
     bool empty() const { return size() == 0; }
     const T* begin() const { return m_items.present() ? m_items.get().data() : nullptr; }
     const T* end() const { return begin() + size(); }
-    T* begin() { return m_items.present() ? m_items.mut().data() : nullptr; }
+    T* begin() { return m_items.present() ? m_items.mutableValue().data() : nullptr; }
     T* end() { return begin() + size(); }
     const T& operator[](size_t k) const { return m_items.get()[k]; }
-    T& operator[](size_t k) { return m_items.mut()[k]; }
+    T& operator[](size_t k) { return m_items.mutableValue()[k]; }
     const T& front() const { return m_items.get().front(); }
     const T& back() const { return m_items.get().back(); }
-    T& back() { return m_items.mut().back(); }
-    void push_back(T v) { m_items.mut().push_back(std::move(v)); }
+    T& back() { return m_items.mutableValue().back(); }
+    void push_back(T v) { m_items.mutableValue().push_back(std::move(v)); }
     template <class... A>
-    T& emplace_back(A&&... a) { return m_items.mut().emplace_back(std::forward<A>(a)...); }
+    T& emplace_back(A&&... a) { return m_items.mutableValue().emplace_back(std::forward<A>(a)...); }
     void resize(size_t n) {
-        if (n || m_items.present()) m_items.mut().resize(n);
+        if (n || m_items.present()) m_items.mutableValue().resize(n);
     }
-    void reserve(size_t n) { m_items.mut().reserve(n); }
+    void reserve(size_t n) { m_items.mutableValue().reserve(n); }
     void clear() { m_items = {}; }
     bool operator==(const BoxedVector& o) const { return vec() == o.vec(); }
 

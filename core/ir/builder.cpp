@@ -121,17 +121,17 @@ Node& NodeBuilder::node() { return m_owner->m_graph.nodes[m_index]; }
 const std::string& NodeBuilder::name() const { return m_owner->m_graph.nodes[m_index].name; }
 
 NodeBuilder& NodeBuilder::arg(std::string name, Argument value) {
-    node().inputs.push_back({std::move(name), std::move(value), 1});
+    node().inputs.push_back({std::move(name), std::move(value), ArgumentKind::Positional});
     return *this;
 }
 
 NodeBuilder& NodeBuilder::kwarg(std::string name, Argument value) {
-    node().inputs.push_back({std::move(name), std::move(value), 2});
+    node().inputs.push_back({std::move(name), std::move(value), ArgumentKind::Keyword});
     return *this;
 }
 
 NodeBuilder& NodeBuilder::argUnknownKind(std::string name, Argument value) {
-    node().inputs.push_back({std::move(name), std::move(value), 0});
+    node().inputs.push_back({std::move(name), std::move(value), ArgumentKind::Unknown});
     return *this;
 }
 
@@ -266,7 +266,7 @@ Result<std::shared_ptr<const Graph>> GraphBuilder::build() const {
 ProgramBuilder::ProgramBuilder(std::string modelName) {
     m_program.container = ContainerKind::Builder;
     m_program.modelName = std::move(modelName);
-    m_program.torchVersion = "irlens-builder";
+    m_program.torchVersionEstimate = "irlens-builder";
     m_program.opsetVersion["aten"] = 10;
 }
 

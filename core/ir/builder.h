@@ -41,12 +41,12 @@ class NodeBuilder {
 public:
     NodeBuilder(GraphBuilder* owner, size_t index) : m_owner(owner), m_index(index) {}
 
-    /// A positional argument (NamedArgument kind 1). HOPs use name "".
+    /// A positional argument (ArgumentKind::Positional). HOPs use name "".
     NodeBuilder& arg(std::string name, Argument value);
     NodeBuilder& arg(std::string name, const std::string& tensorName) { return arg(std::move(name), Argument::tensor(tensorName)); }
-    /// A keyword argument (kind 2).
+    /// A keyword argument (ArgumentKind::Keyword).
     NodeBuilder& kwarg(std::string name, Argument value);
-    /// An argument whose kind is unknown (kind 0, as in files before schema 8).
+    /// An argument of ArgumentKind::Unknown (as in files before schema 8).
     NodeBuilder& argUnknownKind(std::string name, Argument value);
 
     /// One tensor output named like the node.

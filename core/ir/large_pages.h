@@ -9,8 +9,8 @@ namespace irlens::core {
 
 /// Asks mimalloc (when the build links it) to back its memory with 2 MiB pages where the kernel
 /// gives them (transparent huge pages on "always" or "madvise"; elsewhere a no-op). Opening the
-/// 100,000-node program allocates about 600 MB; faulted in 4 KiB at a time that was 0.3 s of its
-/// 1.1 s load (`irlens-cli info`: 1.11-1.17 s before, 0.77-0.94 s with them; a first run after other
+/// 100,000-node program allocates about 600 MB; faulted in 4 KiB at a time that is 0.3 s of its
+/// 1.1 s load (`irlens-cli info`: 1.11-1.17 s without them, 0.77-0.94 s with them; a first run after other
 /// processes freed much memory can take 1.3 s while the kernel compacts it into 2 MiB pages).
 inline void preferLargePages() {
 #ifdef IRLENS_WITH_MIMALLOC

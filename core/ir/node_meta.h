@@ -40,7 +40,7 @@ template <class T>
 class SharedList {
 public:
     SharedList() = default;
-    SharedList(std::vector<T> items) // NOLINT(google-explicit-constructor): assigned like the vector it was
+    SharedList(std::vector<T> items) // NOLINT(google-explicit-constructor): assigned like a vector
         : m_items(items.empty() ? nullptr : std::make_shared<const std::vector<T>>(std::move(items))) {}
 
     const std::vector<T>& items() const { return m_items ? *m_items : none(); }
@@ -88,7 +88,7 @@ private:
     std::shared_ptr<const std::string> m_text;
 };
 
-/// A node's raw metadata: a handful of keys, kept as a sorted vector (a std::map spent a 96-byte
+/// A node's raw metadata: a handful of keys, kept as a sorted vector (a std::map spends a 96-byte
 /// allocation on each key of each node). The parts of std::map's interface the IR uses.
 class MetaMap {
 public:

@@ -39,7 +39,16 @@ struct Program {
 
     // ExportedProgram
     SchemaVersion schemaVersion;
+    /// The torch that exported the program, as the file's torch_version records it; empty when the
+    /// file records none.
     std::string torchVersion;
+    /// What irlens estimates instead when torchVersion is empty: "<=2.4" for a file without the field
+    /// (torch added it in 2.5), "irlens-builder" for a program built in code. Files irlens writes keep
+    /// it in graph_module.metadata (kTorchEstimateMetadataKey), never in torch_version, which other
+    /// readers take for a version.
+    std::string torchVersionEstimate;
+    /// torchVersion, else its estimate: what `info` and the window's status show.
+    const std::string& torchVersionOrEstimate() const { return torchVersion.empty() ? torchVersionEstimate : torchVersion; }
     std::map<std::string, int64_t> opsetVersion;
     std::vector<std::string> verifiers; // ["TRAINING"], ["ATEN"], ...
     std::string dialect;                // oldest files only

@@ -58,7 +58,7 @@ Result<MetaOutputs> elementwise(const NodeArgs& a, const ElementwiseInfo& info) 
     if (!shape) return a.error("", shape.error());
     TensorMeta out = contiguousMeta(types->result, *shape, device);
     out.strides = meta::iteratorStrides(tensors, *shape);
-    return meta::one(std::move(out));
+    return meta::singleTensor(std::move(out));
 }
 
 // In-place ops return their (mutated) first argument.
@@ -67,7 +67,7 @@ Result<MetaOutputs> inplace(const NodeArgs& a) {
     std::string first = s && !s->args.empty() ? s->args[0].name : "self";
     auto t = a.tensor(first);
     if (!t) return t.status();
-    return meta::one(**t);
+    return meta::singleTensor(**t);
 }
 
 } // namespace

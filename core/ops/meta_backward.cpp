@@ -55,14 +55,14 @@ Result<MetaOutputs> groupNormBackward(const NodeArgs& a) {
 // The pooling gradients: the input's sizes, contiguous.
 Result<MetaOutputs> likeSelf(const NodeArgs& a) {
     IRLENS_ASSIGN_OR_RETURN(self, a.tensor("self"));
-    return one(contiguousMeta(self->dtype, self->sizes, self->device));
+    return singleTensor(contiguousMeta(self->dtype, self->sizes, self->device));
 }
 
 Result<MetaOutputs> gridSampler2d(const NodeArgs& a) {
     IRLENS_ASSIGN_OR_RETURN(in, a.tensor("input"));
     IRLENS_ASSIGN_OR_RETURN(grid, a.tensor("grid"));
     if (in->sizes.size() != 4 || grid->sizes.size() != 4) return a.error("grid", "expected a 4-D input and a 4-D grid");
-    return one(contiguousMeta(in->dtype, {in->sizes[0], in->sizes[1], grid->sizes[1], grid->sizes[2]}, in->device));
+    return singleTensor(contiguousMeta(in->dtype, {in->sizes[0], in->sizes[1], grid->sizes[1], grid->sizes[2]}, in->device));
 }
 
 // resize_: the same sizes keep self's strides; other sizes are contiguous.
@@ -71,8 +71,8 @@ Result<MetaOutputs> resize(const NodeArgs& a) {
     IRLENS_ASSIGN_OR_RETURN(size, a.symInts("size"));
     bool same = size.size() == self->sizes.size();
     for (size_t k = 0; same && k < size.size(); ++k) same = sameSize(size[k], self->sizes[k]);
-    if (same) return one(*self);
-    return one(contiguousMeta(self->dtype, size, self->device));
+    if (same) return singleTensor(*self);
+    return singleTensor(contiguousMeta(self->dtype, size, self->device));
 }
 
 } // namespace

@@ -22,7 +22,7 @@ void registerQuant(std::vector<std::pair<std::string, MetaFn>>& table);
 void registerBackward(std::vector<std::pair<std::string, MetaFn>>& table);
 void registerFft(std::vector<std::pair<std::string, MetaFn>>& table);
 
-inline MetaOutputs one(TensorMeta m) { return {InferredValue::tensor(std::move(m))}; }
+inline MetaOutputs singleTensor(TensorMeta m) { return {InferredValue::tensor(std::move(m))}; }
 
 /// Wraps a possibly negative dim into [0, rank); `rank` 0 accepts -1 and 0 (scalars).
 Result<int64_t> wrapDim(const NodeArgs& a, const std::string& arg, int64_t dim, int64_t rank);

@@ -49,7 +49,7 @@ Result<MetaOutputs> fft(const NodeArgs& a, FftKind kind) {
         IRLENS_ASSIGN_OR_RETURN(size, a.symInt("last_dim_size"));
         last = size;
     }
-    return one(contiguousMeta(dtype, shape, in->device));
+    return singleTensor(contiguousMeta(dtype, shape, in->device));
 }
 
 // prims.real / prims.imag: a view of one part of each complex element.
@@ -60,7 +60,7 @@ Result<MetaOutputs> complexPart(const NodeArgs& a, int part) {
     out.dtype = realCounterpart(in->dtype);
     for (auto& s : out.strides) s = mulSym(s, SymInt::literal(2));
     out.storageOffset = SymInt::literal(2 * (in->storageOffset.isStatic() ? in->storageOffset.value : 0) + part);
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> conjugate(const NodeArgs& a, const std::string& arg, bool view) {
@@ -71,7 +71,7 @@ Result<MetaOutputs> conjugate(const NodeArgs& a, const std::string& arg, bool vi
         out.strides = preservedStrides(*in, in->sizes);
         out.storageOffset = SymInt::literal(0);
     }
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 } // namespace

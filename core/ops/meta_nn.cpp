@@ -16,7 +16,7 @@ Result<MetaOutputs> linear(const NodeArgs& a) {
     auto shape = in->sizes;
     shape.pop_back();
     if (w->sizes.size() == 2) shape.push_back(w->sizes[0]);
-    return one(contiguousMeta(in->dtype, shape, in->device));
+    return singleTensor(contiguousMeta(in->dtype, shape, in->device));
 }
 
 Result<MetaOutputs> mm(const NodeArgs& a, const std::string& lhs, const std::string& rhs) {
@@ -26,7 +26,7 @@ Result<MetaOutputs> mm(const NodeArgs& a, const std::string& lhs, const std::str
     if (!sameSize(x->sizes[1], y->sizes[0]) && x->sizes[1].isStatic() && y->sizes[0].isStatic())
         return a.error("", "cannot multiply " + shapeString(x->sizes) + " by " + shapeString(y->sizes));
     if (x->dtype != y->dtype) return a.error("", "expected both matrices to have the same dtype, got " + dtypeName(x->dtype) + " and " + dtypeName(y->dtype));
-    return one(contiguousMeta(x->dtype, {x->sizes[0], y->sizes[1]}, x->device));
+    return singleTensor(contiguousMeta(x->dtype, {x->sizes[0], y->sizes[1]}, x->device));
 }
 
 Result<MetaOutputs> bmm(const NodeArgs& a) {
@@ -35,7 +35,7 @@ Result<MetaOutputs> bmm(const NodeArgs& a) {
     if (x->sizes.size() != 3 || y->sizes.size() != 3) return a.error("", "expected 3-D batches, got " + shapeString(x->sizes) + " and " + shapeString(y->sizes));
     if (x->sizes[2].isStatic() && y->sizes[1].isStatic() && !sameSize(x->sizes[2], y->sizes[1]))
         return a.error("", "cannot multiply " + shapeString(x->sizes) + " by " + shapeString(y->sizes));
-    return one(contiguousMeta(x->dtype, {x->sizes[0], x->sizes[1], y->sizes[2]}, x->device));
+    return singleTensor(contiguousMeta(x->dtype, {x->sizes[0], x->sizes[1], y->sizes[2]}, x->device));
 }
 
 Result<MetaOutputs> matmul(const NodeArgs& a) {
@@ -54,7 +54,7 @@ Result<MetaOutputs> matmul(const NodeArgs& a) {
     auto shape = *batch;
     if (!xVec) shape.push_back(xs[xs.size() - 2]);
     if (!yVec) shape.push_back(ys.back());
-    return one(contiguousMeta(x->dtype, shape, x->device));
+    return singleTensor(contiguousMeta(x->dtype, shape, x->device));
 }
 
 Result<MetaOutputs> convolutionShape(const NodeArgs& a, bool transposed) {
@@ -87,7 +87,7 @@ Result<MetaOutputs> convolutionShape(const NodeArgs& a, bool transposed) {
         if (o <= 0) return a.error("input", "the output size would be " + std::to_string(o) + " (input too small for the kernel)");
         shape.push_back(SymInt::literal(o));
     }
-    return one(contiguousMeta(in->dtype, shape, in->device));
+    return singleTensor(contiguousMeta(in->dtype, shape, in->device));
 }
 
 Result<MetaOutputs> convolution(const NodeArgs& a) {
@@ -122,7 +122,7 @@ Result<MetaOutputs> pool2d(const NodeArgs& a, bool withIndices, bool hasDilation
         shape[dim] = SymInt::literal(*o);
     }
     TensorMeta out = contiguousMeta(in->dtype, shape, in->device);
-    if (!withIndices) return one(out);
+    if (!withIndices) return singleTensor(out);
     TensorMeta idx = out;
     idx.dtype = ScalarType::Int64;
     return MetaOutputs{InferredValue::tensor(out), InferredValue::tensor(idx)};
@@ -134,7 +134,7 @@ Result<MetaOutputs> adaptivePool(const NodeArgs& a) {
     if (in->sizes.size() < size.size()) return a.error("self", "input rank below the output size rank");
     auto shape = in->sizes;
     std::copy(size.begin(), size.end(), shape.end() - static_cast<long>(size.size()));
-    return one(contiguousMeta(in->dtype, shape, in->device));
+    return singleTensor(contiguousMeta(in->dtype, shape, in->device));
 }
 
 // Reduced shape over `dims` (empty or absent = all dims).
@@ -179,7 +179,7 @@ Result<MetaOutputs> reduction(const NodeArgs& a, const std::string& dimArg, int 
     case 5: dtype = ScalarType::Int64; break;
     default: break;
     }
-    return one(contiguousMeta(dtype, *shape, in->device));
+    return singleTensor(contiguousMeta(dtype, *shape, in->device));
 }
 
 Result<MetaOutputs> softmax(const NodeArgs& a, bool explicitHalfToFloat) {
@@ -194,7 +194,7 @@ Result<MetaOutputs> softmax(const NodeArgs& a, bool explicitHalfToFloat) {
     } else if (auto t = a.scalarType("dtype")) {
         dtype = *t;
     }
-    return one(contiguousMeta(dtype, in->sizes, in->device));
+    return singleTensor(contiguousMeta(dtype, in->sizes, in->device));
 }
 
 Result<MetaOutputs> batchNormLike(const NodeArgs& a, int extraOutputs) {
@@ -237,7 +237,7 @@ Result<MetaOutputs> sdpa(const NodeArgs& a) {
     TensorMeta out = contiguousMeta(q->dtype, shape, q->device);
     // The CPU flash-attention meta allocates empty_like(query): the query's layout.
     if (sameSize(q->sizes.back(), v->sizes.back())) out.strides = preservedStrides(*q, shape);
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 } // namespace

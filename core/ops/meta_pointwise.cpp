@@ -11,7 +11,7 @@ namespace {
 Result<MetaOutputs> sameAs(const NodeArgs& a, const std::string& arg) {
     auto t = a.tensor(arg);
     if (!t) return t.status();
-    return one(**t);
+    return singleTensor(**t);
 }
 
 // empty_like(x, memory_format) strides: preserve (default) keeps x's layout when dense.
@@ -29,7 +29,7 @@ Result<MetaOutputs> cloneLike(const NodeArgs& a) {
     out.storageOffset = SymInt::literal(0);
     out.requiresGrad = false;
     if (auto d = a.scalarType("dtype")) out.dtype = *d;
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> maskedFill(const NodeArgs& a) {
@@ -41,7 +41,7 @@ Result<MetaOutputs> maskedFill(const NodeArgs& a) {
     if (!shape) return a.error("mask", shape.error());
     TensorMeta out = contiguousMeta((*self)->dtype, *shape, (*self)->device);
     out.strides = iteratorStrides({*self, *mask}, *shape);
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 ScalarType numberDtype(const Argument* v) {
@@ -77,7 +77,7 @@ Result<MetaOutputs> arange(const NodeArgs& a, bool hasStart, bool hasStep) {
     for (const char* n : {"start", "end", "step"})
         if (const Argument* v = a.get(n); v && v->kind == ArgKind::Float) dtype = ScalarType::Float32;
     if (auto d = a.scalarType("dtype")) dtype = *d;
-    return one(contiguousMeta(dtype, {SymInt::literal(length)}, deviceArg(a)));
+    return singleTensor(contiguousMeta(dtype, {SymInt::literal(length)}, deviceArg(a)));
 }
 
 Result<MetaOutputs> factory(const NodeArgs& a, const std::string& sizeArg, std::optional<ScalarType> fallback) {
@@ -85,7 +85,7 @@ Result<MetaOutputs> factory(const NodeArgs& a, const std::string& sizeArg, std::
     if (!sizes) return sizes.status();
     ScalarType dtype = fallback.value_or(numberDtype(a.get("fill_value")));
     if (auto d = a.scalarType("dtype")) dtype = *d;
-    return one(contiguousMeta(dtype, *sizes, deviceArg(a)));
+    return singleTensor(contiguousMeta(dtype, *sizes, deviceArg(a)));
 }
 
 // The *_like factories and fill make what clone makes: self's shape, strides as memory_format says, dtype if given.
@@ -107,7 +107,7 @@ void registerPointwise(std::vector<std::pair<std::string, MetaFn>>& t) {
         if (train && !*train) return sameAs(a, "input"); // eval: the input itself
         auto t = a.tensor("input");
         if (!t) return t.status();
-        return one(contiguousMeta((*t)->dtype, (*t)->sizes, (*t)->device));
+        return singleTensor(contiguousMeta((*t)->dtype, (*t)->sizes, (*t)->device));
     });
     t.emplace_back("aten::native_dropout.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
         auto t = a.tensor("input");
@@ -121,8 +121,8 @@ void registerPointwise(std::vector<std::pair<std::string, MetaFn>>& t) {
     t.emplace_back("aten::contiguous.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
         auto s = a.tensor("self");
         if (!s) return s.status();
-        if (isContiguous(**s)) return one(**s); // returns self
-        return one(contiguousMeta((*s)->dtype, (*s)->sizes, (*s)->device));
+        if (isContiguous(**s)) return singleTensor(**s); // returns self
+        return singleTensor(contiguousMeta((*s)->dtype, (*s)->sizes, (*s)->device));
     });
     t.emplace_back("aten::arange.default", [](const NodeArgs& a) { return arange(a, false, false); });
     t.emplace_back("aten::arange.start", [](const NodeArgs& a) { return arange(a, true, false); });
@@ -134,7 +134,7 @@ void registerPointwise(std::vector<std::pair<std::string, MetaFn>>& t) {
     t.emplace_back("aten::scalar_tensor.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
         ScalarType dtype = ScalarType::Float32;
         if (auto d = a.scalarType("dtype")) dtype = *d;
-        return one(contiguousMeta(dtype, {}, deviceArg(a)));
+        return singleTensor(contiguousMeta(dtype, {}, deviceArg(a)));
     });
     for (const char* op : {"aten::full_like.default", "aten::zeros_like.default", "aten::ones_like.default", "aten::empty_like.default"})
         t.emplace_back(op, likeFactory);
@@ -148,7 +148,7 @@ void registerPointwise(std::vector<std::pair<std::string, MetaFn>>& t) {
         ScalarType dtype = (*s)->dtype;
         if (categoryOf(dtype) < TypeCategory::Floating) dtype = ScalarType::Int64;
         if (auto given = a.scalarType("dtype")) dtype = *given;
-        return one(contiguousMeta(dtype, (*s)->sizes, (*s)->device));
+        return singleTensor(contiguousMeta(dtype, (*s)->sizes, (*s)->device));
     });
 }
 

@@ -28,7 +28,7 @@ Result<MetaOutputs> broadcastInDim(const NodeArgs& a) {
                                         " cannot broadcast to " + shape[d].toString());
         }
     }
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> collapseView(const NodeArgs& a, bool view) {
@@ -46,12 +46,12 @@ Result<MetaOutputs> collapseView(const NodeArgs& a, bool view) {
     out.sizes = shape;
     if (!view) {
         out.strides = contiguousStrides(shape);
-        return one(std::move(out));
+        return singleTensor(std::move(out));
     }
     auto strides = viewStrides(*in, shape);
     if (!strides) return a.error("a", "collapse_view: dims " + std::to_string(start) + ".." + std::to_string(end) + " are not viewable as one");
     out.strides = *strides;
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> splitDim(const NodeArgs& a) {
@@ -72,7 +72,7 @@ Result<MetaOutputs> splitDim(const NodeArgs& a) {
     SymInt stride = *d < static_cast<int64_t>(in->strides.size()) ? in->strides[*d] : SymInt::literal(1);
     out.strides[*d] = stride;
     out.strides.insert(out.strides.begin() + *d, mulSym(stride, SymInt::literal(inner)));
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> reducePrim(const NodeArgs& a, bool realOut) {
@@ -89,7 +89,7 @@ Result<MetaOutputs> reducePrim(const NodeArgs& a, bool realOut) {
     for (int64_t i = 0; i < rank; ++i)
         if (!reduce[i]) shape.push_back(in->sizes[i]);
     ScalarType dtype = a.scalarType("output_dtype").value_or(realOut ? realCounterpart(in->dtype) : in->dtype);
-    return one(contiguousMeta(dtype, shape, in->device));
+    return singleTensor(contiguousMeta(dtype, shape, in->device));
 }
 
 Result<MetaOutputs> convertElementType(const NodeArgs& a) {
@@ -101,7 +101,7 @@ Result<MetaOutputs> convertElementType(const NodeArgs& a) {
     out.strides = preservedStrides(*in, in->sizes);
     out.storageOffset = SymInt::literal(0);
     out.requiresGrad = false;
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> factoryPrim(const NodeArgs& a, const std::string& shapeArg) {
@@ -109,7 +109,7 @@ Result<MetaOutputs> factoryPrim(const NodeArgs& a, const std::string& shapeArg) 
     auto dtype = a.scalarType("dtype");
     if (!dtype) return a.error("dtype", "expected a dtype");
     const Argument* dev = a.get("device");
-    return one(contiguousMeta(*dtype, shape, dev && dev->kind == ArgKind::Device ? dev->device() : Device{}));
+    return singleTensor(contiguousMeta(*dtype, shape, dev && dev->kind == ArgKind::Device ? dev->device() : Device{}));
 }
 
 } // namespace
@@ -122,14 +122,14 @@ void registerPrims(std::vector<std::pair<std::string, MetaFn>>& t) {
     t.emplace_back("prims::split_dim.default", splitDim);
     t.emplace_back("prims::view_of.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
         IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
-        return one(*in);
+        return singleTensor(*in);
     });
     t.emplace_back("prims::reshape.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
         IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
         IRLENS_ASSIGN_OR_RETURN(shape, a.symInts("shape"));
         auto resolved = inferViewShape(a, in->sizes, shape);
         if (!resolved) return resolved.status();
-        return one(contiguousMeta(in->dtype, *resolved, in->device));
+        return singleTensor(contiguousMeta(in->dtype, *resolved, in->device));
     });
     t.emplace_back("prims::transpose.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
         IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
@@ -141,7 +141,7 @@ void registerPrims(std::vector<std::pair<std::string, MetaFn>>& t) {
             out.sizes[i] = in->sizes[perm[i]];
             if (in->strides.size() == in->sizes.size()) out.strides[i] = in->strides[perm[i]];
         }
-        return one(std::move(out));
+        return singleTensor(std::move(out));
     });
     t.emplace_back("prims::squeeze.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
         IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
@@ -156,7 +156,7 @@ void registerPrims(std::vector<std::pair<std::string, MetaFn>>& t) {
             out.sizes.push_back(in->sizes[i]);
             if (i < in->strides.size()) out.strides.push_back(in->strides[i]);
         }
-        return one(std::move(out));
+        return singleTensor(std::move(out));
     });
     t.emplace_back("prims::clone.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
         IRLENS_ASSIGN_OR_RETURN(in, a.tensor("self"));
@@ -165,11 +165,11 @@ void registerPrims(std::vector<std::pair<std::string, MetaFn>>& t) {
         bool contiguous = f && f->kind == ArgKind::MemoryFormat && f->i == static_cast<int>(MemoryFormat::Contiguous);
         out.strides = contiguous ? contiguousStrides(in->sizes) : preservedStrides(*in, in->sizes);
         out.storageOffset = SymInt::literal(0);
-        return one(std::move(out));
+        return singleTensor(std::move(out));
     });
     t.emplace_back("prims::rev.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
         IRLENS_ASSIGN_OR_RETURN(in, a.tensor("a"));
-        return one(contiguousMeta(in->dtype, in->sizes, in->device));
+        return singleTensor(contiguousMeta(in->dtype, in->sizes, in->device));
     });
     for (const char* p : {"sum", "prod", "amax", "amin", "xor_sum"})
         t.emplace_back(std::string("prims::") + p + ".default", [](const NodeArgs& a) { return reducePrim(a, false); });
@@ -181,10 +181,10 @@ void registerPrims(std::vector<std::pair<std::string, MetaFn>>& t) {
         IRLENS_ASSIGN_OR_RETURN(length, a.symInt("length"));
         auto dtype = a.scalarType("dtype");
         if (!dtype) return a.error("dtype", "expected a dtype");
-        return one(contiguousMeta(*dtype, {length}));
+        return singleTensor(contiguousMeta(*dtype, {length}));
     });
     t.emplace_back("prims::scalar_tensor.default", [](const NodeArgs& a) -> Result<MetaOutputs> {
-        return one(contiguousMeta(a.scalarType("dtype").value_or(ScalarType::Float32), {}));
+        return singleTensor(contiguousMeta(a.scalarType("dtype").value_or(ScalarType::Float32), {}));
     });
 }
 

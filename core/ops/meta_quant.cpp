@@ -16,7 +16,7 @@ Result<MetaOutputs> convertTo(const NodeArgs& a, std::optional<ScalarType> dtype
     out.dtype = *dtype;
     out.strides = preservedStrides(*in, in->sizes);
     out.requiresGrad = false;
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> quantize(const NodeArgs& a) { return convertTo(a, a.scalarType("dtype"), "dtype"); }

@@ -23,7 +23,7 @@ Result<MetaOutputs> viewAs(const NodeArgs& a, const TensorMeta& in, std::vector<
         return a.error("size", "view size " + shapeString(out.sizes) + " is not compatible with the input's strides " +
                                    shapeString(in.strides) + " (use reshape)");
     }
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> view(const NodeArgs& a, const std::string& sizeArg, bool allowCopy) {
@@ -48,14 +48,14 @@ Result<MetaOutputs> permuteDims(const NodeArgs& a, const TensorMeta& in, const s
         out.sizes[i] = in.sizes[*d];
         if (in.strides.size() == in.sizes.size()) out.strides[i] = in.strides[*d];
     }
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> transpose(const NodeArgs& a, int64_t d0, int64_t d1) {
     auto in = a.tensor("self");
     if (!in) return in.status();
     int64_t rank = static_cast<int64_t>((*in)->sizes.size());
-    if (rank == 0) return one(**in);
+    if (rank == 0) return singleTensor(**in);
     auto w0 = wrapDim(a, "dim0", d0, rank), w1 = wrapDim(a, "dim1", d1, rank);
     if (!w0) return w0.status();
     if (!w1) return w1.status();
@@ -81,7 +81,7 @@ Result<MetaOutputs> squeezeDims(const NodeArgs& a, const TensorMeta& in, std::ve
         out.sizes.push_back(in.sizes[i]);
         if (i < static_cast<int64_t>(in.strides.size())) out.strides.push_back(in.strides[i]);
     }
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> unsqueeze(const NodeArgs& a) {
@@ -96,7 +96,7 @@ Result<MetaOutputs> unsqueeze(const NodeArgs& a) {
     SymInt stride = *d >= rank ? SymInt::literal(1) : mulSym(out.sizes[*d], out.strides[*d]);
     out.sizes.insert(out.sizes.begin() + *d, SymInt::literal(1));
     out.strides.insert(out.strides.begin() + *d, stride);
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> expand(const NodeArgs& a) {
@@ -122,7 +122,7 @@ Result<MetaOutputs> expand(const NodeArgs& a) {
             return a.error("size", "cannot expand size " + src.toString() + " at dimension " + std::to_string(i - offset) +
                                        " to " + dst.toString());
     }
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 // A slice of `dim` from start (length `len`, step `step`): shares storage.
@@ -150,7 +150,7 @@ Result<MetaOutputs> slice(const NodeArgs& a) {
     int64_t start = a.optInteger("start").value_or(0);
     int64_t end = a.optInteger("end").value_or(std::numeric_limits<int64_t>::max());
     if (!size.isStatic()) {
-        if (start == 0 && step == 1 && end >= std::numeric_limits<int32_t>::max()) return one(**in);
+        if (start == 0 && step == 1 && end >= std::numeric_limits<int32_t>::max()) return singleTensor(**in);
         return a.error("", "slicing a symbolic dimension is not supported by irlens' meta inference");
     }
     int64_t n = size.value;
@@ -159,7 +159,7 @@ Result<MetaOutputs> slice(const NodeArgs& a) {
     start = std::clamp<int64_t>(start, 0, n);
     end = std::clamp<int64_t>(end, start, n);
     int64_t len = (end - start + step - 1) / step;
-    return one(sliceOf(**in, *d, SymInt::literal(len), start, step));
+    return singleTensor(sliceOf(**in, *d, SymInt::literal(len), start, step));
 }
 
 Result<MetaOutputs> select(const NodeArgs& a) {
@@ -182,7 +182,7 @@ Result<MetaOutputs> select(const NodeArgs& a) {
     TensorMeta out = sliceOf(**in, *d, SymInt::literal(1), i, 1);
     out.sizes.erase(out.sizes.begin() + *d);
     out.strides.erase(out.strides.begin() + *d);
-    return one(std::move(out));
+    return singleTensor(std::move(out));
 }
 
 Result<MetaOutputs> splitSizes(const NodeArgs& a, const TensorMeta& in, int64_t dim, const std::vector<int64_t>& sizes) {
@@ -238,7 +238,7 @@ Result<MetaOutputs> flatten(const NodeArgs& a) {
     if (!s) return s.status();
     if (!e) return e.status();
     if (*s > *e) return a.error("start_dim", "flatten() has start_dim after end_dim");
-    if (*s == *e) return one(**in);
+    if (*s == *e) return singleTensor(**in);
     std::vector<SymInt> shape;
     for (int64_t i = 0; i < *s; ++i) shape.push_back((*in)->sizes[i]);
     SymInt merged = SymInt::literal(1);
@@ -281,7 +281,7 @@ Result<MetaOutputs> cat(const NodeArgs& a) {
     if (ops.empty()) return a.error("tensors", "expected a non-empty list of tensors");
     auto types = elementwiseDtypes(ops, PromotionKind::NoOpmath);
     if (!types) return a.error("tensors", types.error());
-    if (ts.empty()) return one(contiguousMeta(types->result, {SymInt::literal(0)}));
+    if (ts.empty()) return singleTensor(contiguousMeta(types->result, {SymInt::literal(0)}));
     int64_t rank = static_cast<int64_t>(ts[0]->sizes.size());
     auto d = wrapDim(a, "dim", a.optInteger("dim").value_or(0), rank);
     if (!d) return d.status();
@@ -294,7 +294,7 @@ Result<MetaOutputs> cat(const NodeArgs& a) {
         if (shape[*d].isStatic() && ts[i]->sizes[*d].isStatic()) shape[*d] = SymInt::literal(shape[*d].value + ts[i]->sizes[*d].value);
         else shape[*d] = SymInt::expression(shape[*d].toString() + " + " + ts[i]->sizes[*d].toString());
     }
-    return one(contiguousMeta(types->result, shape, ts[0]->device));
+    return singleTensor(contiguousMeta(types->result, shape, ts[0]->device));
 }
 
 Result<MetaOutputs> indexSelect(const NodeArgs& a) {
@@ -309,7 +309,7 @@ Result<MetaOutputs> indexSelect(const NodeArgs& a) {
     if (!d) return d.status();
     auto shape = (*in)->sizes;
     if (rank > 0) shape[*d] = numel((*index)->sizes);
-    return one(contiguousMeta((*in)->dtype, shape, (*in)->device));
+    return singleTensor(contiguousMeta((*in)->dtype, shape, (*in)->device));
 }
 
 Result<MetaOutputs> embedding(const NodeArgs& a) {
@@ -321,7 +321,7 @@ Result<MetaOutputs> embedding(const NodeArgs& a) {
     if (categoryOf((*idx)->dtype) != TypeCategory::Integer) return a.error("indices", "expected integer indices");
     auto shape = (*idx)->sizes;
     shape.push_back((*w)->sizes[1]);
-    return one(contiguousMeta((*w)->dtype, shape, (*w)->device));
+    return singleTensor(contiguousMeta((*w)->dtype, shape, (*w)->device));
 }
 
 } // namespace

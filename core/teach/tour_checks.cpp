@@ -148,7 +148,7 @@ TourVerdict checkStop(const TourStop& stop, const TourState& state) {
     case TourCheck::SelectNodeWithKwargs:
         return judgeNode(stop, state,
                          [](const Node& n) {
-                             return std::any_of(n.inputs.begin(), n.inputs.end(), [](const NamedArgument& a) { return a.kind == 2; });
+                             return std::any_of(n.inputs.begin(), n.inputs.end(), [](const NamedArgument& a) { return a.kind == ArgumentKind::Keyword; });
                          },
                          [](const Node&) { return std::string("it passes every argument positionally (kwargs = {})"); });
     case TourCheck::SelectNodeInModule:

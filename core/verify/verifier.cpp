@@ -1,6 +1,6 @@
 #include "core/verify/verifier.h"
 
-#include "core/io/fx_printer.h"
+#include "core/ir/fx_names.h"
 #include "core/ops/op_registry.h"
 #include "core/verify/verifier_context.h"
 

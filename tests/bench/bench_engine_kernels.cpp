@@ -22,14 +22,14 @@ double medianMs(const std::string& target, std::vector<std::pair<std::string, Ar
     n.target = Target::parse("torch.ops." + target);
     std::vector<EValue> inputs;
     for (auto& [name, t] : tensors) {
-        n.inputs.push_back({name, Argument::tensor("in_" + name), 1});
+        n.inputs.push_back({name, Argument::tensor("in_" + name), ArgumentKind::Positional});
         p->graph.inputs.push_back(Argument::tensor("in_" + name));
         InputSpec s;
         s.arg = Argument::tensor("in_" + name);
         p->signature.inputSpecs.push_back(s);
         inputs.push_back(EValue::fromTensor(t));
     }
-    for (auto& [name, a] : literals) n.inputs.push_back({name, a, 1});
+    for (auto& [name, a] : literals) n.inputs.push_back({name, a, ArgumentKind::Positional});
     for (int o = 0; o < outputs; ++o) n.outputs.push_back(Argument::tensor("o" + std::to_string(o)));
     p->graph.outputs.push_back(Argument::tensor("o0"));
     p->signature.outputSpecs.push_back({OutputKind::UserOutput, Argument::tensor("o0"), ""});

@@ -40,7 +40,7 @@ Result<std::vector<InferredValue>> inferredMetas(const CaseRecord& c) {
     target.replace(target.find("::"), 2, ".");
     n.target = Target::parse("torch.ops." + target);
     for (const auto& a : c.args) {
-        NamedArgument na{a.name, a.literal, a.keyword ? 2 : 1};
+        NamedArgument na{a.name, a.literal, a.keyword ? ArgumentKind::Keyword : ArgumentKind::Positional};
         if (a.kind == ArgRecord::Kind::Tensor) {
             std::string name = "in" + std::to_string(g.tensorValues.size());
             TensorMeta m;

@@ -15,7 +15,7 @@ inline core::Node makeNode(const std::string& name, const std::string& target, s
     n.name = name;
     n.hasSerializedName = true;
     n.target = core::Target::parse(target);
-    for (auto& in : inputs) n.inputs.push_back({"", core::Argument::tensor(in), 1});
+    for (auto& in : inputs) n.inputs.push_back({"", core::Argument::tensor(in), core::ArgumentKind::Positional});
     n.outputs.push_back(core::Argument::tensor(name));
     n.meta.raw["nn_module_stack"] = moduleStack;
     n.meta.raw["stack_trace"] = "  File \"/nonexistent/model.py\", line 12, in forward\n    return self.fc(x)";

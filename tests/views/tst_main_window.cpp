@@ -15,7 +15,7 @@
 #include "core/ops/op_registry.h"
 #include "core/verify/diagnostic.h"
 #include "core/ir/example_program.h"
-#include "core/io/fx_printer.h"
+#include "core/ir/fx_names.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -236,7 +236,7 @@ void Decomposition::applyCurrent(size_t fromPosition, bool deferFinish) {
                               ? m_baseTitle
                               : tr("%1 (%2)").arg(m_baseTitle, QString::fromUtf8(irLevelName(currentLevel())));
     // a worker step's program comes with its module tree, and undo / redo find theirs here (building
-    // one on deep_stack took ten milliseconds and more of the GUI thread's busiest turn)
+    // one on deep_stack takes ten milliseconds and more of the GUI thread's busiest turn)
     const auto known = m_trees.find(m_shown.get());
     const bool same = known != m_trees.end() && known->second.program.lock() == m_shown;
     m_doc->setProgram(m_shown, title, same ? known->second.tree : nullptr);

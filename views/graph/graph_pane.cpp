@@ -60,7 +60,7 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
     connect(next, &QToolButton::clicked, this, [this] { nextHit(false); });
     // a new program may reuse the old graph's address: never search a stale index
     connect(m_doc, &Document::programChanged, this, [this] {
-        // the old index is freed on a worker: deep_stack's took 6-31 ms of the GUI thread's turn
+        // the old index is freed on a worker: deep_stack's takes 6-31 ms to free
         QThreadPool::globalInstance()->start([old = std::make_shared<NodeSearchIndex>(std::move(m_index))] {});
         m_index = NodeSearchIndex();
         ++m_indexGeneration;

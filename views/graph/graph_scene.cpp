@@ -136,8 +136,8 @@ void GraphScene::rebuild(LayoutPtr layout) {
     const size_t total = n + layout->edges.size() + layout->clusters.size();
     // The BSP index's depth from the number of items it holds (about 16 a leaf): the top-level ones,
     // all of them when nothing nests. Qt fixes it from the item count the first time it indexes, which
-    // was the 4 boxes of the collapsed program, so the 200,000 items of the expanded 100k program
-    // shared 32 leaves and a repaint took 50-70 ms. It only grows: a new depth re-indexes every
+    // can be the 4 boxes of the collapsed program: the 200,000 items of the expanded 100k program
+    // would then share 32 leaves and a repaint take 50-70 ms. It only grows: a new depth re-indexes every
     // top-level item in the scene, the hidden ones still waiting to be deleted too.
     size_t indexed = total;
     if (!m_frameItem.empty()) {

@@ -1,6 +1,5 @@
 #include "views/graph/graph_view.h"
 
-#include "views/decomp/decomposition.h"
 #include "views/document.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_navigation.h"
@@ -294,15 +293,8 @@ void GraphView::addNodeActions(QMenu& menu, int n) {
     QAction* source = menu.addAction(tr("Show source"), this, [this, n] { Q_EMIT showSourceRequested(n); });
     source->setEnabled(!node.meta.frames.empty());
     if (node.meta.frames.empty()) source->setToolTip(tr("The file records no stack trace for this node"));
-    // the same candidates the Decomposition pane's Step button acts on (top-level graph only)
-    Decomposition* d = m_doc->decomposition();
-    QAction* decompose = menu.addAction(tr("Decompose this node"), this, [d, name = node.name] {
-        d->stepNode(QString::fromStdString(name));
-    });
-    bool steppable = false;
-    if (d && m_doc->scopes().size() == 1)
-        for (const auto& c : d->candidates()) steppable = steppable || c.node == node.name;
-    decompose->setEnabled(steppable);
+    QAction* decompose = menu.addAction(tr("Decompose this node"), this, [this, n] { m_doc->decomposeNode(n); });
+    decompose->setEnabled(m_doc->canDecomposeNode(n));
     // the stepping interpreter runs the top-level graph (Run › Run to here)
     QAction* runTo = menu.addAction(tr("Run to here"), this, [this, n] { Q_EMIT runToHereRequested(n); });
     runTo->setObjectName("runToHereNodeAction");
@@ -416,7 +408,7 @@ void MiniMap::drawBackground(QPainter* painter, const QRectF& rect) {
 }
 
 // Frames of 3 pixels or more are outlined; a box of under 2 pixels is one pixel set directly (at
-// thumbnail size nearly all are: QPainter's per-rectangle cost made a repaint 0.1 s on the 100k program).
+// thumbnail size nearly all are: QPainter's per-rectangle cost would make a repaint 0.1 s on the 100k program).
 QImage MiniMap::paintBoxes(const QSize& size, const QTransform& toPixels) const {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);

@@ -83,7 +83,7 @@ private:
 /// An overview of the whole scene with the visible area outlined; click or drag to move there.
 /// It shows an empty stand-in scene with the graph's rect and paints the boxes itself as plain
 /// rectangles from a list rebuilt only when the graph changed: asking the real scene to paint its
-/// 11,000 items at thumbnail size took ~65 ms per repaint on deep_stack after a decomposition. The
+/// 11,000 items at thumbnail size takes ~65 ms per repaint on deep_stack after a decomposition. The
 /// list is read from the scene's own item lists, never QGraphicsScene::items() (which sorts every
 /// item by stacking order: over a second per slice on the 100k-node program), and not while the
 /// scene is still being built.

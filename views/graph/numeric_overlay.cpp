@@ -8,7 +8,6 @@
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
-#include "views/graph/heatmap_overlay.h"
 #include "views/graph/overlay_items.h"
 
 #include <QEvent>

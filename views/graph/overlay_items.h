@@ -13,8 +13,11 @@ namespace irlens::views {
 
 class NodeItem;
 
+/// Viridis at t in [0, 1] (0 = dark purple, 1 = yellow): the scale of every colour overlay.
+QColor viridis(double t);
+
 /// The box an overlay puts over a graph box: its colour, the box's title and, under it in bold, what
-/// the colour stands for, at the title's size (a corner label was too small to read at the zoom a
+/// the colour stands for, at the title's size (a corner label is too small to read at the zoom a
 /// graph is read at). Clicks fall through to the box underneath, which selects its node.
 class OverlayBox : public QGraphicsRectItem {
 public:

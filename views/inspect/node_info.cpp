@@ -194,7 +194,7 @@ void addNodeSection(InfoRow* root, const Node& node, const Program* program) {
 
 // Whether an input is a keyword argument in FX's args / kwargs split: as recorded, else by the schema.
 bool isKwarg(const Node& node, const NamedArgument& in) {
-    if (in.kind != 0) return in.kind == 2;
+    if (in.kind != ArgumentKind::Unknown) return in.kind == ArgumentKind::Keyword;
     if (const OpInfo* info = OpRegistry::instance().find(node.target))
         for (const auto& a : info->schema.args)
             if (a.name == in.name) return a.kwargOnly;

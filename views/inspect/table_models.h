@@ -2,7 +2,7 @@
 // Flat table models of the program: signature, range constraints, diagnostics, weights.
 // All observe the Document and reset on programChanged.
 
-#include "views/run/tensor_stats.h"
+#include "views/inspect/tensor_stats.h"
 
 #include <QAbstractTableModel>
 

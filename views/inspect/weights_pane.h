@@ -2,7 +2,7 @@
 // Weights: the table (shape, dtype, bytes, min/max/mean/std, first values) and a histogram of the
 // selected tensor.
 
-#include "views/run/tensor_stats.h"
+#include "views/inspect/tensor_stats.h"
 
 #include <QWidget>
 

@@ -2,8 +2,8 @@
 #include "views/qstring_util.h"
 
 #include "views/document.h"
-#include "views/graph/heatmap_overlay.h"
 #include "views/inspect/table_pane.h"
+#include "views/run/heatmap_overlay.h"
 #include "views/run/run_snapshot.h"
 #include "views/run/source_pane.h"
 

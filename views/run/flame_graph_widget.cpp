@@ -3,7 +3,7 @@
 #include "core/ir/program.h"
 #include "views/document.h"
 #include "views/graph/graph_items.h"
-#include "views/graph/heatmap_overlay.h"
+#include "views/run/heatmap_overlay.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

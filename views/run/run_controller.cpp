@@ -14,7 +14,7 @@
 #include "views/document.h"
 #include "views/run/flame_graph_widget.h"
 #include "views/graph/graph_pane.h"
-#include "views/graph/heatmap_overlay.h"
+#include "views/run/heatmap_overlay.h"
 #include "views/run/profile_table_model.h"
 #include "views/run/run_outputs_model.h"
 #include "views/inspect/table_pane.h"

@@ -5,7 +5,7 @@
 #include "views/run/source_pane.h"
 
 #include "views/document.h"
-#include "views/graph/heatmap_overlay.h"
+#include "views/run/heatmap_overlay.h"
 #include "views/settings_writer.h"
 
 #include <QDir>

@@ -38,31 +38,19 @@ void mmKernel(KernelContext& ctx) {
     ctx.setOutput(0, c);
 }
 
-void addmmKernel(KernelContext& ctx) {
-    Tensor bias = ctx.tensor("self", 0), a = ctx.tensor("mat1", 1), b = ctx.tensor("mat2", 2);
-    double beta = ctx.scalar("beta", -1, Scalar{1, Scalar::Kind::Int}).value;
-    double alpha = ctx.scalar("alpha", -1, Scalar{1, Scalar::Kind::Int}).value;
-    checkMatmulOperands("addmm", a, b, 2);
-    Shape shape{a.size(0), b.size(1)};
-    Tensor c = ctx.alloc(a.dtype(), shape);
-    if (beta != 0) copyInto(c, expandTo(toDtype(ctx, bias, a.dtype()), shape), 1);
-    gemm(ctx, a, b, c, alpha, beta);
-    ctx.setOutput(0, c);
-}
-
 // Batched product of [B, M, K] and [B, K, N] (strided views); c is contiguous [B, M, N].
 void batchedGemm(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor& c, double alpha, double beta) {
     const int64_t B = a.size(0), M = a.size(1), N = b.size(2);
     // Several products (attention heads): whole products per worker, each single-threaded, once
     // the batch is worth a second worker (below about 2^20 multiply-adds, about 10 us on one core,
-    // waking it costs more than it saves: tiny_gpt's 4 heads of 64x64x32 ran slower on two threads).
+    // waking it costs more than it saves: tiny_gpt's 4 heads of 64x64x32 run slower on two threads).
     if (ctx.threads() > 1 && B > 1 && B * M * N * a.size(2) >= (int64_t(1) << 20)) {
         tbb::parallel_for(int64_t(0), B, [&](int64_t i) {
             Tensor ai = a.asStrided({a.size(1), a.size(2)}, {a.stride(1), a.stride(2)}, a.storageOffset() + i * a.stride(0));
             Tensor bi = b.asStrided({b.size(1), b.size(2)}, {b.stride(1), b.stride(2)}, b.storageOffset() + i * b.stride(0));
             Tensor ci = c.asStrided({M, N}, {N, 1}, c.storageOffset() + i * M * N);
-            KernelContext one(ctx.node(), {}, ctx.outputs(), 1, ctx.tracker(), nullptr);
-            gemm(one, ai, bi, ci, alpha, beta);
+            KernelContext singleThreaded(ctx.node(), {}, ctx.outputs(), 1, ctx.tracker(), nullptr);
+            gemm(singleThreaded, ai, bi, ci, alpha, beta);
         });
         return;
     }
@@ -82,17 +70,25 @@ void bmmKernel(KernelContext& ctx) {
     ctx.setOutput(0, c);
 }
 
-void baddbmmKernel(KernelContext& ctx) {
-    Tensor bias = ctx.tensor("self", 0), a = ctx.tensor("batch1", 1), b = ctx.tensor("batch2", 2);
-    double beta = ctx.scalar("beta", -1, Scalar{1, Scalar::Kind::Int}).value;
-    double alpha = ctx.scalar("alpha", -1, Scalar{1, Scalar::Kind::Int}).value;
-    checkMatmulOperands("baddbmm", a, b, 3);
-    Shape shape{a.size(0), a.size(1), b.size(2)};
-    Tensor c = ctx.alloc(a.dtype(), shape);
-    if (beta != 0) copyInto(c, expandTo(bias, shape), 1);
-    batchedGemm(ctx, a, b, c, alpha, beta);
+// addmm (rank 2) and baddbmm (rank 3): beta * self + alpha * (m1 @ m2). The bias, in the operands'
+// dtype and broadcast to the product's shape, is copied into the output, which the product then
+// accumulates into with beta (beta 0 ignores the bias, NaN included, as PyTorch does).
+void biasThenProduct(KernelContext& ctx, const char* op, const char* m1Name, const char* m2Name, int64_t rank) {
+    Tensor bias = ctx.tensor("self", 0), m1 = ctx.tensor(m1Name, 1), m2 = ctx.tensor(m2Name, 2);
+    const double beta = ctx.scalar("beta", -1, Scalar{1, Scalar::Kind::Int}).value;
+    const double alpha = ctx.scalar("alpha", -1, Scalar{1, Scalar::Kind::Int}).value;
+    checkMatmulOperands(op, m1, m2, rank);
+    Shape shape = m1.sizes();
+    shape.back() = m2.size(rank - 1);
+    Tensor c = ctx.alloc(m1.dtype(), shape);
+    if (beta != 0) copyInto(c, expandTo(toDtype(ctx, bias, m1.dtype()), shape), 1);
+    if (rank == 2) gemm(ctx, m1, m2, c, alpha, beta);
+    else batchedGemm(ctx, m1, m2, c, alpha, beta);
     ctx.setOutput(0, c);
 }
+
+void addmmKernel(KernelContext& ctx) { biasThenProduct(ctx, "addmm", "mat1", "mat2", 2); }
+void baddbmmKernel(KernelContext& ctx) { biasThenProduct(ctx, "baddbmm", "batch1", "batch2", 3); }
 
 Tensor matmulImpl(KernelContext& ctx, const Tensor& a, const Tensor& b) {
     checkSameDtype(a, b);
@@ -175,7 +171,7 @@ void registerMatmulKernels(KernelRegistry& r) {
     r.add({"aten::mm.default"}, &viaFloat32<&mmKernel>);
     r.add({"aten::addmm.default"}, &viaFloat32<&addmmKernel>);
     r.add({"aten::bmm.default"}, &viaFloat32<&bmmKernel>);
-    r.add({"aten::baddbmm.default"}, &baddbmmKernel);
+    r.add({"aten::baddbmm.default"}, &viaFloat32<&baddbmmKernel>);
     r.add({"aten::matmul.default"}, &matmulKernel);
     r.add({"aten::dot.default"}, &dotKernel);
     r.add({"aten::mv.default"}, &mvKernel);

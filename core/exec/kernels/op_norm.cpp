@@ -29,8 +29,8 @@ void softmaxImpl(KernelContext& ctx, bool log) {
     for (int64_t k = d + 1; k < x.dim(); ++k) inner *= x.size(k);
     for (int64_t k = 0; k < d; ++k) outer *= x.size(k);
 #ifdef IRLENS_HAVE_DNNL
-    // float32 softmax: oneDNN's JIT kernel over [outer, n, inner] (a scalar std::exp loop was a fifth
-    // of tiny_gpt's run); a row of -inf gives NaN as torch's does. Not log_softmax: oneDNN's is
+    // float32 softmax: oneDNN's JIT kernel over [outer, n, inner] (a scalar std::exp loop would be a
+    // fifth of tiny_gpt's run); a row of -inf gives NaN as torch's does. Not log_softmax: oneDNN's is
     // ~12 ulp off torch's (-0.6931457 for ln 1/2).
     if (!log && dt == ScalarType::Float32 &&
         runDnnlSlices(ctx, "softmax", outer, n * inner, in.data<float>(), out.data<float>(), [n, inner](int64_t rows, const dnnl::engine& eng) {

@@ -1,10 +1,15 @@
 // irlens-cli convert: legacy and archive fixtures convert to an equal program, warnings go to stderr,
-// bad usage and unreadable input exit with 2 and a one-line message.
+// torch_version holds only a version the source recorded, bad usage and unreadable input exit with
+// 2 and a one-line message.
+#include "core/io/json_codec.h"
 #include "core/io/pt2_reader.h"
+#include "core/io/zip_archive.h"
 #include "support/cli_runner.h"
 #include "support/shared_fixtures.h"
 
 #include <QTest>
+
+#include <nlohmann/json.hpp>
 
 using namespace irlens::core;
 namespace fs = std::filesystem;
@@ -41,15 +46,20 @@ void TstCliConvert::converts_data() {
     QTest::addColumn<QString>("rel");
     QTest::addColumn<QString>("summary");
     QTest::addColumn<QString>("warning");
+    QTest::addColumn<QString>("torchVersion"); // the written torch_version; "" when it must be absent
+    QTest::addColumn<QString>("estimate");     // the written estimate in irlens's metadata; "" when absent
+    // a torch 2.2 file: no torch_version to keep, so the era estimate goes to the metadata only
     QTest::addRow("hades schema 2") << "real/hades-pid-dann-legacy-schema2/exported_program.pt2"
                                     << "legacy zip, schema 2 -> %1: PT2 archive, schema 8.12, 34 nodes, 30 weights, 0 constants"
-                                    << "schema version 2: this reader follows schema 8.x; the program was decoded leniently";
+                                    << "schema version 2: this reader follows schema 8.x; the program was decoded leniently"
+                                    << "" << "<=2.4";
     QTest::addRow("tiny_mlp legacy 7.4") << "generated/tiny_mlp/model.legacy.pt2"
                                          << "legacy zip, schema 7.4 -> %1: PT2 archive, schema 8.12, 8 nodes, 6 weights, 0 constants, sample inputs"
-                                         << "schema version 7.4: this reader follows schema 8.x; the program was decoded leniently";
+                                         << "schema version 7.4: this reader follows schema 8.x; the program was decoded leniently"
+                                         << "1.13.0a0+pt2gen" << "";
     QTest::addRow("executorch 8.12") << "real/executorch-linear-pt2archive/linear.pt2"
                                      << "PT2 archive, schema 8.12 -> %1: PT2 archive, schema 8.12, 1 nodes, 2 weights, 0 constants, sample inputs"
-                                     << "";
+                                     << "" << "2.9.0a0+fb" << "";
 }
 
 void TstCliConvert::converts() {
@@ -57,6 +67,8 @@ void TstCliConvert::converts() {
     QFETCH(QString, rel);
     QFETCH(QString, summary);
     QFETCH(QString, warning);
+    QFETCH(QString, torchVersion);
+    QFETCH(QString, estimate);
     const std::string in = irlens::testing::fixture(rel.toStdString()).string();
     const std::string out = (m_dir / "converted.pt2").string();
     Run r = cli({"convert", QString::fromStdString(in), "-o", QString::fromStdString(out)});
@@ -74,6 +86,22 @@ void TstCliConvert::converts() {
         if (s.kind == InputKind::Buffer && !s.persistent) s.persistent = true;
     QCOMPARE(QString::fromStdString(compareProgramsDetail(expected, **b)), QString());
     QCOMPARE((*b)->container, ContainerKind::Pt2Archive);
+
+    // the program JSON as written: torch_version only when the source recorded one
+    auto zip = ZipArchive::openFile(out);
+    QVERIFY2(zip.isOk(), zip.error().c_str());
+    std::string modelRecord;
+    for (const auto& name : (*zip)->names())
+        if (name.find("/models/") != std::string::npos && name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0) modelRecord = name;
+    QVERIFY(!modelRecord.empty());
+    auto text = (*zip)->readText(modelRecord, uint64_t(1) << 30);
+    QVERIFY2(text.isOk(), text.error().c_str());
+    const nlohmann::json written = nlohmann::json::parse(*text);
+    QCOMPARE(QString::fromStdString(written.value("torch_version", std::string())), torchVersion);
+    QCOMPARE(written.contains("torch_version"), !torchVersion.isEmpty());
+    const nlohmann::json& metadata = written.at("graph_module").at("metadata");
+    QCOMPARE(QString::fromStdString(metadata.value(kTorchEstimateMetadataKey, std::string())), estimate);
+    QCOMPARE(QString::fromStdString((*b)->torchVersionOrEstimate()), torchVersion.isEmpty() ? estimate : torchVersion);
 }
 
 void TstCliConvert::usageErrors_data() {

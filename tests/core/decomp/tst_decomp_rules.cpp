@@ -73,11 +73,11 @@ QString metaOf(const Program& p, const std::string& value) {
     return m ? QString::fromStdString(m->shortString()) : QString("<none>");
 }
 
-NamedArgument T(const std::string& n, const std::string& v) { return {n, Argument::tensor(v), 1}; }
-NamedArgument I(const std::string& n, int64_t v) { return {n, Argument::integer(v), 1}; }
-NamedArgument F(const std::string& n, double v) { return {n, Argument::floating(v), 1}; }
-NamedArgument B(const std::string& n, bool v) { return {n, Argument::boolean(v), 1}; }
-NamedArgument Is(const std::string& n, std::vector<int64_t> v) { return {n, Argument::ints(v), 1}; }
+NamedArgument T(const std::string& n, const std::string& v) { return {n, Argument::tensor(v), ArgumentKind::Positional}; }
+NamedArgument I(const std::string& n, int64_t v) { return {n, Argument::integer(v), ArgumentKind::Positional}; }
+NamedArgument F(const std::string& n, double v) { return {n, Argument::floating(v), ArgumentKind::Positional}; }
+NamedArgument B(const std::string& n, bool v) { return {n, Argument::boolean(v), ArgumentKind::Positional}; }
+NamedArgument Is(const std::string& n, std::vector<int64_t> v) { return {n, Argument::ints(v), ArgumentKind::Positional}; }
 std::string aten(const std::string& op, const std::string& ov = "default") { return "torch.ops.aten." + op + "." + ov; }
 
 DecompSessionOptions quiet() {
@@ -163,7 +163,7 @@ private slots:
         case 2: {
             auto x = t.input("x", ScalarType::Float32, {1, 3, 8, 8});
             auto w = t.param("w", {4, 3, 3, 3});
-            out = t.call(aten("conv2d"), "conv2d", {T("input", x), T("weight", w), {"bias", Argument::none(), 1}, Is("stride", {2, 2}), Is("padding", {1, 1})});
+            out = t.call(aten("conv2d"), "conv2d", {T("input", x), T("weight", w), {"bias", Argument::none(), ArgumentKind::Positional}, Is("stride", {2, 2}), Is("padding", {1, 1})});
             break;
         }
         case 3: {
@@ -303,7 +303,7 @@ private slots:
         auto x = parse(a, t, "x");
         auto y = parse(b, t, "y");
         std::vector<NamedArgument> args{T("self", x), T("other", y)};
-        if (alpha != 1.0) args.push_back({"alpha", Argument::floating(alpha), 2});
+        if (alpha != 1.0) args.push_back({"alpha", Argument::floating(alpha), ArgumentKind::Keyword});
         t.output(t.call(aten("add", "Tensor"), "add", args));
         DecompSession s(t.build(), quiet());
         auto step = s.stepAll(DecompStage::ToPrims);
@@ -371,7 +371,7 @@ private slots:
         auto x = t.input("x", ScalarType::Float32, {1, 3, 8, 8});
         auto w = t.param("w", {4, 3, 3, 3});
         auto c = t.call(aten("convolution"), "convolution",
-                        {T("input", x), T("weight", w), {"bias", Argument::none(), 1}, Is("stride", {1, 1}), Is("padding", {0, 0}),
+                        {T("input", x), T("weight", w), {"bias", Argument::none(), ArgumentKind::Positional}, Is("stride", {1, 1}), Is("padding", {0, 0}),
                          Is("dilation", {1, 1}), B("transposed", false), Is("output_padding", {0, 0}), I("groups", 1)});
         t.output(c);
         DecompSession s(t.build(), quiet());

@@ -101,7 +101,7 @@ inline Result<std::vector<EValue>> runOp(const std::string& target, const std::v
     for (const auto& a : args) {
         NamedArgument na;
         na.name = a.name;
-        na.kind = 1;
+        na.kind = core::ArgumentKind::Positional;
         if (a.tensor) {
             std::string vn = "in" + std::to_string(k++);
             na.arg = Argument::tensor(vn);

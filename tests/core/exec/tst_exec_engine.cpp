@@ -41,8 +41,8 @@ struct MiniGraph {
     }
 };
 
-NamedArgument ta(const std::string& n, const std::string& v) { return {n, Argument::tensor(v), 1}; }
-NamedArgument la(const std::string& n, Argument a) { return {n, std::move(a), 1}; }
+NamedArgument ta(const std::string& n, const std::string& v) { return {n, Argument::tensor(v), ArgumentKind::Positional}; }
+NamedArgument la(const std::string& n, Argument a) { return {n, std::move(a), ArgumentKind::Positional}; }
 
 // x -> relu, neg (independent) -> add -> 8 more adds (a chain)
 MiniGraph diamondAndChain() {
@@ -250,7 +250,7 @@ private slots:
         g.input("x");
         Argument tg; tg.kind = ArgKind::Graph; tg.s = "true_graph_0"; tg.setGraph(branch("torch.ops.aten.mul.Tensor", Argument::integer(2)));
         Argument fg; fg.kind = ArgKind::Graph; fg.s = "false_graph_0"; fg.setGraph(branch("torch.ops.aten.sub.Tensor", Argument::integer(1)));
-        Node& c = g.node("getitem", "torch.ops.higher_order.cond", {{"", Argument::tensor("pred"), 1}, {"", tg, 1}, {"", fg, 1}, {"", Argument::tensors({"x"}), 1}});
+        Node& c = g.node("getitem", "torch.ops.higher_order.cond", {{"", Argument::tensor("pred"), ArgumentKind::Positional}, {"", tg, ArgumentKind::Positional}, {"", fg, ArgumentKind::Positional}, {"", Argument::tensors({"x"}), ArgumentKind::Positional}});
         c.isHopSingleTensorReturn = false;
         g.output("getitem");
         auto plan = ExecutionPlan::compile(g.p);

@@ -121,6 +121,14 @@ private slots:
                          ScalarType::Int64, {1, 2}, {11, 16}});
         add("bmm", {"aten.bmm.default", {OpArg::t("self", f32({2, 1, 2}, {1, 2, 3, 4})), OpArg::t("mat2", f32({2, 2, 1}, {1, 1, 2, 0}))},
                     ScalarType::Float32, {2, 1, 1}, {3, 6}});
+        // baddbmm = beta * self + alpha * (batch1 @ batch2), self broadcast over the batch: the bmm above
+        // is {3, 6}, so 0.5 * 10 + 2 * {3, 6}; beta 0 ignores self, NaN included (as torch.baddbmm)
+        add("baddbmm beta alpha", {"aten.baddbmm.default", {OpArg::t("self", f32({1}, {10})), OpArg::t("batch1", f32({2, 1, 2}, {1, 2, 3, 4})),
+                                                            OpArg::t("batch2", f32({2, 2, 1}, {1, 1, 2, 0})), OpArg::lit("beta", f(0.5)), OpArg::lit("alpha", f(2))},
+                                   ScalarType::Float32, {2, 1, 1}, {11, 17}});
+        add("baddbmm beta 0", {"aten.baddbmm.default", {OpArg::t("self", f32({1}, {NAN})), OpArg::t("batch1", f32({2, 1, 2}, {1, 2, 3, 4})),
+                                                        OpArg::t("batch2", f32({2, 2, 1}, {1, 1, 2, 0})), OpArg::lit("beta", f(0))},
+                               ScalarType::Float32, {2, 1, 1}, {3, 6}});
         add("matmul broadcast", {"aten.matmul.default", {OpArg::t("self", f32({2, 1, 2}, {1, 2, 3, 4})), OpArg::t("other", f32({2, 1}, {1, -1}))},
                                  ScalarType::Float32, {2, 1, 1}, {-1, -1}});
         add("linear", {"aten.linear.default", {OpArg::t("input", f32({2, 2}, {1, 2, 3, 4})), OpArg::t("weight", f32({1, 2}, {1, 1})), OpArg::t("bias", f32({1}, {0.5}))},
@@ -233,8 +241,8 @@ private slots:
         Node n;
         n.name = "cat";
         n.target = Target::parse("torch.ops.aten.cat.default");
-        n.inputs.push_back({"tensors", Argument::tensors({"a", "b"}), 1});
-        n.inputs.push_back({"dim", Argument::integer(1), 1});
+        n.inputs.push_back({"tensors", Argument::tensors({"a", "b"}), ArgumentKind::Positional});
+        n.inputs.push_back({"dim", Argument::integer(1), ArgumentKind::Positional});
         n.outputs.push_back(Argument::tensor("out"));
         p->graph.nodes.push_back(n);
         for (const char* name : {"a", "b"}) {

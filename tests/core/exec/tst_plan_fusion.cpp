@@ -60,19 +60,19 @@ ProgramPtr convBnProgram(const std::string& activation, bool mutateMean) {
         p->graph.nodes.push_back(n);
     };
     node("conv", "torch.ops.aten.convolution.default",
-         {{"input", Argument::tensor("x"), 1}, {"weight", Argument::tensor("w"), 1}, {"bias", Argument::tensor("cb"), 1},
-          {"stride", Argument::ints({1, 1}), 1}, {"padding", Argument::ints({0, 0}), 1}, {"dilation", Argument::ints({1, 1}), 1},
-          {"transposed", Argument::boolean(false), 1}, {"output_padding", Argument::ints({0, 0}), 1}, {"groups", Argument::integer(1), 1}},
+         {{"input", Argument::tensor("x"), ArgumentKind::Positional}, {"weight", Argument::tensor("w"), ArgumentKind::Positional}, {"bias", Argument::tensor("cb"), ArgumentKind::Positional},
+          {"stride", Argument::ints({1, 1}), ArgumentKind::Positional}, {"padding", Argument::ints({0, 0}), ArgumentKind::Positional}, {"dilation", Argument::ints({1, 1}), ArgumentKind::Positional},
+          {"transposed", Argument::boolean(false), ArgumentKind::Positional}, {"output_padding", Argument::ints({0, 0}), ArgumentKind::Positional}, {"groups", Argument::integer(1), ArgumentKind::Positional}},
          {"conv"});
     node("bn", "torch.ops.aten._native_batch_norm_legit_no_training.default",
-         {{"input", Argument::tensor("conv"), 1}, {"weight", Argument::tensor("g"), 1}, {"bias", Argument::tensor("b"), 1},
-          {"running_mean", Argument::tensor("m"), 1}, {"running_var", Argument::tensor("v"), 1}, {"momentum", Argument::floating(0.1), 1},
-          {"eps", Argument::floating(0.0), 1}},
+         {{"input", Argument::tensor("conv"), ArgumentKind::Positional}, {"weight", Argument::tensor("g"), ArgumentKind::Positional}, {"bias", Argument::tensor("b"), ArgumentKind::Positional},
+          {"running_mean", Argument::tensor("m"), ArgumentKind::Positional}, {"running_var", Argument::tensor("v"), ArgumentKind::Positional}, {"momentum", Argument::floating(0.1), ArgumentKind::Positional},
+          {"eps", Argument::floating(0.0), ArgumentKind::Positional}},
          {"bn", "bn_1", "bn_2"});
-    std::vector<NamedArgument> actArgs{{"self", Argument::tensor("bn"), 1}};
+    std::vector<NamedArgument> actArgs{{"self", Argument::tensor("bn"), ArgumentKind::Positional}};
     if (activation == "hardtanh") {
-        actArgs.push_back({"min_val", Argument::floating(0.0), 1});
-        actArgs.push_back({"max_val", Argument::floating(6.0), 1});
+        actArgs.push_back({"min_val", Argument::floating(0.0), ArgumentKind::Positional});
+        actArgs.push_back({"max_val", Argument::floating(6.0), ArgumentKind::Positional});
     }
     node("act", "torch.ops.aten." + activation + ".default", actArgs, {"act"});
     p->graph.outputs.push_back(Argument::tensor("act"));

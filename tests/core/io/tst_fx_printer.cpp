@@ -1,6 +1,7 @@
 // FX text and signature printers against golden files: the builder programs and the zoo always, the shared
 // fixtures when ../shared is present. IRLENS_UPDATE_GOLDEN=1 rewrites the files (review the diff before committing).
 #include "core/io/fx_printer.h"
+#include "core/ir/fx_names.h"
 #include "core/io/pt2_reader.h"
 #include "core/io/signature_printer.h"
 #include "core/ir/builder.h"
@@ -236,7 +237,7 @@ private slots:
     }
 
     void withoutSchemaKindDecides() {
-        // With no schema at all, kind 2 still makes a kwarg and kind 1 an arg.
+        // With no schema at all, a keyword argument still makes a kwarg and a positional one an arg.
         auto p = irlens::testing::programAddAlpha();
         QString text = QString::fromStdString(printFxGraph(*p));
         QVERIFY(text.contains("args = (%x, %y), kwargs = {alpha: 2})"));

@@ -167,7 +167,7 @@ void TstJsonDecode::argumentMembers() {
     const auto& node = (*r)->graph.nodes.at(0);
     QCOMPARE(node.inputs.size(), size_t(1));
     QCOMPARE(QString::fromStdString(describe(node.inputs[0].arg)), expected);
-    QCOMPARE(node.inputs[0].kind, 1);
+    QCOMPARE(node.inputs[0].kind, ArgumentKind::Positional);
     if (node.inputs[0].arg.kind == ArgKind::Opaque) {
         QCOMPARE((*r)->warnings.size(), size_t(1));
         QCOMPARE((*r)->warnings[0], "Argument member \"" + node.inputs[0].arg.s + "\" is newer than this reader: kept as raw JSON (1 use)");
@@ -358,12 +358,13 @@ void TstJsonDecode::eraQuirks() {
     const Program& p = **r;
     QCOMPARE(p.schemaVersion.toString(), std::string("8.99"));
     QVERIFY(p.warnings.empty());
-    QCOMPARE(p.torchVersion, std::string("<=2.4"));
+    QCOMPARE(p.torchVersion, std::string()); // the file records none: torch 2.4 or older
+    QCOMPARE(p.torchVersionEstimate, std::string("<=2.4"));
     QCOMPARE(p.graph.nodes.size(), size_t(2));
     const Node& n0 = p.graph.nodes[0];
     QCOMPARE(n0.name, std::string("r"));
     QVERIFY(!n0.hasSerializedName);
-    QCOMPARE(n0.inputs[0].kind, 0);
+    QCOMPARE(n0.inputs[0].kind, ArgumentKind::Unknown);
     QVERIFY(!n0.isHopSingleTensorReturn.has_value());
     QVERIFY(n0.meta.moduleStack != nullptr);
     QCOMPARE(n0.meta.moduleStack->at(0).path, std::string("fc"));
@@ -500,7 +501,7 @@ void TstJsonDecode::rangeAndModuleCallGraph() {
     QCOMPARE(p.treespecNamedtupleFieldsJson, std::string(R"({"P": {"field_names": ["a"]}})"));
     QCOMPARE(p.graph.symIntValues.at("sym_size_int").expr(), std::string("s0"));
     QVERIFY(p.graph.symBoolValues.at("eq").value);
-    QCOMPARE(p.graph.symFloatValues.at("f").hint, std::optional<double>(1.5));
+    QCOMPARE(p.graph.symFloatValues.at("f").hint(), std::optional<double>(1.5));
     QCOMPARE(p.graph.customObjValues.at("o").classFqn, std::string("Foo"));
 }
 
@@ -527,6 +528,14 @@ void TstJsonDecode::errors_data() {
                                          << "m.json: $.graph_module.graph.nodes[0].inputs[0].arg.as_tensor: missing key \"name\"";
     QTest::addRow("unknown dtype name") << QString::fromStdString(programWithArg(R"({"as_scalar_type": "FLOAT128"})"))
                                         << "m.json: $.graph_module.graph.nodes[0].inputs[0].arg.as_scalar_type: unknown scalar type name \"FLOAT128\"";
+    QTest::addRow("argument kind out of range") << QString::fromStdString(programWithNode(R"([{"name": "x", "arg": {"as_int": 1}, "kind": 7}])"))
+                                                << "m.json: $.graph_module.graph.nodes[0].inputs[0].kind: unknown argument kind 7 (0 unknown, 1 positional, 2 keyword)";
+    QTest::addRow("argument kind name") << QString::fromStdString(programWithNode(R"([{"name": "x", "arg": {"as_int": 1}, "kind": "ArgumentKind.VARIADIC"}])"))
+                                        << "m.json: $.graph_module.graph.nodes[0].inputs[0].kind: unknown argument kind name \"ArgumentKind.VARIADIC\"";
+    QString symFloatAsInt = QString::fromStdString(programWithNode("[]"));
+    symFloatAsInt.replace(R"("sym_bool_values": {})", R"("sym_bool_values": {}, "sym_float_values": {"f": {"as_int": 1}})");
+    QTest::addRow("sym float literal of an int") << symFloatAsInt
+                                                 << "m.json: $.graph_module.graph.sym_float_values.f: unknown SymFloat member \"as_int\"";
     QTest::addRow("target not a string") << R"({"graph_module": {"graph": {"inputs": [], "outputs": [], "nodes": [{"target": 3}]}}})"
                                          << "m.json: $.graph_module.graph.nodes[0].target: expected a string, found a number";
     QTest::addRow("bad sym int arg") << QString::fromStdString(programWithArg(R"({"as_sym_int": {"as_expr": "s0"}})"))
@@ -607,13 +616,14 @@ void TstJsonDecode::encoderGolden() {
     Node n;
     n.target = Target::parse("torch.ops.aten.mul.Tensor");
     n.name = "mul";
-    n.inputs = {NamedArgument{"self", Argument::tensor("x"), 1}, NamedArgument{"other", Argument::tensor("p_w"), 1}};
+    n.inputs = {NamedArgument{"self", Argument::tensor("x"), ArgumentKind::Positional},
+                NamedArgument{"other", Argument::tensor("p_w"), ArgumentKind::Positional}};
     n.outputs = {Argument::tensor("mul")};
     n.meta.raw["stack_trace"] = "File \"m.py\", line 3";
     Node a;
     a.target = Target::parse("torch.ops.aten._assert_async.msg");
     a.name = "assert_0";
-    a.inputs = {NamedArgument{"assert_msg", Argument::string("bad"), 1}};
+    a.inputs = {NamedArgument{"assert_msg", Argument::string("bad"), ArgumentKind::Positional}};
     p.graph.nodes = {n, a};
     p.graph.outputs = {Argument::tensor("mul")};
     TensorMeta m;

@@ -2,6 +2,7 @@
 // (node and op counts written by the generator), re-encodes to an equal program, and decodes faster
 // than Python's json module parses the same text.
 #include "core/io/json_codec.h"
+#include "core/ir/builder.h"
 #include "sanitizers/sanitizer_build.h"
 #include "support/shared_fixtures.h"
 #include "support/zoo_files.h"
@@ -40,6 +41,7 @@ private slots:
     void realFixtureDetails();
     void decodeFasterThanPython();
     void damagedJsonIsAnError();
+    void torchVersionOnlyWhenRecorded();
 };
 
 void TstJsonRoundtrip::fixtures_data() {
@@ -82,6 +84,8 @@ void TstJsonRoundtrip::fixtures() {
         if (s.kind == InputKind::Buffer && !s.persistent) s.persistent = true;
     QCOMPARE(QString::fromStdString(compareProgramsDetail(expected, **again)), QString());
     QCOMPARE((*again)->torchVersion, p.torchVersion);
+    QCOMPARE((*again)->torchVersionEstimate, p.torchVersionEstimate);
+    QCOMPARE(nlohmann::json::parse(encoded).contains("torch_version"), !p.torchVersion.empty());
     QCOMPARE((*again)->opsetVersion, p.opsetVersion);
     QCOMPARE((*again)->metadata, p.metadata);
     QCOMPARE((*again)->schemaVersion.toString(), std::string("8.12"));
@@ -123,7 +127,7 @@ void TstJsonRoundtrip::realFixtureDetails() {
         QCOMPARE(p.verifiers, std::vector<std::string>{"TRAINING"});
         QCOMPARE(p.graph.nodes.size(), size_t(1));
         QCOMPARE(p.graph.nodes[0].inputs[2].name, std::string("bias"));
-        QCOMPARE(p.graph.nodes[0].inputs[2].kind, 1);
+        QCOMPARE(p.graph.nodes[0].inputs[2].kind, ArgumentKind::Positional);
         QCOMPARE(p.signature.inputSpecs[0].target, std::string("linear.weight"));
         QCOMPARE(p.moduleCallGraph.size(), size_t(2));
         QVERIFY(p.warnings.empty());
@@ -135,7 +139,7 @@ void TstJsonRoundtrip::realFixtureDetails() {
         QVERIFY2(r.isOk(), r.error().c_str());
         QCOMPARE((*r)->schemaVersion.toString(), std::string("7.3"));
         QCOMPARE((*r)->graph.tensorMeta("a")->device.toString(), std::string("cuda:0"));
-        QCOMPARE((*r)->graph.nodes[0].inputs[0].kind, 0);
+        QCOMPARE((*r)->graph.nodes[0].inputs[0].kind, ArgumentKind::Unknown);
         QCOMPARE((*r)->warnings.size(), size_t(1));
     }
 }
@@ -200,6 +204,44 @@ void TstJsonRoundtrip::damagedJsonIsAnError() {
     }
     QCOMPARE(decoded + errors, text.size() + ((text.size() + 2) / 3) * sizeof(subs));
     QVERIFY(errors > text.size()); // every truncation is an error, and most substitutions
+}
+
+void TstJsonRoundtrip::torchVersionOnlyWhenRecorded() {
+    // torch_version holds only a version the program records; an estimate ("<=2.4" for a file of
+    // torch 2.4 or older, which had no such field) travels in irlens's own metadata key instead,
+    // and reads back as the estimate, not as a version or a metadata entry.
+    ProgramBuilder b;
+    b.userInput("x", makeTensorMeta(ScalarType::Float32, std::vector<int64_t>{2}));
+    b.call("torch.ops.aten.relu.default", "relu").arg("self", "x").out(makeTensorMeta(ScalarType::Float32, std::vector<int64_t>{2}));
+    b.userOutput("relu");
+    auto built = b.build();
+    QVERIFY2(built.isOk(), built.error().c_str());
+    Program legacy = **built;
+    legacy.torchVersionEstimate = "<=2.4";
+    legacy.metadata["custom"] = "kept";
+    const nlohmann::json legacyJson = nlohmann::json::parse(encodeProgramJson(legacy));
+    QVERIFY(!legacyJson.contains("torch_version"));
+    QCOMPARE(legacyJson.at("graph_module").at("metadata").at(kTorchEstimateMetadataKey).get<std::string>(), std::string("<=2.4"));
+    auto legacyAgain = decodeProgramJson(legacyJson.dump(), "legacy.json");
+    QVERIFY2(legacyAgain.isOk(), legacyAgain.error().c_str());
+    QCOMPARE((*legacyAgain)->torchVersion, std::string());
+    QCOMPARE((*legacyAgain)->torchVersionEstimate, std::string("<=2.4"));
+    QCOMPARE((*legacyAgain)->metadata, (std::map<std::string, std::string>{{"custom", "kept"}}));
+
+    Program recorded = **built;
+    recorded.torchVersion = "2.9.0";
+    const nlohmann::json recordedJson = nlohmann::json::parse(encodeProgramJson(recorded));
+    QCOMPARE(recordedJson.at("torch_version").get<std::string>(), std::string("2.9.0"));
+    QVERIFY(!recordedJson.at("graph_module").at("metadata").contains(kTorchEstimateMetadataKey));
+
+    // a file that records neither (torch 2.4 and older) is estimated at that era
+    nlohmann::json bare = recordedJson;
+    bare.erase("torch_version");
+    auto bareAgain = decodeProgramJson(bare.dump(), "bare.json");
+    QVERIFY2(bareAgain.isOk(), bareAgain.error().c_str());
+    QCOMPARE((*bareAgain)->torchVersion, std::string());
+    QCOMPARE((*bareAgain)->torchVersionEstimate, std::string("<=2.4"));
+    QCOMPARE(QString::fromStdString((*bareAgain)->torchVersionOrEstimate()), QString("<=2.4"));
 }
 
 QTEST_GUILESS_MAIN(TstJsonRoundtrip)

@@ -129,7 +129,7 @@ void TstModuleFold::aDifferentBlockIsLeftOut() {
         // add_2 = relu_2 + relu_2 instead of relu_2 + the block's input
         g.nodes[static_cast<size_t>(add2)].inputs[1].arg.s = "relu_2";
     } else if (change == "argument") {
-        g.nodes[static_cast<size_t>(add2)].inputs.push_back({"alpha", Argument::integer(2), 2});
+        g.nodes[static_cast<size_t>(add2)].inputs.push_back({"alpha", Argument::integer(2), ArgumentKind::Keyword});
     }
     auto tree = ModuleTree::build(g);
     auto folds = ModuleFolds::detect(g, &p.signature, tree);

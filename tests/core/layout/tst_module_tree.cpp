@@ -212,8 +212,8 @@ void TstModuleTree::fxPlaceholdersDrawStateAndBranches() {
     g.inputs.push_back(Argument::tensor("x"));
     g.tensorValues["x"] = irlens::testing::meta({3});
     auto cond = irlens::testing::makeNode("cond", "torch.ops.higher_order.cond", {"x"}, "");
-    cond.inputs.push_back({"", graphArgument("true_graph_0", branch()), 1});
-    cond.inputs.push_back({"", graphArgument("false_graph_0", branch()), 1});
+    cond.inputs.push_back({"", graphArgument("true_graph_0", branch()), ArgumentKind::Positional});
+    cond.inputs.push_back({"", graphArgument("false_graph_0", branch()), ArgumentKind::Positional});
     g.nodes.push_back(cond);
     auto t2 = ModuleTree::build(g);
     auto plain = buildVisibleGraph(g, nullptr, t2, CollapseState::allExpanded(t2));

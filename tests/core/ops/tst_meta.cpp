@@ -36,11 +36,11 @@ Case makeCase(const QStringList& inputs, const QString& target, std::vector<Name
     return c;
 }
 
-NamedArgument T(const std::string& n, const std::string& v) { return {n, Argument::tensor(v), 1}; }
-NamedArgument I(const std::string& n, int64_t v) { return {n, Argument::integer(v), 1}; }
-NamedArgument Is(const std::string& n, std::vector<int64_t> v) { return {n, Argument::ints(v), 1}; }
-NamedArgument F(const std::string& n, double v) { return {n, Argument::floating(v), 1}; }
-NamedArgument B(const std::string& n, bool v) { return {n, Argument::boolean(v), 1}; }
+NamedArgument T(const std::string& n, const std::string& v) { return {n, Argument::tensor(v), ArgumentKind::Positional}; }
+NamedArgument I(const std::string& n, int64_t v) { return {n, Argument::integer(v), ArgumentKind::Positional}; }
+NamedArgument Is(const std::string& n, std::vector<int64_t> v) { return {n, Argument::ints(v), ArgumentKind::Positional}; }
+NamedArgument F(const std::string& n, double v) { return {n, Argument::floating(v), ArgumentKind::Positional}; }
+NamedArgument B(const std::string& n, bool v) { return {n, Argument::boolean(v), ArgumentKind::Positional}; }
 
 QString describe(const TensorMeta& m) {
     QString s = QString::fromStdString(m.shortString()) + " strides [";
@@ -70,7 +70,7 @@ private slots:
         QTest::addRow("eq is bool") << QStringList{"x:float16:3"} << a + "eq.Scalar" << std::vector<NamedArgument>{T("self", "x"), F("other", 1)}
                                     << "b8[3] strides [1]";
         QTest::addRow("conv2d stride 2 pad 1") << QStringList{"x:float32:1,3,224,224", "w:float32:64,3,7,7"} << a + "convolution.default"
-                                               << std::vector<NamedArgument>{T("input", "x"), T("weight", "w"), {"bias", Argument::none(), 1},
+                                               << std::vector<NamedArgument>{T("input", "x"), T("weight", "w"), {"bias", Argument::none(), ArgumentKind::Positional},
                                                                              Is("stride", {2, 2}), Is("padding", {3, 3}), Is("dilation", {1, 1}),
                                                                              B("transposed", false), Is("output_padding", {0, 0}), I("groups", 1)}
                                                << "f32[1, 64, 112, 112] strides [802816, 12544, 112, 1]";
@@ -95,8 +95,8 @@ private slots:
                                     << std::vector<NamedArgument>{T("self", "x"), I("dim", 0), I("start", 1), I("end", 100), I("step", 3)}
                                     << "f32[3, 4] strides [12, 1]";
         QTest::addRow("native_layer_norm stats") << QStringList{"x:float32:2,5,8"} << a + "native_layer_norm.default"
-                                                 << std::vector<NamedArgument>{T("input", "x"), Is("normalized_shape", {8}), {"weight", Argument::none(), 1},
-                                                                               {"bias", Argument::none(), 1}, F("eps", 1e-5)}
+                                                 << std::vector<NamedArgument>{T("input", "x"), Is("normalized_shape", {8}), {"weight", Argument::none(), ArgumentKind::Positional},
+                                                                               {"bias", Argument::none(), ArgumentKind::Positional}, F("eps", 1e-5)}
                                                  << "f32[2, 5, 8] strides [40, 8, 1]";
         QTest::addRow("sum of bool is int64") << QStringList{"x:bool:4,3"} << a + "sum.dim_IntList"
                                               << std::vector<NamedArgument>{T("self", "x"), Is("dim", {1}), B("keepdim", true)} << "i64[4, 1] strides [1, 1]";
@@ -114,7 +114,7 @@ private slots:
         QTest::addRow("prims sum drops dims") << QStringList{"x:float32:2,3"} << "torch.ops.prims.sum.default"
                                               << std::vector<NamedArgument>{T("inp", "x"), Is("dims", {1})} << "f32[2] strides [1]";
         QTest::addRow("prims convert") << QStringList{"x:int8:2,3"} << "torch.ops.prims.convert_element_type.default"
-                                       << std::vector<NamedArgument>{T("a", "x"), {"dtype", Argument::scalarType(ScalarType::Float16), 1}}
+                                       << std::vector<NamedArgument>{T("a", "x"), {"dtype", Argument::scalarType(ScalarType::Float16), ArgumentKind::Positional}}
                                        << "f16[2, 3] strides [3, 1]";
     }
     void infer() {

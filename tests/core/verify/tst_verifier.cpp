@@ -6,6 +6,7 @@
 #include "core/io/signature_printer.h"
 #include "core/io/pt2_writer.h"
 #include "core/ir/example_program.h"
+#include "core/ir/fx_names.h"
 #include "core/verify/verifier.h"
 #include "support/shared_fixtures.h"
 #include "support/zoo_files.h"

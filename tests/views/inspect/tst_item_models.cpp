@@ -8,7 +8,7 @@
 #include "views/inspect/node_info.h"
 #include "views/inspect/node_inspector_model.h"
 #include "views/inspect/table_models.h"
-#include "views/run/tensor_stats.h"
+#include "views/inspect/tensor_stats.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryFile>
@@ -153,7 +153,7 @@ void TstItemModels::inspectorLinksAndSource() {
     core::Node b = a;
     b.name = "b";
     b.outputs = {core::Argument::tensor("b")};
-    b.inputs.push_back({"self", core::Argument::tensor("a"), 1});
+    b.inputs.push_back({"self", core::Argument::tensor("a"), core::ArgumentKind::Positional});
     b.meta.raw["stack_trace"] = "  File \"" + src.fileName().toStdString() + "\", line 10, in forward\n    x = f(x)\n";
     b.meta.parseFromRaw();
     g.nodes = {a, b};

@@ -16,7 +16,7 @@
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
-#include "views/graph/heatmap_overlay.h"
+#include "views/run/heatmap_overlay.h"
 #include "views/graph/numeric_overlay.h"
 #include "views/inspect/table_pane.h"
 #include "views/inspect/value_stats_view.h"

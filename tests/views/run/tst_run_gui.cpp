@@ -12,7 +12,7 @@
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
-#include "views/graph/heatmap_overlay.h"
+#include "views/run/heatmap_overlay.h"
 #include "views/main_window.h"
 #include "views/run/profile_table_model.h"
 #include "views/run/run_controller.h"

@@ -32,34 +32,34 @@ template <size_t N>
 LoopPlan<N> makeLoopPlan(const Shape& shape, const std::array<const Tensor*, N>& ops) {
     LoopPlan<N> p;
     Shape sizes;
-    std::array<Shape, N> st;
+    std::array<Shape, N> operandStrides;
     for (size_t d = 0; d < shape.size(); ++d) {
         if (shape[d] == 1) continue;
         sizes.push_back(shape[d]);
-        for (size_t k = 0; k < N; ++k) st[k].push_back(ops[k]->stride(static_cast<int64_t>(d)) * ops[k]->itemSize());
+        for (size_t k = 0; k < N; ++k) operandStrides[k].push_back(ops[k]->stride(static_cast<int64_t>(d)) * ops[k]->itemSize());
     }
     // coalesce d-1 into d when contiguous for every operand
-    Shape cs;
-    std::array<Shape, N> cst;
+    Shape coalescedSizes;
+    std::array<Shape, N> coalescedStrides;
     for (size_t d = 0; d < sizes.size(); ++d) {
-        if (!cs.empty()) {
+        if (!coalescedSizes.empty()) {
             bool merge = true;
-            for (size_t k = 0; k < N && merge; ++k) merge = cst[k].back() == st[k][d] * sizes[d];
+            for (size_t k = 0; k < N && merge; ++k) merge = coalescedStrides[k].back() == operandStrides[k][d] * sizes[d];
             if (merge) {
-                cs.back() *= sizes[d];
-                for (size_t k = 0; k < N; ++k) cst[k].back() = st[k][d];
+                coalescedSizes.back() *= sizes[d];
+                for (size_t k = 0; k < N; ++k) coalescedStrides[k].back() = operandStrides[k][d];
                 continue;
             }
         }
-        cs.push_back(sizes[d]);
-        for (size_t k = 0; k < N; ++k) cst[k].push_back(st[k][d]);
+        coalescedSizes.push_back(sizes[d]);
+        for (size_t k = 0; k < N; ++k) coalescedStrides[k].push_back(operandStrides[k][d]);
     }
-    if (cs.empty()) {
-        cs.push_back(1);
-        for (size_t k = 0; k < N; ++k) cst[k].push_back(0);
+    if (coalescedSizes.empty()) {
+        coalescedSizes.push_back(1);
+        for (size_t k = 0; k < N; ++k) coalescedStrides[k].push_back(0);
     }
-    p.sizes = std::move(cs);
-    p.strides = std::move(cst);
+    p.sizes = std::move(coalescedSizes);
+    p.strides = std::move(coalescedStrides);
     for (size_t k = 0; k < N; ++k) p.bases[k] = ops[k]->raw();
     p.numel = shapeNumel(p.sizes);
     return p;
@@ -120,10 +120,10 @@ void mapElements(int threads, const Tensor& out, F f, const Ts&... ins) {
     constexpr size_t N = sizeof...(In) + 1;
     std::array<const Tensor*, N> ops{&out, &ins...};
     auto plan = makeLoopPlan<N>(out.sizes(), ops);
-    runLoop(plan, threads, [&](const std::array<std::byte*, N>& ptrs, const std::array<int64_t, N>& st, int64_t n) {
+    runLoop(plan, threads, [&](const std::array<std::byte*, N>& ptrs, const std::array<int64_t, N>& operandStrides, int64_t n) {
         [&]<size_t... I>(std::index_sequence<I...>) {
             Out* o = reinterpret_cast<Out*>(ptrs[0]);
-            bool contiguous = st[0] == sizeof(Out) && ((st[I + 1] == sizeof(In)) && ...);
+            bool contiguous = operandStrides[0] == sizeof(Out) && ((operandStrides[I + 1] == sizeof(In)) && ...);
             if (contiguous) {
                 const std::tuple<const In*...> in{reinterpret_cast<const In*>(ptrs[I + 1])...};
                 // Without aliasing the loop vectorises; in-place ops (relu_) share the output buffer.
@@ -138,26 +138,26 @@ void mapElements(int threads, const Tensor& out, F f, const Ts&... ins) {
                 // and map the other contiguously, which vectorises where the strided loop does not
                 using In0 = std::tuple_element_t<0, std::tuple<In...>>;
                 using In1 = std::tuple_element_t<1, std::tuple<In...>>;
-                const bool outDense = st[0] == sizeof(Out);
+                const bool outDense = operandStrides[0] == sizeof(Out);
                 const auto* p0 = reinterpret_cast<const In0*>(ptrs[1]);
                 const auto* p1 = reinterpret_cast<const In1*>(ptrs[2]);
-                if (outDense && st[1] == sizeof(In0) && st[2] == 0 && static_cast<const void*>(p0) != static_cast<const void*>(o)) {
+                if (outDense && operandStrides[1] == sizeof(In0) && operandStrides[2] == 0 && static_cast<const void*>(p0) != static_cast<const void*>(o)) {
                     const In1 q = *p1;
                     auto g = [&f, q](In0 v) { return f(v, q); };
                     contiguousMap<Out, In0>(o, n, g, p0);
-                } else if (outDense && st[1] == 0 && st[2] == sizeof(In1) && static_cast<const void*>(p1) != static_cast<const void*>(o)) {
+                } else if (outDense && operandStrides[1] == 0 && operandStrides[2] == sizeof(In1) && static_cast<const void*>(p1) != static_cast<const void*>(o)) {
                     const In0 q = *p0;
                     auto g = [&f, q](In1 v) { return f(q, v); };
                     contiguousMap<Out, In1>(o, n, g, p1);
                 } else {
                     for (int64_t e = 0; e < n; ++e)
-                        *reinterpret_cast<Out*>(ptrs[0] + e * st[0]) =
-                            f(*reinterpret_cast<const In*>(ptrs[I + 1] + e * st[I + 1])...);
+                        *reinterpret_cast<Out*>(ptrs[0] + e * operandStrides[0]) =
+                            f(*reinterpret_cast<const In*>(ptrs[I + 1] + e * operandStrides[I + 1])...);
                 }
             } else {
                 for (int64_t e = 0; e < n; ++e)
-                    *reinterpret_cast<Out*>(ptrs[0] + e * st[0]) =
-                        f(*reinterpret_cast<const In*>(ptrs[I + 1] + e * st[I + 1])...);
+                    *reinterpret_cast<Out*>(ptrs[0] + e * operandStrides[0]) =
+                        f(*reinterpret_cast<const In*>(ptrs[I + 1] + e * operandStrides[I + 1])...);
             }
         }(std::index_sequence_for<In...>{});
     });

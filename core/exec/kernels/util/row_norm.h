@@ -1,7 +1,7 @@
 #pragma once
 // One row of a float32 layer norm, four SSE lanes at a time (the x86-64 baseline build has no AVX).
 // The per-element loop over double accumulators (a float -> double conversion per element, and a
-// reduction the compiler may not reorder) took 24 us per 64 x 128 layer norm, a tenth of tiny_gpt's
+// reduction the compiler may not reorder) takes 24 us per 64 x 128 layer norm, a tenth of tiny_gpt's
 // one-thread run. PyTorch's CPU kernel accumulates float rows in float too.
 
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 // Branch-free clamps for contiguous float data. Compilers keep NaN-exact float selects as branches
-// (without -ffinite-math), and activations have random signs, so relu/hardtanh/max-pool were paying
+// (without -ffinite-math), and activations have random signs, so relu/hardtanh/max-pool would pay
 // a mispredict per element. SSE2's max/min return their second operand when either is NaN, so
 // max(lo, v) and min(hi, v) keep torch's NaN propagation exactly.
 

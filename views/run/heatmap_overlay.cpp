@@ -1,4 +1,4 @@
-#include "views/graph/heatmap_overlay.h"
+#include "views/run/heatmap_overlay.h"
 
 #include "views/document.h"
 #include "views/graph/graph_items.h"
@@ -40,24 +40,6 @@ double heatPosition(int64_t ns, int64_t hottestNs) {
     if (ns <= 0 || hottestNs <= 0) return 0.0;
     const double decades = std::log10(static_cast<double>(ns) / static_cast<double>(hottestNs)); // <= 0
     return std::clamp(1.0 + decades / kHeatDecades, 0.0, 1.0);
-}
-
-QColor viridis(double t) {
-    // a few samples of matplotlib's viridis, linearly interpolated
-    static constexpr std::array<std::array<double, 3>, 9> stops{{{68, 1, 84},
-                                                                  {71, 44, 122},
-                                                                  {59, 81, 139},
-                                                                  {44, 113, 142},
-                                                                  {33, 144, 141},
-                                                                  {39, 173, 129},
-                                                                  {92, 200, 99},
-                                                                  {170, 220, 50},
-                                                                  {253, 231, 37}}};
-    t = std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * (stops.size() - 1);
-    const size_t i = std::min(static_cast<size_t>(t), stops.size() - 2);
-    const double f = t - static_cast<double>(i);
-    auto mix = [&](int c) { return static_cast<int>(std::lround(stops[i][c] * (1 - f) + stops[i + 1][c] * f)); };
-    return QColor(mix(0), mix(1), mix(2));
 }
 
 HeatmapOverlay::HeatmapOverlay(Document* document, GraphPane* graph, QObject* parent)

@@ -1,4 +1,4 @@
-#include "views/run/tensor_stats.h"
+#include "views/inspect/tensor_stats.h"
 
 #include <cmath>
 #include <cstring>

@@ -10,6 +10,7 @@
 // the node running at the peak), on the same log scale below the largest; memory mode wins over the
 // time heatmap while it is on.
 
+#include "views/graph/overlay_items.h"
 #include "views/run/run_snapshot.h"
 
 #include <QColor>
@@ -26,9 +27,6 @@ class Document;
 class GraphPane;
 class NodeItem;
 class ScaleLegend;
-
-/// Viridis at t in [0, 1] (0 = dark purple, 1 = yellow).
-QColor viridis(double t);
 
 /// Decades of time below the hottest that the heat scale spans; anything faster is its coolest colour.
 constexpr double kHeatDecades = 3.0;
