@@ -2,6 +2,7 @@
 
 #include "core/io/dot_export.h"
 #include "core/ops/op_family.h"
+#include "views/column_fit.h"
 #include "views/count_text.h"
 #include "views/graph/graph_items.h"
 #include "core/ir/example_program.h"
@@ -215,8 +216,9 @@ void MainWindow::buildRightDocks() {
             const QString key = m_inspector->index(r, 0).data().toString();
             if (key != tr("Raw meta") && key != tr("source_fn_stack")) m_inspectorView->expand(m_inspector->index(r, 0));
         }
-        m_inspectorView->resizeColumnToContents(0);
     });
+    // property and value share the width: a long key no longer squeezes the values to a few letters
+    new ColumnFitter(m_inspectorView, 1);
     auto follow = [this](const QModelIndex& idx) {
         const QString link = idx.data(InfoTreeModel::LinkRole).toString();
         if (!link.isEmpty()) followLink(m_doc, link);
@@ -261,6 +263,7 @@ void MainWindow::buildBottomDocks() {
     });
     m_diagnostics = new DiagnosticsModel(m_doc, this);
     auto* diagPane = new TablePane(m_doc, m_diagnostics, DiagnosticsModel::NodeNameRole, this, "node:");
+    diagPane->setStretchColumn(3); // the message
     auto* diagDock = addDock(tr("Diagnostics"), "diagnostics", diagPane, Qt::BottomDockWidgetArea);
     // activating the Rule column opens the rule's explanation (Help › Export IR rules)
     connect(diagPane, &TablePane::rowActivated, this, [this](const QModelIndex& index) {
@@ -575,7 +578,8 @@ void MainWindow::sizeDocks() {
     QDockWidget* right = find("inspector");
     QDockWidget* bottom = find("fx");
     if (left && right)
-        resizeDocks({left, right}, {std::clamp(s.width() * 17 / 100, 220, 520), std::clamp(s.width() * 23 / 100, 300, 700)},
+        // the left dock wide enough for its three tab titles whole (Modules, Signature, Range constraints)
+        resizeDocks({left, right}, {std::clamp(s.width() * 17 / 100, 300, 520), std::clamp(s.width() * 23 / 100, 300, 700)},
                     Qt::Horizontal);
     if (bottom) resizeDocks({bottom}, {std::clamp(s.height() * 28 / 100, 170, 800)}, Qt::Vertical);
 }

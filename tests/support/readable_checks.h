@@ -15,7 +15,9 @@
 #include <QLabel>
 #include <QScrollBar>
 #include <QStyle>
+#include <QStyledItemDelegate>
 #include <QTabBar>
+#include <QTableView>
 #include <QToolTip>
 #include <QTreeView>
 
@@ -51,7 +53,10 @@ inline int tipWidth(const QString& tip) {
 
 /// The width a cell needs to show its text whole: the widest line, the delegate's margins, an icon.
 inline int cellNeed(const QAbstractItemView* view, const QModelIndex& index) {
-    const QString text = index.data(Qt::DisplayRole).toString();
+    // the text as the delegate shows it (a double with its locale's six digits, not all seventeen)
+    auto* delegate = qobject_cast<QStyledItemDelegate*>(view->itemDelegateForIndex(index));
+    const QVariant value = index.data(Qt::DisplayRole);
+    const QString text = delegate ? delegate->displayText(value, view->locale()) : value.toString();
     if (text.isEmpty()) return 0;
     const QVariant fontData = index.data(Qt::FontRole);
     const QFontMetrics fm(fontData.isValid() ? fontData.value<QFont>() : view->font());
@@ -100,10 +105,10 @@ inline QStringList checkItemView(const QAbstractItemView* view) {
     const QHeaderView* header = nullptr;
     auto* tree = qobject_cast<const QTreeView*>(view);
     if (tree) header = tree->header();
-    else if (auto* table = view->findChild<QHeaderView*>(); table && table->orientation() == Qt::Horizontal) header = table;
+    else if (auto* table = qobject_cast<const QTableView*>(view)) header = table->horizontalHeader();
     if (!header) return problems;
     const int columns = model->columnCount(view->rootIndex());
-    std::vector<int> width(static_cast<size_t>(columns), 0), need(static_cast<size_t>(columns), 0);
+    std::vector<int> width(static_cast<size_t>(columns), 0), need(static_cast<size_t>(columns), 0), titleNeeds(need);
     std::vector<QString> cutText(static_cast<size_t>(columns));
     const int headerMargin = view->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
     int used = 0;
@@ -113,8 +118,10 @@ inline QStringList checkItemView(const QAbstractItemView* view) {
         used += header->sectionSize(c);
         if (header->isHidden()) continue;
         const QString title = model->headerData(c, Qt::Horizontal).toString();
-        const int titleNeed = header->fontMetrics().horizontalAdvance(title) + 2 * headerMargin;
+        // the title, its margins and the room for a sort arrow, as the header measures it
+        const int titleNeed = std::max(header->fontMetrics().horizontalAdvance(title) + 2 * headerMargin, header->sectionSizeHint(c));
         need[static_cast<size_t>(c)] = titleNeed;
+        titleNeeds[static_cast<size_t>(c)] = titleNeed;
         if (!title.isEmpty() && header->sectionSize(c) + 1 < titleNeed)
             problems << QString("%1: header \"%2\" is cut (%3 px of %4)").arg(pane, title).arg(header->sectionSize(c)).arg(titleNeed);
     }
@@ -146,8 +153,9 @@ inline QStringList checkItemView(const QAbstractItemView* view) {
             const QString other = model->headerData(d, Qt::Horizontal).toString();
             if (width[static_cast<size_t>(d)] - need[static_cast<size_t>(d)] > kSpareSlack)
                 spare = QString("\"%1\" has %2 px to spare").arg(other).arg(width[static_cast<size_t>(d)] - need[static_cast<size_t>(d)]);
-            // a neighbour that took the width: the widest columns should give way first
-            else if (width[static_cast<size_t>(d)] > 2 * width[static_cast<size_t>(c)] + kSpareSlack)
+            // a neighbour that took the width for its cells: the widest columns should give way first
+            else if (width[static_cast<size_t>(d)] > 2 * width[static_cast<size_t>(c)] + kSpareSlack &&
+                     width[static_cast<size_t>(d)] > titleNeeds[static_cast<size_t>(d)] + kSpareSlack)
                 spare = QString("\"%1\" takes %2 px").arg(other).arg(width[static_cast<size_t>(d)]);
         }
         if (!spare.isEmpty())
@@ -164,7 +172,7 @@ inline QStringList checkItemView(const QAbstractItemView* view) {
 inline QStringList checkItemViews(const QWidget* root) {
     QStringList problems;
     for (const QAbstractItemView* view : root->findChildren<QAbstractItemView*>())
-        if (view->isVisible() && (qobject_cast<const QTreeView*>(view) || view->inherits("QTableView"))) problems << checkItemView(view);
+        if (view->isVisible() && (qobject_cast<const QTreeView*>(view) || qobject_cast<const QTableView*>(view))) problems << checkItemView(view);
     return problems;
 }
 

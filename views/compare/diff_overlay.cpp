@@ -29,14 +29,15 @@ public:
         if (divergent) m_tag = m_tag.isEmpty() ? QStringLiteral("≠ diverges") : m_tag + QStringLiteral(" · ≠ diverges");
         m_font.setPointSizeF(7);
         m_font.setBold(true);
+        // on the bottom border like the "new" tag: above the box it covered the title of the module around it
         if (!m_tag.isEmpty()) {
-            m_tagRect = QRectF(m_rect.left() + 6, m_rect.top() - 13, QFontMetricsF(m_font).horizontalAdvance(m_tag) + 8, 12);
+            m_tagRect = tagRectOn(m_rect, m_tag, m_font);
             setData(kTagRectKey, m_tagRect);
             setData(kTagTextKey, m_tag);
         }
     }
     int type() const override { return Type; }
-    QRectF boundingRect() const override { return m_rect.adjusted(-6, -16, 6, 6); }
+    QRectF boundingRect() const override { return m_rect.adjusted(-6, -6, 6, 6).united(m_tagRect); }
     core::MatchKind kind() const { return m_kind; }
     bool divergent() const { return m_divergent; }
 

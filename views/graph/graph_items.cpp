@@ -21,7 +21,7 @@ QPalette palette() { return QApplication::palette(); }
 
 bool darkTheme() { return palette().color(QPalette::Window).lightness() < 128; }
 
-QRectF withTagRoom(const QRectF& box) { return box.adjusted(-6, -8, 4, 4); } // room for the "new" tag
+QRectF withTagRoom(const QRectF& box) { return box.adjusted(-6, -4, 4, 10); } // room for the "new" tag below
 
 // Where an edge's label may paint, from its length in characters.
 QRectF labelRoom(const QPointF& pos, qsizetype chars) { return QRectF(pos.x() + 2, pos.y() - 8, chars * 5.0 + 8, 14); }
@@ -60,7 +60,8 @@ QFont newTagFont() {
 } // namespace
 
 QRectF tagRectOn(const QRectF& box, const QString& text, const QFont& font) {
-    return QRectF(box.left() - 3, box.top() - 6, QFontMetricsF(font).horizontalAdvance(text) + 6, 10);
+    const double h = QFontMetricsF(font).height() + 1;
+    return QRectF(box.left() + 6, box.bottom() - h / 2 + 1, QFontMetricsF(font).horizontalAdvance(text) + 8, h);
 }
 
 QColor readableTextOn(const QColor& fill) {
@@ -106,7 +107,7 @@ QRectF NodeItem::badgeRect() const { return m_badge ? QRectF(m_rect.right() - 15
 
 // The title centred between the left edge and the badge (or the right edge), cut in the middle to fit.
 QRectF NodeItem::titleRect() const {
-    const double left = m_rect.left() + 11, right = m_rect.right() - 11;
+    const double left = m_rect.left() + 6, right = m_badge ? m_rect.right() - 17 : m_rect.right() - 6;
     const QFontMetricsF fm(titleFontOf(m_item));
     const double w = std::min(right - left, fm.horizontalAdvance(QString::fromStdString(m_item.title)));
     return QRectF((left + right - w) / 2, m_rect.top() + 3, w, 16);
@@ -179,7 +180,7 @@ void NodeItem::paintNewTag(QPainter* p, double lod) const {
     p->setPen(Qt::NoPen);
     p->setBrush(c);
     if (lod < 0.35) {
-        p->drawEllipse(QRectF(m_rect.left() - 4, m_rect.top() - 4, 10, 10));
+        p->drawEllipse(QRectF(m_rect.left() - 4, m_rect.bottom() - 5, 10, 10));
         return;
     }
     const QFont tf = newTagFont();
@@ -293,7 +294,7 @@ EdgeItem::EdgeItem(const LayoutResult& layout, int index) : m_index(index) {
 QRectF EdgeItem::boundingRect() const { return m_bounds; }
 
 QRectF EdgeItem::labelRect() const {
-    if (m_label.isEmpty()) return {};
+    if (m_label.isEmpty() || !m_labelShown) return {};
     return QRectF(m_labelPos.x() + 3, m_labelPos.y() - 7, QFontMetricsF(edgeLabelFont()).horizontalAdvance(m_label) + 4, 12);
 }
 
@@ -347,7 +348,7 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->setBrush(c);
     p->drawPolygon(m_arrow);
     const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-    if (lod < 0.6 || m_label.isEmpty()) return;
+    if (lod < 0.6 || m_label.isEmpty() || !m_labelShown) return;
     p->setFont(edgeLabelFont());
     const QRectF r = labelRect();
     QColor bg = pal.color(QPalette::Base);

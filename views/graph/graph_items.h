@@ -21,7 +21,9 @@ inline constexpr double kPlainLod = 0.1;
 inline constexpr int kTagRectKey = 1;
 inline constexpr int kTagTextKey = 2;
 
-/// Where a tag with `text` in `font` goes on `box`: on its top-left corner.
+/// Where a tag with `text` in `font` goes on `box`: on its bottom border, at the left. A module's title
+/// strip lies above the boxes of its first rank and the title text on top of a box, so the top edge
+/// (where a tag above the box covered both) is taken; below the box only edges leave.
 QRectF tagRectOn(const QRectF& box, const QString& text, const QFont& font);
 
 /// How an item is emphasised (selection accent, producer/user tint, search outline, symbol match).
@@ -94,8 +96,10 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
     int index() const { return m_index; }
     void setHighlighted(bool on);
-    /// Where the shape label is drawn (empty when there is none).
+    /// Where the shape label is drawn (empty when there is none or it is left off).
     QRectF labelRect() const;
+    /// Leaves the label off (where it would lie on another); the tooltip keeps it.
+    void setLabelShown(bool shown) { m_labelShown = shown; }
     /// A rect holding the bounding rect of edge `index`'s item, from its points without building the
     /// path (a Bézier curve stays inside its control points).
     static QRectF reachOf(const core::LayoutResult& layout, int index);
@@ -105,6 +109,7 @@ private:
     QPolygonF m_arrow;
     QString m_label;
     QPointF m_labelPos;
+    bool m_labelShown = true;
     QRectF m_bounds;
     int m_index;
     bool m_highlighted = false;
