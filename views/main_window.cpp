@@ -27,6 +27,7 @@
 #include "views/inspect/weights_pane.h"
 #include "views/package/package_view.h"
 #include "views/settings_writer.h"
+#include "views/start/start_page.h"
 
 #include <QAction>
 #include <QApplication>
@@ -70,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     setAcceptDrops(true);
     m_graph = new GraphPane(m_doc, this);
     setCentralWidget(m_graph);
+    buildStartPage();
     buildDocks();
     buildMenus();
 
@@ -121,15 +123,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     connect(m_doc, &Document::layoutReady, this, &MainWindow::updateStatus);
     connect(m_doc, &Document::loadFailed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Could not open: %1").arg(message), 15000);
+        m_start->setMessage(tr("Could not open %1: %2").arg(QFileInfo(m_openingPath).fileName(), message));
+        m_openingPath.clear();
         if (isVisible()) QMessageBox::warning(this, tr("Could not open the file"), message);
     });
     // an AOTInductor package has no graph: say what it holds, in a window of its own
     connect(m_doc, &Document::packageOpened, this, [this](const QString& path, std::shared_ptr<const AotiPackage> package) {
         statusBar()->showMessage(tr("%1 is an AOTInductor package (compiled code, no exported program)")
                                      .arg(QFileInfo(path).fileName()), 15000);
-        auto* view = new PackageView(std::move(package), this);
-        view->setAttribute(Qt::WA_DeleteOnClose);
-        view->show();
+        m_package = std::move(package);
+        m_start->setMessage(tr("%1 is an AOTInductor package: compiled code and weights, no exported program to draw. "
+                               "Its description opens in a window of its own.")
+                                .arg(QFileInfo(path).fileName()),
+                            true);
+        m_openingPath.clear();
+        showPackage();
     });
     connect(m_doc, &Document::layoutFailed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Layout failed: %1").arg(message), 15000);
@@ -314,11 +322,7 @@ const std::array<std::pair<const char*, const char*>, 9> kDockWords{{{"profile",
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a torch.export program"), QString(),
-                                                          tr("Exported programs (*.pt2 *.zip);;All files (*)"));
-        if (!path.isEmpty()) openFile(path);
-    });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open the &example"), this, &MainWindow::openExample);
     file->addSeparator();
@@ -404,10 +408,7 @@ void MainWindow::buildMenus() {
 
     auto* tb = addToolBar(tr("Main"));
     tb->setObjectName("mainToolbar");
-    tb->addAction(tr("Open"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open"), QString(), tr("Exported programs (*.pt2 *.zip)"));
-        if (!path.isEmpty()) openFile(path);
-    });
+    tb->addAction(tr("Open"), this, &MainWindow::chooseAndOpen);
     tb->addAction(tr("Fit"), gv, &GraphView::fitAll);
     tb->addAction(tr("Collapse all"), m_doc, &Document::collapseAll);
     tb->addAction(tr("Expand all"), m_doc, &Document::expandAll);
@@ -437,6 +438,7 @@ void MainWindow::showLegend() {
 
 void MainWindow::openFile(const QString& path) {
     addRecent(QFileInfo(path).absoluteFilePath());
+    m_openingPath = QFileInfo(path).absoluteFilePath();
     m_doc->openFile(path);
 }
 
@@ -506,8 +508,48 @@ void MainWindow::addRecent(const QString& path) {
     rebuildRecentMenu(recent);
 }
 
+// The canvas's start page: shown while there is no program; a program opened from a file notes its
+// dialect and node count beside its entry in the recent files.
+void MainWindow::buildStartPage() {
+    m_start = new StartPage;
+    m_start->cover(m_graph);
+    m_recentNotes = QSettings().value("recentNotes").toMap();
+    connect(m_start, &StartPage::openRequested, this, &MainWindow::chooseAndOpen);
+    connect(m_start, &StartPage::exampleRequested, this, &MainWindow::openExample);
+    connect(m_start, &StartPage::recentRequested, this, &MainWindow::openFile);
+    connect(m_start, &StartPage::packageRequested, this, &MainWindow::showPackage);
+    connect(m_doc, &Document::programChanged, this, [this] {
+        const auto p = m_doc->program();
+        m_start->setVisible(!p);
+        if (!p) return;
+        m_start->setMessage({});
+        if (m_openingPath.isEmpty()) return;
+        QString note = p->verifiers.empty() ? QString() : QString::fromStdString(p->verifiers.front()) + QStringLiteral(" · ");
+        m_recentNotes[m_openingPath] = note + nodesText(static_cast<qint64>(p->graph.nodes.size()));
+        m_openingPath.clear();
+        writeSettingLater("recentNotes", m_recentNotes);
+        rebuildRecentMenu(m_recent);
+    });
+}
+
+void MainWindow::chooseAndOpen() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a torch.export program"), QString(),
+                                                      tr("Exported programs (*.pt2 *.zip *.ep);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::showPackage() {
+    if (!m_package) return;
+    auto* view = new PackageView(m_package, this);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->show();
+}
+
 void MainWindow::rebuildRecentMenu(const QStringList& recent) {
     m_recent = recent;
+    QStringList notes;
+    for (const QString& path : recent) notes << m_recentNotes.value(path).toString();
+    m_start->setRecent(recent, notes);
     m_recentMenu->clear();
     for (const auto& path : recent)
         m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);

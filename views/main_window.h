@@ -4,6 +4,13 @@
 // era, schema, node count and verifier summary, progress bar with cancel (Esc).
 
 #include <QMainWindow>
+#include <QVariantMap>
+
+#include <memory>
+
+namespace irlens::core {
+struct AotiPackage;
+}
 
 class QLabel;
 class QMenu;
@@ -32,6 +39,7 @@ class StepController;
 class AnalysisDocks;
 class RooflineDock;
 class SpecReferenceDialog;
+class StartPage;
 class LearnLauncher;
 
 class MainWindow : public QMainWindow {
@@ -75,6 +83,8 @@ public:
     SpecReferenceDialog* specReference() const { return m_specReference; }
     /// Help › Tour of the Export IR, Exercises and Explain this program (views/teach).
     LearnLauncher* learn() const { return m_learn; }
+    /// What the canvas shows while there is no program (views/start).
+    StartPage* startPage() const { return m_start; }
     /// A dock by its object name ("inspector", "signature", "fx" ...); nullptr when there is none.
     QDockWidget* dockNamed(const QString& objectName) const;
     /// Graph › Draw as the FX graph has it, on or off; the menu's check follows.
@@ -104,6 +114,11 @@ private:
     /// Opens the Node pane's stack trace at the selected node's last frame ("Show source").
     void showStackTrace();
     void buildMenus();
+    void buildStartPage();
+    /// File › Open's dialog, then openFile.
+    void chooseAndOpen();
+    /// The description of the last AOTInductor package opened, in a window of its own.
+    void showPackage();
     void buildDocks();
     void buildLeftDocks();
     void buildRightDocks();
@@ -140,6 +155,10 @@ private:
     QMenu* m_viewMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
     QStringList m_recent; // the Open Recent list, newest first (saved by writeSettingLater)
+    QVariantMap m_recentNotes; // per recent path: "ATEN · 70 nodes", what it held when last opened
+    QString m_openingPath;     // the file being opened (its note is written once it has loaded)
+    StartPage* m_start = nullptr;
+    std::shared_ptr<const core::AotiPackage> m_package; // the last package opened (the start page shows it again)
     QLabel* m_statusProgram = nullptr;
     QLabel* m_statusVerifier = nullptr;
     QLabel* m_statusStage = nullptr;

@@ -8,6 +8,9 @@
 #include "views/graph/graph_view.h"
 #include "views/inspect/node_inspector_model.h"
 #include "views/main_window.h"
+#include "views/run/run_controller.h"
+#include "views/start/start_page.h"
+#include "core/io/pt2_writer.h"
 #include "views/teach/spec_reference.h"
 #include "views/inspect/table_pane.h"
 #include "core/ops/op_registry.h"
@@ -27,6 +30,10 @@
 #include <QTabWidget>
 #include <QTextBlock>
 #include <QSignalSpy>
+#include <QApplication>
+#include <QListWidget>
+#include <QSettings>
+#include <QTimer>
 #include <QTest>
 
 using namespace irlens;
@@ -47,6 +54,7 @@ private slots:
     void checkMetasFromTheMenu();
     void openFileFromDisk();
     void badFileReportsError();
+    void startPageWithoutProgram();
     void commandLineCalls();
 };
 
@@ -373,6 +381,58 @@ void TestMainWindow::openFileFromDisk() {
     QCOMPARE(w.document()->title(), QString("model.pt2"));
     QCOMPARE(w.windowTitle(), QString("model.pt2 — irlens"));
     QCOMPARE(w.graphPane()->scene()->opItemCount(), 40);
+}
+
+// Without a program the canvas shows the start page: Run is off and says why; a failed open says what
+// failed there; a file that opened is listed with its dialect and node count; the example hides it.
+void TestMainWindow::startPageWithoutProgram() {
+    QSettings().clear();
+    QTemporaryDir dir;
+    const QString good = dir.filePath("example.pt2"), bad = dir.filePath("not_a_model.pt2");
+    QVERIFY(core::savePt2(*core::makeExampleProgram(), good.toStdString()).isOk());
+    QVERIFY(testing::writeFile(bad, "this is not a zip archive"));
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    StartPage* start = w.startPage();
+    QVERIFY(start->isVisible());
+    QCOMPARE(start->geometry(), w.graphPane()->rect());
+    QAction* run = w.runController()->runAction();
+    QVERIFY(!run->isEnabled());
+    QVERIFY2(run->toolTip().contains("open a program first"), qPrintable(run->toolTip()));
+    // a file that loads: listed with what it held
+    w.openFile(good);
+    QVERIFY(testing::waitForLayout(*w.document()));
+    QVERIFY(!start->isVisible());
+    QVERIFY(run->isEnabled());
+    // a bad file: an error box (answered), the program stays; in a new window the start page says why
+    MainWindow fresh;
+    fresh.resize(1366, 768);
+    fresh.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+    QTimer closer; // the error box, closed as a user would once it is up
+    connect(&closer, &QTimer::timeout, [] {
+        if (QWidget* box = QApplication::activeModalWidget()) box->close();
+    });
+    closer.start(50);
+    QSignalSpy failed(fresh.document(), &Document::loadFailed);
+    fresh.openFile(bad);
+    QTRY_COMPARE(failed.count(), 1);
+    QVERIFY(fresh.startPage()->isVisible());
+    QVERIFY2(fresh.startPage()->messageLabel()->text().startsWith("Could not open not_a_model.pt2: "),
+             qPrintable(fresh.startPage()->messageLabel()->text()));
+    QListWidget* recent = fresh.startPage()->recentList();
+    QCOMPARE(recent->count(), 2); // newest first
+    QVERIFY(recent->item(0)->text().startsWith("not_a_model.pt2"));
+    const QString expectedNote = QString("ATEN · %1 nodes").arg(w.document()->program()->graph.nodes.size());
+    QVERIFY2(recent->item(1)->text().endsWith(expectedNote), qPrintable(recent->item(1)->text()));
+    // activating a recent entry opens it
+    recent->setCurrentRow(1);
+    Q_EMIT recent->itemActivated(recent->item(1));
+    QVERIFY(testing::waitForLayout(*fresh.document()));
+    QVERIFY(!fresh.startPage()->isVisible());
+    QVERIFY(fresh.runController()->runAction()->isEnabled());
 }
 
 void TestMainWindow::badFileReportsError() {
