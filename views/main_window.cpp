@@ -4,6 +4,7 @@
 #include "core/ops/op_family.h"
 #include "views/column_fit.h"
 #include "views/count_text.h"
+#include "views/empty_note.h"
 #include "views/graph/graph_items.h"
 #include "core/ir/example_program.h"
 #include "views/compare/compare_launcher.h"
@@ -204,6 +205,21 @@ void MainWindow::buildLeftDocks() {
     m_ranges = new RangeConstraintsModel(m_doc, this);
     auto* rangeDock = addDock(tr("Range constraints"), "ranges", new TablePane(m_doc, m_ranges, 0, this), Qt::LeftDockWidgetArea);
 
+    // empty, each says why and what fills it
+    new EmptyNote(m_moduleView, [this] {
+        if (!m_doc->program()) return tr("No program: open one and its modules are listed here");
+        if (m_doc->scope().subgraph >= 0)
+            return tr("Inside a subgraph: its nodes belong to no module of their own. Backspace goes back up to the modules");
+        return tr("No modules: the nodes record no nn_module_stack (a pass may have dropped it), so every node is at the top level");
+    });
+    new EmptyNote(static_cast<TablePane*>(sigDock->widget())->view(), [this] {
+        return m_doc->program() ? tr("The signature has no inputs or outputs") : tr("No program: its inputs and outputs are listed here");
+    });
+    new EmptyNote(static_cast<TablePane*>(rangeDock->widget())->view(), [this] {
+        return m_doc->program() ? tr("No range constraints: no size in this program is symbolic (it was exported without dynamic "
+                                     "shapes), so there is nothing to bound")
+                                : tr("No program: the ranges of its symbolic sizes are listed here");
+    });
     tabifyDockWidget(modulesDock, sigDock);
     tabifyDockWidget(sigDock, rangeDock);
     modulesDock->raise();
@@ -234,6 +250,11 @@ void MainWindow::buildRightDocks() {
     connect(m_inspectorView, &QTreeView::activated, this, follow);
     connect(m_inspectorView, &QTreeView::clicked, this, follow);
     auto* inspectorDock = addDock(tr("Node"), "inspector", m_inspectorView, Qt::RightDockWidgetArea);
+    new EmptyNote(m_inspectorView, [this] {
+        return m_doc->program() ? tr("Select a box in the graph, or a row in any table, to see its op, arguments, outputs, source "
+                                     "and module stack here")
+                                : tr("No program: the selected node is described here");
+    });
     connect(m_graph->view(), &GraphView::showSourceRequested, this, [this, inspectorDock](int n) {
         inspectorDock->show();
         inspectorDock->raise();
@@ -273,6 +294,11 @@ void MainWindow::buildBottomDocks() {
     auto* diagPane = new TablePane(m_doc, m_diagnostics, DiagnosticsModel::NodeNameRole, this, "node:");
     diagPane->setStretchColumn(3); // the message
     auto* diagDock = addDock(tr("Diagnostics"), "diagnostics", diagPane, Qt::BottomDockWidgetArea);
+    new EmptyNote(diagPane->view(), [this] {
+        if (!m_doc->program()) return tr("No program: the verifier's findings on it are listed here");
+        if (m_doc->verifierSummary().contains(tr("verifying"))) return tr("Verifying…");
+        return tr("No findings: the program keeps every Export IR rule the verifier checks (Help › Export IR rules)");
+    });
     // activating the Rule column opens the rule's explanation (Help › Export IR rules)
     connect(diagPane, &TablePane::rowActivated, this, [this](const QModelIndex& index) {
         if (index.column() == 1) showSpecReference(index.data().toString());

@@ -398,6 +398,13 @@ void TestMainWindow::startPageWithoutProgram() {
     StartPage* start = w.startPage();
     QVERIFY(start->isVisible());
     QCOMPARE(start->geometry(), w.graphPane()->rect());
+    // the empty panes say why they are empty
+    auto noteOf = [&w](const char* dock) {
+        auto* note = w.dockNamed(dock)->findChild<QLabel*>("emptyNote");
+        return note && note->isVisibleTo(w.dockNamed(dock)) ? note->text() : QString();
+    };
+    QVERIFY2(noteOf("modules").startsWith("No program"), qPrintable(noteOf("modules")));
+    QVERIFY2(noteOf("inspector").startsWith("No program"), qPrintable(noteOf("inspector")));
     QAction* run = w.runController()->runAction();
     QVERIFY(!run->isEnabled());
     QVERIFY2(run->toolTip().contains("open a program first"), qPrintable(run->toolTip()));
@@ -406,6 +413,9 @@ void TestMainWindow::startPageWithoutProgram() {
     QVERIFY(testing::waitForLayout(*w.document()));
     QVERIFY(!start->isVisible());
     QVERIFY(run->isEnabled());
+    // the example has no symbolic sizes: the Range constraints pane says so
+    QVERIFY2(noteOf("ranges").contains("no size in this program is symbolic"), qPrintable(noteOf("ranges")));
+    QCOMPARE(noteOf("modules"), QString()); // it has modules
     // a bad file: an error box (answered), the program stays; in a new window the start page says why
     MainWindow fresh;
     fresh.resize(1366, 768);
