@@ -21,7 +21,8 @@ QPalette palette() { return QApplication::palette(); }
 
 bool darkTheme() { return palette().color(QPalette::Window).lightness() < 128; }
 
-QRectF withTagRoom(const QRectF& box) { return box.adjusted(-6, -4, 4, 10); } // room for the "new" tag below
+// room for the tags on the bottom border, as much above so that the rect keeps the box's centre
+QRectF withTagRoom(const QRectF& box) { return box.adjusted(-6, -10, 4, 10); }
 
 // Where an edge's label may paint, from its length in characters.
 QRectF labelRoom(const QPointF& pos, qsizetype chars) { return QRectF(pos.x() + 2, pos.y() - 8, chars * 5.0 + 8, 14); }
