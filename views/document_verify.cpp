@@ -86,7 +86,11 @@ QString Document::verifierSummary() const {
         errors += d.severity == DiagnosticRow::Severity::Error;
         warnings += d.severity == DiagnosticRow::Severity::Warning;
     }
-    return tr("verifier: %1 errors, %2 warnings").arg(errors).arg(warnings);
+    // the infos too, so that the three add up to the Diagnostics dock's count
+    const int infos = static_cast<int>(m_diagnostics.size()) - errors - warnings;
+    QString text = tr("verifier: %1 errors, %2 warnings").arg(errors).arg(warnings);
+    if (infos > 0) text += tr(", %1 infos").arg(infos);
+    return text;
 }
 
 } // namespace irlens::views

@@ -2,7 +2,9 @@
 
 #include "core/io/dot_export.h"
 #include "core/ops/op_family.h"
+#include "views/column_fit.h"
 #include "views/count_text.h"
+#include "views/empty_note.h"
 #include "views/report_export.h"
 #include "views/graph/graph_items.h"
 #include "core/ir/example_program.h"
@@ -29,6 +31,7 @@
 #include "views/inspect/weights_pane.h"
 #include "views/package/package_view.h"
 #include "views/settings_writer.h"
+#include "views/start/start_page.h"
 
 #include <QAction>
 #include <QApplication>
@@ -73,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     setAcceptDrops(true);
     m_graph = new GraphPane(m_doc, this);
     setCentralWidget(m_graph);
+    buildStartPage();
     buildDocks();
     buildMenus();
 
@@ -126,15 +130,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     connect(m_doc, &Document::layoutReady, this, &MainWindow::updateStatus);
     connect(m_doc, &Document::loadFailed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Could not open: %1").arg(message), 15000);
+        m_start->setMessage(tr("Could not open %1: %2").arg(QFileInfo(m_openingPath).fileName(), message));
+        m_openingPath.clear();
         if (isVisible()) QMessageBox::warning(this, tr("Could not open the file"), message);
     });
     // an AOTInductor package has no graph: say what it holds, in a window of its own
     connect(m_doc, &Document::packageOpened, this, [this](const QString& path, std::shared_ptr<const AotiPackage> package) {
         statusBar()->showMessage(tr("%1 is an AOTInductor package (compiled code, no exported program)")
                                      .arg(QFileInfo(path).fileName()), 15000);
-        auto* view = new PackageView(std::move(package), this);
-        view->setAttribute(Qt::WA_DeleteOnClose);
-        view->show();
+        m_package = std::move(package);
+        m_start->setMessage(tr("%1 is an AOTInductor package: compiled code and weights, no exported program to draw. "
+                               "Its description opens in a window of its own.")
+                                .arg(QFileInfo(path).fileName()),
+                            true);
+        m_openingPath.clear();
+        showPackage();
     });
     connect(m_doc, &Document::layoutFailed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Layout failed: %1").arg(message), 15000);
@@ -201,6 +211,21 @@ void MainWindow::buildLeftDocks() {
     m_ranges = new RangeConstraintsModel(m_doc, this);
     auto* rangeDock = addDock(tr("Range constraints"), "ranges", new TablePane(m_doc, m_ranges, 0, this), Qt::LeftDockWidgetArea);
 
+    // empty, each says why and what fills it
+    new EmptyNote(m_moduleView, [this] {
+        if (!m_doc->program()) return tr("No program: open one and its modules are listed here");
+        if (m_doc->scope().subgraph >= 0)
+            return tr("Inside a subgraph: its nodes belong to no module of their own. Backspace goes back up to the modules");
+        return tr("No modules: the nodes record no nn_module_stack (a pass may have dropped it), so every node is at the top level");
+    });
+    new EmptyNote(static_cast<TablePane*>(sigDock->widget())->view(), [this] {
+        return m_doc->program() ? tr("The signature has no inputs or outputs") : tr("No program: its inputs and outputs are listed here");
+    });
+    new EmptyNote(static_cast<TablePane*>(rangeDock->widget())->view(), [this] {
+        return m_doc->program() ? tr("No range constraints: no size in this program is symbolic (it was exported without dynamic "
+                                     "shapes), so there is nothing to bound")
+                                : tr("No program: the ranges of its symbolic sizes are listed here");
+    });
     tabifyDockWidget(modulesDock, sigDock);
     tabifyDockWidget(sigDock, rangeDock);
     modulesDock->raise();
@@ -221,8 +246,9 @@ void MainWindow::buildRightDocks() {
             const QString key = m_inspector->index(r, 0).data().toString();
             if (key != tr("Raw meta") && key != tr("source_fn_stack")) m_inspectorView->expand(m_inspector->index(r, 0));
         }
-        m_inspectorView->resizeColumnToContents(0);
     });
+    // property and value share the width: a long key no longer squeezes the values to a few letters
+    new ColumnFitter(m_inspectorView, 1);
     auto follow = [this](const QModelIndex& idx) {
         const QString link = idx.data(InfoTreeModel::LinkRole).toString();
         if (!link.isEmpty()) followLink(m_doc, link);
@@ -237,6 +263,11 @@ void MainWindow::buildRightDocks() {
     inspectorSplit->setStretchFactor(0, 1);
     inspectorSplit->setStretchFactor(1, 1);
     auto* inspectorDock = addDock(tr("Node"), "inspector", inspectorSplit, Qt::RightDockWidgetArea);
+    new EmptyNote(m_inspectorView, [this] {
+        return m_doc->program() ? tr("Select a box in the graph, or a row in any table, to see its op, arguments, outputs, source "
+                                     "and module stack here")
+                                : tr("No program: the selected node is described here");
+    });
     connect(m_graph->view(), &GraphView::showSourceRequested, this, [this, inspectorDock](int n) {
         inspectorDock->show();
         inspectorDock->raise();
@@ -274,7 +305,13 @@ void MainWindow::buildBottomDocks() {
     });
     m_diagnostics = new DiagnosticsModel(m_doc, this);
     auto* diagPane = new TablePane(m_doc, m_diagnostics, DiagnosticsModel::NodeNameRole, this, "node:");
+    diagPane->setStretchColumn(3); // the message
     auto* diagDock = addDock(tr("Diagnostics"), "diagnostics", diagPane, Qt::BottomDockWidgetArea);
+    new EmptyNote(diagPane->view(), [this] {
+        if (!m_doc->program()) return tr("No program: the verifier's findings on it are listed here");
+        if (m_doc->verifierSummary().contains(tr("verifying"))) return tr("Verifying…");
+        return tr("No findings: the program keeps every Export IR rule the verifier checks (Help › Export IR rules)");
+    });
     // activating the Rule column opens the rule's explanation (Help › Export IR rules)
     connect(diagPane, &TablePane::rowActivated, this, [this](const QModelIndex& index) {
         if (index.column() == 1) showSpecReference(index.data().toString());
@@ -325,11 +362,7 @@ const std::array<std::pair<const char*, const char*>, 10> kDockWords{{{"profile"
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a torch.export program"), QString(),
-                                                          tr("Exported programs (*.pt2 *.zip);;All files (*)"));
-        if (!path.isEmpty()) openFile(path);
-    });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open the &example"), this, &MainWindow::openExample);
     file->addSeparator();
@@ -420,10 +453,7 @@ void MainWindow::buildMenus() {
 
     auto* tb = addToolBar(tr("Main"));
     tb->setObjectName("mainToolbar");
-    tb->addAction(tr("Open"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open"), QString(), tr("Exported programs (*.pt2 *.zip)"));
-        if (!path.isEmpty()) openFile(path);
-    });
+    tb->addAction(tr("Open"), this, &MainWindow::chooseAndOpen);
     tb->addAction(tr("Fit"), gv, &GraphView::fitAll);
     tb->addAction(tr("Collapse all"), m_doc, &Document::collapseAll);
     tb->addAction(tr("Expand all"), m_doc, &Document::expandAll);
@@ -453,6 +483,7 @@ void MainWindow::showLegend() {
 
 void MainWindow::openFile(const QString& path) {
     addRecent(QFileInfo(path).absoluteFilePath());
+    m_openingPath = QFileInfo(path).absoluteFilePath();
     m_doc->openFile(path);
 }
 
@@ -523,8 +554,48 @@ void MainWindow::addRecent(const QString& path) {
     rebuildRecentMenu(recent);
 }
 
+// The canvas's start page: shown while there is no program; a program opened from a file notes its
+// dialect and node count beside its entry in the recent files.
+void MainWindow::buildStartPage() {
+    m_start = new StartPage;
+    m_start->cover(m_graph);
+    m_recentNotes = QSettings().value("recentNotes").toMap();
+    connect(m_start, &StartPage::openRequested, this, &MainWindow::chooseAndOpen);
+    connect(m_start, &StartPage::exampleRequested, this, &MainWindow::openExample);
+    connect(m_start, &StartPage::recentRequested, this, &MainWindow::openFile);
+    connect(m_start, &StartPage::packageRequested, this, &MainWindow::showPackage);
+    connect(m_doc, &Document::programChanged, this, [this] {
+        const auto p = m_doc->program();
+        m_start->setVisible(!p);
+        if (!p) return;
+        m_start->setMessage({});
+        if (m_openingPath.isEmpty()) return;
+        QString note = p->verifiers.empty() ? QString() : QString::fromStdString(p->verifiers.front()) + QStringLiteral(" · ");
+        m_recentNotes[m_openingPath] = note + nodesText(static_cast<qint64>(p->graph.nodes.size()));
+        m_openingPath.clear();
+        writeSettingLater("recentNotes", m_recentNotes);
+        rebuildRecentMenu(m_recent);
+    });
+}
+
+void MainWindow::chooseAndOpen() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a torch.export program"), QString(),
+                                                      tr("Exported programs (*.pt2 *.zip *.ep);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::showPackage() {
+    if (!m_package) return;
+    auto* view = new PackageView(m_package, this);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->show();
+}
+
 void MainWindow::rebuildRecentMenu(const QStringList& recent) {
     m_recent = recent;
+    QStringList notes;
+    for (const QString& path : recent) notes << m_recentNotes.value(path).toString();
+    m_start->setRecent(recent, notes);
     m_recentMenu->clear();
     for (const auto& path : recent)
         m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); })->setToolTip(path);
@@ -596,7 +667,8 @@ void MainWindow::sizeDocks() {
     QDockWidget* right = find("inspector");
     QDockWidget* bottom = find("fx");
     if (left && right)
-        resizeDocks({left, right}, {std::clamp(s.width() * 17 / 100, 220, 520), std::clamp(s.width() * 23 / 100, 300, 700)},
+        // the left dock wide enough for its three tab titles whole (Modules, Signature, Range constraints)
+        resizeDocks({left, right}, {std::clamp(s.width() * 17 / 100, 300, 520), std::clamp(s.width() * 23 / 100, 300, 700)},
                     Qt::Horizontal);
     if (bottom) resizeDocks({bottom}, {std::clamp(s.height() * 28 / 100, 170, 800)}, Qt::Vertical);
 }

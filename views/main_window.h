@@ -4,6 +4,13 @@
 // era, schema, node count and verifier summary, progress bar with cancel (Esc).
 
 #include <QMainWindow>
+#include <QVariantMap>
+
+#include <memory>
+
+namespace irlens::core {
+struct AotiPackage;
+}
 
 class QLabel;
 class QMenu;
@@ -33,6 +40,7 @@ class AnalysisDocks;
 class RooflineDock;
 class NumericsController;
 class SpecReferenceDialog;
+class StartPage;
 class LearnLauncher;
 class ValueStatsView;
 
@@ -82,6 +90,8 @@ public:
     SpecReferenceDialog* specReference() const { return m_specReference; }
     /// Help › Tour of the Export IR, Exercises and Explain this program (views/teach).
     LearnLauncher* learn() const { return m_learn; }
+    /// What the canvas shows while there is no program (views/start).
+    StartPage* startPage() const { return m_start; }
     /// A dock by its object name ("inspector", "signature", "fx" ...); nullptr when there is none.
     QDockWidget* dockNamed(const QString& objectName) const;
     /// Graph › Draw as the FX graph has it, on or off; the menu's check follows.
@@ -111,6 +121,11 @@ private:
     /// Opens the Node pane's stack trace at the selected node's last frame ("Show source").
     void showStackTrace();
     void buildMenus();
+    void buildStartPage();
+    /// File › Open's dialog, then openFile.
+    void chooseAndOpen();
+    /// The description of the last AOTInductor package opened, in a window of its own.
+    void showPackage();
     void buildDocks();
     void buildLeftDocks();
     void buildRightDocks();
@@ -149,6 +164,10 @@ private:
     QMenu* m_viewMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
     QStringList m_recent; // the Open Recent list, newest first (saved by writeSettingLater)
+    QVariantMap m_recentNotes; // per recent path: "ATEN · 70 nodes", what it held when last opened
+    QString m_openingPath;     // the file being opened (its note is written once it has loaded)
+    StartPage* m_start = nullptr;
+    std::shared_ptr<const core::AotiPackage> m_package; // the last package opened (the start page shows it again)
     QLabel* m_statusProgram = nullptr;
     QLabel* m_statusVerifier = nullptr;
     QLabel* m_statusStage = nullptr;

@@ -1,6 +1,7 @@
 #include "core/report/report_json.h"
 
 #include "core/io/fx_printer.h"
+#include "core/ir/fx_names.h"
 #include "core/io/signature_printer.h"
 #include "core/layout/module_fold.h"
 #include "core/layout/module_tree.h"

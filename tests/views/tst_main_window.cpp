@@ -10,6 +10,8 @@
 #include "views/main_window.h"
 #include "views/report_export.h"
 #include "views/run/run_controller.h"
+#include "views/start/start_page.h"
+#include "core/io/pt2_writer.h"
 #include "views/teach/spec_reference.h"
 #include "views/inspect/table_pane.h"
 #include "core/ops/op_registry.h"
@@ -29,6 +31,10 @@
 #include <QTabWidget>
 #include <QTextBlock>
 #include <QSignalSpy>
+#include <QApplication>
+#include <QListWidget>
+#include <QSettings>
+#include <QTimer>
 #include <QTest>
 
 using namespace irlens;
@@ -49,6 +55,7 @@ private slots:
     void checkMetasFromTheMenu();
     void openFileFromDisk();
     void badFileReportsError();
+    void startPageWithoutProgram();
     void commandLineCalls();
 };
 
@@ -392,6 +399,68 @@ void TstMainWindow::openFileFromDisk() {
     QCOMPARE(w.document()->title(), QString("model.pt2"));
     QCOMPARE(w.windowTitle(), QString("model.pt2 — irlens"));
     QCOMPARE(w.graphPane()->scene()->opItemCount(), 40);
+}
+
+// Without a program the canvas shows the start page: Run is off and says why; a failed open says what
+// failed there; a file that opened is listed with its dialect and node count; the example hides it.
+void TstMainWindow::startPageWithoutProgram() {
+    QSettings().clear();
+    QTemporaryDir dir;
+    const QString good = dir.filePath("example.pt2"), bad = dir.filePath("not_a_model.pt2");
+    QVERIFY(core::savePt2(*core::makeExampleProgram(), good.toStdString()).isOk());
+    QVERIFY(testing::writeFile(bad, "this is not a zip archive"));
+    MainWindow w;
+    w.resize(1366, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    StartPage* start = w.startPage();
+    QVERIFY(start->isVisible());
+    QCOMPARE(start->geometry(), w.graphPane()->rect());
+    // the empty panes say why they are empty
+    auto noteOf = [&w](const char* dock) {
+        auto* note = w.dockNamed(dock)->findChild<QLabel*>("emptyNote");
+        return note && note->isVisibleTo(w.dockNamed(dock)) ? note->text() : QString();
+    };
+    QVERIFY2(noteOf("modules").startsWith("No program"), qPrintable(noteOf("modules")));
+    QVERIFY2(noteOf("inspector").startsWith("No program"), qPrintable(noteOf("inspector")));
+    QAction* run = w.runController()->runAction();
+    QVERIFY(!run->isEnabled());
+    QVERIFY2(run->toolTip().contains("open a program first"), qPrintable(run->toolTip()));
+    // a file that loads: listed with what it held
+    w.openFile(good);
+    QVERIFY(testing::waitForLayout(*w.document()));
+    QVERIFY(!start->isVisible());
+    QVERIFY(run->isEnabled());
+    // the example has no symbolic sizes: the Range constraints pane says so
+    QVERIFY2(noteOf("ranges").contains("no size in this program is symbolic"), qPrintable(noteOf("ranges")));
+    QCOMPARE(noteOf("modules"), QString()); // it has modules
+    // a bad file: an error box (answered), the program stays; in a new window the start page says why
+    MainWindow fresh;
+    fresh.resize(1366, 768);
+    fresh.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+    QTimer closer; // the error box, closed as a user would once it is up
+    connect(&closer, &QTimer::timeout, [] {
+        if (QWidget* box = QApplication::activeModalWidget()) box->close();
+    });
+    closer.start(50);
+    QSignalSpy failed(fresh.document(), &Document::loadFailed);
+    fresh.openFile(bad);
+    QTRY_COMPARE(failed.count(), 1);
+    QVERIFY(fresh.startPage()->isVisible());
+    QVERIFY2(fresh.startPage()->messageLabel()->text().startsWith("Could not open not_a_model.pt2: "),
+             qPrintable(fresh.startPage()->messageLabel()->text()));
+    QListWidget* recent = fresh.startPage()->recentList();
+    QCOMPARE(recent->count(), 2); // newest first
+    QVERIFY(recent->item(0)->text().startsWith("not_a_model.pt2"));
+    const QString expectedNote = QString("ATEN · %1 nodes").arg(w.document()->program()->graph.nodes.size());
+    QVERIFY2(recent->item(1)->text().endsWith(expectedNote), qPrintable(recent->item(1)->text()));
+    // activating a recent entry opens it
+    recent->setCurrentRow(1);
+    Q_EMIT recent->itemActivated(recent->item(1));
+    QVERIFY(testing::waitForLayout(*fresh.document()));
+    QVERIFY(!fresh.startPage()->isVisible());
+    QVERIFY(fresh.runController()->runAction()->isEnabled());
 }
 
 void TstMainWindow::badFileReportsError() {

@@ -5,6 +5,7 @@
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_scene.h"
 
+#include <QApplication>
 #include <QFont>
 #include <QFontMetricsF>
 #include <QPainter>
@@ -22,44 +23,51 @@ public:
         : QGraphicsItem(box), m_kind(kind), m_divergent(divergent) {
         setAcceptedMouseButtons(Qt::NoButton);
         setAcceptHoverEvents(false);
-        m_rect = box->boundingRect().adjusted(1, 1, -1, -1);
+        m_rect = box->type() == NodeItem::Type ? static_cast<NodeItem*>(box)->boxRect().adjusted(1, 1, -1, -1)
+                                               : box->boundingRect().adjusted(1, 1, -1, -1);
+        if (kind != core::MatchKind::Same) m_tag = QString::fromLatin1(core::matchKindName(kind));
+        if (divergent) m_tag = m_tag.isEmpty() ? QStringLiteral("≠ diverges") : m_tag + QStringLiteral(" · ≠ diverges");
+        m_font.setPointSizeF(7);
+        m_font.setBold(true);
+        // on the bottom border like the "new" tag: above the box it covered the title of the module around it
+        if (!m_tag.isEmpty()) {
+            m_tagRect = tagRectOn(m_rect, m_tag, m_font);
+            setData(kTagRectKey, m_tagRect);
+            setData(kTagTextKey, m_tag);
+        }
     }
     int type() const override { return Type; }
-    QRectF boundingRect() const override { return m_rect.adjusted(-6, -16, 6, 6); }
+    QRectF boundingRect() const override { return m_rect.adjusted(-6, -6, 6, 6).united(m_tagRect); }
     core::MatchKind kind() const { return m_kind; }
     bool divergent() const { return m_divergent; }
 
     void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
         p->setRenderHint(QPainter::Antialiasing);
         p->setBrush(Qt::NoBrush);
-        QString tag;
         if (m_kind != core::MatchKind::Same) {
             p->setPen(QPen(matchKindColor(m_kind), 3.5));
             p->drawRoundedRect(m_rect, 7, 7);
-            tag = QString::fromLatin1(core::matchKindName(m_kind));
         }
         if (m_divergent) {
             QPen pen(divergenceColor(), 3, Qt::DashLine);
             p->setPen(pen);
             p->drawRoundedRect(m_rect.adjusted(-4, -4, 4, 4), 9, 9);
-            tag = tag.isEmpty() ? QStringLiteral("≠ diverges") : tag + QStringLiteral(" · ≠ diverges");
         }
-        if (tag.isEmpty()) return;
-        QFont f = p->font();
-        f.setPointSizeF(7);
-        f.setBold(true);
-        p->setFont(f);
+        if (m_tag.isEmpty()) return;
+        p->setFont(m_font);
         const QColor bg = m_kind != core::MatchKind::Same ? matchKindColor(m_kind) : divergenceColor();
-        QRectF tagRect(m_rect.left() + 6, m_rect.top() - 13, QFontMetricsF(f).horizontalAdvance(tag) + 8, 12);
         p->setPen(Qt::NoPen);
         p->setBrush(bg);
-        p->drawRoundedRect(tagRect, 3, 3);
+        p->drawRoundedRect(m_tagRect, 3, 3);
         p->setPen(readableTextOn(bg));
-        p->drawText(tagRect, Qt::AlignCenter, tag);
+        p->drawText(m_tagRect, Qt::AlignCenter, m_tag);
     }
 
 private:
     QRectF m_rect;
+    QRectF m_tagRect;
+    QString m_tag;
+    QFont m_font = QApplication::font();
     core::MatchKind m_kind;
     bool m_divergent;
 };

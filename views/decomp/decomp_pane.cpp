@@ -1,4 +1,6 @@
 #include "views/decomp/decomp_pane.h"
+
+#include "views/column_fit.h"
 #include "views/qstring_util.h"
 
 #include "views/count_text.h"
@@ -30,7 +32,6 @@ using namespace irlens::core;
 
 namespace {
 const IrLevel kLevels[] = {IrLevel::Training, IrLevel::CoreAten, IrLevel::Prims};
-int levelRank(IrLevel l) { return l == IrLevel::Training ? 0 : l == IrLevel::CoreAten ? 1 : 2; }
 } // namespace
 
 DecompPane::DecompPane(Document* document, QWidget* parent)
@@ -109,11 +110,13 @@ void DecompPane::buildLists(QVBoxLayout* layout) {
     m_opsView->setModel(m_ops);
     m_opsView->setUniformRowHeights(true);
     m_opsView->setAlternatingRowColors(true);
-    m_opsView->header()->setStretchLastSection(true);
     m_historyView = new QTreeView(split);
     m_historyView->setModel(m_history);
     m_historyView->setRootIsDecorated(false);
     m_historyView->setUniformRowHeights(true);
+    // the columns share the width: the rule (the last) whole when there is room
+    m_opsFitter = new ColumnFitter(m_opsView, DecompOpsModel::ColRule);
+    m_historyFitter = new ColumnFitter(m_historyView, DecompHistoryModel::ColumnCount - 1);
     m_teaching = new QTextBrowser(split);
     m_teaching->setPlaceholderText(tr("The rule of the selected op or step: what it does and which reference it follows"));
     split->setStretchFactor(0, 3);
@@ -206,8 +209,8 @@ void DecompPane::refresh() {
         m_history->setSteps({});
     }
     m_opsView->expandToDepth(-1);
-    for (int c = 0; c < DecompOpsModel::ColRule; ++c) m_opsView->resizeColumnToContents(c);
-    for (int c = 0; c < DecompHistoryModel::ColumnCount - 1; ++c) m_historyView->resizeColumnToContents(c);
+    m_opsFitter->fit();
+    m_historyFitter->fit();
     if (m_history->rowCount() > 0) {
         const QModelIndex last = m_history->index(m_history->rowCount() - 1, 0);
         m_historyView->setCurrentIndex(last);

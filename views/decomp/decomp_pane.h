@@ -24,6 +24,8 @@ class QVBoxLayout;
 
 namespace irlens::views {
 
+class ColumnFitter;
+
 class Document;
 class Decomposition;
 class DecompOpsModel;
@@ -101,6 +103,8 @@ private:
     DecompOpsModel* m_ops;
     DecompHistoryModel* m_history;
     QButtonGroup* m_levels = nullptr;
+    ColumnFitter* m_opsFitter = nullptr;
+    ColumnFitter* m_historyFitter = nullptr;
     QTreeView* m_opsView = nullptr;
     // what Step / Step op can act on at this stage, kept by refresh() for every selection change
     QHash<QString, QString> m_steppable; // node -> its op ("aten.linear.default")

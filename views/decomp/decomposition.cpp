@@ -13,8 +13,9 @@ namespace irlens::views {
 
 using namespace irlens::core;
 
-namespace {
 int levelRank(IrLevel l) { return l == IrLevel::Training ? 0 : l == IrLevel::CoreAten ? 1 : 2; }
+
+namespace {
 
 bool hasNode(const Program& p, const std::string& name) {
     for (const auto& n : p.graph.nodes)

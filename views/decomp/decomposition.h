@@ -20,6 +20,9 @@ namespace irlens::views {
 
 class Document;
 
+/// The IR levels in order, 0 (training) to 2 (prims): the Decomposition pane's buttons and the steps.
+int levelRank(core::IrLevel level);
+
 /// What a worker step hands back (QFuture wants a default-constructible value).
 struct DecompOutcome {
     const core::DecompStep* step = nullptr;

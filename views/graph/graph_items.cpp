@@ -21,7 +21,8 @@ QPalette palette() { return QApplication::palette(); }
 
 bool darkTheme() { return palette().color(QPalette::Window).lightness() < 128; }
 
-QRectF withTagRoom(const QRectF& box) { return box.adjusted(-6, -8, 4, 4); } // room for the "new" tag
+// room for the tags on the bottom border, as much above so that the rect keeps the box's centre
+QRectF withTagRoom(const QRectF& box) { return box.adjusted(-6, -10, 4, 10); }
 
 // Where an edge's label may paint, from its length in characters.
 QRectF labelRoom(const QPointF& pos, qsizetype chars) { return QRectF(pos.x() + 2, pos.y() - 8, chars * 5.0 + 8, 14); }
@@ -30,7 +31,39 @@ QString elide(const QFontMetricsF& fm, const QString& s, double width) {
     return fm.elidedText(s, Qt::ElideMiddle, width);
 }
 
+QFont titleFontOf(const VisibleItem& item) {
+    QFont f = QApplication::font();
+    f.setPointSizeF(9);
+    f.setBold(item.kind != VisibleItem::Kind::Op || item.isHop);
+    return f;
+}
+
+QFont edgeLabelFont() {
+    QFont f = QApplication::font();
+    f.setPointSizeF(6.5);
+    return f;
+}
+
+QFont frameTitleFont() {
+    QFont f = QApplication::font();
+    f.setPointSizeF(7.5);
+    f.setBold(true);
+    return f;
+}
+
+QFont newTagFont() {
+    QFont f = QApplication::font();
+    f.setPointSizeF(6.0);
+    f.setBold(true);
+    return f;
+}
+
 } // namespace
+
+QRectF tagRectOn(const QRectF& box, const QString& text, const QFont& font) {
+    const double h = QFontMetricsF(font).height() + 1;
+    return QRectF(box.left() + 6, box.bottom() - h / 2 + 1, QFontMetricsF(font).horizontalAdvance(text) + 8, h);
+}
 
 QColor readableTextOn(const QColor& fill) {
     // relative luminance: dark text on pale fills, light text on dark ones
@@ -66,7 +99,19 @@ void NodeItem::setNewMark(int step, const QString& note) {
     m_newNote = step > 0 ? note : QString();
     if (step == m_newStep) return;
     m_newStep = step;
+    setData(kTagRectKey, step > 0 ? QVariant(tagRectOn(m_rect, QStringLiteral("new"), newTagFont())) : QVariant());
+    setData(kTagTextKey, step > 0 ? QVariant(QStringLiteral("new")) : QVariant());
     update();
+}
+
+QRectF NodeItem::badgeRect() const { return m_badge ? QRectF(m_rect.right() - 15, m_rect.top() + 3, 12, 12) : QRectF(); }
+
+// The title centred between the left edge and the badge (or the right edge), cut in the middle to fit.
+QRectF NodeItem::titleRect() const {
+    const double left = m_rect.left() + 6, right = m_badge ? m_rect.right() - 17 : m_rect.right() - 6;
+    const QFontMetricsF fm(titleFontOf(m_item));
+    const double w = std::min(right - left, fm.horizontalAdvance(QString::fromStdString(m_item.title)));
+    return QRectF((left + right - w) / 2, m_rect.top() + 3, w, 16);
 }
 
 QString NodeItem::toolTipText() const {
@@ -129,20 +174,18 @@ void NodeItem::paintShape(QPainter* p, const QColor& border) const {
     }
 }
 
-// "new" tag on the top-left corner, drawn over the border so that it survives the selection / search
+// "new" tag on the bottom border (tagRectOn), drawn over it so that it survives the selection / search
 // outlines and stays visible when zoomed out (a dot below 0.35 zoom).
 void NodeItem::paintNewTag(QPainter* p, double lod) const {
     const QColor c = newNodeColor();
     p->setPen(Qt::NoPen);
     p->setBrush(c);
     if (lod < 0.35) {
-        p->drawEllipse(QRectF(m_rect.left() - 4, m_rect.top() - 4, 10, 10));
+        p->drawEllipse(QRectF(m_rect.left() - 4, m_rect.bottom() - 5, 10, 10));
         return;
     }
-    QFont tf = QApplication::font();
-    tf.setPointSizeF(6.0);
-    tf.setBold(true);
-    const QRectF tag(m_rect.left() - 3, m_rect.top() - 6, QFontMetricsF(tf).horizontalAdvance("new") + 6, 10);
+    const QFont tf = newTagFont();
+    const QRectF tag = tagRectOn(m_rect, QStringLiteral("new"), tf);
     p->drawRoundedRect(tag, 3, 3);
     p->setPen(readableTextOn(c));
     p->setFont(tf);
@@ -151,21 +194,18 @@ void NodeItem::paintNewTag(QPainter* p, double lod) const {
 
 void NodeItem::paintText(QPainter* p, const QFont& smallFont) const {
     const QColor text = readableTextOn(m_fill);
-    QFont titleFont = smallFont;
-    titleFont.setPointSizeF(9);
-    titleFont.setBold(m_item.kind != VisibleItem::Kind::Op || m_item.isHop);
+    const QFont titleFont = titleFontOf(m_item);
     const double textTop = m_rect.top() + 3;
-    const double textWidth = m_rect.width() - 22;
+    const QRectF title = titleRect();
     p->setPen(text);
     p->setFont(titleFont);
-    p->drawText(QRectF(m_rect.left() + 11, textTop, textWidth, 16), Qt::AlignCenter,
-                elide(QFontMetricsF(titleFont), QString::fromStdString(m_item.title), textWidth));
+    p->drawText(title.adjusted(-1, 0, 1, 0), Qt::AlignCenter, elide(QFontMetricsF(titleFont), QString::fromStdString(m_item.title), title.width() + 1));
     p->setFont(smallFont);
     p->drawText(QRectF(m_rect.left() + 8, textTop + 15, m_rect.width() - 16, 14), Qt::AlignCenter,
                 elide(QFontMetricsF(smallFont), QString::fromStdString(m_item.subtitle), m_rect.width() - 16));
     if (!m_badge) return;
     // IR level badge in the top-right corner
-    QRectF b(m_rect.right() - 15, m_rect.top() + 3, 12, 12);
+    const QRectF b = badgeRect();
     p->setPen(Qt::NoPen);
     p->setBrush(text);
     p->drawEllipse(b);
@@ -254,6 +294,11 @@ EdgeItem::EdgeItem(const LayoutResult& layout, int index) : m_index(index) {
 
 QRectF EdgeItem::boundingRect() const { return m_bounds; }
 
+QRectF EdgeItem::labelRect() const {
+    if (m_label.isEmpty() || !m_labelShown) return {};
+    return QRectF(m_labelPos.x() + 3, m_labelPos.y() - 7, QFontMetricsF(edgeLabelFont()).horizontalAdvance(m_label) + 4, 12);
+}
+
 QRectF EdgeItem::reachOf(const LayoutResult& layout, int index) {
     const LayoutEdge& e = layout.edges[static_cast<size_t>(index)];
     if (e.points.empty()) return {};
@@ -304,12 +349,9 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->setBrush(c);
     p->drawPolygon(m_arrow);
     const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-    if (lod < 0.6 || m_label.isEmpty()) return;
-    QFont f = QApplication::font();
-    f.setPointSizeF(6.5);
-    p->setFont(f);
-    QFontMetricsF fm(f);
-    QRectF r(m_labelPos.x() + 3, m_labelPos.y() - 7, fm.horizontalAdvance(m_label) + 4, 12);
+    if (lod < 0.6 || m_label.isEmpty() || !m_labelShown) return;
+    p->setFont(edgeLabelFont());
+    const QRectF r = labelRect();
     QColor bg = pal.color(QPalette::Base);
     bg.setAlphaF(0.8);
     p->setBrush(bg);
@@ -354,14 +396,17 @@ void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWi
     p->setBrush(fill);
     p->drawRoundedRect(m_rect, 5, 5);
     if (lod < 0.4) return;
-    QFont f = QApplication::font();
-    f.setPointSizeF(7.5);
-    f.setBold(true);
+    const QFont f = frameTitleFont();
     p->setFont(f);
     p->setPen(pal.color(QPalette::Text));
     QFontMetricsF fm(f);
     p->drawText(QRectF(m_rect.left() + 6, m_rect.top() + 2, m_rect.width() - 12, 14), Qt::AlignLeft | Qt::AlignVCenter,
                 fm.elidedText("▾ " + m_label, Qt::ElideRight, m_rect.width() - 12));
+}
+
+QRectF ClusterItem::titleRect() const {
+    const double w = std::min(m_rect.width() - 12, QFontMetricsF(frameTitleFont()).horizontalAdvance("▾ " + m_label));
+    return QRectF(m_rect.left() + 6, m_rect.top() + 2, w, 14);
 }
 
 } // namespace irlens::views

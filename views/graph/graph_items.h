@@ -15,6 +15,17 @@ namespace irlens::views {
 /// long); nothing antialiased. The whole of llama_deep expanded has 27,000 items in view.
 inline constexpr double kPlainLod = 0.1;
 
+/// Item data keys of a tag an item paints over its box ("new", a comparison's "changed"): where, in item
+/// coordinates (QRectF), and its text. Any overlay's tag is found the same way (tests check that no tag
+/// covers a module's title).
+inline constexpr int kTagRectKey = 1;
+inline constexpr int kTagTextKey = 2;
+
+/// Where a tag with `text` in `font` goes on `box`: on its bottom border, at the left. A module's title
+/// strip lies above the boxes of its first rank and the title text on top of a box, so the top edge
+/// (where a tag above the box covered both) is taken; below the box only edges leave.
+QRectF tagRectOn(const QRectF& box, const QString& text, const QFont& font);
+
 /// How an item is emphasised (selection accent, producer/user tint, search outline, symbol match).
 enum class Emphasis { None = 0, Selected = 1, Neighbour = 2, SearchHit = 4, Symbol = 8 };
 
@@ -49,6 +60,11 @@ public:
     /// when asked (GraphScene::helpEvent), not stored: a step marks thousands of boxes at once.
     QString toolTipText() const;
     QColor fill() const { return m_fill; }
+    /// The box itself (the bounding rect adds room for the tag), in item coordinates.
+    QRectF boxRect() const { return m_rect; }
+    /// Where the title's text is drawn (its elided width, centred) and the level badge (empty when none).
+    QRectF titleRect() const;
+    QRectF badgeRect() const;
 
 private:
     // The phases of paint(): outline and fill, the "new" tag, title / subtitle / badge, chips.
@@ -80,6 +96,10 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
     int index() const { return m_index; }
     void setHighlighted(bool on);
+    /// Where the shape label is drawn (empty when there is none or it is left off).
+    QRectF labelRect() const;
+    /// Leaves the label off (where it would lie on another); the tooltip keeps it.
+    void setLabelShown(bool shown) { m_labelShown = shown; }
     /// A rect holding the bounding rect of edge `index`'s item, from its points without building the
     /// path (a Bézier curve stays inside its control points).
     static QRectF reachOf(const core::LayoutResult& layout, int index);
@@ -89,6 +109,7 @@ private:
     QPolygonF m_arrow;
     QString m_label;
     QPointF m_labelPos;
+    bool m_labelShown = true;
     QRectF m_bounds;
     int m_index;
     bool m_highlighted = false;
@@ -107,6 +128,8 @@ public:
     int module() const { return m_module; }
     /// The title strip: a double-click there collapses the module.
     bool inTitle(const QPointF& scenePos) const;
+    /// Where the title's text is drawn.
+    QRectF titleRect() const;
 
 private:
     QRectF m_rect;

@@ -95,6 +95,7 @@ void GraphScene::clearItems() {
     m_frameItem.clear();
     m_clusterOrder.clear();
     m_reach.clear();
+    m_labelCells.clear();
     if (m_retiredDone < m_retired.size()) m_retireTimer.start();
 }
 
@@ -194,6 +195,7 @@ bool GraphScene::buildSome(int budgetMs) {
         const size_t c = nested ? static_cast<size_t>(m_clusterOrder[m_clusters.size()]) : m_clusters.size();
         auto* item = new ClusterItem(layout.clusters[c], nested ? m_reach[c] : QRectF());
         if (nested) m_frameItem[c] = item;
+        claimLabelRoom(item->titleRect());
         place(item, nested ? layout.clusters[c].parent : -1);
         m_clusters.push_back(item);
         if (spent()) return false;
@@ -209,10 +211,27 @@ bool GraphScene::buildSome(int budgetMs) {
     while (m_edges.size() < layout.edges.size()) {
         const size_t k = m_edges.size();
         auto* item = new EdgeItem(layout, static_cast<int>(k));
+        if (!item->labelRect().isEmpty() && !claimLabelRoom(item->labelRect())) item->setLabelShown(false);
         place(item, nested ? layout.edgeFrame[static_cast<size_t>(layout.edges[k].edge)] : -1);
         m_edges.push_back(item);
         if (spent()) return false;
     }
+    return true;
+}
+
+bool GraphScene::claimLabelRoom(const QRectF& r) {
+    const int x0 = static_cast<int>(std::floor(r.left() / kLabelCell)), x1 = static_cast<int>(std::floor(r.right() / kLabelCell));
+    const int y0 = static_cast<int>(std::floor(r.top() / kLabelCell)), y1 = static_cast<int>(std::floor(r.bottom() / kLabelCell));
+    auto key = [](int x, int y) { return (static_cast<qint64>(x) << 32) ^ static_cast<quint32>(y); };
+    const QRectF inner = r.adjusted(0.5, 0.5, -0.5, -0.5);
+    for (int x = x0; x <= x1; ++x)
+        for (int y = y0; y <= y1; ++y)
+            if (auto it = m_labelCells.find(key(x, y)); it != m_labelCells.end())
+                for (const QRectF& taken : it->second)
+                    // one value to several users: the same label in the same place reads as one
+                    if (inner.intersects(taken) && taken.toRect() != r.toRect()) return false;
+    for (int x = x0; x <= x1; ++x)
+        for (int y = y0; y <= y1; ++y) m_labelCells[key(x, y)].push_back(r);
     return true;
 }
 

@@ -12,6 +12,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 namespace irlens::views {
@@ -94,6 +95,12 @@ private:
     std::vector<int> m_clusterOrder;         // cluster indices, enclosing ones first
     std::vector<ClusterItem*> m_frameItem;   // per cluster index, once made (empty: nothing nests)
     std::vector<QRectF> m_reach;             // per cluster index: a rect holding everything inside
+    // Where labels are drawn (module titles, edge labels), by cells of kLabelCell: an edge label that
+    // would lie on one of them is left off (the edge's tooltip keeps it).
+    static constexpr double kLabelCell = 160;
+    std::unordered_map<qint64, std::vector<QRectF>> m_labelCells;
+    /// True (and `r` taken) when no label drawn so far overlaps `r`.
+    bool claimLabelRoom(const QRectF& r);
     bool m_dark = false; // the palette the items are being made for
     bool m_building = false;
     int m_maxSliceItems = 1 << 30;

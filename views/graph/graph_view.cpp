@@ -329,12 +329,21 @@ void GraphView::scrollContentsBy(int dx, int dy) {
 }
 
 void GraphView::placeMiniMap() {
-    const int w = std::min(170, viewport()->width() / 5), h = std::min(220, viewport()->height() / 3);
+    // the map takes the graph's shape within its corner: a tall graph gets a tall narrow map (in a square
+    // one it is a line a few pixels wide in a blank box), never narrower than kMiniMapMinSide
+    const QRectF graph = m_scene->drawingRect();
+    const int cornerW = std::min(170, viewport()->width() / 5), cornerH = std::min(220, viewport()->height() / 3);
+    int w = cornerW, h = cornerH;
+    if (!graph.isEmpty()) {
+        const double aspect = graph.width() / graph.height();
+        if (aspect * h < w) w = std::max(kMiniMapMinSide, static_cast<int>(aspect * h));
+        else h = std::max(kMiniMapMinSide, static_cast<int>(w / aspect));
+    }
     m_mini->setGeometry(viewport()->width() - w - 8, viewport()->height() - h - 8, w, h);
     // the overview helps only when the graph does not fit
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
     const bool fits = visible.contains(m_scene->drawingRect().adjusted(20, 20, -20, -20));
-    m_mini->setVisible(w > 60 && h > 60 && !m_scene->drawingRect().isEmpty() && !fits);
+    m_mini->setVisible(cornerW > 60 && cornerH > 60 && !graph.isEmpty() && !fits);
     m_mini->refresh();
 }
 
@@ -371,7 +380,8 @@ MiniMap::MiniMap(GraphView* main, GraphScene* scene)
 void MiniMap::refresh() {
     if (m_source->drawingRect().isEmpty()) return;
     m_standIn.setSceneRect(m_source->drawingRect());
-    fitInView(m_standIn.sceneRect(), Qt::KeepAspectRatio);
+    // the map has the graph's shape; clamped at its narrowest side, the graph is stretched to fill it
+    fitInView(m_standIn.sceneRect(), Qt::IgnoreAspectRatio);
     viewport()->update();
 }
 
@@ -417,8 +427,11 @@ QImage MiniMap::paintBoxes(const QSize& size, const QTransform& toPixels) const 
     p.setBrush(Qt::NoBrush);
     const QRectF inside(0, 0, size.width(), size.height());
     for (const Box& b : m_boxes) {
-        const QRectF r = toPixels.mapRect(b.rect);
+        QRectF r = toPixels.mapRect(b.rect);
         if (!r.intersects(inside)) continue;
+        // a box thinner than a pixel one way is a pixel thick: on a tall graph the boxes are wide but
+        // a fraction of a pixel high, and filling them left nothing to see
+        if (b.fill.isValid() && (r.width() >= 2 || r.height() >= 2)) r.setSize(r.size().expandedTo(QSizeF(1, 1)));
         if (!b.fill.isValid()) {
             if (r.width() >= 3 && r.height() >= 3) p.drawRect(r);
         } else if (r.width() < 2 && r.height() < 2) {

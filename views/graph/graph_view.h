@@ -27,6 +27,8 @@ public:
     static constexpr double kMaxZoom = 8.0;
     static constexpr double kLegibleZoom = 0.45;
     static constexpr double kStartZoom = 0.7;
+    /// The minimap's narrowest side in pixels.
+    static constexpr int kMiniMapMinSide = 40;
 
     /// Zooms by a factor, clamped to [kMinZoom, kMaxZoom].
     void zoomBy(double factor);

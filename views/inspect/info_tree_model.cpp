@@ -1,4 +1,5 @@
 #include "views/inspect/info_tree_model.h"
+#include "views/qstring_util.h"
 
 #include <QFont>
 #include <QFontDatabase>
@@ -53,16 +54,6 @@ int InfoTreeModel::rowCount(const QModelIndex& parent) const {
 
 int InfoTreeModel::columnCount(const QModelIndex&) const { return 2; }
 
-namespace {
-
-// A long one-line tip as rich text, which Qt's tooltip wraps; lines laid out by hand (source, a stack
-// frame) stay as they are.
-QString wrappedTip(const QString& tip) {
-    if (tip.size() <= 80 || tip.contains('\n') || Qt::mightBeRichText(tip)) return tip;
-    return QStringLiteral("<qt>") + tip.toHtmlEscaped() + QStringLiteral("</qt>");
-}
-
-} // namespace
 
 QVariant InfoTreeModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};

@@ -1,6 +1,7 @@
 #include "views/inspect/table_models.h"
 #include "views/qstring_util.h"
 
+#include "core/exec/memory_budget.h"
 #include "core/verify/diagnostic.h"
 
 #include "views/document.h"
@@ -156,10 +157,10 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole) {
         // the finding, then what the rule asks and where the spec says it
         const core::RuleInfo* rule = core::findRule(d.rule.toStdString());
-        if (!rule) return d.message;
-        return QStringLiteral("%1\n\n%2 · %3\n%4\nSpec: %5\n%6").arg(d.message, d.rule, QString::fromUtf8(rule->title),
+        if (!rule) return wrappedTip(d.message);
+        return wrappedTip(QStringLiteral("%1\n\n%2 · %3\n%4\nSpec: %5\n%6").arg(d.message, d.rule, QString::fromUtf8(rule->title),
                                                                      QString::fromUtf8(rule->explanation), QString::fromUtf8(rule->specRef),
-                                                                     tr("(activate the rule to read its example and fix)"));
+                                                                     tr("(activate the rule to read its example and fix)")));
     }
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
@@ -233,7 +234,7 @@ QVariant WeightsModel::data(const QModelIndex& index, int role) const {
     case Kind: return r.kind;
     case Shape: return shapeOf(t);
     case DType: return q(dtypeName(t.dtype));
-    case Bytes: return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+    case Bytes: return q(core::exec::formatBytes(bytes)); // KiB / MiB as everywhere else
     default: break;
     }
     const TensorStats* s = stats(index.row());

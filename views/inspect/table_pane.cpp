@@ -1,5 +1,7 @@
 #include "views/inspect/table_pane.h"
 
+#include "views/column_fit.h"
+#include "views/qstring_util.h"
 #include "views/inspect/node_inspector_model.h"
 
 #include <QApplication>
@@ -37,17 +39,14 @@ TablePane::TablePane(Document* document, QAbstractItemModel* model, int linkRole
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    // the spare width goes to the first column (the names), not to the last: a right-aligned number
-    // column stretched across the pane ended up far from the row it belongs to
-    m_view->header()->setStretchLastSection(false);
     // names differ at their ends ("p_layer1_0_conv1_weight" vs "p_layer1_1_conv2_weight"): cut the middle
     m_view->setTextElideMode(Qt::ElideMiddle);
-    m_view->header()->setResizeContentsPrecision(0); // what is on screen decides a column's width
     m_view->installEventFilter(this);
     m_view->viewport()->installEventFilter(this);
-    // columns sized to what they hold whenever the rows change (the last one stretches)
-    connect(model, &QAbstractItemModel::modelReset, this, &TablePane::fitColumns, Qt::QueuedConnection);
-    connect(model, &QAbstractItemModel::layoutChanged, this, &TablePane::fitColumns, Qt::QueuedConnection);
+    // columns sized to what they hold whenever the rows change; the spare width goes to the first
+    // column (the names), not to the last: a right-aligned number column stretched across the pane
+    // ended up far from the row it belongs to
+    m_fitter = new ColumnFitter(m_view, 0);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -86,44 +85,9 @@ QString TablePane::selectionAsTsv() const {
     return lines.join('\n') + '\n';
 }
 
-void TablePane::fitColumns() {
-    // sized from the rows on screen only: asking every row of a big table (the weights compute their
-    // statistics on demand) blocked the window for a quarter of a second on each program change
-    if (!m_view->isVisible()) {
-        m_fitPending = true;
-        return;
-    }
-    m_fitPending = false;
-    // a column may take up to 60 % of the pane; a longer text is cut in the middle and shown on hover
-    const int cap = std::max(120, m_view->viewport()->width() * 3 / 5);
-    const int cols = m_proxy->columnCount();
-    for (int c = 0; c < cols; ++c) {
-        m_view->resizeColumnToContents(c);
-        if (m_view->columnWidth(c) > cap) m_view->setColumnWidth(c, cap);
-    }
-    m_firstColumnWidth = cols > 0 ? m_view->columnWidth(0) : 0;
-    spreadSpareWidth();
-}
+void TablePane::fitColumns() { m_fitter->fit(); }
 
-void TablePane::spreadSpareWidth() {
-    const int cols = m_proxy->columnCount();
-    if (cols == 0) return;
-    int others = 0;
-    for (int c = 1; c < cols; ++c) others += m_view->columnWidth(c);
-    // room for a vertical scroll bar that the rows may still bring
-    const int bar = m_view->verticalScrollBar()->isVisible() ? 0 : m_view->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-    m_view->setColumnWidth(0, std::max(m_firstColumnWidth, m_view->viewport()->width() - others - bar));
-}
-
-void TablePane::showEvent(QShowEvent* event) {
-    QWidget::showEvent(event);
-    if (m_fitPending) QMetaObject::invokeMethod(this, &TablePane::fitColumns, Qt::QueuedConnection);
-}
-
-void TablePane::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    if (m_firstColumnWidth > 0) spreadSpareWidth();
-}
+void TablePane::setStretchColumn(int column) { m_fitter->setStretchColumn(column); }
 
 bool TablePane::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_view->viewport() && event->type() == QEvent::ToolTip) {
@@ -137,7 +101,7 @@ bool TablePane::eventFilter(QObject* watched, QEvent* event) {
             if (m_view->fontMetrics().horizontalAdvance(text) > room) tip = text;
         }
         if (tip.isEmpty()) QToolTip::hideText();
-        else QToolTip::showText(help->globalPos(), tip, m_view->viewport());
+        else QToolTip::showText(help->globalPos(), wrappedTip(tip), m_view->viewport());
         return true;
     }
     if (watched == m_view && event->type() == QEvent::KeyPress) {

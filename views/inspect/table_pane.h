@@ -11,6 +11,7 @@ class QTreeView;
 
 namespace irlens::views {
 
+class ColumnFitter;
 class Document;
 
 class TablePane : public QWidget {
@@ -22,9 +23,11 @@ public:
               const QString& linkPrefix = {});
     QTreeView* view() const { return m_view; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
-    /// Sizes every column but the last to its contents (at most 60 % of the pane each); done on
-    /// every reset of the model.
+    /// Sizes the columns to their header and the rows on screen (views/column_fit.h): whole when the
+    /// pane has the room, else the widest give way first; done on every reset of the model.
     void fitColumns();
+    /// The column that takes the width left over (default 0, the names; a message column where there is one).
+    void setStretchColumn(int column);
     /// The selected rows (or all, when none) as tab-separated text with a header line.
     QString selectionAsTsv() const;
 
@@ -33,8 +36,6 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-    void showEvent(QShowEvent* event) override;
 
 private:
     Document* m_doc;
@@ -42,9 +43,7 @@ private:
     QSortFilterProxyModel* m_proxy;
     QTreeView* m_view;
     QLineEdit* m_filter;
-    int m_firstColumnWidth = 0; // its contents' width, without the spare width given to it
-    bool m_fitPending = false;  // the rows changed while the pane was hidden
-    void spreadSpareWidth();
+    ColumnFitter* m_fitter;
 };
 
 } // namespace irlens::views

@@ -1,5 +1,7 @@
 #include "views/inspect/weights_pane.h"
 
+#include "views/document.h"
+#include "views/empty_note.h"
 #include "views/inspect/table_models.h"
 #include "views/inspect/table_pane.h"
 
@@ -50,6 +52,10 @@ WeightsPane::WeightsPane(Document* document, QWidget* parent) : QWidget(parent) 
     m_model = new WeightsModel(document, this);
     m_table = new TablePane(document, m_model, 0, this);
     m_table->proxy()->setSortRole(WeightsModel::SortRole);
+    new EmptyNote(m_table->view(), [document] {
+        return document->program() ? tr("No weights: this program has no parameters, buffers or tensor constants")
+                                   : tr("No program: its parameters, buffers and constants are listed here");
+    });
     m_hist = new HistogramWidget(this);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

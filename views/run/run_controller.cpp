@@ -151,8 +151,8 @@ void RunController::createActions() {
     m_run = new QAction(tr("&Run"), this);
     m_run->setObjectName("runAction");
     m_run->setShortcut(QKeySequence(Qt::Key_F5));
-    m_run->setToolTip(tr("Run the program on the CPU engine and profile every node (F5)"));
     connect(m_run, &QAction::triggered, this, &RunController::run);
+    updateRunAvailable();
     m_cancelAction = new QAction(tr("&Cancel run"), this);
     m_cancelAction->setEnabled(false);
     connect(m_cancelAction, &QAction::triggered, this, &RunController::cancel);
@@ -319,7 +319,8 @@ void RunController::connectDocument(QDockWidget* profileDock) {
         if (m_running) cancel();
         ++m_generation;
         if (m_doc->runResult()) m_doc->setRunResult(nullptr);
-        m_summary->setText(tr("Not run yet: Run › Run (F5)"));
+        m_summary->setText(m_doc->program() ? tr("Not run yet: Run › Run (F5)") : tr("No program: open one to run it"));
+        updateRunAvailable();
     });
     connect(m_doc, &Document::runFinished, this, [this, profileDock](RunSnapshotPtr r) {
         setHeatmapAvailable(r != nullptr);
@@ -341,6 +342,14 @@ void RunController::connectDocument(QDockWidget* profileDock) {
         if (r->compared) summary += " · " + r->verdict; // outputs and mutated buffers against model.expected/
         m_summary->setText(summary.toHtmlEscaped() + numericsSummary());
     });
+}
+
+// Without a program there is nothing to run: the action is off and its tooltip says why.
+void RunController::updateRunAvailable() {
+    const bool available = m_doc->program() != nullptr;
+    m_run->setEnabled(available);
+    m_run->setToolTip(available ? tr("Run the program on the CPU engine and profile every node (F5)")
+                                : tr("Run: open a program first (File › Open, or the example), then run it on the CPU engine (F5)"));
 }
 
 // Before a run there is nothing to colour: the action says so instead of doing nothing. Its checked

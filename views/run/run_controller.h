@@ -90,6 +90,7 @@ private:
     void connectDocument(QDockWidget* profileDock);
     void finish(quint64 generation, std::shared_ptr<Job> job);
     void setRunning(bool running);
+    void updateRunAvailable();
     void setHeatmapAvailable(bool available);
     QString numericsSummary() const;
 
