@@ -3,6 +3,7 @@
 #include "core/teach/exercise_programs.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace irlens::core::teach {
 
@@ -13,13 +14,22 @@ namespace {
 const char* const kFind = "One thing in this program breaks the Export IR spec. Find it and mark it: select the node, "
                           "placeholder or output at fault and press Mark.";
 
-std::vector<Exercise> makeExercises() {
-    std::vector<Exercise> all;
-    auto add = [&all](std::string id, std::string title, std::string rule, std::string brief, std::string hint,
-                      std::function<Program()> make) {
-        all.push_back({std::move(id), std::move(title), std::move(rule), std::move(brief), std::move(hint), std::move(make)});
-    };
-    add("inplace_in_aten", "An in-place op in an ATEN program", "EIR-D001",
+/// Appends exercises in the order the learner meets them.
+class ExerciseList {
+public:
+    void add(std::string id, std::string title, std::string rule, std::string brief, std::string hint, std::function<Program()> make) {
+        all_.push_back({std::move(id), std::move(title), std::move(rule), std::move(brief), std::move(hint), std::move(make)});
+    }
+    std::vector<Exercise> take() { return std::move(all_); }
+
+private:
+    std::vector<Exercise> all_;
+};
+
+// First contact: what a program's dialect promises (functional ATEN, Core ATen, prims without
+// promotion or broadcasting), with a node's val and the signature's order on the way.
+void addDialectExercises(ExerciseList& list) {
+    list.add("inplace_in_aten", "An in-place op in an ATEN program", "EIR-D001",
         std::string("The status bar says ATEN: a functional dialect. ") + kFind,
         "Functional means every op returns a new value. An in-place op changes its input instead; its name ends in '_'.",
         [] {
@@ -28,14 +38,14 @@ std::vector<Exercise> makeExercises() {
             o.actName = "relu_";
             return drill::mlpProgram(o);
         });
-    add("missing_val", "A node without meta['val']", "EIR-M002", kFind,
+    list.add("missing_val", "A node without meta['val']", "EIR-M002", kFind,
         "Every value a node outputs records a FakeTensor in meta['val']: select nodes and read the Node pane's Outputs.",
         [] {
             Program p = drill::mlpProgram();
             p.graph.tensorValues.erase("relu");
             return p;
         });
-    add("inputs_out_of_order", "A graph signature out of order", "EIR-G003", kFind,
+    list.add("inputs_out_of_order", "A graph signature out of order", "EIR-G003", kFind,
         "The placeholders follow the signature: parameters, then buffers, then constants, then user inputs. Read the "
         "Signature pane from the top.",
         [] {
@@ -43,7 +53,7 @@ std::vector<Exercise> makeExercises() {
             o.userInputBeforeFc2Bias = true;
             return drill::mlpProgram(o);
         });
-    add("training_op_in_core", "A training-IR op in a Core ATen program", "EIR-D003",
+    list.add("training_op_in_core", "A training-IR op in a Core ATen program", "EIR-D003",
         std::string("This program says ATEN: every op should be in the Core ATen opset. ") + kFind,
         "Core ATen ops carry the 'core' tag (the Node pane's op level says 'core ATen'). Look for an op the training IR "
         "keeps whole, which run_decompositions() would have split.",
@@ -52,16 +62,21 @@ std::vector<Exercise> makeExercises() {
             o.fc2AsLinear = true;
             return drill::mlpProgram(o);
         });
-    add("prims_promotion", "A prim that promotes a dtype", "EIR-P001",
+    list.add("prims_promotion", "A prim that promotes a dtype", "EIR-P001",
         std::string("This program is at the Prims level. ") + kFind,
         "Prims never promote: both operands of an elementwise prim have one dtype, and a dtype change is an explicit "
         "prims.convert_element_type. Compare the operands' dtypes.",
         [] { return drill::primsProgram(true, false); });
-    add("prims_broadcast", "A prim that broadcasts", "EIR-P002", std::string("This program is at the Prims level. ") + kFind,
+    list.add("prims_broadcast", "A prim that broadcasts", "EIR-P002", std::string("This program is at the Prims level. ") + kFind,
         "Prims never broadcast: both operands of an elementwise prim have one shape, and a broadcast is an explicit "
         "prims.broadcast_in_dim. Compare the operands' shapes.",
         [] { return drill::primsProgram(false, true); });
-    add("sample_out_of_range", "A sample input outside its range", "EIR-G010",
+}
+
+// The signature and mutations: sample inputs against their ranges, buffer writes returned with
+// their specs and in their place.
+void addSignatureExercises(ExerciseList& list) {
+    list.add("sample_out_of_range", "A sample input outside its range", "EIR-G010",
         std::string("The batch is dynamic (symbol s0, see Range constraints). ") + kFind,
         "A range constraint bounds a symbol; the sample inputs the program carries must satisfy it. Which input's size "
         "is s0, and what size does its sample have?",
@@ -73,12 +88,12 @@ std::vector<Exercise> makeExercises() {
             b.userOutput("addmm_1");
             return b.buildUnchecked();
         });
-    add("buffer_write_lost", "A mutated buffer not returned", "EIR-G011",
+    list.add("buffer_write_lost", "A mutated buffer not returned", "EIR-G011",
         std::string("A training-IR program with a call counter buffer. ") + kFind,
         "A buffer written in place must come back as a BUFFER_MUTATION output, or the update is lost when the program "
         "runs functionally. Which node writes a buffer?",
         [] { return drill::counterProgram(true); });
-    add("dropped_mutation_spec", "A returned mutation without its output spec", "EIR-G011", kFind,
+    list.add("dropped_mutation_spec", "A returned mutation without its output spec", "EIR-G011", kFind,
         "Every value the output node returns needs an output spec naming its kind. Compare the output node's values with "
         "the Signature pane's outputs.",
         [] {
@@ -86,11 +101,15 @@ std::vector<Exercise> makeExercises() {
             p.signature.outputSpecs.erase(p.signature.outputSpecs.begin());
             return p;
         });
-    add("mutation_after_output", "Outputs out of order", "EIR-G004", kFind,
+    list.add("mutation_after_output", "Outputs out of order", "EIR-G004", kFind,
         "The output node returns mutations first (buffer, parameter, user-input mutations), then the user outputs. "
         "Read the Signature pane's outputs in order.",
         [] { return drill::counterProgram(false, true); });
-    add("overload_packet", "An overload packet as a target", "EIR-S002", kFind,
+}
+
+// The graph's structure: targets, topological order, references, higher-order ops' arity.
+void addStructureExercises(ExerciseList& list) {
+    list.add("overload_packet", "An overload packet as a target", "EIR-S002", kFind,
         "A call_function's target is one op overload, torch.ops.<ns>.<op>.<overload>. Read each node's target in the "
         "Node pane.",
         [] {
@@ -99,7 +118,7 @@ std::vector<Exercise> makeExercises() {
                 if (n.name == "relu") n.target = Target::parse("torch.ops.aten.relu");
             return p;
         });
-    add("use_before_def", "A value used before it is defined", "EIR-S005", kFind,
+    list.add("use_before_def", "A value used before it is defined", "EIR-S005", kFind,
         "The node list is in topological order: a node reads only placeholders and nodes before it. The FX text lists "
         "the nodes in order.",
         [] {
@@ -108,7 +127,7 @@ std::vector<Exercise> makeExercises() {
             std::rotate(p.graph.nodes.begin(), relu, relu + 1); // relu first, before the addmm it reads
             return p;
         });
-    add("dangling_name", "A name nothing defines", "EIR-S006", kFind,
+    list.add("dangling_name", "A name nothing defines", "EIR-S006", kFind,
         "Edges are references to nodes: every name a node reads is a placeholder or an earlier node's output. Read the "
         "args in the Node pane or the FX text.",
         [] {
@@ -117,11 +136,15 @@ std::vector<Exercise> makeExercises() {
                 if (n.name == "addmm_1") n.inputs[1].arg = Argument::tensor("relu_1");
             return p;
         });
-    add("cond_arity", "cond branches that disagree", "EIR-S012", kFind,
+    list.add("cond_arity", "cond branches that disagree", "EIR-S012", kFind,
         "cond passes its operands to both branches: each branch takes exactly as many inputs as there are operands. "
         "Double-click the cond node to see a branch.",
         [] { return drill::condProgram(2); });
-    add("missing_weight", "A parameter the state dict does not hold", "EIR-G005", kFind,
+}
+
+// State and metadata: the state dict behind the parameters, and what export records on each node.
+void addStateExercises(ExerciseList& list) {
+    list.add("missing_weight", "A parameter the state dict does not hold", "EIR-G005", kFind,
         "Each parameter placeholder names its state_dict target. The Weights pane lists the tensors the program holds.",
         [] {
             Program p = drill::mlpProgram();
@@ -129,7 +152,7 @@ std::vector<Exercise> makeExercises() {
             p.weights.erase("fc2.weight");
             return p;
         });
-    add("state_shape", "A parameter whose val is not its tensor", "EIR-G009", kFind,
+    list.add("state_shape", "A parameter whose val is not its tensor", "EIR-G009", kFind,
         "A lifted parameter's meta['val'] describes the tensor the state dict holds for it. Compare the Signature's "
         "values with the Weights pane's shapes.",
         [] {
@@ -137,7 +160,7 @@ std::vector<Exercise> makeExercises() {
             p.weights["fc1.bias"] = makeSeededTensor({6}, 72, 0.35f);
             return p;
         });
-    add("no_stack_trace", "A node without its stack_trace", "EIR-M001", kFind,
+    list.add("no_stack_trace", "A node without its stack_trace", "EIR-M001", kFind,
         "Export records where each node came from: stack_trace, nn_module_stack and source_fn_stack. The Node pane shows "
         "them for the selected node.",
         [] {
@@ -149,14 +172,22 @@ std::vector<Exercise> makeExercises() {
                 }
             return p;
         });
-    add("placeholder_without_val", "A placeholder without meta['val']", "EIR-G008", kFind,
+    list.add("placeholder_without_val", "A placeholder without meta['val']", "EIR-G008", kFind,
         "Placeholders record a val too: the FakeTensor the graph expects for that input. Select the inputs one by one.",
         [] {
             Program p = drill::mlpProgram();
             p.graph.tensorValues.erase("p_fc2_bias");
             return p;
         });
-    return all;
+}
+
+std::vector<Exercise> makeExercises() {
+    ExerciseList list;
+    addDialectExercises(list);
+    addSignatureExercises(list);
+    addStructureExercises(list);
+    addStateExercises(list);
+    return list.take();
 }
 
 bool definesValue(const Node& node, const std::string& value) {
