@@ -3,6 +3,7 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -16,9 +17,11 @@ struct CliRun {
 
 inline QString cliPath() { return QString(IRLENS_BINARY_DIR) + "/app/irlens-cli"; }
 
-inline CliRun runCli(const QStringList& args, int timeoutMs = 120000) {
+/// Runs `program` with `args` in `env`: its exit code and output; killed after `timeoutMs`.
+inline CliRun runProgram(const QString& program, const QStringList& args, const QProcessEnvironment& env, int timeoutMs = 120000) {
     QProcess p;
-    p.start(cliPath(), args);
+    p.setProcessEnvironment(env);
+    p.start(program, args);
     CliRun r;
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
@@ -30,6 +33,10 @@ inline CliRun runCli(const QStringList& args, int timeoutMs = 120000) {
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+inline CliRun runCli(const QStringList& args, int timeoutMs = 120000) {
+    return runProgram(cliPath(), args, QProcessEnvironment::systemEnvironment(), timeoutMs);
 }
 
 /// Writes `bytes` to `path` (a file that is no .pt2, for the error paths); false when it cannot.

@@ -23,21 +23,9 @@ QString fx(const char* rel) { return QString::fromStdString(irlens::testing::fix
 
 // irlens-cli with XDG_CACHE_HOME set to `cacheHome`.
 Run cliWithCache(const QStringList& args, const QString& cacheHome) {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("XDG_CACHE_HOME", cacheHome);
-    p.setProcessEnvironment(env);
-    p.start(irlens::testing::cliPath(), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished(5000);
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return irlens::testing::runProgram(irlens::testing::cliPath(), args, env);
 }
 
 QJsonObject jsonOf(const Run& r) { return QJsonDocument::fromJson(r.out.toUtf8()).object(); }

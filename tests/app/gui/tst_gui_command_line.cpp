@@ -2,6 +2,8 @@
 // --help, --version and --man answer and exit 0 with DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM
 // unset; the man page the build installs is what --man prints, renders without a warning and names
 // every option --help lists.
+#include "support/cli_runner.h"
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -9,28 +11,13 @@
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
+using Run = irlens::testing::CliRun;
 
 QString guiPath() { return QString(IRLENS_BINARY_DIR) + "/app/irlens"; }
 QString manPagePath() { return QString(IRLENS_BINARY_DIR) + "/share/man/man1/irlens.1.gz"; }
 
 Run run(const QString& program, const QStringList& args, const QProcessEnvironment& env) {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished(5000);
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return irlens::testing::runProgram(program, args, env, 60000);
 }
 
 QProcessEnvironment headless() {
