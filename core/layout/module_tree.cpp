@@ -84,6 +84,34 @@ ModuleTree ModuleTree::build(const Graph& graph) {
     return t;
 }
 
+std::string ModuleTree::nameInParent(int module) const {
+    const ModuleInfo& mod = this->module(module);
+    if (mod.parent <= 0) return mod.path.empty() ? mod.shortName() : mod.label();
+    const std::string& parent = this->module(mod.parent).path;
+    std::string name = mod.path.size() > parent.size() + 1 && mod.path.compare(0, parent.size(), parent) == 0 &&
+                               mod.path[parent.size()] == '.'
+                           ? mod.path.substr(parent.size() + 1)
+                           : mod.path;
+    return mod.call > 1 ? name + " #" + std::to_string(mod.call) : name;
+}
+
+int ModuleTree::counterpart(int module, int fromRoot, int toRoot) const {
+    if (module < 0 || module >= size() || fromRoot <= 0 || toRoot <= 0 || fromRoot >= size() || toRoot >= size() ||
+        !isWithin(module, fromRoot))
+        return -1;
+    if (module == fromRoot) return toRoot;
+    const ModuleInfo& mod = this->module(module);
+    const std::string& from = this->module(fromRoot).path;
+    if (mod.path.compare(0, from.size(), from) != 0) return -1; // a hostile stack: nested, but not by path
+    const std::string path = this->module(toRoot).path + mod.path.substr(from.size());
+    // a path's later calls come after its first
+    for (int m = find(path); m >= 0 && m < size(); ++m) {
+        const ModuleInfo& other = m_modules[static_cast<size_t>(m)];
+        if (other.path == path && other.call == mod.call) return isWithin(m, toRoot) ? m : -1;
+    }
+    return -1;
+}
+
 int ModuleTree::find(const std::string& path) const {
     auto it = m_byPath.find(path);
     return it == m_byPath.end() ? -1 : it->second;

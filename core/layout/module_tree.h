@@ -46,6 +46,13 @@ public:
     std::vector<int> chainOfNode(int nodeIndex) const;
     /// True when `ancestor` is `module` or one of its ancestors.
     bool isWithin(int module, int ancestor) const;
+    /// A module's name below its parent: its path without the parent's ("conv1" in layer1.0,
+    /// "layers.57" at the top, where no ModuleList is called to stand between), " #2" for a second call.
+    std::string nameInParent(int module) const;
+    /// The module at the same place below `toRoot` as `module` is below `fromRoot` (the attention of
+    /// layers.57 for that of layers.0: the same path after the roots' paths, the same call); -1 when
+    /// `module` is not within `fromRoot` or `toRoot` has none there.
+    int counterpart(int module, int fromRoot, int toRoot) const;
 
 private:
     std::vector<ModuleInfo> m_modules;

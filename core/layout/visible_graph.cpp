@@ -104,11 +104,16 @@ double itemTextHeight(const VisibleItem& item) {
     return 38;
 }
 
+const VisibleGraph::Fold* VisibleGraph::foldShownAs(int module) const {
+    auto it = folds.find(module);
+    return it == folds.end() ? nullptr : &it->second;
+}
+
 std::string moduleTitle(const ModuleTree& tree, const VisibleGraph& graph, int module) {
     const auto& mod = tree.module(module);
-    std::string title = mod.label() + " · " + mod.shortType();
-    if (auto it = graph.moduleNote.find(module); it != graph.moduleNote.end()) title += it->second;
-    return title;
+    if (const auto* fold = graph.foldShownAs(module))
+        return mod.label() + " of " + fold->range + " · " + mod.shortType() + " ×" + std::to_string(fold->count);
+    return mod.label() + " · " + mod.shortType();
 }
 
 std::string valueLabel(const Graph& graph, const std::string& value) {
@@ -213,12 +218,12 @@ private:
         item.id = "mod:" + mod.label();
         item.moduleIndex = owner;
         item.cluster = mod.parent;
-        item.title = mod.call > 1 ? mod.shortName() + " #" + std::to_string(mod.call) : mod.shortName();
-        item.subtitle = mod.shortType() + " · " + std::to_string(mod.totalNodes) + " nodes";
-        if (auto note = m_vg.moduleNote.find(owner); note != m_vg.moduleNote.end()) { // " ×128 (layers.0 … layers.127)"
-            const size_t open = note->second.find(" (");
-            item.title += note->second.substr(0, open);
-            item.subtitle += " each · " + note->second.substr(open + 2, note->second.size() - open - 3);
+        if (const auto* fold = m_vg.foldShownAs(owner)) { // "layers.57 of layers.0 … layers.127", "LlamaBlock ×128 · 95 nodes each"
+            item.title = mod.label() + " of " + fold->range;
+            item.subtitle = mod.shortType() + " ×" + std::to_string(fold->count) + " · " + std::to_string(mod.totalNodes) + " nodes each";
+        } else {
+            item.title = m_tree.nameInParent(owner);
+            item.subtitle = mod.shortType() + " · " + std::to_string(mod.totalNodes) + " nodes";
         }
         item.hiddenNodes = mod.totalNodes;
         return m_moduleItem.emplace(owner, addItem(std::move(item))).first->second;
@@ -284,18 +289,18 @@ private:
         return pa.fold == pb.fold && folded(pa.fold) && (pa.instance != pb.instance || pb.instance != shownOf(pb.fold));
     }
 
-    /// The ×N notes of the shown instances of folded groups.
+    /// The folded groups, by the module of the instance each shows.
     void noteFolds() {
         if (!m_options.folds) return;
         const auto& folds = m_options.folds->folds();
         for (size_t f = 0; f < folds.size(); ++f) {
             if (!folded(static_cast<int>(f))) continue;
-            const int shown = shownOf(static_cast<int>(f));
-            const auto& first = m_tree.module(folds[f].instances.front());
-            const auto& last = m_tree.module(folds[f].instances.back());
-            std::string note = " ×" + std::to_string(folds[f].count()) + " (" + first.label() + " … " + last.label();
-            if (shown > 0) note += ", showing " + m_tree.module(folds[f].instances[size_t(shown)]).label();
-            m_vg.moduleNote[folds[f].instances[size_t(shown)]] = note + ")";
+            VisibleGraph::Fold note;
+            note.fold = static_cast<int>(f);
+            note.shown = shownOf(note.fold);
+            note.count = folds[f].count();
+            note.range = m_tree.module(folds[f].instances.front()).label() + " … " + m_tree.module(folds[f].instances.back()).label();
+            m_vg.folds[folds[f].instances[size_t(note.shown)]] = std::move(note);
         }
     }
 

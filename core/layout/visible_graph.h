@@ -60,12 +60,21 @@ struct VisibleGraph {
     std::unordered_map<int, int> itemOfNode;       // graph node index -> item index (its own or its module's)
     std::unordered_map<std::string, int> itemOfId;
     int visibleOpNodes = 0;                        // items of kind Op
-    /// Folded repeated blocks: the shown instance's module -> what its box or frame title adds
-    /// (" ×128 (layers.0 … layers.127, showing 58)").
-    std::unordered_map<int, std::string> moduleNote;
+    /// A folded run of repeated blocks, drawn as one of its instances.
+    struct Fold {
+        int fold = -1;      // index into ModuleFolds::folds()
+        int shown = 0;      // the instance drawn
+        int count = 0;      // instances in the run
+        std::string range;  // "layers.0 … layers.127"
+    };
+    /// Folded runs by the module of their shown instance.
+    std::unordered_map<int, Fold> folds;
+    /// The folded run whose shown instance is `module`, or null.
+    const Fold* foldShownAs(int module) const;
 };
 
-/// A module's box or frame title: "layers.57 · LlamaBlock", plus the fold note if it stands for a run.
+/// A module's frame title: "layers.1.attn · Attention"; for the shown instance of a folded run, which
+/// instance of which it is: "layers.57 of layers.0 … layers.127 · LlamaBlock ×128".
 std::string moduleTitle(const ModuleTree& tree, const VisibleGraph& graph, int module);
 
 struct VisibleGraphOptions {

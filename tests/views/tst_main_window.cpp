@@ -264,7 +264,7 @@ void TstMainWindow::repeatedBlocksFolded() {
     QCOMPARE(shown->item().nodeIndex, node); // layer 57's own box, not layer 0's
     QVERIFY(shown->emphasis() & int(Emphasis::Selected));
     bool noted = false;
-    for (const auto& c : w.graphPane()->scene()->layout()->clusters) noted |= c.label.find("showing layers.57") != std::string::npos;
+    for (const auto& c : w.graphPane()->scene()->layout()->clusters) noted |= c.label.rfind("layers.57 of layers.0 … layers.127 · LlamaBlock ×128", 0) == 0;
     QVERIFY(noted);
     auto* fold = w.findChild<QAction*>("foldRepeatedAction");
     QVERIFY(fold && fold->isChecked());

@@ -63,7 +63,7 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     const ModuleInfo& info = m_tree->module(m);
     switch (role) {
     case Qt::DisplayRole:
-        if (index.column() == 0) return QString::fromStdString(info.shortName());
+        if (index.column() == 0) return QString::fromStdString(m_tree->nameInParent(m));
         if (index.column() == 1) return QString::fromStdString(info.shortType());
         return info.totalNodes;
     case Qt::ToolTipRole:

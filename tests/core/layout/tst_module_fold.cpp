@@ -227,7 +227,10 @@ void TstModuleFold::foldedStackDrawsOneLayer() {
     auto items = layerItems(vg);
     QCOMPARE(items.size(), size_t(1));
     const int box = *items.begin();
-    QVERIFY2(vg.items[size_t(box)].title.find("×" + std::to_string(layers)) != std::string::npos, vg.items[size_t(box)].title.c_str());
+    // the box names the instance it shows, of which run, and how many it stands for
+    const std::string range = tree.module(f->instances.front()).label() + " … " + tree.module(f->instances.back()).label();
+    QCOMPARE(QString::fromStdString(vg.items[size_t(box)].title), QString::fromStdString(tree.module(f->instances[0]).label() + " of " + range));
+    QVERIFY2(vg.items[size_t(box)].subtitle.find("×" + std::to_string(layers) + " · ") != std::string::npos, vg.items[size_t(box)].subtitle.c_str());
     for (const auto& nodes : f->nodes)
         for (int n : nodes) QCOMPARE(vg.itemOfNode.at(n), box);
     for (const auto& e : vg.edges) QVERIFY(e.from != e.to);
@@ -236,7 +239,12 @@ void TstModuleFold::foldedStackDrawsOneLayer() {
     cs.setExpanded(f->instances[57], true);
     vg = buildVisibleGraph(p->graph, &p->signature, tree, cs, opt);
     QVERIFY(layerItems(vg).empty());
-    QVERIFY(vg.moduleNote.at(f->instances[57]).find("showing") != std::string::npos);
+    const auto* shownFold = vg.foldShownAs(f->instances[57]);
+    QVERIFY(shownFold && shownFold->shown == 57 && shownFold->count == layers && shownFold->fold == fi);
+    // the frame says which instance of which run it is
+    const std::string title = moduleTitle(tree, vg, f->instances[57]);
+    QCOMPARE(QString::fromStdString(title), QString::fromStdString(tree.module(f->instances[57]).label() + " of " + range + " · " +
+                                                                   tree.module(f->instances[57]).shortType() + " ×" + std::to_string(layers)));
     for (size_t k = 0; k < f->nodes[3].size(); ++k) {
         const int node = f->nodes[3][k], shown = f->nodes[57][k];
         QCOMPARE(vg.itemOfNode.at(node), vg.itemOfNode.at(shown));

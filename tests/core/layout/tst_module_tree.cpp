@@ -16,6 +16,7 @@ private slots:
     void treeFromStacks();
     void oldStackForm();
     void secondCallIsItsOwnGroup();
+    void namesBelowParentAndCounterparts();
     void visibleCounts_data();
     void visibleCounts();
     void parametersAreChips();
@@ -87,6 +88,41 @@ void TstModuleTree::secondCallIsItsOwnGroup() {
     // a contiguous module keeps one call
     QCOMPARE(tree.module(tree.find("b")).call, 1);
     QCOMPARE(tree.moduleOfNode(3), tree.find("b"));
+}
+
+// A Llama's decoder layers sit in a ModuleList that is never called: the stack goes from the root to
+// "layers.0" directly, and the layer is named "layers.0" there, not "0". The attention of layers.2 is
+// the counterpart of that of layers.0; a second call keeps its number.
+void TstModuleTree::namesBelowParentAndCounterparts() {
+    using irlens::testing::makeNode;
+    auto layer = [](int k) {
+        const std::string p = "layers." + std::to_string(k);
+        return "L__self__,,M;L__self__" + p + "," + p + ",Block;L__self__" + p + ".attn," + p + ".attn,Attention";
+    };
+    Graph g;
+    for (int k = 0; k < 3; ++k) {
+        g.nodes.push_back(makeNode("mm" + std::to_string(k), "torch.ops.aten.mm.default", {}, layer(k)));
+        g.nodes.push_back(makeNode("relu" + std::to_string(k), "torch.ops.aten.relu.default", {},
+                                   "L__self__,,M;L__self__layers." + std::to_string(k) + ",layers." + std::to_string(k) + ",Block"));
+        g.nodes.push_back(makeNode("mm" + std::to_string(k) + "b", "torch.ops.aten.mm.default", {}, layer(k))); // attn again
+    }
+    g.nodes.push_back(makeNode("head", "torch.ops.aten.relu.default", {}, "L__self__,,M;L__self__head,head,Head"));
+    auto tree = ModuleTree::build(g);
+    const int l0 = tree.find("layers.0"), l2 = tree.find("layers.2"), attn0 = tree.find("layers.0.attn");
+    QVERIFY(l0 > 0 && l2 > 0 && attn0 > 0);
+    QCOMPARE(tree.module(l0).parent, 0);
+    QCOMPARE(tree.nameInParent(l0), std::string("layers.0"));
+    QCOMPARE(tree.nameInParent(attn0), std::string("attn"));
+    QCOMPARE(tree.nameInParent(0), std::string("(root)"));
+    const int attn0second = tree.moduleOfNode(2);
+    QCOMPARE(tree.module(attn0second).call, 2);
+    QCOMPARE(tree.nameInParent(attn0second), std::string("attn #2"));
+    QCOMPARE(tree.counterpart(attn0, l0, l2), tree.find("layers.2.attn"));
+    QCOMPARE(tree.counterpart(attn0second, l0, l2), tree.moduleOfNode(8)); // the second call, not the first
+    QCOMPARE(tree.counterpart(l0, l0, l2), l2);
+    QCOMPARE(tree.counterpart(tree.find("head"), l0, l2), -1); // not within layers.0
+    QCOMPARE(tree.counterpart(attn0, l0, 0), -1);
+    QCOMPARE(tree.counterpart(attn0, l0, 999), -1);
 }
 
 void TstModuleTree::visibleCounts_data() {
