@@ -48,6 +48,14 @@ struct NewNodes {
     QString ruleOf(const QString& node) const { return rules.value(node); }
 };
 
+/// Where Run › Step node stands in the top-level graph: it runs the nodes in graph order, so the nodes
+/// before `next` have run and `next` runs on the next step.
+struct Stepping {
+    bool active = false; // a stepping session exists (false before the first step, after a restart)
+    int next = -1;       // the node the next step runs; -1 once every node has run
+    bool hasRun(int node) const { return active && node >= 0 && (next < 0 || node < next); }
+};
+
 /// One verifier finding as the panes show it (a Qt copy of core::Diagnostic).
 struct DiagnosticRow {
     enum class Severity { Error, Warning, Info };
@@ -129,7 +137,17 @@ public:
     bool foldRepeatedBlocks() const { return m_foldRepeated; }
     /// The repeated-block groups of the graph on screen, once the first layout has found them (else null).
     const core::ModuleFolds* folds() const;
-    /// Opens every module around a node so that it gets its own box.
+    /// The instance a folded group shows (0 until another is asked for).
+    int shownInstance(int fold) const;
+    /// The module of the instance that holds `node` when the node lies in a run drawn folded (its
+    /// instance is shown when the node is revealed); -1 otherwise.
+    int foldedInstanceOf(int node) const;
+    /// Shows instance `instance` of folded group `fold` (an index into folds()->folds()) in its place,
+    /// with the modules that were open in the instance shown before open in it too; lays out again.
+    /// False (nothing changes) when there is no such group or instance, or it is shown already.
+    bool showInstance(int fold, int instance);
+    /// Opens every module around a node so that it gets its own box (in a folded group: the node's
+    /// instance is shown).
     void revealNode(int nodeIndex);
     /// Lays the graph on screen out in full again (after decomposition steps placed incrementally).
     void relayout();
@@ -185,6 +203,12 @@ public:
     const NewNodes& newNodes() const { return m_newNodes; }
     void setNewNodes(NewNodes nodes);
 
+    // ------------------------------------------------------------------ stepping (views/run/step_controller.h)
+    /// The stepping session of the top-level graph, for the panes that draw it (the graph's tints);
+    /// a new program ends it.
+    const Stepping& stepping() const { return m_stepping; }
+    void setStepping(Stepping stepping);
+
     // ------------------------------------------------------------------ execution (views/run/*)
     /// The last finished run of the program on screen (nullptr before a run or after a new program).
     std::shared_ptr<const RunSnapshot> runResult() const { return m_run; }
@@ -215,6 +239,7 @@ signals:
     void selectionChanged(int nodeIndex);
     void symbolHighlightChanged(const QString& symbol);
     void searchHitsChanged();
+    void steppingChanged();
     void newNodesChanged();
     void diagnosticsChanged();
     void loadFailed(const QString& message);
@@ -255,6 +280,7 @@ private:
     int m_metaChecked = -1;
     QString m_symbol;
     std::vector<int> m_searchHits;
+    Stepping m_stepping;
     std::vector<DiagnosticRow> m_diagnostics;
     std::vector<DiagnosticRow> m_withheldRows; // the findings held back while m_withheld
     bool m_withheld = false;
@@ -267,6 +293,11 @@ private:
     bool m_foldRepeated = true;
     /// Whether the graph on screen is drawn with its repeated blocks folded.
     bool foldsDrawn() const;
+    /// The folds of the graph on screen, found now if no layout has needed them yet (null when the
+    /// graph is not drawn folded).
+    const core::ModuleFolds* foldsNow();
+    /// shownInstance[fold] = instance in scope `s`, opening there what was open in the instance shown before.
+    void switchInstance(Scope& s, const core::ModuleFolds& folds, int fold, int instance);
     bool m_verifying = false;
     bool m_verifyPending = false;
     std::shared_ptr<const RunSnapshot> m_run;

@@ -112,6 +112,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     // Run › Inputs…, Compare with reference values…, the Numerics dock, File › Export values…
     m_numerics = new NumericsController(this, m_doc, m_run, m_graph);
     connect(m_graph->view(), &GraphView::runToHereRequested, m_step, &StepController::runTo);
+    connect(m_graph->view(), &GraphView::notice, this, [this](const QString& message) { statusBar()->showMessage(message, 15000); });
     // the run's docks join the bottom tabs; the FX text stays in front until there is a run to show
     if (auto* fx = findChild<QDockWidget*>(QStringLiteral("fx"))) fx->raise();
 
@@ -422,6 +423,8 @@ void MainWindow::buildMenus() {
     graph->addAction(tr("&Expand all modules"), m_doc, &Document::expandAll);
     std::tie(m_foldAction, m_fxPlaceholdersAction) = addDrawingActions(graph, m_doc);
     graph->addAction(tr("&Up from subgraph"), QKeySequence(Qt::ALT | Qt::Key_Backspace), m_doc, [this] { m_doc->leaveSubgraph(); });
+    graph->addAction(tr("&Go to instance of a folded block"), QKeySequence(Qt::CTRL | Qt::Key_L), m_graph, &GraphPane::focusInstance)
+        ->setObjectName("focusInstanceAction");
     graph->addAction(tr("Clear symbol highlight"), m_doc, [this] { m_doc->setHighlightSymbol({}); });
     graph->addSeparator();
     // the verifier's slow check, on demand: every val re-inferred by the meta functions
@@ -448,7 +451,9 @@ void MainWindow::buildMenus() {
                                  tr("Wheel, Ctrl+= / Ctrl+-: zoom · drag: pan · Ctrl+0: fit\n"
                                     "Click: select · double-click a module box or group: open/close · double-click a HOP: enter\n"
                                     "Backspace: up from a subgraph · Alt+Up / Alt+Down: producer / first user\n"
-                                    "Ctrl+F: search · Enter / Shift+Enter: next / previous hit · Esc: cancel a running job"));
+                                    "Ctrl+F: search · Enter / Shift+Enter: next / previous hit · Esc: cancel a running job\n"
+                                    "Ctrl+L: the instance a folded run of repeated blocks shows (Up / Down, or type its number)\n"
+                                    "F10: step one node · Ctrl+F10: run to the selected node"));
     });
 
     auto* tb = addToolBar(tr("Main"));

@@ -13,6 +13,8 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QScrollBar>
 #include <QStyle>
 #include <QStyledItemDelegate>
@@ -190,6 +192,22 @@ inline QStringList checkTabBars(const QWidget* root) {
             if (have + 2 < need)
                 problems << QString("%1: tab \"%2\" is cut (%3 px of %4)").arg(paneName(bar), text).arg(have).arg(need);
         }
+    }
+    return problems;
+}
+
+/// Every spin box shown in `root` (the toolbar's run settings, the graph pane's instance of a folded
+/// run) shows its text whole in its edit field.
+inline QStringList checkSpinBoxes(const QWidget* root) {
+    QStringList problems;
+    for (const QAbstractSpinBox* box : root->findChildren<QAbstractSpinBox*>()) {
+        const QLineEdit* edit = box->findChild<QLineEdit*>();
+        if (!box->isVisible() || !edit) continue;
+        const QMargins margins = edit->textMargins();
+        const int have = edit->contentsRect().width() - margins.left() - margins.right() - 4; // QLineEdit's own 2 px a side
+        const int need = edit->fontMetrics().horizontalAdvance(edit->text());
+        if (have < need)
+            problems << QString("%1: spin box %2 shows \"%3\" in %4 px of %5").arg(paneName(box), box->objectName(), edit->text()).arg(have).arg(need);
     }
     return problems;
 }

@@ -58,6 +58,7 @@ QStringList dockProblems(MainWindow& w) {
         problems << testing::checkItemViews(dock);
         problems << testing::checkTabBars(&w);
     }
+    problems << testing::checkSpinBoxes(&w); // the toolbar's and the graph pane's
     return problems;
 }
 

@@ -1,6 +1,7 @@
 #include "views/graph/graph_pane.h"
 
 #include "views/document.h"
+#include "views/graph/fold_bar.h"
 #include "views/graph/graph_navigation.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
@@ -27,6 +28,8 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
     m_crumbs = new QHBoxLayout;
     m_crumbs->setSpacing(2);
     top->addLayout(m_crumbs);
+    m_folds = new FoldBar(document, this);
+    top->addWidget(m_folds);
     top->addStretch(1);
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Search name, op, module path…"));
@@ -77,6 +80,8 @@ void GraphPane::focusSearch() {
     m_search->setFocus(Qt::ShortcutFocusReason);
     m_search->selectAll();
 }
+
+bool GraphPane::focusInstance() { return m_folds->focusInstance(); }
 
 // The search index of the graph on screen is built on a worker once its first layout is shown (0.1-0.4
 // s for 100,000 nodes), so that the first key typed only queries it; typed sooner, search() builds it.
@@ -134,7 +139,13 @@ void GraphPane::updateCount() {
     else if (n == 0) m_count->setText(tr("no match"));
     else if (m_current < 0) m_count->setText(n == 1 ? tr("1 hit") : tr("%1 hits").arg(n));
     else m_count->setText(tr("%1 of %2").arg(m_current + 1).arg(n));
+    // a hit in a folded run: the run now shows the hit's instance, and says so here
+    if (m_current >= 0 && m_current < n && !m_doc->scopes().empty())
+        if (const int instance = m_doc->foldedInstanceOf(m_doc->searchHits()[static_cast<size_t>(m_current)]); instance >= 0)
+            m_count->setText(tr("%1 · showing %2").arg(m_count->text(), QString::fromStdString(m_doc->scope().tree->module(instance).label())));
 }
+
+QString GraphPane::searchCountText() const { return m_count->text(); }
 
 bool GraphPane::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_search && event->type() == QEvent::KeyPress) {

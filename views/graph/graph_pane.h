@@ -1,6 +1,7 @@
 #pragma once
-// The central pane: breadcrumb (graph › cond_1 · true_graph_0), search bar (Ctrl+F, Enter /
-// Shift+Enter walk the hits, count shown) and the graph canvas with its minimap.
+// The central pane: breadcrumb (graph › cond_1 · true_graph_0), the instance shown of each folded
+// run of repeated blocks (FoldBar), search bar (Ctrl+F, Enter / Shift+Enter walk the hits, count
+// shown, and the instance a hit in a folded run switched to) and the graph canvas with its minimap.
 
 #include "views/graph/graph_navigation.h"
 
@@ -15,6 +16,7 @@ class QToolButton;
 namespace irlens::views {
 
 class Document;
+class FoldBar;
 class GraphScene;
 class GraphView;
 
@@ -26,9 +28,14 @@ public:
     GraphScene* scene() const { return m_scene; }
     GraphView* view() const { return m_view; }
     QLineEdit* searchField() const { return m_search; }
+    FoldBar* foldBar() const { return m_folds; }
+    /// The search bar's count ("2 of 128 · showing layers.1").
+    QString searchCountText() const;
 
     /// Focuses the search field (Ctrl+F).
     void focusSearch();
+    /// Focuses the instance box of the first folded run in view (Ctrl+L); false when none is.
+    bool focusInstance();
     /// Runs a search now (also what typing does); returns the hit count.
     int search(const QString& text, bool regex = false);
     /// Selects the next (or previous) hit, opening modules and entering nothing; returns its node.
@@ -47,6 +54,7 @@ private:
     GraphScene* m_scene;
     GraphView* m_view;
     QHBoxLayout* m_crumbs;
+    FoldBar* m_folds;
     QLineEdit* m_search;
     QCheckBox* m_regex;
     QLabel* m_count;

@@ -5,6 +5,7 @@
 #include "views/document.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/new_node_marker.h"
+#include "views/graph/step_marker.h"
 
 #include <QApplication>
 #include <QGraphicsSceneHelpEvent>
@@ -53,6 +54,7 @@ GraphScene::GraphScene(Document* document, QObject* parent) : QGraphicsScene(par
     connect(m_doc, &Document::searchHitsChanged, this, &GraphScene::refreshEmphasis);
     connect(m_doc, &Document::symbolHighlightChanged, this, &GraphScene::refreshEmphasis);
     new NewNodeMarker(this); // the nodes the last decomposition step made
+    new StepMarker(this);    // the nodes Run › Step node has run, and the next one
 }
 
 int GraphScene::opItemCount() const {

@@ -52,7 +52,7 @@ GraphView::GraphView(Document* document, GraphScene* scene, QWidget* parent)
 double GraphView::zoom() const { return transform().m11(); }
 
 void GraphView::setZoom(double z) {
-    z = std::clamp(z, kMinZoom, kMaxZoom);
+    z = std::clamp(z, std::min(kMinZoom, m_fitZoom), kMaxZoom);
     const double f = z / zoom();
     if (std::isfinite(f) && f > 0) scale(f, f);
     placeMiniMap();
@@ -64,23 +64,41 @@ void GraphView::zoomBy(double factor) {
 }
 
 void GraphView::fitAll() {
+    if (fitWhole()) return;
+    const QRectF r = m_scene->drawingRect();
+    const QSize port = viewport()->size();
+    const double needed = std::min(port.width() / r.width(), port.height() / r.height());
+    Q_EMIT notice(tr("Fit: the whole graph (%1 × %2 points) would need zoom %3 %, where nothing can be told apart; "
+                     "shown at %4 % from its top, the minimap holds all of it")
+                      .arg(qRound(r.width())).arg(qRound(r.height()))
+                      .arg(needed * 100, 0, 'g', 2).arg(kFitFloor * 100, 0, 'g', 2));
+}
+
+bool GraphView::fitWhole() {
     QRectF r = m_scene->drawingRect();
-    if (r.isEmpty()) return;
+    if (r.isEmpty()) return true;
+    m_fitZoom = kMinZoom;
     fitInView(r, Qt::KeepAspectRatio);
+    bool whole = true;
     if (zoom() > 1.0) {
         // a small graph: natural size, centred (blown-up boxes read worse, not better)
         resetTransform();
         centerOn(r.center());
-    } else if (zoom() < kMinZoom) {
-        // a giant graph (deep_stack or llama_deep expanded) would shrink to a one-pixel line: stop
-        // at the floor the wheel has, on the selection or the top of the graph; the minimap shows the rest
-        setZoom(kMinZoom);
+    } else if (zoom() < kFitFloor) {
+        // a giant graph (the 100k-node program expanded) would shrink to a speck: stop at the floor,
+        // on the selection or the top of the graph; the minimap shows the rest
+        m_fitZoom = kFitFloor;
+        setZoom(kFitFloor);
         const NodeItem* sel = m_doc->selectedNode() >= 0 ? m_scene->itemForNode(m_doc->selectedNode()) : nullptr;
         const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
         if (sel) centerOn(sel);
         else centerOn(r.center().x(), r.top() + visible.height() / 2);
+        whole = false;
+    } else {
+        m_fitZoom = std::min(kMinZoom, zoom()); // the wheel may come back down to the whole graph
     }
     placeMiniMap();
+    return whole;
 }
 
 void GraphView::zoomToNode(int nodeIndex) {
@@ -91,7 +109,7 @@ void GraphView::zoomToNode(int nodeIndex) {
 }
 
 void GraphView::showStart() {
-    fitAll();
+    fitWhole();
     const QRectF r = m_scene->drawingRect();
     // a big graph fitted whole is unreadable: keep text legible and start at its first box instead
     if (zoom() < kLegibleZoom) {

@@ -22,8 +22,12 @@ class GraphView : public QGraphicsView {
 public:
     GraphView(Document* document, GraphScene* scene, QWidget* parent = nullptr);
 
-    /// The zoom limits of the wheel, the keys and Fit; text is legible from kLegibleZoom up.
+    /// The zoom limits of the wheel and the keys; text is legible from kLegibleZoom up. Fit goes below
+    /// kMinZoom to show a tall graph whole (llama_deep unfolded and expanded, 553,097 points tall, at
+    /// 0.0013), down to kFitFloor, where a box is a sixth of a pixel wide and the graph only a shape;
+    /// the wheel may then go as low as that fit.
     static constexpr double kMinZoom = 0.02;
+    static constexpr double kFitFloor = 0.001;
     static constexpr double kMaxZoom = 8.0;
     static constexpr double kLegibleZoom = 0.45;
     static constexpr double kStartZoom = 0.7;
@@ -33,8 +37,8 @@ public:
     /// Zooms by a factor, clamped to [kMinZoom, kMaxZoom].
     void zoomBy(double factor);
     void setZoom(double zoom);
-    /// The whole graph in view (never enlarged past 100 %); a graph too big for kMinZoom is shown
-    /// at kMinZoom around the selection (or its top).
+    /// The whole graph in view (never enlarged past 100 %); a graph too big for kFitFloor is shown
+    /// at kFitFloor around the selection (or its top), and `notice` says why.
     void fitAll();
     /// Centres a node at a zoom where it can be read (zooming in when the view is below that).
     void zoomToNode(int nodeIndex);
@@ -69,9 +73,13 @@ signals:
     void showSourceRequested(int nodeIndex);
     /// "Run to here": execute the top-level graph up to this node (the stepping interpreter).
     void runToHereRequested(int nodeIndex);
+    /// A line for the status bar: why Fit could not show the whole graph.
+    void notice(const QString& message);
 
 private:
     void onRebuilt();
+    /// Fits the graph; false when it is too big for kFitFloor (then shown at the floor).
+    bool fitWhole();
     void placeMiniMap();
     void selectItemAt(const QPointF& scenePos);
 
@@ -79,6 +87,7 @@ private:
     GraphScene* m_scene;
     MiniMap* m_mini;
     bool m_fitOnNextLayout = true;
+    double m_fitZoom = kMinZoom; // the last fit's zoom, when below kMinZoom: the wheel's floor
     bool m_clickSelecting = false; // selectAt is running: the selection came from the canvas
 };
 

@@ -232,6 +232,7 @@ void StepController::afterSteps(int from, int to) {
             if (producer != m_producer.end() && producer->second < n && m_stepper->freedAfter(value) == n) updateRow(producer->second);
         }
     }
+    m_doc->setStepping({true, m_stepper->nextNode()}); // the graph tints what has run, outlines what is next
     showNext();
     m_pane->fitColumns(); // the rows in view, now with values
     if (m_values) { // the Node pane's statistics of every value made so far
@@ -340,6 +341,7 @@ void StepController::restart() {
     if (m_published && m_doc->numerics() == m_published) m_doc->setNumerics(nullptr);
     m_published.reset();
     m_model->reset({});
+    m_doc->setStepping({});
     m_status->setText(tr("Run › Step node (F10) executes one node at a time; Run to here (Ctrl+F10) runs up to the selected node."));
     updateActions();
 }

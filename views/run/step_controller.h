@@ -1,8 +1,9 @@
 #pragma once
 // Run › Step node (F10) and Run to here: executes the program on screen one node at a time in graph
 // order, as torch.fx.Interpreter does (core/exec/stepper.h), on the inputs a run would use. The next
-// node is selected in the graph; the Values pane lists every node's value, live or freed after its
-// last use. Long stretches (Run to here far down a big graph) run in slices on the UI thread, so the
+// node is selected in the graph, and where stepping stands goes to the Document (stepping()), which the
+// graph draws (views/graph/step_marker.h); the Values pane lists every node's value, live or freed
+// after its last use. Long stretches (Run to here far down a big graph) run in slices on the UI thread, so the
 // window stays responsive and Esc stops them. A new program drops the session.
 
 #include <QObject>
