@@ -55,7 +55,7 @@ QValidator::State InstanceSpinBox::validate(QString& text, int&) const {
 FoldBar::FoldBar(Document* document, QWidget* parent) : QWidget(parent), m_doc(document) {
     setObjectName("foldBar");
     m_row = new QHBoxLayout(this);
-    m_row->setContentsMargins(8, 0, 8, 0);
+    m_row->setContentsMargins(6, 0, 6, 2);
     m_row->setSpacing(4);
     connect(m_doc, &Document::layoutReady, this, &FoldBar::refresh);
     // another graph: its runs are known once its layout is
@@ -128,6 +128,7 @@ void FoldBar::refresh() {
             connect(spin, &QSpinBox::valueChanged, m_doc, [doc = m_doc, fold](int instance) { doc->showInstance(fold, instance); });
             m_spins.emplace_back(fold, spin);
         }
+        m_row->addStretch(1);
     }
     for (const auto& [fold, spin] : m_spins) {
         const QSignalBlocker quiet(spin); // the document's state shown, not asked for again

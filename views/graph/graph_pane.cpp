@@ -28,8 +28,6 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
     m_crumbs = new QHBoxLayout;
     m_crumbs->setSpacing(2);
     top->addLayout(m_crumbs);
-    m_folds = new FoldBar(document, this);
-    top->addWidget(m_folds);
     top->addStretch(1);
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Search name, op, module path…"));
@@ -55,6 +53,10 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(top);
+    // a row of its own, shown only while a run is folded: beside the breadcrumb and the search field it
+    // would take the width of the docks at 1366 pixels
+    m_folds = new FoldBar(document, this);
+    layout->addWidget(m_folds);
     layout->addWidget(m_view, 1);
 
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& t) { search(t, m_regex->isChecked()); });

@@ -1,7 +1,8 @@
 #pragma once
-// The central pane: breadcrumb (graph › cond_1 · true_graph_0), the instance shown of each folded
-// run of repeated blocks (FoldBar), search bar (Ctrl+F, Enter / Shift+Enter walk the hits, count
-// shown, and the instance a hit in a folded run switched to) and the graph canvas with its minimap.
+// The central pane: breadcrumb (graph › cond_1 · true_graph_0) and search bar (Ctrl+F, Enter /
+// Shift+Enter walk the hits, count shown, and the instance a hit in a folded run switched to), under
+// them the instance shown of each folded run of repeated blocks (FoldBar), and the graph canvas with
+// its minimap.
 
 #include "views/graph/graph_navigation.h"
 
