@@ -63,15 +63,17 @@ void GraphView::zoomBy(double factor) {
     setZoom(zoom() * factor);
 }
 
+namespace {
+/// What a view of the whole scene paints: its boxes, edges and frames.
+int sceneItemTotal(const GraphScene& scene) { return scene.nodeItemCount() + scene.edgeItemCount() + scene.clusterItemCount(); }
+} // namespace
+
 void GraphView::fitAll() {
     if (fitWhole()) return;
     const QRectF r = m_scene->drawingRect();
-    const QSize port = viewport()->size();
-    const double needed = std::min(port.width() / r.width(), port.height() / r.height());
-    Q_EMIT notice(tr("Fit: the whole graph (%1 × %2 points) would need zoom %3 %, where nothing can be told apart; "
-                     "shown at %4 % from its top, the minimap holds all of it")
-                      .arg(qRound(r.width())).arg(qRound(r.height()))
-                      .arg(needed * 100, 0, 'g', 2).arg(kFitFloor * 100, 0, 'g', 2));
+    Q_EMIT notice(tr("Fit: the whole graph (%1 × %2 points, %3 items) is too big to draw at once; shown at %4 % from its "
+                     "top, the minimap holds all of it")
+                      .arg(qRound(r.width())).arg(qRound(r.height())).arg(sceneItemTotal(*m_scene)).arg(kMinZoom * 100, 0, 'g', 2));
 }
 
 bool GraphView::fitWhole() {
@@ -84,11 +86,10 @@ bool GraphView::fitWhole() {
         // a small graph: natural size, centred (blown-up boxes read worse, not better)
         resetTransform();
         centerOn(r.center());
-    } else if (zoom() < kFitFloor) {
-        // a giant graph (the 100k-node program expanded) would shrink to a speck: stop at the floor,
-        // on the selection or the top of the graph; the minimap shows the rest
-        m_fitZoom = kFitFloor;
-        setZoom(kFitFloor);
+    } else if (zoom() < kMinZoom && sceneItemTotal(*m_scene) > m_fitWholeItems) {
+        // a giant graph (the 100k-node program expanded): every frame would paint all its items; stop
+        // at the wheel's floor, on the selection or the top of the graph; the minimap shows the rest
+        setZoom(kMinZoom);
         const NodeItem* sel = m_doc->selectedNode() >= 0 ? m_scene->itemForNode(m_doc->selectedNode()) : nullptr;
         const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
         if (sel) centerOn(sel);

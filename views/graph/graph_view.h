@@ -23,11 +23,12 @@ public:
     GraphView(Document* document, GraphScene* scene, QWidget* parent = nullptr);
 
     /// The zoom limits of the wheel and the keys; text is legible from kLegibleZoom up. Fit goes below
-    /// kMinZoom to show a tall graph whole (llama_deep unfolded and expanded, 553,097 points tall, at
-    /// 0.0013), down to kFitFloor, where a box is a sixth of a pixel wide and the graph only a shape;
-    /// the wheel may then go as low as that fit.
+    /// kMinZoom to show a tall graph whole when the scene holds at most kFitWholeItems items (boxes,
+    /// edges and frames), all of which a view of the whole graph paints in every frame: llama_deep
+    /// unfolded and expanded (27,000 items, 553,097 points tall) fits a 1366×768 window at 0.08 % and
+    /// pans at 28 ms a frame. The wheel may then go as low as that fit.
     static constexpr double kMinZoom = 0.02;
-    static constexpr double kFitFloor = 0.001;
+    static constexpr int kFitWholeItems = 50000;
     static constexpr double kMaxZoom = 8.0;
     static constexpr double kLegibleZoom = 0.45;
     static constexpr double kStartZoom = 0.7;
@@ -37,9 +38,12 @@ public:
     /// Zooms by a factor, clamped to [kMinZoom, kMaxZoom].
     void zoomBy(double factor);
     void setZoom(double zoom);
-    /// The whole graph in view (never enlarged past 100 %); a graph too big for kFitFloor is shown
-    /// at kFitFloor around the selection (or its top), and `notice` says why.
+    /// The whole graph in view (never enlarged past 100 %); a graph of more than kFitWholeItems items
+    /// that would need a zoom below kMinZoom is shown at kMinZoom around the selection (or its top),
+    /// and `notice` says why.
     void fitAll();
+    /// Lowers kFitWholeItems (tests reach the limit with a graph they can afford).
+    void setFitWholeItems(int items) { m_fitWholeItems = items; }
     /// Centres a node at a zoom where it can be read (zooming in when the view is below that).
     void zoomToNode(int nodeIndex);
     /// The first view of a graph: fitted when readable, else the top of it at a legible zoom.
@@ -78,7 +82,7 @@ signals:
 
 private:
     void onRebuilt();
-    /// Fits the graph; false when it is too big for kFitFloor (then shown at the floor).
+    /// Fits the graph; false when it is too big to fit whole (then shown at kMinZoom).
     bool fitWhole();
     void placeMiniMap();
     void selectItemAt(const QPointF& scenePos);
@@ -88,6 +92,7 @@ private:
     MiniMap* m_mini;
     bool m_fitOnNextLayout = true;
     double m_fitZoom = kMinZoom; // the last fit's zoom, when below kMinZoom: the wheel's floor
+    int m_fitWholeItems = kFitWholeItems;
     bool m_clickSelecting = false; // selectAt is running: the selection came from the canvas
 };
 
