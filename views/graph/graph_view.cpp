@@ -30,6 +30,9 @@ GraphView::GraphView(Document* document, GraphScene* scene, QWidget* parent)
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setOptimizationFlags(QGraphicsView::DontSavePainterState);
     setFocusPolicy(Qt::StrongFocus);
+    // a drawing smaller than the canvas sits at its top: the band at the bottom, where an overlay's
+    // legend floats, stays free (fitAll)
+    setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     m_mini = new MiniMap(this, scene);
     connect(scene, &GraphScene::rebuilt, this, &GraphView::onRebuilt);
     connect(m_doc, &Document::programChanged, this, [this] { m_fitOnNextLayout = true; });
@@ -63,15 +66,26 @@ void GraphView::zoomBy(double factor) {
     setZoom(zoom() * factor);
 }
 
+int GraphView::bottomOverlayBand() const {
+    int band = 0;
+    for (const QWidget* overlay : viewport()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        if (overlay != m_mini && overlay->isVisible() && overlay->geometry().bottom() >= viewport()->height() - 16)
+            band = std::max(band, viewport()->height() - overlay->y());
+    return band;
+}
+
 void GraphView::fitAll() {
     QRectF r = m_scene->drawingRect();
     if (r.isEmpty()) return;
-    fitInView(r, Qt::KeepAspectRatio);
-    if (zoom() > 1.0) {
-        // a small graph: natural size, centred (blown-up boxes read worse, not better)
-        resetTransform();
-        centerOn(r.center());
-    } else if (zoom() < kMinZoom) {
+    // the whole drawing above the band a legend takes at the bottom (the drawing is top-aligned), with
+    // fitInView's margin of two pixels a side; a small graph at natural size (blown-up boxes read worse)
+    const QRect port = viewport()->rect();
+    const int band = bottomOverlayBand();
+    const double fit = std::min((port.width() - 4) / r.width(), (port.height() - band - 4) / r.height());
+    resetTransform();
+    setZoom(std::min(1.0, fit));
+    centerOn(r.center());
+    if (fit < kMinZoom) {
         // a giant graph (deep_stack or llama_deep expanded) would shrink to a one-pixel line: stop
         // at the floor the wheel has, on the selection or the top of the graph; the minimap shows the rest
         setZoom(kMinZoom);
@@ -325,6 +339,9 @@ void GraphView::resizeEvent(QResizeEvent* event) {
 
 void GraphView::scrollContentsBy(int dx, int dy) {
     QGraphicsView::scrollContentsBy(dx, dy);
+    // the scroll moved the viewport's child widgets with the drawing (QWidget::scroll): the map goes
+    // back to its corner
+    if (m_mini->geometry() != m_miniGeometry) m_mini->setGeometry(m_miniGeometry);
     m_mini->viewport()->update();
 }
 
@@ -339,7 +356,8 @@ void GraphView::placeMiniMap() {
         if (aspect * h < w) w = std::max(kMiniMapMinSide, static_cast<int>(aspect * h));
         else h = std::max(kMiniMapMinSide, static_cast<int>(w / aspect));
     }
-    m_mini->setGeometry(viewport()->width() - w - 8, viewport()->height() - h - 8, w, h);
+    m_miniGeometry = QRect(viewport()->width() - w - 8, viewport()->height() - h - 8, w, h);
+    m_mini->setGeometry(m_miniGeometry);
     // the overview helps only when the graph does not fit
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
     const bool fits = visible.contains(m_scene->drawingRect().adjusted(20, 20, -20, -20));

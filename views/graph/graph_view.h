@@ -33,8 +33,8 @@ public:
     /// Zooms by a factor, clamped to [kMinZoom, kMaxZoom].
     void zoomBy(double factor);
     void setZoom(double zoom);
-    /// The whole graph in view (never enlarged past 100 %); a graph too big for kMinZoom is shown
-    /// at kMinZoom around the selection (or its top).
+    /// The whole graph in view (never enlarged past 100 %) above the band an overlay's legend takes at
+    /// the canvas's bottom; a graph too big for kMinZoom is shown at kMinZoom around the selection (or its top).
     void fitAll();
     /// Centres a node at a zoom where it can be read (zooming in when the view is below that).
     void zoomToNode(int nodeIndex);
@@ -73,11 +73,14 @@ signals:
 private:
     void onRebuilt();
     void placeMiniMap();
+    /// The height from the canvas's bottom that what floats there (a legend, not the minimap) covers.
+    int bottomOverlayBand() const;
     void selectItemAt(const QPointF& scenePos);
 
     Document* m_doc;
     GraphScene* m_scene;
     MiniMap* m_mini;
+    QRect m_miniGeometry; // where placeMiniMap put it
     bool m_fitOnNextLayout = true;
     bool m_clickSelecting = false; // selectAt is running: the selection came from the canvas
 };

@@ -171,7 +171,7 @@ void HeatmapOverlay::updateTooltips() {
     for (NodeItem* box : scene->nodeItems()) {
         auto it = m_itemNs.find(box->index());
         box->setTimeNote(it == m_itemNs.end() ? QString()
-                                             : QStringLiteral("⏱ %1 self (%2% of the run)")
+                                             : tr("self time %1 (%2% of the run)")
                                                    .arg(formatNs(it->second))
                                                    .arg(100.0 * static_cast<double>(it->second) / total, 0, 'f', 1));
     }
