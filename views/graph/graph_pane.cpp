@@ -2,8 +2,10 @@
 
 #include "views/document.h"
 #include "views/graph/graph_navigation.h"
+#include "views/graph/graph_items.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
+#include "views/graph/new_node_marker.h"
 
 #include <QCheckBox>
 #include <QFutureWatcher>
@@ -28,6 +30,13 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
     m_crumbs->setSpacing(2);
     top->addLayout(m_crumbs);
     top->addStretch(1);
+    m_newNodes = new QLabel(this);
+    m_newNodes->setObjectName(QStringLiteral("newNodesNote"));
+    m_newNodes->setTextFormat(Qt::RichText);
+    m_newNodes->setToolTip(tr("Boxes with the notch in their top-left corner are new; hover one for the step and rule that made it"));
+    m_newNodes->hide();
+    top->addWidget(m_newNodes);
+    top->addSpacing(8);
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Search name, op, module path…"));
     m_search->setClearButtonEnabled(true);
@@ -66,6 +75,12 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
         ++m_indexGeneration;
     });
     connect(m_doc, &Document::layoutReady, this, &GraphPane::prepareIndex);
+    connect(m_scene->newNodeMarker(), &NewNodeMarker::applied, this, [this] {
+        const QString summary = m_scene->newNodeMarker()->summary();
+        m_newNodes->setText(QStringLiteral("<span style='color:%1'>&#9700;</span> ").arg(newNodeColor().name()) +
+                            tr("new: %1").arg(summary.toHtmlEscaped()));
+        m_newNodes->setVisible(!summary.isEmpty());
+    });
     connect(m_doc, &Document::scopeChanged, this, &GraphPane::rebuildBreadcrumb);
     connect(m_doc, &Document::scopeChanged, this, [this] {
         if (!m_search->text().isEmpty()) search(m_search->text(), m_regex->isChecked());

@@ -1,6 +1,7 @@
 #pragma once
-// The central pane: breadcrumb (graph › cond_1 · true_graph_0), search bar (Ctrl+F, Enter /
-// Shift+Enter walk the hits, count shown) and the graph canvas with its minimap.
+// The central pane: breadcrumb (graph › cond_1 · true_graph_0), after a decomposition step what it
+// made ("◤ new: step 2 made 412 of the 430 boxes"), search bar (Ctrl+F, Enter / Shift+Enter walk the
+// hits, count shown) and the graph canvas with its minimap.
 
 #include "views/graph/graph_navigation.h"
 
@@ -26,6 +27,8 @@ public:
     GraphScene* scene() const { return m_scene; }
     GraphView* view() const { return m_view; }
     QLineEdit* searchField() const { return m_search; }
+    /// What the last decomposition step made, said once for the whole drawing (hidden when nothing is new).
+    QLabel* newNodesNote() const { return m_newNodes; }
 
     /// Focuses the search field (Ctrl+F).
     void focusSearch();
@@ -50,6 +53,7 @@ private:
     QLineEdit* m_search;
     QCheckBox* m_regex;
     QLabel* m_count;
+    QLabel* m_newNodes;
     int m_current = -1;
     void prepareIndex();
 
