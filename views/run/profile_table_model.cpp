@@ -4,6 +4,7 @@
 
 #include "views/count_text.h"
 #include "views/document.h"
+#include "views/qstring_util.h"
 #include "views/run/run_analysis.h"
 
 #include <algorithm>
@@ -11,6 +12,24 @@
 #include <map>
 
 namespace irlens::views {
+
+QString roofCellText(double percent, bool memoryBound) {
+    const QString number = QString::number(percent, 'f', 1);
+    if (percent <= 100.05) return number; // 100.0 as shown
+    return number + (memoryBound ? ProfileTableModel::tr(" · in cache") : ProfileTableModel::tr(" · above roof"));
+}
+
+QString roofCellTip(double percent, bool memoryBound, double roofUs) {
+    QString tip = ProfileTableModel::tr("%1 % of the roof: this machine's roofs allow %2 µs for its FLOPs and bytes")
+                      .arg(percent, 0, 'f', 1)
+                      .arg(roofUs, 0, 'f', 1);
+    if (percent <= 100.05) return tip;
+    if (memoryBound)
+        return tip + ProfileTableModel::tr(". Over 100 %: it ran faster than main memory could have fed it, so its data "
+                                           "stayed in cache (the memory roof is main memory's bandwidth)");
+    return tip + ProfileTableModel::tr(". Over 100 %: it ran faster than the compute roof allows, which was measured "
+                                       "lower than this machine reaches (roofs measured while it was busy are low)");
+}
 
 ProfileTableModel::ProfileTableModel(Document* document, QObject* parent) : QAbstractTableModel(parent), m_doc(document) {
     connect(m_doc, &Document::runFinished, this, [this](RunSnapshotPtr run) {
@@ -37,6 +56,8 @@ void ProfileTableModel::rebuild() {
         if (!p || !p->movesData()) return;
         r.roofNs += p->roofNs;
         r.roofOfNs += p->ns;
+        if (roofs.bandwidthGBs > 0) r.memoryNs += static_cast<double>(p->bytes) / roofs.bandwidthGBs; // bytes / (GB/s) = ns
+        if (roofs.peakGflops > 0) r.computeNs += p->flops / roofs.peakGflops;
     };
     if (m_run) {
         if (m_grouping == Grouping::ByNode) {
@@ -116,7 +137,7 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
         case Share: return QString::number(share, 'f', 1);
         case Calls: return QString::number(r.calls);
         case Gflops: return QString::number(gflops, 'f', 2);
-        case RoofPct: return r.roofOfNs > 0 ? QVariant(QString::number(roofPercent(r).toDouble(), 'f', 1)) : QVariant();
+        case RoofPct: return r.roofOfNs > 0 ? QVariant(roofCellText(roofPercent(r).toDouble(), memoryBound(r))) : QVariant();
         case Bytes: return QLocale().toString(static_cast<qlonglong>(r.bytes));
         default: return {};
         }
@@ -144,10 +165,8 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
                           .arg(static_cast<double>(r.maxNs) / 1e3, 0, 'f', 1)
                           .arg(r.flops / 1e9, 0, 'g', 3);
         if (r.coldNs >= 0) tip += tr("\ncold start %1 µs (the first run of all)").arg(static_cast<double>(r.coldNs) / 1e3, 0, 'f', 1);
-        if (r.roofOfNs > 0)
-            tip += tr("\n%1 % of the roof: this machine's roofs allow %2 µs for its FLOPs and bytes")
-                       .arg(roofPercent(r).toDouble(), 0, 'f', 1).arg(r.roofNs / 1e3, 0, 'f', 1);
-        return tip;
+        if (r.roofOfNs > 0) tip += "\n" + roofCellTip(roofPercent(r).toDouble(), memoryBound(r), r.roofNs / 1e3);
+        return wrappedTip(tip);
     }
     case LinkRole: return r.nodeName.isEmpty() ? QVariant() : QVariant("node:" + r.nodeName);
     case NodeIndexRole: return r.node;
