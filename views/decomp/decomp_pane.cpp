@@ -150,8 +150,8 @@ void DecompPane::buildProgressRow(QVBoxLayout* layout) {
     auto* legend = new QLabel(this);
     legend->setObjectName("decompLegend");
     legend->setTextFormat(Qt::RichText);
-    legend->setText(tr("<span style='color:%1'>&#9700;</span> <b>new</b>: made by the last step, the notch in "
-                       "the box's corner (hover a node for its step and rule)")
+    legend->setText(tr("<span style='color:%1'>&#9700;</span> <b>new</b>: made by the last step "
+                       "(hover a node for its step and rule)")
                         .arg(newNodeColor().name()));
     layout->addWidget(legend);
 }

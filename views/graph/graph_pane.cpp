@@ -34,9 +34,9 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
     m_newNodes->setObjectName(QStringLiteral("newNodesNote"));
     m_newNodes->setTextFormat(Qt::RichText);
     m_newNodes->setToolTip(tr("Boxes with the notch in their top-left corner are new; hover one for the step and rule that made it"));
+    m_newNodes->setContentsMargins(0, 0, 8, 0); // a margin, not a spacing: hidden, it takes no width
     m_newNodes->hide();
     top->addWidget(m_newNodes);
-    top->addSpacing(8);
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Search name, op, module path…"));
     m_search->setClearButtonEnabled(true);
