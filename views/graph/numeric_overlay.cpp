@@ -152,7 +152,7 @@ void NumericOverlay::colourBoxes(const NumericRun& run) {
         if (it == worst.end()) continue;
         const double e = it->second;
         const QString text = std::isinf(e) ? tr("shape/dtype differs") : QString::fromStdString(formatMeasure(e));
-        auto* item = new OverlayBox(box->boundingRect().adjusted(4, 4, -4, -4), viridis(errorPosition(e)),
+        auto* item = new OverlayBox(box->boxRect(), viridis(errorPosition(e)),
                                    QString::fromStdString(box->item().title), text, box);
         item->setZValue(1);
         m_overlays[box] = item;

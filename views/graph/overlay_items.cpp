@@ -41,14 +41,14 @@ OverlayBox::OverlayBox(const QRectF& rect, QColor color, QString title, QString 
 }
 
 std::vector<OverlayBox::Line> OverlayBox::lines() const {
-    QFont noteFont = m_node->titleFont();
+    QFont noteFont = NodeItem::subtitleFont();
     noteFont.setBold(true);
     std::vector<Line> out;
     out.push_back({{}, m_node->titleFont(), m_title});
     if (const QString shape = QString::fromStdString(m_node->item().subtitle); !shape.isEmpty())
         out.push_back({{}, NodeItem::subtitleFont(), shape});
     out.push_back({{}, noteFont, m_note});
-    const QRectF room = rect().adjusted(4, 1, -4, -1);
+    const QRectF room = rect().adjusted(4, 0, -4, 0);
     double height = 0;
     for (const Line& l : out) height += QFontMetricsF(l.font).height();
     double y = room.top() + std::max(0.0, (room.height() - height) / 2);

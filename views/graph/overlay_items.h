@@ -17,10 +17,11 @@ class NodeItem;
 /// Viridis at t in [0, 1] (0 = dark purple, 1 = yellow): the scale of every colour overlay.
 QColor viridis(double t);
 
-/// The box an overlay puts over a graph box: its colour, the box's title and its shape line in the
-/// box's own fonts, and under them in bold, at the title's size, what the colour stands for (a corner
-/// label is too small to read at the zoom a graph is read at). Like the box, it writes nothing when
-/// zoomed out too far to read. Clicks fall through to the box underneath, which selects its node.
+/// The box an overlay puts over a graph box, exactly over it (edge labels and module titles around it
+/// stay in view): its colour, the box's title and its shape line in the box's own fonts, and under them
+/// in bold at the shape line's size what the colour stands for (a corner label is too small to read at
+/// the zoom a graph is read at). Like the box, it writes nothing when zoomed out too far to read.
+/// Clicks fall through to the box underneath, which selects its node.
 class OverlayBox : public QGraphicsRectItem {
 public:
     OverlayBox(const QRectF& rect, QColor color, QString title, QString note, NodeItem* parent);

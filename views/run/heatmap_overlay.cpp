@@ -159,7 +159,7 @@ void HeatmapOverlay::apply() {
         const int64_t v = memory ? bytesOfItem(box->index()) : timeOfItem(box->index());
         const double share = 100.0 * static_cast<double>(v) / (memory ? static_cast<double>(peak) : totalNs);
         const QString text = QStringLiteral("%1 · %2%").arg(memory ? bytesText(static_cast<double>(v)) : formatNs(v)).arg(share, 0, 'f', 1);
-        auto* heat = new OverlayBox(box->boundingRect().adjusted(4, 4, -4, -4), heatColor(v, memory ? largest : hottestNs),
+        auto* heat = new OverlayBox(box->boxRect(), heatColor(v, memory ? largest : hottestNs),
                                   QString::fromStdString(vi.title), text, box);
         m_overlays[box] = heat;
     }

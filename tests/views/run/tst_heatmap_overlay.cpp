@@ -1,6 +1,6 @@
 // The graph's overlays after a real run of a program built here (a stack of blocks, each a module):
 // the heat boxes write the box's title and shape line in the box's own fonts and their note at the
-// title's size whatever font the painter arrives with; every character the overlays and the boxes'
+// shape line's size whatever font the painter arrives with; every character the overlays and the boxes'
 // tooltips write is in its font; the tooltips wrap; the legend stays in the canvas's corner through
 // zooms, scrolls, minimap clicks and selections made elsewhere.
 // engine headers (oneTBB) before Qt's
@@ -117,8 +117,8 @@ void TstHeatmapOverlay::initTestCase() {
     QSettings().setValue("run/repeat", 3);
 }
 
-// Each heat box: the box's title in the box's title font, its shape line in the box's subtitle font,
-// the note in bold at the title's size, one under the other inside the heat box; and the same pixels
+// Each heat box: exactly over its box, the box's title in the box's title font, its shape line in the
+// box's subtitle font, the note in bold at that size, one under the other inside it; and the same pixels
 // whatever font the painter had (a 6.5-point chip font left by the item before wrote it 7 pixels high).
 void TstHeatmapOverlay::boxTextAsTheBoxWritesIt() {
     MainWindow w;
@@ -138,7 +138,8 @@ void TstHeatmapOverlay::boxTextAsTheBoxWritesIt() {
         QCOMPARE(lines[1].font, NodeItem::subtitleFont());
         QVERIFY(lines[2].text.contains("%"));
         QVERIFY(lines[2].font.bold());
-        QCOMPARE(lines[2].font.pointSizeF(), node->titleFont().pointSizeF());
+        QCOMPARE(lines[2].font.pointSizeF(), NodeItem::subtitleFont().pointSizeF());
+        QCOMPARE(heat->rect(), node->boxRect()); // over the box, not over the labels around it
         for (size_t k = 0; k < lines.size(); ++k) {
             QVERIFY2(heat->rect().contains(lines[k].rect), qPrintable(lines[k].text));
             if (k > 0) QVERIFY(lines[k].rect.top() >= lines[k - 1].rect.bottom() - 0.01);
