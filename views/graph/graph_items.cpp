@@ -196,12 +196,9 @@ void NodeItem::paintNewMark(QPainter* p) const {
     p->setPen(Qt::NoPen);
     p->setBrush(c);
     const double leg = std::min(11.0, m_rect.height() / 3); // clear of a title as wide as the box allows
-    p->save();
-    QPainterPath box;
-    box.addRoundedRect(m_rect, 6, 6);
-    p->setClipPath(box, Qt::IntersectClip);
-    p->drawPolygon(QPolygonF({m_rect.topLeft(), m_rect.topLeft() + QPointF(leg, 0), m_rect.topLeft() + QPointF(0, leg)}));
-    p->restore();
+    // the corner point on the rounded corner's arc (radius 6, at 45°), so no clip is needed
+    const QPointF corner = m_rect.topLeft();
+    p->drawPolygon(QPolygonF({corner + QPointF(1.8, 1.8), corner + QPointF(leg, 0), corner + QPointF(0, leg)}));
     if (!m_newTagged) return;
     const QFont tf = newTagFont();
     const QRectF tag = tagRectOn(m_rect, QStringLiteral("new"), tf);
