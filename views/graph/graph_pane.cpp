@@ -33,10 +33,11 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
     m_newNodes = new QLabel(this);
     m_newNodes->setObjectName(QStringLiteral("newNodesNote"));
     m_newNodes->setTextFormat(Qt::RichText);
-    m_newNodes->setToolTip(tr("Boxes with the notch in their top-left corner are new; hover one for the step and rule that made it"));
-    m_newNodes->setContentsMargins(0, 0, 8, 0); // a margin, not a spacing: hidden, it takes no width
+    // a line of its own under the bar, wrapped: a long note must not widen the canvas's pane and
+    // squeeze the docks beside it
+    m_newNodes->setContentsMargins(6, 0, 6, 2);
+    m_newNodes->setWordWrap(true);
     m_newNodes->hide();
-    top->addWidget(m_newNodes);
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Search name, op, module path…"));
     m_search->setClearButtonEnabled(true);
@@ -61,6 +62,7 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(top);
+    layout->addWidget(m_newNodes);
     layout->addWidget(m_view, 1);
 
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& t) { search(t, m_regex->isChecked()); });
@@ -80,6 +82,8 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
         m_newNodes->setText(QStringLiteral("<span style='color:%1'>&#9700;</span> ").arg(newNodeColor().name()) +
                             tr("new: %1").arg(summary.toHtmlEscaped()));
         m_newNodes->setVisible(!summary.isEmpty());
+        m_newNodes->setToolTip(tr("New: %1. Boxes with the notch in their top-left corner are new; hover one for the step "
+                                  "and rule that made it").arg(summary));
     });
     connect(m_doc, &Document::scopeChanged, this, &GraphPane::rebuildBreadcrumb);
     connect(m_doc, &Document::scopeChanged, this, [this] {

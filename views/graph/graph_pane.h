@@ -1,7 +1,7 @@
 #pragma once
-// The central pane: breadcrumb (graph › cond_1 · true_graph_0), after a decomposition step what it
-// made ("◤ new: step 2 made 412 of the 430 boxes"), search bar (Ctrl+F, Enter / Shift+Enter walk the
-// hits, count shown) and the graph canvas with its minimap.
+// The central pane: breadcrumb (graph › cond_1 · true_graph_0), search bar (Ctrl+F, Enter /
+// Shift+Enter walk the hits, count shown), after a decomposition step a line saying what it made
+// ("◤ new: step 2 made 412 of the 430 boxes") and the graph canvas with its minimap.
 
 #include "views/graph/graph_navigation.h"
 

@@ -339,9 +339,12 @@ void GraphView::resizeEvent(QResizeEvent* event) {
 
 void GraphView::scrollContentsBy(int dx, int dy) {
     QGraphicsView::scrollContentsBy(dx, dy);
-    // the scroll moved the viewport's child widgets with the drawing (QWidget::scroll): the map goes
-    // back to its corner
-    if (m_mini->geometry() != m_miniGeometry) m_mini->setGeometry(m_miniGeometry);
+    // the scroll moved the viewport's child widgets with the drawing and their pixels (QWidget::scroll):
+    // the map goes back to its corner
+    if (m_mini->geometry() != m_miniGeometry) {
+        viewport()->update(m_mini->geometry()); // the copy of the translucent map the scroll left there
+        m_mini->setGeometry(m_miniGeometry);
+    }
     m_mini->viewport()->update();
 }
 

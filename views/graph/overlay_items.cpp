@@ -96,7 +96,11 @@ void ScaleLegend::place() { move(corner()); }
 
 void ScaleLegend::moveEvent(QMoveEvent* event) {
     QWidget::moveEvent(event);
-    if (pos() != corner()) place(); // scrolled along with the drawing: back to the corner
+    if (pos() == corner()) return;
+    // scrolled along with the drawing: the copy of it the scroll left where it was moved to is
+    // painted over, and the legend goes back to its corner
+    parentWidget()->update(geometry());
+    place();
 }
 
 bool ScaleLegend::eventFilter(QObject* watched, QEvent* event) {
