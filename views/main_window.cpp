@@ -6,6 +6,7 @@
 #include "views/count_text.h"
 #include "views/empty_note.h"
 #include "views/report_export.h"
+#include "views/run/run_export.h"
 #include "views/graph/graph_items.h"
 #include "core/ir/example_program.h"
 #include "views/compare/compare_launcher.h"
@@ -111,6 +112,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     m_roofline = new RooflineDock(this, m_doc);
     // Run › Inputs…, Compare with reference values…, the Numerics dock, File › Export values…
     m_numerics = new NumericsController(this, m_doc, m_run, m_graph);
+    // File › Export run: the last run's profile, trace, memory curve and critical path (views/run/run_export.h)
+    m_runExport = new RunExport(this, m_doc);
     connect(m_graph->view(), &GraphView::runToHereRequested, m_step, &StepController::runTo);
     // the run's docks join the bottom tabs; the FX text stays in front until there is a run to show
     if (auto* fx = findChild<QDockWidget*>(QStringLiteral("fx"))) fx->raise();
