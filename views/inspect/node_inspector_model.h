@@ -1,6 +1,6 @@
 #pragma once
 // The node inspector's model: the selected node's properties (see node_info.h), kept in sync with
-// the Document's selection.
+// the Document's selection, and the last run's numbers for it (with the node it was folded into).
 
 #include "core/ir/program.h"
 #include "core/ir/value_index.h"
@@ -11,6 +11,7 @@
 namespace irlens::views {
 
 class Document;
+struct RunSnapshot;
 
 class NodeInspectorModel : public InfoTreeModel {
     Q_OBJECT
@@ -19,6 +20,7 @@ public:
 
 private:
     void refresh();
+    static void addRunSection(InfoRow& root, const RunSnapshot* run, int node);
     /// The producers and users of the shown graph, built once per graph (not per click).
     const core::ValueIndex& valueIndex(const core::Graph& graph);
     Document* m_doc;
