@@ -27,6 +27,7 @@ const QString kRunFolderKey = QStringLiteral("export/runFolder");
 struct RunFileKind {
     RunFile file;
     const char* objectName; // of the action
+    const char* contextText; // in the context menu of the dock showing it
     const char* menuText;  // File › Export run › …
     const char* what;      // what the file holds, for the tooltip and the dialogs
     const char* cliFlag;   // the irlens-cli run flag that writes the same file
@@ -35,15 +36,15 @@ struct RunFileKind {
 };
 
 constexpr std::array<RunFileKind, 4> kRunFiles{{
-    {RunFile::Profile, "exportRunProfile", QT_TRANSLATE_NOOP("irlens", "&Profile (CSV)…"), QT_TRANSLATE_NOOP("irlens", "every node's median, fastest and slowest time, bytes and FLOPs"),
+    {RunFile::Profile, "exportRunProfile", QT_TRANSLATE_NOOP("irlens", "Export the profile (CSV)…"), QT_TRANSLATE_NOOP("irlens", "&Profile (CSV)…"), QT_TRANSLATE_NOOP("irlens", "every node's median, fastest and slowest time, bytes and FLOPs"),
      "--profile", "-profile.csv", QT_TRANSLATE_NOOP("irlens", "CSV (*.csv)")},
-    {RunFile::Trace, "exportRunTrace", QT_TRANSLATE_NOOP("irlens", "&Trace (Chrome JSON)…"),
+    {RunFile::Trace, "exportRunTrace", QT_TRANSLATE_NOOP("irlens", "Export the trace (Chrome JSON)…"), QT_TRANSLATE_NOOP("irlens", "&Trace (Chrome JSON)…"),
      QT_TRANSLATE_NOOP("irlens", "the median run as a trace for Perfetto or chrome://tracing: a track per worker, the memory counter"),
      "--trace", "-trace.json", QT_TRANSLATE_NOOP("irlens", "Chrome trace (*.json)")},
-    {RunFile::MemoryCurve, "exportRunMemoryCurve", QT_TRANSLATE_NOOP("irlens", "&Memory curve (CSV)…"),
+    {RunFile::MemoryCurve, "exportRunMemoryCurve", QT_TRANSLATE_NOOP("irlens", "Export the memory curve (CSV)…"), QT_TRANSLATE_NOOP("irlens", "&Memory curve (CSV)…"),
      QT_TRANSLATE_NOOP("irlens", "the bytes live at every node in execution order: weights, inputs, activations, workspace"), "--memory-csv",
      "-memory.csv", QT_TRANSLATE_NOOP("irlens", "CSV (*.csv)")},
-    {RunFile::CriticalPath, "exportRunCriticalPath", QT_TRANSLATE_NOOP("irlens", "&Critical path (CSV)…"),
+    {RunFile::CriticalPath, "exportRunCriticalPath", QT_TRANSLATE_NOOP("irlens", "Export the critical path (CSV)…"), QT_TRANSLATE_NOOP("irlens", "&Critical path (CSV)…"),
      QT_TRANSLATE_NOOP("irlens", "the longest chain of dependent nodes, each with its median time"), "--critical-path-csv",
      "-critical-path.csv", QT_TRANSLATE_NOOP("irlens", "CSV (*.csv)")},
 }};
@@ -91,18 +92,29 @@ void RunExport::addToFileMenu() {
     }
 }
 
+void RunExport::addToContextMenu(QWidget* pane, RunFile file) {
+    auto* a = new QAction(trExport(kRunFiles[static_cast<size_t>(file)].contextText), pane);
+    a->setObjectName(QString::fromLatin1(kRunFiles[static_cast<size_t>(file)].objectName) + QStringLiteral("Context"));
+    connect(a, &QAction::triggered, this, [this, file] { ask(file); });
+    pane->setContextMenuPolicy(Qt::ActionsContextMenu);
+    pane->addAction(a);
+    m_contextActions.emplace_back(a, file);
+    updateActions();
+}
+
 // Disabled with a reason (UI.md): the files describe a run.
 void RunExport::updateActions() {
     const auto run = m_doc->runResult();
     const bool available = run && run->analysis;
-    for (const RunFileKind& k : kRunFiles) {
-        QAction* a = m_actions[static_cast<size_t>(k.file)];
+    auto update = [&](QAction* a, const RunFileKind& k) {
         a->setEnabled(available);
         const QString tip = available ? tr("Save %1 (what irlens-cli run %2 writes)").arg(trExport(k.what), QString::fromLatin1(k.cliFlag))
                                       : tr("Run the program first (Run › Run, F5): this saves %1").arg(trExport(k.what));
         a->setToolTip(tip);
         a->setStatusTip(tip);
-    }
+    };
+    for (const RunFileKind& k : kRunFiles) update(m_actions[static_cast<size_t>(k.file)], k);
+    for (const auto& [a, file] : m_contextActions) update(a, kRunFiles[static_cast<size_t>(file)]);
 }
 
 void RunExport::ask(RunFile file) {

@@ -4,7 +4,8 @@
 // and --critical-path-csv (one writer each, in core: core/exec/run_files.h). Disabled until there is
 // a run, saying so. The file is written on a worker, through a temporary file renamed at the end, so
 // a failed write leaves an existing file as it was; the failure is named in a dialog. The folder last
-// written to is offered next time (setting export/runFolder).
+// written to is offered next time (setting export/runFolder). The docks that show a part of the run
+// offer its export in their context menu too.
 
 #include "views/run/run_analysis.h"
 
@@ -12,10 +13,13 @@
 #include <QString>
 
 #include <array>
+#include <utility>
+#include <vector>
 
 class QAction;
 class QMainWindow;
 class QMenu;
+class QWidget;
 
 namespace irlens::views {
 
@@ -31,6 +35,9 @@ public:
     QAction* action(RunFile file) const { return m_actions[static_cast<size_t>(file)]; }
     /// Writes `file` of the last run to `path` on a worker; exported() or exportFailed() follow.
     void write(RunFile file, const QString& path);
+    /// Adds "Export <file>…" to `pane`'s context menu (the dock that shows that part of the run),
+    /// enabled and explained as the File menu's action.
+    void addToContextMenu(QWidget* pane, RunFile file);
 
 signals:
     void exported(const QString& path);
@@ -46,6 +53,7 @@ private:
     Document* m_doc;
     QMenu* m_menu = nullptr;
     std::array<QAction*, 4> m_actions{};
+    std::vector<std::pair<QAction*, RunFile>> m_contextActions;
 };
 
 } // namespace irlens::views

@@ -1,7 +1,8 @@
 // File › Export run: before a run its four actions are disabled and say to run first; after a run,
 // each one, chosen through the menu and answered in the file dialog, writes the file `irlens-cli run`
 // writes for the same program (--profile, --trace, --memory-csv, --critical-path-csv), compared field
-// by field except the times; the folder is remembered; a file that cannot be written is named.
+// by field except the times, and the Profile dock's context menu the same; the folder is remembered;
+// a file that cannot be written is named.
 
 #include "core/io/pt2_writer.h"
 #include "support/cli_runner.h"
@@ -11,6 +12,7 @@
 #include "views/main_window.h"
 #include "views/run/run_controller.h"
 #include "views/run/run_export.h"
+#include "views/inspect/table_pane.h"
 #include "views/run/run_snapshot.h"
 #include "views/settings_writer.h"
 
@@ -24,10 +26,12 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QTreeView>
 #include <QTest>
 
 #include <array>
@@ -135,6 +139,10 @@ void TstRunExport::disabledUntilARun() {
         QVERIFY2(a->toolTip().contains("Run the program first"), qPrintable(a->toolTip()));
         QVERIFY2(a->statusTip().contains("Run the program first"), qPrintable(a->statusTip()));
     }
+    // the docks' context menus offer the same, as disabled
+    const QList<QAction*> context = w.findChildren<QAction*>(QRegularExpression("^exportRun.*Context$"));
+    QCOMPARE(context.size(), 4);
+    for (QAction* a : context) QVERIFY2(!a->isEnabled() && a->toolTip().contains("Run the program first"), qPrintable(a->objectName()));
     // an open program that has not run yet: still nothing to export
     QTemporaryDir dir;
     QCOMPARE(testing::openAndWait(*w.document(), programOf("built", dir).toStdString()), QString());
@@ -187,6 +195,16 @@ void TstRunExport::sameFilesAsTheCli() {
         QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.front().at(1).toString()));
         QCOMPARE(exported.back().front().toString(), dir.filePath(name));
     }
+    // the Profile's context menu writes the same file as File › Export run › Profile
+    QAction* fromProfile = nullptr;
+    for (QAction* a : rc->profilePane()->view()->actions())
+        if (a->text().startsWith("Export the profile")) fromProfile = a;
+    QVERIFY(fromProfile && fromProfile->isEnabled());
+    testing::answerFileDialog(dir.filePath("context-profile.csv"));
+    fromProfile->trigger();
+    QVERIFY(QTest::qWaitFor([&] { return exported.size() == 5 || !failed.isEmpty(); }, 30000));
+    QVERIFY(failed.isEmpty());
+    QCOMPARE(readLines(dir.filePath("context-profile.csv")), readLines(dir.filePath("gui-profile.csv")));
     // the folder written to is offered next time
     waitForSettingWrites();
     QCOMPARE(QSettings().value("export/runFolder").toString(), QFileInfo(dir.path()).absoluteFilePath());
