@@ -206,7 +206,7 @@ AnalysisDocks::AnalysisDocks(QMainWindow* window, Document* document, HeatmapOve
     addMemoryOverlayAction();
     connect(m_doc, &Document::runFinished, this, [this](RunSnapshotPtr run) {
         if (run && !m_revealed) revealDocks();
-        m_memoryOverlayAction->setEnabled(m_overlay && run && run->analysis);
+        updateMemoryOverlayAction();
         showRun();
     });
 }
@@ -216,12 +216,21 @@ void AnalysisDocks::addMemoryOverlayAction() {
     m_memoryOverlayAction = new QAction(tr("&Memory overlay"), this);
     m_memoryOverlayAction->setObjectName("memoryOverlayAction");
     m_memoryOverlayAction->setCheckable(true);
-    m_memoryOverlayAction->setEnabled(false);
-    m_memoryOverlayAction->setToolTip(tr("Colour the graph by the bytes each node keeps live at the run's peak"));
+    updateMemoryOverlayAction();
     connect(m_memoryOverlayAction, &QAction::toggled, m_memoryOverlay, &QCheckBox::setChecked);
     connect(m_memoryOverlay, &QCheckBox::toggled, m_memoryOverlayAction, &QAction::setChecked);
     for (QAction* a : m_window->menuBar()->actions())
         if (a->text() == tr("&View") && a->menu()) a->menu()->addAction(m_memoryOverlayAction);
+}
+
+// Disabled with a reason before a run (UI.md); a toggle checked then (--memory-overlay) shows when the run ends.
+void AnalysisDocks::updateMemoryOverlayAction() {
+    const RunSnapshotPtr run = m_doc->runResult();
+    const bool available = m_overlay && run && run->analysis;
+    m_memoryOverlayAction->setEnabled(available);
+    m_memoryOverlayAction->setToolTip(available ? tr("Colour the graph by the bytes each node keeps live at the run's peak")
+                                                : tr("Memory overlay: run the program first (Run › Run, F5), then colour the graph by "
+                                                     "the bytes each node keeps live at the run's peak"));
 }
 
 void AnalysisDocks::revealDocks() {

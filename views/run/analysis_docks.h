@@ -90,6 +90,7 @@ private:
     QWidget* buildPath();
     QWidget* buildLines();
     void addMemoryOverlayAction();
+    void updateMemoryOverlayAction();
     void showRun();
     void showMemory(const RunAnalysis& analysis);
     void showLines(const RunAnalysis& analysis);

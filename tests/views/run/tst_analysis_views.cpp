@@ -11,6 +11,7 @@
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
+#include "views/graph/overlay_items.h"
 #include "views/main_window.h"
 #include "views/run/analysis_docks.h"
 #include "views/run/heatmap_overlay.h"
@@ -204,6 +205,9 @@ void TstAnalysisViews::missingFileIsNamed() {
 void TstAnalysisViews::memoryOverlay() {
     IRLENS_REQUIRE_SHARED(); // the zoo's block holds values of one size: nothing to tell apart by bytes
     MainWindow w;
+    // before a run there is nothing to colour: the action is off and says to run first
+    QVERIFY(!w.analysisDocks()->memoryOverlayAction()->isEnabled());
+    QVERIFY(w.analysisDocks()->memoryOverlayAction()->toolTip().contains("run the program first"));
     QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
     HeatmapOverlay* overlay = w.runController()->heatmap();
     QVERIFY(!overlay->isEnabled());
@@ -227,6 +231,18 @@ void TstAnalysisViews::memoryOverlay() {
     QVERIFY(overlay->heatColorOf(most) != overlay->heatColorOf(least));
     QCOMPARE(overlay->heatColorOf(most), viridis(1.0));
     QVERIFY(overlay->legend()->isVisible());
+    // a box holding nothing at the peak says so, rather than "0 KiB · 0.0%"
+    int empty = 0;
+    for (NodeItem* box : w.graphPane()->scene()->nodeItems()) {
+        auto* note = dynamic_cast<const OverlayBox*>(overlay->overlayOf(box));
+        if (!note) continue;
+        QVERIFY2(!note->note().startsWith("0 "), qPrintable(note->note()));
+        if (overlay->bytesOfItem(box->index()) == 0) {
+            QCOMPARE(note->note(), QString("nothing live at the peak"));
+            ++empty;
+        }
+    }
+    QVERIFY(empty > 0);
     w.analysisDocks()->memoryOverlayToggle()->setChecked(false);
     QVERIFY(!overlay->overlayOf(most));
     QVERIFY(!overlay->legend()->isVisible());
