@@ -7,6 +7,7 @@
 #include "views/empty_note.h"
 #include "views/report_export.h"
 #include "views/run/run_export.h"
+#include "views/run/run_node_info.h"
 #include "views/graph/graph_items.h"
 #include "core/ir/example_program.h"
 #include "views/compare/compare_launcher.h"
@@ -115,6 +116,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     m_numerics = new NumericsController(this, m_doc, m_run, m_graph);
     // File › Export run: the last run's profile, trace, memory curve and critical path (views/run/run_export.h)
     m_runExport = new RunExport(this, m_doc);
+    m_inspector->setExtraRows([this](InfoRow& root, int node) { addRunSection(root, m_doc->runResult().get(), node); });
     m_runExport->addToContextMenu(m_run->profilePane()->view(), RunFile::Profile);
     m_runExport->addToContextMenu(m_run->timeline(), RunFile::Trace);
     m_runExport->addToContextMenu(m_analysis->memoryCurve(), RunFile::MemoryCurve);

@@ -1,12 +1,8 @@
 #include "views/inspect/node_inspector_model.h"
 
-#include "views/count_text.h"
 #include "views/document.h"
 #include "views/graph/graph_navigation.h"
 #include "views/inspect/node_info.h"
-#include "views/run/run_snapshot.h"
-
-#include <algorithm>
 
 namespace irlens::views {
 
@@ -33,26 +29,10 @@ void NodeInspectorModel::refresh() {
         return;
     }
     auto root = g ? buildNodeInfo(*g, m_doc->selectedNode(), m_doc->program().get(), &valueIndex(*g)) : nullptr;
-    if (root && m_doc->program() && g == &m_doc->program()->graph) addRunSection(*root, m_doc->runResult().get(), m_doc->selectedNode());
+    if (root && m_extraRows && m_doc->program() && g == &m_doc->program()->graph) m_extraRows(*root, m_doc->selectedNode());
     setRoot(std::move(root));
 }
 
-// The last run's numbers for the node, and where its work went when its kernel was folded into
-// another's (a BatchNorm after a convolution runs in next to no time and allocates nothing).
-void NodeInspectorModel::addRunSection(InfoRow& root, const RunSnapshot* run, int node) {
-    if (!run) return;
-    const auto it = std::find_if(run->nodes.begin(), run->nodes.end(), [node](const RunNode& n) { return n.node == node; });
-    if (it == run->nodes.end()) return;
-    InfoRow* section = root.add(tr("Last run"));
-    section->add(tr("median"), tr("%1 ms over %2, %3 bytes allocated")
-                                   .arg(static_cast<double>(it->selfNs) / 1e6, 0, 'f', 3)
-                                   .arg(countText(it->calls, QStringLiteral("run"), QStringLiteral("runs")))
-                                   .arg(it->bytes));
-    if (it->fusedInto.empty()) return;
-    const QString into = QString::fromStdString(it->fusedInto);
-    InfoRow* folded = section->add(tr("folded into"), into, "node:" + into);
-    folded->tip = tr("The engine folds this node into %1's kernel: %1 does its work, so its time and bytes are counted there").arg(into);
-}
 
 const core::ValueIndex& NodeInspectorModel::valueIndex(const core::Graph& graph) {
     const core::ProgramPtr program = m_doc->program();
