@@ -1,12 +1,19 @@
 #pragma once
-// Shared by the GUI tests: open a file in a Document and wait for its layout.
+// Shared by the GUI tests: open a file in a Document and wait for its layout; answer a file dialog.
 
 #include "support/shared_fixtures.h"
 #include "support/zoo_files.h"
 #include "views/document.h"
 
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
+
+#include <memory>
 
 namespace irlens::testing {
 
@@ -32,6 +39,31 @@ inline QString openAndWait(views::Document& doc, const std::filesystem::path& pa
     QObject::disconnect(c);
     if (error.isEmpty() && !(doc.program() && doc.layout())) error = "timed out";
     return error;
+}
+
+/// Answers the next modal file dialog with `path`. The dialog may refuse the answer on the first
+/// try (its file system model fills the folder asynchronously), so the timer keeps answering until
+/// the dialog is gone, and gives up after 30 s so that a test fails instead of hanging.
+inline void answerFileDialog(const QString& path) {
+    auto* timer = new QTimer;
+    auto* clock = new QElapsedTimer;
+    clock->start();
+    auto answered = std::make_shared<bool>(false);
+    QObject::connect(timer, &QTimer::timeout, [timer, clock, answered, path] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (dialog) {
+            // as a user does: type the path into the file name field and press Open
+            if (auto* name = dialog->findChild<QLineEdit*>("fileNameEdit")) name->setText(path);
+            else dialog->selectFile(path);
+            static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept, public through QDialog
+            *answered = true;
+        } else if (*answered || clock->elapsed() > 30000) {
+            timer->stop();
+            timer->deleteLater();
+            delete clock;
+        }
+    });
+    timer->start(20);
 }
 
 /// Relative paths (for fixture()) of every zoo program, the zoo's deep residual stack and every shared .pt2 fixture.

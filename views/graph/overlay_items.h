@@ -26,6 +26,8 @@ class OverlayBox : public QGraphicsRectItem {
 public:
     OverlayBox(const QRectF& rect, QColor color, QString title, QString note, NodeItem* parent);
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    /// The line under the title ("3.06 MiB · 6.1%").
+    const QString& note() const { return m_note; }
 
     /// A line of text the box writes: where (item coordinates), in which font, what.
     struct Line {

@@ -158,7 +158,9 @@ void HeatmapOverlay::apply() {
         if (vi.kind != VisibleItem::Kind::Op && vi.kind != VisibleItem::Kind::Module) continue;
         const int64_t v = memory ? bytesOfItem(box->index()) : timeOfItem(box->index());
         const double share = 100.0 * static_cast<double>(v) / (memory ? static_cast<double>(peak) : totalNs);
-        const QString text = QStringLiteral("%1 · %2%").arg(memory ? bytesText(static_cast<double>(v)) : formatNs(v)).arg(share, 0, 'f', 1);
+        // most boxes hold nothing at the peak: say so, rather than a size and a share of zero
+        const QString text = memory && v == 0 ? tr("nothing live at the peak")
+                                              : QStringLiteral("%1 · %2%").arg(memory ? bytesText(static_cast<double>(v)) : formatNs(v)).arg(share, 0, 'f', 1);
         auto* heat = new OverlayBox(box->boxRect(), heatColor(v, memory ? largest : hottestNs),
                                   QString::fromStdString(vi.title), text, box);
         m_overlays[box] = heat;

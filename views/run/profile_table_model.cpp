@@ -74,6 +74,7 @@ void ProfileTableModel::rebuild() {
                 r.bytes = n.bytes;
                 r.node = n.node;
                 r.nodeName = r.name;
+                r.fusedInto = QString::fromStdString(n.fusedInto);
                 addRoof(r, n.node);
                 m_rows.push_back(std::move(r));
             }
@@ -164,6 +165,8 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
                           .arg(static_cast<double>(r.minNs) / 1e3, 0, 'f', 1)
                           .arg(static_cast<double>(r.maxNs) / 1e3, 0, 'f', 1)
                           .arg(r.flops / 1e9, 0, 'g', 3);
+        if (!r.fusedInto.isEmpty())
+            tip += tr("\nfolded into %1: that node's kernel does this one's work, so its time and bytes are counted there").arg(r.fusedInto);
         if (r.coldNs >= 0) tip += tr("\ncold start %1 µs (the first run of all)").arg(static_cast<double>(r.coldNs) / 1e3, 0, 'f', 1);
         if (r.roofOfNs > 0) tip += "\n" + roofCellTip(roofPercent(r).toDouble(), memoryBound(r), r.roofNs / 1e3);
         return wrappedTip(tip);
@@ -179,6 +182,10 @@ QVariant ProfileTableModel::headerData(int section, Qt::Orientation orientation,
     // the first click on a time, share, count or size column sorts it largest first (QHeaderView asks this)
     if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
         return static_cast<int>(section >= SelfMs ? Qt::DescendingOrder : Qt::AscendingOrder);
+    const bool byNode = m_grouping == Grouping::ByNode;
+    // the count column counts runs of one node, or the nodes of a group: named and explained apart
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Calls)
+        return byNode ? tr("Runs: the measured runs that executed this node") : tr("Nodes: the nodes in this group that ran");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Name: return m_grouping == Grouping::ByNode ? tr("Node") : m_grouping == Grouping::ByOp ? tr("Op") : tr("Module");
@@ -187,7 +194,7 @@ QVariant ProfileTableModel::headerData(int section, Qt::Orientation orientation,
     case RangeMs: return tr("Range (ms)");
     case ColdMs: return tr("Cold start (ms)");
     case Share: return tr("Share %");
-    case Calls: return tr("Calls");
+    case Calls: return byNode ? tr("Runs") : tr("Nodes");
     case Gflops: return tr("GFLOP/s");
     case RoofPct: return tr("% of roof");
     case Bytes: return tr("Bytes");

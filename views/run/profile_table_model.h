@@ -61,6 +61,7 @@ private:
         int64_t roofOfNs = 0; // those members' time (0: no roof to show)
         int node = -1;        // representative node
         QString nodeName;
+        QString fusedInto;    // by node: the node whose kernel does this one's work ("" when none)
     };
     void rebuild();
     /// The share of the roof of a row in percent, or a null QVariant when it has none.
