@@ -19,7 +19,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 #endif
 
-#include <tbb/parallel_for.h>
+#include "core/exec/kernels/util/parts.h"
 
 #include <atomic>
 #include <limits>
@@ -179,8 +179,7 @@ void dnnlConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const std::o
         s.wait();
         if (own) pt.busy->store(false, std::memory_order_release);
     };
-    if (state->parts.size() == 1) runPart(state->parts[0]);
-    else tbb::parallel_for(size_t(0), state->parts.size(), [&](size_t k) { runPart(state->parts[k]); });
+    forEachPart(static_cast<int64_t>(state->parts.size()), [&](int64_t k) { runPart(state->parts[static_cast<size_t>(k)]); });
 }
 #endif
 
