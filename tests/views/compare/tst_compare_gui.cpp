@@ -140,10 +140,10 @@ private slots:
     }
 
     void compareWithPrimsLevel() {
-        IRLENS_REQUIRE_SHARED();
+        testing::zooDir();
         MainWindow mw;
         mw.show();
-        QCOMPARE(testing::openAndWait(*mw.document(), testing::fixture("generated/tiny_mlp/model.training.pt2")), QString());
+        QCOMPARE(testing::openAndWait(*mw.document(), testing::fixture("zoo/mlp_training/model.pt2")), QString());
         QAction* prims = findAction(fileMenu(mw), "Prims");
         QVERIFY(prims);
         prims->trigger();
