@@ -303,9 +303,9 @@ inline QStringList checkSceneLabels(const views::GraphScene& scene) {
 inline QStringList checkCanvasOverlays(const views::GraphView& view) {
     QStringList problems;
     const QRect port = view.viewport()->rect();
-    for (const QWidget* overlay : view.viewport()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+    for (const QWidget* overlay : view.canvasOverlays()) {
         if (!overlay->isVisible()) continue;
-        const QRect covered = overlay->geometry();
+        const QRect covered = overlay->geometry().translated(-view.viewport()->pos()); // in the viewport's coordinates
         for (const views::NodeItem* box : static_cast<const views::GraphScene*>(view.scene())->nodeItems()) {
             const QRect onScreen = view.mapFromScene(box->mapRectToScene(box->boxRect())).boundingRect();
             if (!onScreen.intersects(port) || !onScreen.intersects(covered)) continue;
@@ -350,7 +350,7 @@ inline QStringList checkOverlayText(const views::GraphView& view) {
                 problems << QString("\"%1\" on an overlay box has characters its font lacks: %2").arg(line.text, missing.join(", "));
         if (problems.size() >= 12) break;
     }
-    for (const QWidget* child : view.viewport()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+    for (const QWidget* child : view.canvasOverlays()) {
         auto* legend = dynamic_cast<const views::ScaleLegend*>(child); // no Q_OBJECT: findChildren<ScaleLegend*> finds every widget
         if (!legend) continue;
         QStringList texts{legend->title()};
@@ -363,12 +363,12 @@ inline QStringList checkOverlayText(const views::GraphView& view) {
     return problems;
 }
 
-/// What floats on the canvas (the minimap, a legend) lies wholly inside the viewport: a graphics view
-/// scrolls its viewport's child widgets with the drawing, and one left where the scroll put it is gone.
+/// What floats on the canvas (the minimap, a legend) lies wholly inside the viewport, wherever the
+/// view was scrolled or moved.
 inline QStringList checkOverlaysInside(const views::GraphView& view) {
     QStringList problems;
-    const QRect port = view.viewport()->rect();
-    for (const QWidget* overlay : view.viewport()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+    const QRect port = view.viewport()->geometry(); // in the view's coordinates, as the overlays'
+    for (const QWidget* overlay : view.canvasOverlays())
         if (overlay->isVisible() && !port.contains(overlay->geometry()))
             problems << QString("the %1 \"%2\" is at %3,%4 outside the %5x%6 canvas")
                             .arg(overlay->metaObject()->className(), overlay->objectName())

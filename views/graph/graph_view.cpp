@@ -4,6 +4,7 @@
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_navigation.h"
 #include "views/graph/graph_scene.h"
+#include "views/graph/overlay_items.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -66,11 +67,19 @@ void GraphView::zoomBy(double factor) {
     setZoom(zoom() * factor);
 }
 
+std::vector<QWidget*> GraphView::canvasOverlays() const {
+    std::vector<QWidget*> out{m_mini};
+    for (QWidget* child : findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        if (dynamic_cast<ScaleLegend*>(child)) out.push_back(child);
+    return out;
+}
+
 int GraphView::bottomOverlayBand() const {
+    const QRect port = viewport()->geometry();
     int band = 0;
-    for (const QWidget* overlay : viewport()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
-        if (overlay != m_mini && overlay->isVisible() && overlay->geometry().bottom() >= viewport()->height() - 16)
-            band = std::max(band, viewport()->height() - overlay->y());
+    for (const QWidget* overlay : canvasOverlays())
+        if (overlay != m_mini && overlay->isVisible() && overlay->geometry().bottom() >= port.bottom() - 16)
+            band = std::max(band, port.bottom() + 1 - overlay->y());
     return band;
 }
 
@@ -339,13 +348,7 @@ void GraphView::resizeEvent(QResizeEvent* event) {
 
 void GraphView::scrollContentsBy(int dx, int dy) {
     QGraphicsView::scrollContentsBy(dx, dy);
-    // the scroll moved the viewport's child widgets with the drawing and their pixels (QWidget::scroll):
-    // the map goes back to its corner
-    if (m_mini->geometry() != m_miniGeometry) {
-        viewport()->update(m_mini->geometry()); // the copy of the translucent map the scroll left there
-        m_mini->setGeometry(m_miniGeometry);
-    }
-    m_mini->viewport()->update();
+    m_mini->viewport()->update(); // the frame of what is in view moved
 }
 
 void GraphView::placeMiniMap() {
@@ -359,8 +362,8 @@ void GraphView::placeMiniMap() {
         if (aspect * h < w) w = std::max(kMiniMapMinSide, static_cast<int>(aspect * h));
         else h = std::max(kMiniMapMinSide, static_cast<int>(w / aspect));
     }
-    m_miniGeometry = QRect(viewport()->width() - w - 8, viewport()->height() - h - 8, w, h);
-    m_mini->setGeometry(m_miniGeometry);
+    const QRect port = viewport()->geometry(); // the map is the view's child, over the viewport's corner
+    m_mini->setGeometry(port.right() + 1 - w - 8, port.bottom() + 1 - h - 8, w, h);
     // the overview helps only when the graph does not fit
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
     const bool fits = visible.contains(m_scene->drawingRect().adjusted(20, 20, -20, -20));
@@ -371,7 +374,7 @@ void GraphView::placeMiniMap() {
 // ---------------------------------------------------------------------------- MiniMap
 
 MiniMap::MiniMap(GraphView* main, GraphScene* scene)
-    : QGraphicsView(main->viewport()), m_main(main), m_source(scene) {
+    : QGraphicsView(main), m_main(main), m_source(scene) {
     m_standIn.setSceneRect(scene->drawingRect());
     setScene(&m_standIn);
     connect(scene, &QGraphicsScene::sceneRectChanged, this, [this](const QRectF& r) {

@@ -44,6 +44,9 @@ public:
     void centerOnNode(int nodeIndex);
     double zoom() const;
     MiniMap* miniMap() const { return m_mini; }
+    /// What floats over the canvas (the minimap, an overlay's legend): children of the view, not of its
+    /// viewport, so a scroll leaves them in their corners; their geometry is in the view's coordinates.
+    std::vector<QWidget*> canvasOverlays() const;
 
     /// What a double-click on a scene point does (exposed for tests); true when it did something.
     bool activateAt(const QPointF& scenePos);
@@ -80,7 +83,6 @@ private:
     Document* m_doc;
     GraphScene* m_scene;
     MiniMap* m_mini;
-    QRect m_miniGeometry; // where placeMiniMap put it
     bool m_fitOnNextLayout = true;
     bool m_clickSelecting = false; // selectAt is running: the selection came from the canvas
 };

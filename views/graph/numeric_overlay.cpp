@@ -87,7 +87,7 @@ NumericOverlay::NumericOverlay(Document* document, GraphPane* graph, QObject* pa
         m_markedNode = -1;
     });
     connect(m_graph->scene(), &GraphScene::rebuilt, this, &NumericOverlay::apply);
-    m_legend = new ScaleLegend("numericLegend", 320, m_graph->view()->viewport());
+    m_legend = new ScaleLegend("numericLegend", 320, m_graph->view());
     m_legend->hide();
 }
 

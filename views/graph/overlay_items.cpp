@@ -76,11 +76,11 @@ void OverlayBox::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWid
     }
 }
 
-ScaleLegend::ScaleLegend(const QString& objectName, int width, QWidget* viewport) : QWidget(viewport) {
+ScaleLegend::ScaleLegend(const QString& objectName, int width, QAbstractScrollArea* view) : QWidget(view), m_viewport(view->viewport()) {
     setObjectName(objectName);
     setAttribute(Qt::WA_TransparentForMouseEvents);
     resize(width, 58);
-    viewport->installEventFilter(this);
+    m_viewport->installEventFilter(this);
 }
 
 void ScaleLegend::setScale(QString title, std::vector<Tick> ticks, double mark) {
@@ -90,21 +90,15 @@ void ScaleLegend::setScale(QString title, std::vector<Tick> ticks, double mark) 
     update();
 }
 
-QPoint ScaleLegend::corner() const { return {8, parentWidget()->height() - height() - 8}; }
+QPoint ScaleLegend::corner() const {
+    const QRect port = m_viewport->geometry();
+    return {port.left() + 8, port.bottom() + 1 - height() - 8};
+}
 
 void ScaleLegend::place() { move(corner()); }
 
-void ScaleLegend::moveEvent(QMoveEvent* event) {
-    QWidget::moveEvent(event);
-    if (pos() == corner()) return;
-    // scrolled along with the drawing: the copy of it the scroll left where it was moved to is
-    // painted over, and the legend goes back to its corner
-    parentWidget()->update(geometry());
-    place();
-}
-
 bool ScaleLegend::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == parentWidget() && event->type() == QEvent::Resize) place();
+    if (watched == m_viewport && (event->type() == QEvent::Resize || event->type() == QEvent::Move)) place();
     return QWidget::eventFilter(watched, event);
 }
 

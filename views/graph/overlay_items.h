@@ -3,6 +3,7 @@
 // draw: a box over a graph box in the overlay's colour, and the legend in the canvas's corner that
 // reads the colours back.
 
+#include <QAbstractScrollArea>
 #include <QFont>
 #include <QGraphicsRectItem>
 #include <QString>
@@ -43,32 +44,32 @@ private:
     NodeItem* m_node;
 };
 
-/// An overlay's legend, in the bottom-left corner of the canvas's viewport at every size, zoom and
+/// An overlay's legend, over the bottom-left corner of a view's viewport at every size, zoom and
 /// scroll: a title, the viridis bar, labelled ticks under it and, optionally, a notch through the bar.
-/// A graphics view scrolls its viewport's child widgets with the drawing (QWidget::scroll), so the
-/// legend goes back to its corner whenever it is moved.
+/// It is a child of the view, not of its viewport: a graphics view scrolls its viewport's child
+/// widgets and their pixels with the drawing (QWidget::scroll), and the view's own children stay put.
 class ScaleLegend : public QWidget {
 public:
     struct Tick {
         double at;     // 0 (the bar's left end) to 1 (its right end)
         QString label;
     };
-    ScaleLegend(const QString& objectName, int width, QWidget* viewport);
+    ScaleLegend(const QString& objectName, int width, QAbstractScrollArea* view);
     /// `mark` in [0, 1]: a notch through the bar there (the numeric overlay's tolerance); < 0: none.
     void setScale(QString title, std::vector<Tick> ticks, double mark = -1);
     QString title() const { return m_title; }
     const std::vector<Tick>& ticks() const { return m_ticks; }
     /// To the viewport's bottom-left corner.
     void place();
-    /// Where place() puts it.
+    /// Where place() puts it, in the view's coordinates.
     QPoint corner() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
-    void moveEvent(QMoveEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    QWidget* m_viewport; // the view's viewport, whose corner the legend keeps
     QString m_title;
     std::vector<Tick> m_ticks;
     double m_mark = -1;

@@ -53,7 +53,7 @@ HeatmapOverlay::HeatmapOverlay(Document* document, GraphPane* graph, QObject* pa
     connect(m_graph->scene(), &GraphScene::aboutToClear, this, [this] { m_overlays.clear(); });
     connect(m_graph->scene(), &GraphScene::rebuilt, this, &HeatmapOverlay::apply);
     m_run = m_doc->runResult();
-    m_legend = new ScaleLegend("heatLegend", 270, m_graph->view()->viewport());
+    m_legend = new ScaleLegend("heatLegend", 270, m_graph->view());
     m_legend->hide();
 }
 
