@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QLineEdit>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
@@ -42,28 +43,34 @@ inline QString openAndWait(views::Document& doc, const std::filesystem::path& pa
 }
 
 /// Answers the next modal file dialog with `path`. The dialog may refuse the answer on the first
-/// try (its file system model fills the folder asynchronously), so the timer keeps answering until
-/// the dialog is gone, and gives up after 30 s so that a test fails instead of hanging.
+/// try (its file system model fills the folder asynchronously), so the timer keeps answering that
+/// dialog until it is gone, and gives up after 30 s so that a test fails instead of hanging. It never
+/// answers a later dialog: one opened right after (the next export of a test) belongs to the next call.
 inline void answerFileDialog(const QString& path) {
-    auto* timer = new QTimer;
-    auto* clock = new QElapsedTimer;
-    clock->start();
-    auto answered = std::make_shared<bool>(false);
-    QObject::connect(timer, &QTimer::timeout, [timer, clock, answered, path] {
+    struct State {
+        QTimer timer;
+        QElapsedTimer clock;
+        QPointer<QFileDialog> target; // the dialog answered; null before the first answer or once it is gone
+        bool started = false;
+    };
+    auto* state = new State;
+    state->clock.start();
+    QObject::connect(&state->timer, &QTimer::timeout, [state, path] {
         auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-        if (dialog) {
+        const bool answer = state->started ? dialog && dialog == state->target : dialog != nullptr;
+        if (answer) {
+            state->started = true;
+            state->target = dialog;
             // as a user does: type the path into the file name field and press Open
             if (auto* name = dialog->findChild<QLineEdit*>("fileNameEdit")) name->setText(path);
             else dialog->selectFile(path);
             static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept, public through QDialog
-            *answered = true;
-        } else if (*answered || clock->elapsed() > 30000) {
-            timer->stop();
-            timer->deleteLater();
-            delete clock;
+        } else if (state->started || state->clock.elapsed() > 30000) {
+            state->timer.stop();
+            QTimer::singleShot(0, [state] { delete state; });
         }
     });
-    timer->start(20);
+    state->timer.start(20);
 }
 
 /// Relative paths (for fixture()) of every zoo program, the zoo's deep residual stack and every shared .pt2 fixture.
