@@ -56,8 +56,7 @@ void ProfileTableModel::rebuild() {
         if (!p || !p->movesData()) return;
         r.roofNs += p->roofNs;
         r.roofOfNs += p->ns;
-        if (roofs.bandwidthGBs > 0) r.memoryNs += static_cast<double>(p->bytes) / roofs.bandwidthGBs; // bytes / (GB/s) = ns
-        if (roofs.peakGflops > 0) r.computeNs += p->flops / roofs.peakGflops;
+        if (!p->computeBound) r.memoryRoofNs += p->roofNs;
     };
     if (m_run) {
         if (m_grouping == Grouping::ByNode) {

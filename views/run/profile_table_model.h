@@ -57,7 +57,7 @@ private:
         double flops = 0;
         int64_t bytes = 0;
         double roofNs = 0;    // the least time the roofs allow, over the members that move data
-        double memoryNs = 0, computeNs = 0; // of it: bytes over bandwidth, FLOPs over peak, summed
+        double memoryRoofNs = 0; // of it, the members the memory roof bounds (RoofPoint::computeBound false)
         int64_t roofOfNs = 0; // those members' time (0: no roof to show)
         int node = -1;        // representative node
         QString nodeName;
@@ -67,7 +67,7 @@ private:
     /// The share of the roof of a row in percent, or a null QVariant when it has none.
     QVariant roofPercent(const Row& r) const;
     /// Whether the memory roof, not the compute roof, bounds the row's members.
-    static bool memoryBound(const Row& r) { return r.memoryNs > r.computeNs; } // RoofPoint::computeBound's ridge
+    static bool memoryBound(const Row& r) { return 2 * r.memoryRoofNs > r.roofNs; } // most of its roof time
 
     Document* m_doc;
     RunSnapshotPtr m_run;
