@@ -79,6 +79,8 @@ ColumnFitter::ColumnFitter(QTreeView* view, int stretch) : QObject(view), m_view
         connect(model, &QAbstractItemModel::rowsInserted, this, &ColumnFitter::fitLater);
         connect(model, &QAbstractItemModel::dataChanged, this, &ColumnFitter::fitLater);
     }
+    // scrolled: other rows on screen, maybe with a longer cell than any measured
+    connect(view->verticalScrollBar(), &QScrollBar::valueChanged, this, &ColumnFitter::fitLater);
 }
 
 void ColumnFitter::fitLater() {

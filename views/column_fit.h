@@ -22,8 +22,8 @@ std::vector<int> measureColumns(QTreeView* view, std::vector<int>* headerNeeds);
 /// Sets `view`'s columns from `needs` and `floors` to its viewport's width (shareColumnWidths).
 void applyColumnWidths(QTreeView* view, const std::vector<int>& needs, const std::vector<int>& floors, int stretch);
 
-/// Keeps a tree view's columns fitted: measured again when the model resets or lays out anew (later,
-/// when the view is hidden then), spread again when the view is resized.
+/// Keeps a tree view's columns fitted: measured again when the model resets or lays out anew or the
+/// rows are scrolled (later, when the view is hidden then), spread again when the view is resized.
 class ColumnFitter : public QObject {
     Q_OBJECT
 public:

@@ -6,6 +6,8 @@
 #include "views/count_text.h"
 #include "views/empty_note.h"
 #include "views/report_export.h"
+#include "views/run/run_export.h"
+#include "views/run/run_node_info.h"
 #include "views/graph/graph_items.h"
 #include "core/ir/example_program.h"
 #include "views/compare/compare_launcher.h"
@@ -22,6 +24,7 @@
 #include "views/inspect/table_pane.h"
 #include "views/run/run_controller.h"
 #include "views/run/analysis_docks.h"
+#include "views/run/timeline_widget.h"
 #include "views/run/roofline_dock.h"
 #include "views/run/numerics_controller.h"
 #include "views/inspect/value_stats_view.h"
@@ -111,6 +114,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
     m_roofline = new RooflineDock(this, m_doc);
     // Run › Inputs…, Compare with reference values…, the Numerics dock, File › Export values…
     m_numerics = new NumericsController(this, m_doc, m_run, m_graph);
+    // File › Export run: the last run's profile, trace, memory curve and critical path (views/run/run_export.h)
+    m_runExport = new RunExport(this, m_doc);
+    m_inspector->setExtraRows([this](InfoRow& root, int node) { addRunSection(root, m_doc->runResult().get(), node); });
+    m_runExport->addToContextMenu(m_run->profilePane()->view(), RunFile::Profile);
+    m_runExport->addToContextMenu(m_run->timeline(), RunFile::Trace);
+    m_runExport->addToContextMenu(m_analysis->memoryCurve(), RunFile::MemoryCurve);
+    m_runExport->addToContextMenu(m_analysis->pathPane()->view(), RunFile::CriticalPath);
     connect(m_graph->view(), &GraphView::runToHereRequested, m_step, &StepController::runTo);
     connect(m_graph->view(), &GraphView::notice, this, [this](const QString& message) { statusBar()->showMessage(message, 15000); });
     // the run's docks join the bottom tabs; the FX text stays in front until there is a run to show

@@ -39,6 +39,7 @@ class StepController;
 class AnalysisDocks;
 class RooflineDock;
 class NumericsController;
+class RunExport;
 class SpecReferenceDialog;
 class StartPage;
 class LearnLauncher;
@@ -73,6 +74,7 @@ public:
     /// Run › Inputs…, Compare with reference values…, File › Export values…, the Numerics dock and
     /// the numeric overlay (views/run/numerics_controller.h).
     NumericsController* numericsController() const { return m_numerics; }
+    RunExport* runExport() const { return m_runExport; }
     /// The Node pane's statistics of the selected node's value (views/inspect/value_stats_view.h).
     ValueStatsView* valueStatsView() const { return m_valueStats; }
 
@@ -154,6 +156,7 @@ private:
     AnalysisDocks* m_analysis = nullptr;
     RooflineDock* m_roofline = nullptr;
     NumericsController* m_numerics = nullptr;
+    RunExport* m_runExport = nullptr;
     ValueStatsView* m_valueStats = nullptr;
     SpecReferenceDialog* m_specReference = nullptr;
     LearnLauncher* m_learn = nullptr;

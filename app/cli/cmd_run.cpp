@@ -11,6 +11,7 @@
 #include "core/exec/engine.h"
 #include "core/exec/output_summary.h"
 #include "core/exec/profile.h"
+#include "core/exec/run_files.h"
 #include "core/exec/run_compare.h"
 #include "core/io/pt2_reader.h"
 
@@ -31,7 +32,7 @@ struct RunArgs {
     int64_t threads = 0, repeat = 1, warmup = -1, top = 10;
     InputRequest inputs;
     bool json = false;
-    std::string trace, profileCsv, model;
+    std::string trace, profileCsv, memoryCsv, criticalPathCsv, model;
     RunReports reports;
     NumericFlags numeric;
 };
@@ -105,6 +106,8 @@ Result<RunArgs> parseRunArgs(const Args& args) {
     r.json = args.has("--json");
     r.trace = args.value("--trace");
     r.profileCsv = args.value("--profile");
+    r.memoryCsv = args.value("--memory-csv");
+    r.criticalPathCsv = args.value("--critical-path-csv");
     r.model = args.value("--model");
     IRLENS_TRY(parseReports(args, r));
     IRLENS_ASSIGN_OR_RETURN(numeric, parseNumericFlags(args));
@@ -238,6 +241,10 @@ int runRun(const Args& args) {
     const Roofline* roofline = roof ? &*roof : nullptr;
     if (Status s = writeFile(a->trace, chromeTrace(**plan, profile, roofline)); !s) return fail(Unusable, s.message());
     if (Status s = writeFile(a->profileCsv, profile.csv()); !s) return fail(Unusable, s.message());
+    if (!a->memoryCsv.empty())
+        if (Status s = writeFile(a->memoryCsv, memoryCurveCsv(**plan, memoryTimeline(**plan, measured))); !s) return fail(Unusable, s.message());
+    if (!a->criticalPathCsv.empty())
+        if (Status s = writeFile(a->criticalPathCsv, criticalPathCsv(**plan, measured)); !s) return fail(Unusable, s.message());
     if (a->json) printJson(*a, *rc, profile, cold, **plan, measured, roofline);
     else printText(*a, *rc, profile, cold, **plan, measured, roofline);
     return rc->ok() ? Ok : CheckFailed;
@@ -245,7 +252,8 @@ int runRun(const Args& args) {
 
 const CommandRegistration reg({
     .name = "run",
-    .forms = {"FILE [--threads N] [--repeat K] [--warmup W] [--inputs PATH ...] [--expect DIR] [--trace F] [--profile F] [--json] "
+    .forms = {"FILE [--threads N] [--repeat K] [--warmup W] [--inputs PATH ...] [--expect DIR] [--trace F] [--profile F] [--memory-csv F] [--critical-path-csv F] "
+              "[--json] "
               "[--memory] [--critical-path [--what-if SELECTOR=FACTOR ...]] [--by-line] [--roofline [--measure-roofs]] [--top N] [--seed S] "
               "[--sym NAME=VALUE,...] "
               "[--model NAME]",
@@ -268,6 +276,8 @@ const CommandRegistration reg({
               {"--sym", "NAME=VALUE[,...]", "sizes of symbolic dimensions for generated inputs (sample inputs are not used then)"},
               {"--trace", "F", "write the timed runs as a Chrome trace (Perfetto, chrome://tracing)", ValueKind::File},
               {"--profile", "F", "write the time of every node as CSV", ValueKind::File},
+              {"--memory-csv", "F", "write the memory curve as CSV: the live bytes at every node, by kind", ValueKind::File},
+              {"--critical-path-csv", "F", "write the critical path as CSV: its nodes in order, with their times", ValueKind::File},
               jsonFlag("the run"),
               {"--memory", "", "the memory timeline: what is live at the peak"},
               {"--critical-path", "", "the critical path, and the run replayed on the scheduling model"},

@@ -238,6 +238,7 @@ struct GraphCompiler {
             for (int q : preds[k]) g.nodes[static_cast<size_t>(q)].successors.push_back(static_cast<int>(k));
             if (preds[k].empty()) g.roots.push_back(static_cast<int>(k));
             g.totalWork += g.nodes[k].work;
+            g.maxNodeWork = std::max(g.maxNodeWork, g.nodes[k].work);
         }
     }
 

@@ -67,6 +67,7 @@ struct PlanGraph {
     std::vector<int> useCounts;        // consumers per slot (graph outputs count one extra, never freed)
     std::vector<int> roots;            // nodes without predecessors
     double totalWork = 0;              // sum of the nodes' work (PlanNode::work); infinity when a node's is unknown
+    double maxNodeWork = 0;            // the largest node's work: below the engine's task size, nothing is worth a worker
 };
 
 /// How a top-level graph input is fed.

@@ -312,12 +312,12 @@ int main(int argc, char** argv) {
                 std::snprintf(p90Col, sizeof p90Col, "%.2f|%.2f", mineSteady.p90OverMedian, theirP90Ratio);
                 const bool steady = mineSteady.maxOverMedian <= theirMaxRatio && mineSteady.p90OverMedian <= theirP90Ratio;
                 if (opt.contention)
-                    std::snprintf(target, sizeof target, "%s %.1f, %s", rt <= targetRatio(m) ? "met" : "MISSED", targetRatio(m),
+                    std::snprintf(target, sizeof target, "%s %.2g, %s", rt <= targetRatio(m) ? "met" : "MISSED", targetRatio(m),
                                   steady ? "steady" : "UNSTEADY");
                 else if (cores < 0.9 * threads)
                     std::snprintf(target, sizeof target, "void: %.1f of %d cores", cores, threads);
                 else
-                    std::snprintf(target, sizeof target, "%s %.1f, %s", rt <= targetRatio(m) ? "met" : "MISSED", targetRatio(m),
+                    std::snprintf(target, sizeof target, "%s %.2g, %s", rt <= targetRatio(m) ? "met" : "MISSED", targetRatio(m),
                                   steady ? "steady" : "UNSTEADY");
             }
             Profile profile;

@@ -82,6 +82,17 @@ int main(int argc, char** argv) {
                           {"dilation", Argument::ints({1, 1})}, {"transposed", Argument::boolean(false)},
                           {"output_padding", Argument::ints({0, 0})}, {"groups", Argument::integer(1)}},
                          {{"input", x56}, {"weight", w}}, 1, threads, repeat));
+    // mobilenet_v2's largest depthwise layers (features.3.conv.1 and features.2.conv.1)
+    auto depthwise = [&](const char* label, int64_t channels, int64_t size, int64_t stride) {
+        std::printf("%-44s %8.3f ms\n", label,
+                    medianMs("aten.convolution.default",
+                             {{"bias", Argument::none()}, {"stride", Argument::ints({stride, stride})}, {"padding", Argument::ints({1, 1})},
+                              {"dilation", Argument::ints({1, 1})}, {"transposed", Argument::boolean(false)},
+                              {"output_padding", Argument::ints({0, 0})}, {"groups", Argument::integer(channels)}},
+                             {{"input", randomTensor({1, channels, size, size})}, {"weight", randomTensor({channels, 1, 3, 3})}}, 1, threads, repeat));
+    };
+    depthwise("depthwise 3x3/1 [1,144,56,56]", 144, 56, 1);
+    depthwise("depthwise 3x3/2 [1,96,112,112]", 96, 112, 2);
     Tensor a = randomTensor({128, 512}), b = randomTensor({512, 2048});
     std::printf("%-44s %8.3f ms\n", "mm [128,512]x[512,2048]", medianMs("aten.mm.default", {}, {{"self", a}, {"mat2", b}}, 1, threads, repeat));
     std::printf("%-44s %8.3f ms\n", "softmax f32[8,128,128]",

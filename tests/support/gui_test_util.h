@@ -1,12 +1,20 @@
 #pragma once
-// Shared by the GUI tests: open a file in a Document and wait for its layout.
+// Shared by the GUI tests: open a file in a Document and wait for its layout; answer a file dialog.
 
 #include "support/shared_fixtures.h"
 #include "support/zoo_files.h"
 #include "views/document.h"
 
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QLineEdit>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
+
+#include <memory>
 
 namespace irlens::testing {
 
@@ -32,6 +40,37 @@ inline QString openAndWait(views::Document& doc, const std::filesystem::path& pa
     QObject::disconnect(c);
     if (error.isEmpty() && !(doc.program() && doc.layout())) error = "timed out";
     return error;
+}
+
+/// Answers the next modal file dialog with `path`. The dialog may refuse the answer on the first
+/// try (its file system model fills the folder asynchronously), so the timer keeps answering that
+/// dialog until it is gone, and gives up after 30 s so that a test fails instead of hanging. It never
+/// answers a later dialog: one opened right after (the next export of a test) belongs to the next call.
+inline void answerFileDialog(const QString& path) {
+    struct State {
+        QTimer timer;
+        QElapsedTimer clock;
+        QPointer<QFileDialog> target; // the dialog answered; null before the first answer or once it is gone
+        bool started = false;
+    };
+    auto* state = new State;
+    state->clock.start();
+    QObject::connect(&state->timer, &QTimer::timeout, [state, path] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        const bool answer = state->started ? dialog && dialog == state->target : dialog != nullptr;
+        if (answer) {
+            state->started = true;
+            state->target = dialog;
+            // as a user does: type the path into the file name field and press Open
+            if (auto* name = dialog->findChild<QLineEdit*>("fileNameEdit")) name->setText(path);
+            else dialog->selectFile(path);
+            static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept, public through QDialog
+        } else if (state->started || state->clock.elapsed() > 30000) {
+            state->timer.stop();
+            QTimer::singleShot(0, [state] { delete state; });
+        }
+    });
+    state->timer.start(20);
 }
 
 /// Relative paths (for fixture()) of every zoo program, the zoo's deep residual stack and every shared .pt2 fixture.

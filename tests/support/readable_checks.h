@@ -1,12 +1,15 @@
 #pragma once
 // What a person sees, checked on real widgets: every table and tree on screen shows its headers and
 // cells whole unless the width is truly used up, its tooltips wrap, and on a graph canvas no two labels
-// overlap, no tag covers a module's title and nothing floating on the canvas covers a box in view.
+// overlap, no label lies on a frame's border, no tag covers a module's title, every tooltip wraps and
+// every character written (tooltips, overlay boxes, legends) is in its font, and what floats on the
+// canvas stays inside it and covers no box in view.
 // Each check returns the problems it found (empty: readable), one line each, naming the pane and the text.
 
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
+#include "views/graph/overlay_items.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
@@ -20,6 +23,7 @@
 #include <QStyledItemDelegate>
 #include <QTabBar>
 #include <QTableView>
+#include <QTextDocument>
 #include <QToolTip>
 #include <QTreeView>
 
@@ -51,6 +55,26 @@ inline int tipWidth(const QString& tip) {
     label.setText(tip);
     label.adjustSize();
     return label.width();
+}
+
+/// A tooltip's text as it reads (rich text without its markup).
+inline QString tipText(const QString& tip) {
+    if (!Qt::mightBeRichText(tip)) return tip;
+    QTextDocument doc;
+    doc.setHtml(tip);
+    return doc.toPlainText();
+}
+
+/// The characters of `text` that `font` has no glyph for, each once ("U+23F1 ⏱"): drawn as a box.
+inline QStringList undrawable(const QString& text, const QFont& font) {
+    QStringList missing;
+    const QFontMetrics fm(font);
+    for (const char32_t c : text.toUcs4()) {
+        if (c == '\n' || c == '\t' || c == 0x2029 || c == 0x2028 || fm.inFontUcs4(c)) continue;
+        const QString entry = QString("U+%1 %2").arg(static_cast<uint>(c), 4, 16, QChar('0')).arg(QString::fromUcs4(&c, 1)).toUpper();
+        if (!missing.contains(entry)) missing << entry;
+    }
+    return missing;
 }
 
 /// The width a cell needs to show its text whole: the widest line, the delegate's margins, an icon.
@@ -263,13 +287,29 @@ inline QStringList overlapsBetween(const std::vector<SceneLabel>& a, const std::
     return problems;
 }
 
-/// No two edge labels overlap, no edge label lies on a module title, no tag covers a module title and
-/// no box title runs into its level badge.
+/// The edge labels that cross a module frame's border (partly inside the frame, partly out).
+inline QStringList labelsOnBorders(const views::GraphScene& scene, const std::vector<SceneLabel>& edgeLabels, int limit = 12) {
+    QStringList problems;
+    for (const views::ClusterItem* frame : scene.clusterItems()) {
+        const QRectF border = frame->mapRectToScene(frame->frameRect());
+        for (const SceneLabel& l : edgeLabels) {
+            const QRectF r = l.rect.adjusted(0.5, 0.5, -0.5, -0.5);
+            if (!r.intersects(border) || border.contains(r)) continue;
+            problems << QString("\"%1\" lies on the border of %2").arg(l.text, frame->toolTip().section('\n', 0, 0));
+            if (problems.size() >= limit) return problems;
+        }
+    }
+    return problems;
+}
+
+/// No two edge labels overlap, no edge label lies on a module title or a frame's border, no tag covers
+/// a module title and no box title runs into its level badge.
 inline QStringList checkSceneLabels(const views::GraphScene& scene) {
     const SceneLabels labels = collectLabels(scene);
     QStringList problems;
     problems << overlapsBetween(labels.edgeLabels, labels.edgeLabels, "overlaps", true);
     problems << overlapsBetween(labels.edgeLabels, labels.titles, "lies on the title of");
+    problems << labelsOnBorders(scene, labels.edgeLabels);
     problems << overlapsBetween(labels.tags, labels.titles, "tag covers the title of");
     for (const views::NodeItem* box : scene.nodeItems())
         if (!box->badgeRect().isEmpty() && box->titleRect().intersects(box->badgeRect()))
@@ -281,9 +321,9 @@ inline QStringList checkSceneLabels(const views::GraphScene& scene) {
 inline QStringList checkCanvasOverlays(const views::GraphView& view) {
     QStringList problems;
     const QRect port = view.viewport()->rect();
-    for (const QWidget* overlay : view.viewport()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+    for (const QWidget* overlay : view.canvasOverlays()) {
         if (!overlay->isVisible()) continue;
-        const QRect covered = overlay->geometry();
+        const QRect covered = overlay->geometry().translated(-view.viewport()->pos()); // in the viewport's coordinates
         for (const views::NodeItem* box : static_cast<const views::GraphScene*>(view.scene())->nodeItems()) {
             const QRect onScreen = view.mapFromScene(box->mapRectToScene(box->boxRect())).boundingRect();
             if (!onScreen.intersects(port) || !onScreen.intersects(covered)) continue;
@@ -291,6 +331,69 @@ inline QStringList checkCanvasOverlays(const views::GraphView& view) {
             break;
         }
     }
+    return problems;
+}
+
+/// Every tooltip of the scene's boxes, edges and frames is at most kMaxTipWidth wide and every character
+/// of it is in the tooltip's font.
+inline QStringList checkSceneTooltips(const views::GraphScene& scene, int limit = 12) {
+    QStringList problems;
+    const QFont font = QToolTip::font();
+    const QFontMetrics fm(font);
+    auto check = [&](const QString& tip, const QString& what) {
+        if (tip.isEmpty() || problems.size() >= limit) return;
+        // a plain tip is as wide as its widest line (QLabel's layout is slow on the 27,000 items of llama_deep)
+        int width = 0;
+        if (Qt::mightBeRichText(tip)) width = tipWidth(tip);
+        else
+            for (const QString& line : tip.split('\n')) width = std::max(width, fm.horizontalAdvance(line));
+        if (width > kMaxTipWidth) problems << QString("the tooltip of %1 is %2 px wide").arg(what).arg(width);
+        if (const QStringList missing = undrawable(tipText(tip), font); !missing.isEmpty())
+            problems << QString("the tooltip of %1 has characters its font lacks: %2").arg(what, missing.join(", "));
+    };
+    for (const views::NodeItem* box : scene.nodeItems()) check(box->toolTipText(), QString::fromStdString(box->item().title));
+    for (QGraphicsItem* item : scene.items())
+        if (item->type() == views::EdgeItem::Type || item->type() == views::ClusterItem::Type) check(item->toolTip(), tipText(item->toolTip()).left(40));
+    return problems;
+}
+
+/// Every character the overlays write (the boxes over graph boxes, the legends) is in its font.
+inline QStringList checkOverlayText(const views::GraphView& view) {
+    QStringList problems;
+    for (QGraphicsItem* item : view.scene()->items()) {
+        auto* box = dynamic_cast<const views::OverlayBox*>(item);
+        if (!box) continue;
+        for (const auto& line : box->lines())
+            if (const QStringList missing = undrawable(line.text, line.font); !missing.isEmpty())
+                problems << QString("\"%1\" on an overlay box has characters its font lacks: %2").arg(line.text, missing.join(", "));
+        if (problems.size() >= 12) break;
+    }
+    for (const QWidget* child : view.canvasOverlays()) {
+        auto* legend = dynamic_cast<const views::ScaleLegend*>(child); // no Q_OBJECT: findChildren<ScaleLegend*> finds every widget
+        if (!legend) continue;
+        QStringList texts{legend->title()};
+        for (const auto& tick : legend->ticks()) texts << tick.label;
+        for (const QString& text : texts)
+            if (const QStringList missing = undrawable(text, legend->font()); !missing.isEmpty())
+                problems << QString("\"%1\" in a legend has characters its font lacks: %2").arg(text, missing.join(", "));
+    }
+    problems.removeDuplicates();
+    return problems;
+}
+
+/// What floats on the canvas (the minimap, a legend) lies wholly inside the viewport, wherever the
+/// view was scrolled or moved.
+inline QStringList checkOverlaysInside(const views::GraphView& view) {
+    QStringList problems;
+    const QRect port = view.viewport()->geometry(); // in the view's coordinates, as the overlays'
+    for (const QWidget* overlay : view.canvasOverlays())
+        if (overlay->isVisible() && !port.contains(overlay->geometry()))
+            problems << QString("the %1 \"%2\" is at %3,%4 outside the %5x%6 canvas")
+                            .arg(overlay->metaObject()->className(), overlay->objectName())
+                            .arg(overlay->x())
+                            .arg(overlay->y())
+                            .arg(port.width())
+                            .arg(port.height());
     return problems;
 }
 

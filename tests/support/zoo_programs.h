@@ -31,15 +31,27 @@ inline TensorMeta transposed(int64_t rows, int64_t cols) {
     return m;
 }
 
+/// The class of a module that holds others in a zoo model (the Sequential of the residual stack's blocks, a
+/// block, the GPT block's attention and MLP), as the model's source declares it.
+inline std::string enclosingModuleType(const std::string& rootType, const std::string& path) {
+    if (rootType == "zoo.Stack") return path == "layers" ? "torch.nn.modules.container.Sequential" : "zoo.Block";
+    if (rootType == "zoo.TinyGpt") return path == "attn" ? "zoo.Attention" : "zoo.Mlp";
+    return "torch.nn.modules.module.Module";
+}
+
 /// Where a node came from: its module path below the root (empty: the root) and a line of the model's forward.
+/// The module stack holds the whole chain as torch.export records it: the root, every enclosing module
+/// ("layers", "layers.3") and the node's own ("layers.3.norm").
 inline NodeBuilder& at(NodeBuilder& n, const std::string& rootType, const std::string& path, const std::string& type, int line,
                        const std::string& code) {
     n.module("L__self__", "", rootType);
-    if (!path.empty()) {
-        std::string key = "L__self___" + path;
+    for (size_t dot = path.find('.'); !path.empty(); dot = path.find('.', dot + 1)) {
+        const std::string prefix = path.substr(0, dot);
+        std::string key = "L__self___" + prefix;
         for (auto& c : key)
             if (c == '.') c = '_';
-        n.module(key, path, type);
+        n.module(key, prefix, dot == std::string::npos ? type : enclosingModuleType(rootType, prefix));
+        if (dot == std::string::npos) break;
     }
     n.stackTrace("  File \"zoo/models.py\", line " + std::to_string(line) + ", in forward\n    " + code + "\n");
     // the module call, or the tensor method or function, the node came from

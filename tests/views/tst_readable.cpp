@@ -1,7 +1,8 @@
 // What a person sees, at 1366×768 and 1920×1200 with fresh settings: a program opened and run, every
 // dock shown in turn, each table and tree on screen readable (support/readable_checks.h), the graph's
-// labels clear of each other and of the module titles, and nothing floating on the canvas over a box
-// after Fit. On the bundled example always, on resnet18, tiny_gpt and llama_deep (folded and not) and
+// labels clear of each other, of the module titles and of the frames' borders, its tooltips wrapped and
+// drawable, nothing floating on the canvas over a box after Fit, and the legend and the minimap still
+// in their corners after a click on the minimap and on a Critical path row. On the bundled example always, on resnet18, tiny_gpt and llama_deep (folded and not) and
 // in the Compare window when ../shared is present.
 // engine headers (oneTBB) before Qt's
 #include "core/exec/stepper.h"
@@ -22,6 +23,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTreeView>
 
 using namespace irlens;
 using namespace irlens::views;
@@ -43,8 +45,35 @@ bool waitSceneBuilt(GraphPane* pane, Document* doc) {
 QStringList graphProblems(GraphView* view) {
     view->fitAll();
     QTest::qWait(50);
-    QStringList problems = testing::checkSceneLabels(*static_cast<GraphScene*>(view->scene()));
-    problems << testing::checkCanvasOverlays(*view) << testing::checkMiniMapDrawn(*view);
+    const auto& scene = *static_cast<GraphScene*>(view->scene());
+    QStringList problems = testing::checkSceneLabels(scene);
+    problems << testing::checkSceneTooltips(scene) << testing::checkOverlayText(*view);
+    problems << testing::checkCanvasOverlays(*view) << testing::checkOverlaysInside(*view) << testing::checkMiniMapDrawn(*view);
+    return problems;
+}
+
+/// The canvas after the view moved without Fit: what floats on it still inside it, after a click on
+/// the minimap and on the last Critical path row (each scrolls the drawing).
+QStringList afterMoves(MainWindow& w) {
+    GraphView* view = w.graphPane()->view();
+    QStringList problems;
+    view->setZoom(GraphView::kStartZoom);
+    QTest::qWait(30);
+    if (MiniMap* mini = view->miniMap(); mini->isVisible()) {
+        QTest::mouseClick(mini->viewport(), Qt::LeftButton, {}, QPoint(mini->viewport()->width() / 2, mini->viewport()->height() - 3));
+        for (const QString& p : testing::checkOverlaysInside(*view)) problems << "after a click on the minimap: " + p;
+    }
+    auto* dock = w.findChild<QDockWidget*>("runCriticalPath");
+    auto* rows = dock ? dock->findChild<QAbstractItemView*>() : nullptr;
+    if (!rows) return problems << "no Critical path rows to click";
+    dock->show();
+    dock->raise();
+    QTest::qWait(30);
+    const QModelIndex last = rows->model()->index(rows->model()->rowCount() - 1, 0);
+    rows->scrollTo(last);
+    QTest::mouseClick(rows->viewport(), Qt::LeftButton, {}, rows->visualRect(last).center());
+    QTest::qWait(30);
+    for (const QString& p : testing::checkOverlaysInside(*view)) problems << "after a click on a Critical path row: " + p;
     return problems;
 }
 
@@ -138,6 +167,7 @@ void TestReadable::mainWindow() {
     w.document()->selectNode(longestNamedNode(*w.document()->graph()));
     QVERIFY(waitSceneBuilt(w.graphPane(), w.document()));
     problems << graphProblems(w.graphPane()->view()); // the heatmap's legend is up now
+    problems << afterMoves(w);
     problems << dockProblems(w);
 
     // the windows of the Help menu

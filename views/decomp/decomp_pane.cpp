@@ -150,7 +150,7 @@ void DecompPane::buildProgressRow(QVBoxLayout* layout) {
     auto* legend = new QLabel(this);
     legend->setObjectName("decompLegend");
     legend->setTextFormat(Qt::RichText);
-    legend->setText(tr("<span style='color:%1'>&#9632;</span> <b>new</b>: made by the last step "
+    legend->setText(tr("<span style='color:%1'>&#9700;</span> <b>new</b>: made by the last step "
                        "(hover a node for its step and rule)")
                         .arg(newNodeColor().name()));
     layout->addWidget(legend);

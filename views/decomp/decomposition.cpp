@@ -226,7 +226,6 @@ void Decomposition::publishNewNodes() {
 }
 
 void Decomposition::applyCurrent(size_t fromPosition, bool deferFinish) {
-    const bool forward = m_session->position() > fromPosition;
     const QString selected = followSelection(fromPosition);
     if (const ProgramPtr before = m_doc->program(); before && m_doc->topModuleTree()) m_trees[before.get()] = {before, m_doc->topModuleTree()};
     if (m_prepared.program && m_prepared.tree) m_trees[m_prepared.program.get()] = {m_prepared.program, m_prepared.tree};
@@ -241,12 +240,11 @@ void Decomposition::applyCurrent(size_t fromPosition, bool deferFinish) {
     const auto known = m_trees.find(m_shown.get());
     const bool same = known != m_trees.end() && known->second.program.lock() == m_shown;
     m_doc->setProgram(m_shown, title, same ? known->second.tree : nullptr);
-    // the selection and the new-node marks; an undo leaves no marks (new nodes get their own mark in
-    // the graph, not the search-hit outline)
-    auto finish = [this, selected, forward] {
+    // the selection and the new-node marks: those of the step the program is now at, after an undo
+    // too (new nodes get their own mark in the graph, not the search-hit outline)
+    auto finish = [this, selected] {
         if (!selected.isEmpty()) m_doc->selectNodeByName(selected);
-        if (forward) publishNewNodes();
-        else m_doc->setNewNodes({});
+        publishNewNodes();
     };
     if (!deferFinish) {
         finish();

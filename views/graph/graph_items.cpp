@@ -1,5 +1,7 @@
 #include "views/graph/graph_items.h"
 
+#include "views/qstring_util.h"
+
 #include <QApplication>
 #include <QPainter>
 #include <QPalette>
@@ -38,6 +40,13 @@ QFont titleFontOf(const VisibleItem& item) {
     return f;
 }
 
+QFont subtitleFontOf() {
+    QFont f = QApplication::font();
+    f.setBold(false);
+    f.setPointSizeF(7.5);
+    return f;
+}
+
 QFont edgeLabelFont() {
     QFont f = QApplication::font();
     f.setPointSizeF(6.5);
@@ -72,8 +81,8 @@ QColor readableTextOn(const QColor& fill) {
 }
 
 QColor newNodeColor() {
-    // Dark2 teal: far in hue from the search-hit amber, the symbol orange and the usual blue accent
-    return darkTheme() ? QColor(0x4f, 0xd1, 0xa8) : QColor(0x1b, 0x9e, 0x77);
+    // PiYG's magenta: no family fill is near it (the pastel fills are lighter, prims is teal)
+    return darkTheme() ? QColor(0xf1, 0x8e, 0xc6) : QColor(0xc5, 0x1b, 0x7d);
 }
 
 QColor themedFill(unsigned rgb, bool dark) {
@@ -95,14 +104,20 @@ NodeItem::NodeItem(const LayoutResult& layout, int index, QColor fill, char badg
     setZValue(2);
 }
 
-void NodeItem::setNewMark(int step, const QString& note) {
+void NodeItem::setNewMark(int step, const QString& note, bool tagged) {
     m_newNote = step > 0 ? note : QString();
-    if (step == m_newStep) return;
+    if (step == m_newStep && tagged == m_newTagged) return;
     m_newStep = step;
-    setData(kTagRectKey, step > 0 ? QVariant(tagRectOn(m_rect, QStringLiteral("new"), newTagFont())) : QVariant());
-    setData(kTagTextKey, step > 0 ? QVariant(QStringLiteral("new")) : QVariant());
+    m_newTagged = tagged;
+    const bool tag = step > 0 && tagged;
+    setData(kTagRectKey, tag ? QVariant(tagRectOn(m_rect, QStringLiteral("new"), newTagFont())) : QVariant());
+    setData(kTagTextKey, tag ? QVariant(QStringLiteral("new")) : QVariant());
     update();
 }
+
+QFont NodeItem::titleFont() const { return titleFontOf(m_item); }
+
+QFont NodeItem::subtitleFont() { return subtitleFontOf(); }
 
 QRectF NodeItem::badgeRect() const { return m_badge ? QRectF(m_rect.right() - 15, m_rect.top() + 3, 12, 12) : QRectF(); }
 
@@ -120,7 +135,7 @@ QString NodeItem::toolTipText() const {
     for (const auto& c : m_item.chips) tip += "\n• " + QString::fromStdString(c.tip);
     if (!m_newNote.isEmpty()) tip += "\n" + m_newNote;
     if (!m_timeNote.isEmpty()) tip += "\n" + m_timeNote;
-    return tip;
+    return wrappedTip(tip);
 }
 
 QRectF NodeItem::boundingRect() const { return withTagRoom(m_rect); }
@@ -150,7 +165,6 @@ QPen NodeItem::outlinePen(const QColor& border) const {
     const QPalette pal = palette();
     QPen pen(border, 1.2);
     if (m_item.kind == VisibleItem::Kind::Module) pen.setStyle(Qt::DashLine);
-    if (m_newStep > 0) pen = QPen(newNodeColor(), 2.6);
     if (m_emphasis & int(Emphasis::Neighbour)) pen = QPen(pal.color(QPalette::Highlight).lighter(darkTheme() ? 100 : 130), 2.2);
     if (m_emphasis & int(Emphasis::Symbol)) pen = QPen(QColor(0xd9, 0x5f, 0x02), 2.6);
     if (m_emphasis & int(Emphasis::SearchHit)) pen = QPen(QColor(0xe6, 0xab, 0x02), 3.0, Qt::DashLine);
@@ -174,18 +188,21 @@ void NodeItem::paintShape(QPainter* p, const QColor& border) const {
     }
 }
 
-// "new" tag on the bottom border (tagRectOn), drawn over it so that it survives the selection / search
-// outlines and stays visible when zoomed out (a dot below 0.35 zoom).
-void NodeItem::paintNewTag(QPainter* p, double lod) const {
+// The mark of a node the last decomposition step made: a notch in the box's top-left corner (inside
+// the box, clear of the title and the badge, the fill keeping the family's colour) and, unless many
+// boxes are new (NewNodeMarker says it once then), a "new" tag on the bottom border (tagRectOn).
+void NodeItem::paintNewMark(QPainter* p) const {
     const QColor c = newNodeColor();
     p->setPen(Qt::NoPen);
     p->setBrush(c);
-    if (lod < 0.35) {
-        p->drawEllipse(QRectF(m_rect.left() - 4, m_rect.bottom() - 5, 10, 10));
-        return;
-    }
+    const double leg = std::min(11.0, m_rect.height() / 3); // clear of a title as wide as the box allows
+    // the corner point on the rounded corner's arc (radius 6, at 45°), so no clip is needed
+    const QPointF corner = m_rect.topLeft();
+    p->drawPolygon(QPolygonF({corner + QPointF(1.8, 1.8), corner + QPointF(leg, 0), corner + QPointF(0, leg)}));
+    if (!m_newTagged) return;
     const QFont tf = newTagFont();
     const QRectF tag = tagRectOn(m_rect, QStringLiteral("new"), tf);
+    p->setBrush(c);
     p->drawRoundedRect(tag, 3, 3);
     p->setPen(readableTextOn(c));
     p->setFont(tf);
@@ -250,17 +267,15 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     if (lod < kPlainLod) {
         // a few pixels wide: a plain fill, the emphasis colour when outlined (search hits stay visible)
         p->setRenderHint(QPainter::Antialiasing, false);
-        const QColor fill = m_emphasis ? outlinePen(m_fill).color() : m_newStep > 0 ? newNodeColor() : m_fill;
+        const QColor fill = m_emphasis ? outlinePen(m_fill).color() : m_fill;
         p->fillRect(m_rect, fill);
         return;
     }
     const QColor border = darkTheme() ? m_fill.lighter(170) : m_fill.darker(160);
     paintShape(p, border);
-    if (m_newStep > 0) paintNewTag(p, lod);
+    if (m_newStep > 0) paintNewMark(p);
     if (lod < 0.35) return; // too small to read: shapes only
-    QFont smallFont = QApplication::font();
-    smallFont.setBold(false);
-    smallFont.setPointSizeF(7.5);
+    const QFont smallFont = subtitleFontOf();
     paintText(p, smallFont);
     paintChips(p, smallFont);
 }
@@ -289,7 +304,7 @@ EdgeItem::EdgeItem(const LayoutResult& layout, int index) : m_index(index) {
     m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-4, -4, 4, 4);
     if (!m_label.isEmpty()) m_bounds = m_bounds.united(labelRoom(m_labelPos, m_label.size()));
     setZValue(1);
-    setToolTip(QString::fromStdString(ve.value) + "  " + m_label);
+    setToolTip(wrappedTip(QString::fromStdString(ve.value) + "  " + m_label));
 }
 
 QRectF EdgeItem::boundingRect() const { return m_bounds; }
@@ -367,7 +382,7 @@ ClusterItem::ClusterItem(const LayoutCluster& cluster, const QRectF& reach)
       m_module(cluster.module), m_depth(cluster.depth) {
     setZValue(0);
     setFlag(ItemContainsChildrenInShape);
-    setToolTip(m_label + QObject::tr("\nDouble-click the title to collapse"));
+    setToolTip(wrappedTip(m_label + QObject::tr("\nDouble-click the title to collapse")));
 }
 
 QRectF ClusterItem::boundingRect() const { return m_reach; }

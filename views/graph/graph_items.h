@@ -50,15 +50,22 @@ public:
     int chipAt(const QPointF& scenePos) const;
     /// Where a chip (an index into item().chips) is drawn, in scene coordinates; empty if not drawn.
     QRectF chipRect(int chip) const;
-    /// Marks the box as made by decomposition step `step` (1-based; 0 clears): a "new" corner tag
-    /// and outline in newNodeColor(), and `note` ("added by step 2: linear → t + addmm") in the tooltip.
-    void setNewMark(int step, const QString& note);
+    /// Marks the box as made by decomposition step `step` (1-based; 0 clears): a notch in its top-left
+    /// corner in newNodeColor() (the fill keeps the op family's colour), with `tagged` a "new" tag on its
+    /// bottom border too, and `note` ("added by step 2: linear → t + addmm") in the tooltip.
+    void setNewMark(int step, const QString& note, bool tagged = true);
     int newStep() const { return m_newStep; }
-    /// The run's time for the box ("⏱ 1.2 ms self (4.0% of the run)"), "" for none: a tooltip line.
+    bool newTagged() const { return m_newStep > 0 && m_newTagged; }
+    /// The run's time for the box ("self time 1.2 ms (4.0% of the run)"), "" for none: a tooltip line.
     void setTimeNote(const QString& note) { m_timeNote = note; }
-    /// The tooltip: title, subtitle, each chip's tip, the new-node note and the time note. Composed
-    /// when asked (GraphScene::helpEvent), not stored: a step marks thousands of boxes at once.
+    /// The tooltip: title, subtitle, each chip's tip, the new-node note and the time note, wrapped under
+    /// 600 pixels (wrappedTip). Composed when asked (GraphScene::helpEvent), not stored: a step marks
+    /// thousands of boxes at once.
     QString toolTipText() const;
+    /// The fonts of the title and of the subtitle (the op's output shape) in scene units; overlays
+    /// that cover the box write its text in the same.
+    QFont titleFont() const;
+    static QFont subtitleFont();
     QColor fill() const { return m_fill; }
     /// The box itself (the bounding rect adds room for the tag), in item coordinates.
     QRectF boxRect() const { return m_rect; }
@@ -69,7 +76,7 @@ public:
 private:
     // The phases of paint(): outline and fill, the "new" tag, title / subtitle / badge, chips.
     void paintShape(QPainter* p, const QColor& border) const;
-    void paintNewTag(QPainter* p, double lod) const;
+    void paintNewMark(QPainter* p) const;
     void paintText(QPainter* p, const QFont& smallFont) const;
     void paintChips(QPainter* p, const QFont& smallFont) const;
     QPen outlinePen(const QColor& border) const;
@@ -82,6 +89,7 @@ private:
     char m_badge;
     int m_emphasis = 0;
     int m_newStep = 0;
+    bool m_newTagged = true;
     QString m_newNote;
     QString m_timeNote;
 };
@@ -130,6 +138,8 @@ public:
     bool inTitle(const QPointF& scenePos) const;
     /// Where the title's text is drawn.
     QRectF titleRect() const;
+    /// The frame itself (the bounding rect holds everything inside it).
+    QRectF frameRect() const { return m_rect; }
 
 private:
     QRectF m_rect;
@@ -141,8 +151,9 @@ private:
 
 /// Text colour that stays readable on `fill`, whatever the theme.
 QColor readableTextOn(const QColor& fill);
-/// The colour of nodes made by the last decomposition step (distinct from the search-hit amber and
-/// the selection accent; lighter on dark themes).
+/// The colour of the mark of nodes made by the last decomposition step: a magenta far in hue from
+/// every op family's fill (the prims teal among them), the search-hit amber, the symbol orange and
+/// the selection accent; lighter on dark themes.
 QColor newNodeColor();
 /// The op family fill adapted to the palette (darker on dark themes).
 QColor themedFill(unsigned rgb, bool darkTheme);

@@ -3,8 +3,10 @@
 #include "views/document.h"
 #include "views/graph/fold_bar.h"
 #include "views/graph/graph_navigation.h"
+#include "views/graph/graph_items.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
+#include "views/graph/new_node_marker.h"
 
 #include <QCheckBox>
 #include <QFutureWatcher>
@@ -29,6 +31,14 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
     m_crumbs->setSpacing(2);
     top->addLayout(m_crumbs);
     top->addStretch(1);
+    m_newNodes = new QLabel(this);
+    m_newNodes->setObjectName(QStringLiteral("newNodesNote"));
+    m_newNodes->setTextFormat(Qt::RichText);
+    // a line of its own under the bar, wrapped: a long note must not widen the canvas's pane and
+    // squeeze the docks beside it
+    m_newNodes->setContentsMargins(6, 0, 6, 2);
+    m_newNodes->setWordWrap(true);
+    m_newNodes->hide();
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Search name, op, module path…"));
     m_search->setClearButtonEnabled(true);
@@ -57,6 +67,7 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
     // would take the width of the docks at 1366 pixels
     m_folds = new FoldBar(document, this);
     layout->addWidget(m_folds);
+    layout->addWidget(m_newNodes);
     layout->addWidget(m_view, 1);
 
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& t) { search(t, m_regex->isChecked()); });
@@ -71,6 +82,14 @@ GraphPane::GraphPane(Document* document, QWidget* parent) : QWidget(parent), m_d
         ++m_indexGeneration;
     });
     connect(m_doc, &Document::layoutReady, this, &GraphPane::prepareIndex);
+    connect(m_scene->newNodeMarker(), &NewNodeMarker::applied, this, [this] {
+        const QString summary = m_scene->newNodeMarker()->summary();
+        m_newNodes->setText(QStringLiteral("<span style='color:%1'>&#9700;</span> ").arg(newNodeColor().name()) +
+                            tr("new: %1").arg(summary.toHtmlEscaped()));
+        m_newNodes->setVisible(!summary.isEmpty());
+        m_newNodes->setToolTip(tr("New: %1. Boxes with the notch in their top-left corner are new; hover one for the step "
+                                  "and rule that made it").arg(summary));
+    });
     connect(m_doc, &Document::scopeChanged, this, &GraphPane::rebuildBreadcrumb);
     connect(m_doc, &Document::scopeChanged, this, [this] {
         if (!m_search->text().isEmpty()) search(m_search->text(), m_regex->isChecked());

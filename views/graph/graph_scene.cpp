@@ -53,8 +53,8 @@ GraphScene::GraphScene(Document* document, QObject* parent) : QGraphicsScene(par
     connect(m_doc, &Document::selectionChanged, this, &GraphScene::refreshEmphasis);
     connect(m_doc, &Document::searchHitsChanged, this, &GraphScene::refreshEmphasis);
     connect(m_doc, &Document::symbolHighlightChanged, this, &GraphScene::refreshEmphasis);
-    new NewNodeMarker(this); // the nodes the last decomposition step made
-    new StepMarker(this);    // the nodes Run › Step node has run, and the next one
+    m_newNodeMarker = new NewNodeMarker(this); // the nodes the last decomposition step made
+    new StepMarker(this);                      // the nodes Run › Step node has run, and the next one
 }
 
 int GraphScene::opItemCount() const {
@@ -198,6 +198,7 @@ bool GraphScene::buildSome(int budgetMs) {
         auto* item = new ClusterItem(layout.clusters[c], nested ? m_reach[c] : QRectF());
         if (nested) m_frameItem[c] = item;
         claimLabelRoom(item->titleRect());
+        takeBorderRoom(item->frameRect());
         place(item, nested ? layout.clusters[c].parent : -1);
         m_clusters.push_back(item);
         if (spent()) return false;
@@ -221,20 +222,36 @@ bool GraphScene::buildSome(int budgetMs) {
     return true;
 }
 
-bool GraphScene::claimLabelRoom(const QRectF& r) {
+namespace {
+qint64 labelCellKey(int x, int y) { return (static_cast<qint64>(x) << 32) ^ static_cast<quint32>(y); }
+} // namespace
+
+template <typename Visit>
+void GraphScene::forLabelCells(const QRectF& r, Visit visit) {
     const int x0 = static_cast<int>(std::floor(r.left() / kLabelCell)), x1 = static_cast<int>(std::floor(r.right() / kLabelCell));
     const int y0 = static_cast<int>(std::floor(r.top() / kLabelCell)), y1 = static_cast<int>(std::floor(r.bottom() / kLabelCell));
-    auto key = [](int x, int y) { return (static_cast<qint64>(x) << 32) ^ static_cast<quint32>(y); };
+    for (int x = x0; x <= x1; ++x)
+        for (int y = y0; y <= y1; ++y) visit(labelCellKey(x, y));
+}
+
+bool GraphScene::claimLabelRoom(const QRectF& r) {
     const QRectF inner = r.adjusted(0.5, 0.5, -0.5, -0.5);
-    for (int x = x0; x <= x1; ++x)
-        for (int y = y0; y <= y1; ++y)
-            if (auto it = m_labelCells.find(key(x, y)); it != m_labelCells.end())
-                for (const QRectF& taken : it->second)
-                    // one value to several users: the same label in the same place reads as one
-                    if (inner.intersects(taken) && taken.toRect() != r.toRect()) return false;
-    for (int x = x0; x <= x1; ++x)
-        for (int y = y0; y <= y1; ++y) m_labelCells[key(x, y)].push_back(r);
-    return true;
+    bool free = true;
+    forLabelCells(r, [&](qint64 key) {
+        if (auto it = m_labelCells.find(key); free && it != m_labelCells.end())
+            for (const QRectF& taken : it->second)
+                // one value to several users: the same label in the same place reads as one
+                if (inner.intersects(taken) && taken.toRect() != r.toRect()) free = false;
+    });
+    if (free) forLabelCells(r, [&](qint64 key) { m_labelCells[key].push_back(r); });
+    return free;
+}
+
+void GraphScene::takeBorderRoom(const QRectF& frame) {
+    // a line a unit wide along each side: a label across it is half in the frame and half out
+    for (const QRectF& side : {QRectF(frame.left() - 0.5, frame.top(), 1, frame.height()), QRectF(frame.right() - 0.5, frame.top(), 1, frame.height()),
+                               QRectF(frame.left(), frame.top() - 0.5, frame.width(), 1), QRectF(frame.left(), frame.bottom() - 0.5, frame.width(), 1)})
+        forLabelCells(side, [&](qint64 key) { m_labelCells[key].push_back(side); });
 }
 
 void GraphScene::place(QGraphicsItem* item, int cluster) {

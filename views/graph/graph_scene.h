@@ -21,6 +21,7 @@ class Document;
 class NodeItem;
 class EdgeItem;
 class ClusterItem;
+class NewNodeMarker;
 
 class GraphScene : public QGraphicsScene {
     Q_OBJECT
@@ -36,6 +37,8 @@ public:
     int clusterItemCount() const { return static_cast<int>(m_clusters.size()); }
     const std::vector<NodeItem*>& nodeItems() const { return m_nodes; }
     const std::vector<ClusterItem*>& clusterItems() const { return m_clusters; }
+    /// The marks of the nodes the last decomposition step made.
+    NewNodeMarker* newNodeMarker() const { return m_newNodeMarker; }
     /// The box showing a graph node (its own, or its collapsed module's); nullptr if none.
     NodeItem* itemForNode(int nodeIndex) const;
     /// Graph nodes whose output shape mentions `symbol` as a whole word.
@@ -84,6 +87,7 @@ private:
     void refreshEmphasis();
 
     Document* m_doc;
+    NewNodeMarker* m_newNodeMarker = nullptr;
     core::LayoutPtr m_layout;
     std::vector<NodeItem*> m_nodes;
     std::vector<EdgeItem*> m_edges;
@@ -95,12 +99,16 @@ private:
     std::vector<int> m_clusterOrder;         // cluster indices, enclosing ones first
     std::vector<ClusterItem*> m_frameItem;   // per cluster index, once made (empty: nothing nests)
     std::vector<QRectF> m_reach;             // per cluster index: a rect holding everything inside
-    // Where labels are drawn (module titles, edge labels), by cells of kLabelCell: an edge label that
-    // would lie on one of them is left off (the edge's tooltip keeps it).
+    // Where labels are drawn (module titles, edge labels) and frames' borders run, by cells of
+    // kLabelCell: an edge label that would lie on one of them is left off (the edge's tooltip keeps it).
     static constexpr double kLabelCell = 160;
     std::unordered_map<qint64, std::vector<QRectF>> m_labelCells;
     /// True (and `r` taken) when no label drawn so far overlaps `r`.
     bool claimLabelRoom(const QRectF& r);
+    /// Takes the border of a module's frame: an edge label across it is left off.
+    void takeBorderRoom(const QRectF& frame);
+    template <typename Visit>
+    static void forLabelCells(const QRectF& r, Visit visit);
     bool m_dark = false; // the palette the items are being made for
     bool m_building = false;
     int m_maxSliceItems = 1 << 30;

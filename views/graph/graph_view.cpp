@@ -4,6 +4,7 @@
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_navigation.h"
 #include "views/graph/graph_scene.h"
+#include "views/graph/overlay_items.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -30,6 +31,9 @@ GraphView::GraphView(Document* document, GraphScene* scene, QWidget* parent)
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setOptimizationFlags(QGraphicsView::DontSavePainterState);
     setFocusPolicy(Qt::StrongFocus);
+    // a drawing smaller than the canvas sits at its top: the band at the bottom, where an overlay's
+    // legend floats, stays free (fitAll)
+    setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     m_mini = new MiniMap(this, scene);
     connect(scene, &GraphScene::rebuilt, this, &GraphView::onRebuilt);
     connect(m_doc, &Document::programChanged, this, [this] { m_fitOnNextLayout = true; });
@@ -68,6 +72,22 @@ namespace {
 int sceneItemTotal(const GraphScene& scene) { return scene.nodeItemCount() + scene.edgeItemCount() + scene.clusterItemCount(); }
 } // namespace
 
+std::vector<QWidget*> GraphView::canvasOverlays() const {
+    std::vector<QWidget*> out{m_mini};
+    for (QWidget* child : findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        if (dynamic_cast<ScaleLegend*>(child)) out.push_back(child);
+    return out;
+}
+
+int GraphView::bottomOverlayBand() const {
+    const QRect port = viewport()->geometry();
+    int band = 0;
+    for (const QWidget* overlay : canvasOverlays())
+        if (overlay != m_mini && overlay->isVisible() && overlay->geometry().bottom() >= port.bottom() - 16)
+            band = std::max(band, port.bottom() + 1 - overlay->y());
+    return band;
+}
+
 void GraphView::fitAll() {
     if (fitWhole()) return;
     const QRectF r = m_scene->drawingRect();
@@ -79,14 +99,18 @@ void GraphView::fitAll() {
 bool GraphView::fitWhole() {
     QRectF r = m_scene->drawingRect();
     if (r.isEmpty()) return true;
-    m_fitZoom = kMinZoom;
-    fitInView(r, Qt::KeepAspectRatio);
+    // the whole drawing above the band a legend takes at the bottom (the drawing is top-aligned), with
+    // fitInView's margin of two pixels a side; a small graph at natural size (blown-up boxes read worse)
+    const QRect port = viewport()->rect();
+    const int band = bottomOverlayBand();
+    const double fit = std::min((port.width() - 4) / r.width(), (port.height() - band - 4) / r.height());
+    const bool tooBig = fit < kMinZoom && sceneItemTotal(*m_scene) > m_fitWholeItems;
+    m_fitZoom = tooBig ? kMinZoom : std::min(kMinZoom, fit); // the wheel may come back down to the whole graph
+    resetTransform();
+    setZoom(std::min(1.0, fit));
+    centerOn(r.center());
     bool whole = true;
-    if (zoom() > 1.0) {
-        // a small graph: natural size, centred (blown-up boxes read worse, not better)
-        resetTransform();
-        centerOn(r.center());
-    } else if (zoom() < kMinZoom && sceneItemTotal(*m_scene) > m_fitWholeItems) {
+    if (tooBig) {
         // a giant graph (the 100k-node program expanded): every frame would paint all its items; stop
         // at the wheel's floor, on the selection or the top of the graph; the minimap shows the rest
         setZoom(kMinZoom);
@@ -95,8 +119,6 @@ bool GraphView::fitWhole() {
         if (sel) centerOn(sel);
         else centerOn(r.center().x(), r.top() + visible.height() / 2);
         whole = false;
-    } else {
-        m_fitZoom = std::min(kMinZoom, zoom()); // the wheel may come back down to the whole graph
     }
     placeMiniMap();
     return whole;
@@ -344,7 +366,7 @@ void GraphView::resizeEvent(QResizeEvent* event) {
 
 void GraphView::scrollContentsBy(int dx, int dy) {
     QGraphicsView::scrollContentsBy(dx, dy);
-    m_mini->viewport()->update();
+    m_mini->viewport()->update(); // the frame of what is in view moved
 }
 
 void GraphView::placeMiniMap() {
@@ -358,7 +380,8 @@ void GraphView::placeMiniMap() {
         if (aspect * h < w) w = std::max(kMiniMapMinSide, static_cast<int>(aspect * h));
         else h = std::max(kMiniMapMinSide, static_cast<int>(w / aspect));
     }
-    m_mini->setGeometry(viewport()->width() - w - 8, viewport()->height() - h - 8, w, h);
+    const QRect port = viewport()->geometry(); // the map is the view's child, over the viewport's corner
+    m_mini->setGeometry(port.right() + 1 - w - 8, port.bottom() + 1 - h - 8, w, h);
     // the overview helps only when the graph does not fit
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
     const bool fits = visible.contains(m_scene->drawingRect().adjusted(20, 20, -20, -20));
@@ -369,7 +392,7 @@ void GraphView::placeMiniMap() {
 // ---------------------------------------------------------------------------- MiniMap
 
 MiniMap::MiniMap(GraphView* main, GraphScene* scene)
-    : QGraphicsView(main->viewport()), m_main(main), m_source(scene) {
+    : QGraphicsView(main), m_main(main), m_source(scene) {
     m_standIn.setSceneRect(scene->drawingRect());
     setScene(&m_standIn);
     connect(scene, &QGraphicsScene::sceneRectChanged, this, [this](const QRectF& r) {

@@ -38,9 +38,9 @@ public:
     /// Zooms by a factor, clamped to [kMinZoom, kMaxZoom].
     void zoomBy(double factor);
     void setZoom(double zoom);
-    /// The whole graph in view (never enlarged past 100 %); a graph of more than kFitWholeItems items
-    /// that would need a zoom below kMinZoom is shown at kMinZoom around the selection (or its top),
-    /// and `notice` says why.
+    /// The whole graph in view (never enlarged past 100 %) above the band an overlay's legend takes at
+    /// the canvas's bottom; a graph of more than kFitWholeItems items that would need a zoom below
+    /// kMinZoom is shown at kMinZoom around the selection (or its top), and `notice` says why.
     void fitAll();
     /// Lowers kFitWholeItems (tests reach the limit with a graph they can afford).
     void setFitWholeItems(int items) { m_fitWholeItems = items; }
@@ -52,6 +52,9 @@ public:
     void centerOnNode(int nodeIndex);
     double zoom() const;
     MiniMap* miniMap() const { return m_mini; }
+    /// What floats over the canvas (the minimap, an overlay's legend): children of the view, not of its
+    /// viewport, so a scroll leaves them in their corners; their geometry is in the view's coordinates.
+    std::vector<QWidget*> canvasOverlays() const;
 
     /// What a double-click on a scene point does (exposed for tests); true when it did something.
     bool activateAt(const QPointF& scenePos);
@@ -85,6 +88,8 @@ private:
     /// Fits the graph; false when it is too big to fit whole (then shown at kMinZoom).
     bool fitWhole();
     void placeMiniMap();
+    /// The height from the canvas's bottom that what floats there (a legend, not the minimap) covers.
+    int bottomOverlayBand() const;
     void selectItemAt(const QPointF& scenePos);
 
     Document* m_doc;

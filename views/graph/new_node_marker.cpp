@@ -24,7 +24,13 @@ void NewNodeMarker::apply() {
     const NewNodes& fresh = m_scene->document()->newNodes();
     const int step = fresh.step;
     // nothing drawn yet (cleared until the new layout arrives, or built in slices): rebuilt() calls again
-    if (m_scene->nodeItems().empty() || m_scene->isBuilding()) return;
+    if (m_scene->nodeItems().empty() || m_scene->isBuilding()) {
+        if (!m_summary.isEmpty()) {
+            m_summary.clear();
+            Q_EMIT applied();
+        }
+        return;
+    }
     QHash<NodeItem*, QStringList> notes; // box -> the new nodes it shows
     const core::Graph* g = m_scene->document()->graph();
     if (step > 0 && g) {
@@ -38,6 +44,7 @@ void NewNodeMarker::apply() {
             if (NodeItem* item = m_scene->itemForNode(it->second)) notes[item] << name;
         }
     }
+    const bool tagged = notes.size() <= kTagEachUpTo;
     for (NodeItem* item : m_scene->nodeItems()) {
         auto it = notes.find(item);
         if (it == notes.end()) {
@@ -53,9 +60,12 @@ void NewNodeMarker::apply() {
                 if (const QString r = fresh.ruleOf(n); !rules.contains(r)) rules << r;
             note = tr("holds %1 added by step %2: %3").arg(nodesText(it->size())).arg(step).arg(rules.join("; "));
         }
-        item->setNewMark(step, note);
+        item->setNewMark(step, note, tagged);
         ++m_marked;
     }
+    m_summary = m_marked == 0 ? QString()
+                              : tr("step %1 made %2 of the %3 boxes").arg(step).arg(m_marked).arg(m_scene->nodeItems().size());
+    Q_EMIT applied();
 }
 
 } // namespace irlens::views

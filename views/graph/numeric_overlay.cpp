@@ -87,7 +87,7 @@ NumericOverlay::NumericOverlay(Document* document, GraphPane* graph, QObject* pa
         m_markedNode = -1;
     });
     connect(m_graph->scene(), &GraphScene::rebuilt, this, &NumericOverlay::apply);
-    m_legend = new ScaleLegend("numericLegend", 320, m_graph->view()->viewport());
+    m_legend = new ScaleLegend("numericLegend", 320, m_graph->view());
     m_legend->hide();
 }
 
@@ -152,7 +152,7 @@ void NumericOverlay::colourBoxes(const NumericRun& run) {
         if (it == worst.end()) continue;
         const double e = it->second;
         const QString text = std::isinf(e) ? tr("shape/dtype differs") : QString::fromStdString(formatMeasure(e));
-        auto* item = new OverlayBox(box->boundingRect().adjusted(4, 4, -4, -4), viridis(errorPosition(e)),
+        auto* item = new OverlayBox(box->boxRect(), viridis(errorPosition(e)),
                                    QString::fromStdString(box->item().title), text, box);
         item->setZValue(1);
         m_overlays[box] = item;

@@ -3,7 +3,9 @@
 #include "views/graph/graph_items.h"
 
 #include <QEvent>
+#include <QFontMetricsF>
 #include <QPainter>
+#include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
 #include <array>
@@ -38,28 +40,47 @@ OverlayBox::OverlayBox(const QRectF& rect, QColor color, QString title, QString 
     setAcceptHoverEvents(false);
 }
 
-void OverlayBox::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+std::vector<OverlayBox::Line> OverlayBox::lines() const {
+    QFont noteFont = NodeItem::subtitleFont();
+    noteFont.setBold(true);
+    std::vector<Line> out;
+    out.push_back({{}, m_node->titleFont(), m_title});
+    if (const QString shape = QString::fromStdString(m_node->item().subtitle); !shape.isEmpty())
+        out.push_back({{}, NodeItem::subtitleFont(), shape});
+    out.push_back({{}, noteFont, m_note});
+    const QRectF room = rect().adjusted(4, 0, -4, 0);
+    double height = 0;
+    for (const Line& l : out) height += QFontMetricsF(l.font).height();
+    double y = room.top() + std::max(0.0, (room.height() - height) / 2);
+    for (Line& l : out) {
+        const double h = QFontMetricsF(l.font).height();
+        l.rect = QRectF(room.left(), y, room.width(), h);
+        y += h;
+    }
+    return out;
+}
+
+void OverlayBox::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
     p->setRenderHint(QPainter::Antialiasing);
     const bool selected = m_node->emphasis() & static_cast<int>(Emphasis::Selected);
     p->setPen(selected ? QPen(QColor(0xff, 0x3d, 0x00), 3.0) : pen());
     p->setBrush(brush());
     p->drawRoundedRect(rect(), 6, 6);
+    // the box's own rule: under 0.35 zoom its text is too small to read, and it writes none
+    if (option->levelOfDetailFromTransform(p->worldTransform()) < 0.35) return;
     p->setPen(readableTextOn(brush().color()));
-    const QRectF text = rect().adjusted(4, 1, -4, -1);
-    const QRectF top(text.left(), text.top(), text.width(), text.height() / 2);
-    const QRectF bottom(text.left(), text.center().y(), text.width(), text.height() / 2);
-    p->drawText(top, Qt::AlignHCenter | Qt::AlignBottom, m_title);
-    QFont f = p->font();
-    f.setBold(true);
-    p->setFont(f);
-    p->drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, m_note);
+    // every font set here: the view does not restore the painter between items (DontSavePainterState)
+    for (const Line& l : lines()) {
+        p->setFont(l.font);
+        p->drawText(l.rect, Qt::AlignCenter, QFontMetricsF(l.font).elidedText(l.text, Qt::ElideMiddle, l.rect.width()));
+    }
 }
 
-ScaleLegend::ScaleLegend(const QString& objectName, int width, QWidget* viewport) : QWidget(viewport) {
+ScaleLegend::ScaleLegend(const QString& objectName, int width, QAbstractScrollArea* view) : QWidget(view), m_viewport(view->viewport()) {
     setObjectName(objectName);
     setAttribute(Qt::WA_TransparentForMouseEvents);
     resize(width, 58);
-    viewport->installEventFilter(this);
+    m_viewport->installEventFilter(this);
 }
 
 void ScaleLegend::setScale(QString title, std::vector<Tick> ticks, double mark) {
@@ -69,10 +90,15 @@ void ScaleLegend::setScale(QString title, std::vector<Tick> ticks, double mark) 
     update();
 }
 
-void ScaleLegend::place() { move(8, parentWidget()->height() - height() - 8); }
+QPoint ScaleLegend::corner() const {
+    const QRect port = m_viewport->geometry();
+    return {port.left() + 8, port.bottom() + 1 - height() - 8};
+}
+
+void ScaleLegend::place() { move(corner()); }
 
 bool ScaleLegend::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == parentWidget() && event->type() == QEvent::Resize) place();
+    if (watched == m_viewport && (event->type() == QEvent::Resize || event->type() == QEvent::Move)) place();
     return QWidget::eventFilter(watched, event);
 }
 

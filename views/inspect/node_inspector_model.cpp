@@ -9,6 +9,7 @@ namespace irlens::views {
 NodeInspectorModel::NodeInspectorModel(Document* document, QObject* parent) : InfoTreeModel(parent), m_doc(document) {
     connect(m_doc, &Document::selectionChanged, this, &NodeInspectorModel::refresh);
     connect(m_doc, &Document::programChanged, this, &NodeInspectorModel::refresh);
+    connect(m_doc, &Document::runFinished, this, &NodeInspectorModel::refresh);
     refresh();
 }
 
@@ -27,8 +28,11 @@ void NodeInspectorModel::refresh() {
         setRoot(std::move(root));
         return;
     }
-    setRoot(g ? buildNodeInfo(*g, m_doc->selectedNode(), m_doc->program().get(), &valueIndex(*g)) : nullptr);
+    auto root = g ? buildNodeInfo(*g, m_doc->selectedNode(), m_doc->program().get(), &valueIndex(*g)) : nullptr;
+    if (root && m_extraRows && m_doc->program() && g == &m_doc->program()->graph) m_extraRows(*root, m_doc->selectedNode());
+    setRoot(std::move(root));
 }
+
 
 const core::ValueIndex& NodeInspectorModel::valueIndex(const core::Graph& graph) {
     const core::ProgramPtr program = m_doc->program();

@@ -1,5 +1,7 @@
 #include "views/run/analysis_docks.h"
 #include "views/qstring_util.h"
+#include "views/count_text.h"
+#include "views/percent_text.h"
 
 #include "views/document.h"
 #include "views/inspect/table_pane.h"
@@ -59,6 +61,9 @@ struct Layer {
 const std::array<Layer, 4> kLayers{{{"weights", QColor(0x8d, 0xa0, 0xcb)}, {"inputs", QColor(0x66, 0xc2, 0xa5)},
                                     {"activations", QColor(0xfc, 0x8d, 0x62)}, {"workspace", QColor(0xe7, 0x8a, 0xc3)}}};
 
+// The curve's plot starts at this layer: the weights are named in its legend, not drawn (see paintEvent).
+constexpr size_t kFirstDrawnLayer = 1;
+
 int64_t layerValue(const MemoryPoint& p, size_t layer) {
     const int64_t v[4] = {p.weights, p.inputs, p.activations, p.workspace};
     return v[layer];
@@ -99,6 +104,10 @@ int MemoryCurve::pointAt(int x) const {
     return std::clamp(static_cast<int>((x - r.left()) / r.width() * n), 0, n - 1);
 }
 
+// The weights are held from the first node to the last and usually outweigh everything else many
+// times: drawn to scale they fill the plot and leave the activations a strip at the top. So the plot
+// stacks what changes over the run (inputs, activations, workspace) on its own scale from 0, and the
+// weights are named in the legend with their size.
 void MemoryCurve::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
@@ -109,16 +118,16 @@ void MemoryCurve::paintEvent(QPaintEvent*) {
         return;
     }
     int64_t top = 1;
-    for (const auto& pt : pts) top = std::max(top, pt.total());
+    for (const auto& pt : pts) top = std::max(top, pt.total() - pt.weights);
     const double step = r.width() / static_cast<double>(pts.size());
     auto y = [&](int64_t v) { return r.bottom() - r.height() * static_cast<double>(v) / static_cast<double>(top); };
-    // stacked layers: each layer's upper edge over the sum of those below
-    for (size_t layer = kLayers.size(); layer-- > 0;) {
+    // stacked layers above the weights: each layer's upper edge over the sum of those below
+    for (size_t layer = kLayers.size(); layer-- > kFirstDrawnLayer;) {
         QPainterPath path;
         path.moveTo(r.left(), r.bottom());
         for (size_t k = 0; k < pts.size(); ++k) {
             int64_t upTo = 0;
-            for (size_t l = 0; l <= layer; ++l) upTo += layerValue(pts[k], l);
+            for (size_t l = kFirstDrawnLayer; l <= layer; ++l) upTo += layerValue(pts[k], l);
             path.lineTo(r.left() + step * static_cast<double>(k), y(upTo));
             path.lineTo(r.left() + step * static_cast<double>(k + 1), y(upTo));
         }
@@ -129,19 +138,30 @@ void MemoryCurve::paintEvent(QPaintEvent*) {
     // the peak, and the axis labels
     p.setPen(palette().color(QPalette::WindowText));
     if (m_memory.peak >= 0) {
+        const MemoryPoint& peak = pts[static_cast<size_t>(m_memory.peak)];
         const double x = r.left() + step * (m_memory.peak + 0.5);
         p.setPen(QPen(Qt::red, 1.5, Qt::DashLine));
         p.drawLine(QPointF(x, r.top()), QPointF(x, r.bottom()));
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(QPointF(std::min(x + 4, r.right() - 160), r.top() + 12), tr("peak %1 at %2").arg(mib(m_memory.peakBytes), pts[static_cast<size_t>(m_memory.peak)].name));
+        const QString label = tr("peak %1 at %2 (weights included)").arg(mib(m_memory.peakBytes), peak.name);
+        const double w = fontMetrics().horizontalAdvance(label) + 8;
+        p.drawText(QPointF(std::max(r.left() + 4, std::min(x + 4, r.right() - w)), r.top() + 12), label);
     }
     p.drawText(QRectF(0, r.top() - 4, r.left() - 6, 16), Qt::AlignRight, mib(top));
     p.drawText(QRectF(0, r.bottom() - 12, r.left() - 6, 16), Qt::AlignRight, QStringLiteral("0"));
     double lx = r.left();
-    for (const auto& l : kLayers) {
-        p.fillRect(QRectF(lx, r.bottom() + 8, 10, 10), l.color);
-        p.drawText(QPointF(lx + 14, r.bottom() + 18), tr(l.name));
-        lx += 100;
+    const QString weights = tr("weights %1, held throughout: not drawn").arg(mib(pts.front().weights));
+    for (size_t l = 0; l < kLayers.size(); ++l) {
+        const QString name = l < kFirstDrawnLayer ? weights : tr(kLayers[l].name);
+        if (l < kFirstDrawnLayer) { // a swatch outline only: it is not in the plot
+            p.setPen(kLayers[l].color.darker(130));
+            p.drawRect(QRectF(lx, r.bottom() + 8, 10, 10));
+            p.setPen(palette().color(QPalette::WindowText));
+        } else {
+            p.fillRect(QRectF(lx, r.bottom() + 8, 10, 10), kLayers[l].color);
+        }
+        p.drawText(QPointF(lx + 14, r.bottom() + 18), name);
+        lx += std::max(100, fontMetrics().horizontalAdvance(name) + 30);
     }
     p.drawText(QPointF(lx + 10, r.bottom() + 18), tr("nodes in execution order →"));
 }
@@ -186,7 +206,7 @@ AnalysisDocks::AnalysisDocks(QMainWindow* window, Document* document, HeatmapOve
     addMemoryOverlayAction();
     connect(m_doc, &Document::runFinished, this, [this](RunSnapshotPtr run) {
         if (run && !m_revealed) revealDocks();
-        m_memoryOverlayAction->setEnabled(m_overlay && run && run->analysis);
+        updateMemoryOverlayAction();
         showRun();
     });
 }
@@ -196,12 +216,21 @@ void AnalysisDocks::addMemoryOverlayAction() {
     m_memoryOverlayAction = new QAction(tr("&Memory overlay"), this);
     m_memoryOverlayAction->setObjectName("memoryOverlayAction");
     m_memoryOverlayAction->setCheckable(true);
-    m_memoryOverlayAction->setEnabled(false);
-    m_memoryOverlayAction->setToolTip(tr("Colour the graph by the bytes each node keeps live at the run's peak"));
+    updateMemoryOverlayAction();
     connect(m_memoryOverlayAction, &QAction::toggled, m_memoryOverlay, &QCheckBox::setChecked);
     connect(m_memoryOverlay, &QCheckBox::toggled, m_memoryOverlayAction, &QAction::setChecked);
     for (QAction* a : m_window->menuBar()->actions())
         if (a->text() == tr("&View") && a->menu()) a->menu()->addAction(m_memoryOverlayAction);
+}
+
+// Disabled with a reason before a run (UI.md); a toggle checked then (--memory-overlay) shows when the run ends.
+void AnalysisDocks::updateMemoryOverlayAction() {
+    const RunSnapshotPtr run = m_doc->runResult();
+    const bool available = m_overlay && run && run->analysis;
+    m_memoryOverlayAction->setEnabled(available);
+    m_memoryOverlayAction->setToolTip(available ? tr("Colour the graph by the bytes each node keeps live at the run's peak")
+                                                : tr("Memory overlay: run the program first (Run › Run, F5), then colour the graph by "
+                                                     "the bytes each node keeps live at the run's peak"));
 }
 
 void AnalysisDocks::revealDocks() {
@@ -327,10 +356,14 @@ void AnalysisDocks::showRun() {
 
 void AnalysisDocks::showMemory(const RunAnalysis& a) {
     MemorySummary mem = memoryOf(a);
-    m_memoryText->setText(tr("Peak %1 at %2 · activations + workspace there %3 (the engine measured %4) · every intermediate "
-                             "value kept would take %5, freeing after the last use saved %6")
-                              .arg(mib(mem.peakBytes), mem.peak >= 0 ? mem.curve[static_cast<size_t>(mem.peak)].name : QString(),
-                                   mib(mem.runPeakBytes), mib(mem.measuredPeakBytes), mib(mem.allocatedBytes),
+    // which bytes each number counts, said each time: the Profile's and the Timeline's peak are the
+    // engine's allocations (activations + workspace), this dock's peak has the weights too
+    const MemoryPoint* peak = mem.peak >= 0 ? &mem.curve[static_cast<size_t>(mem.peak)] : nullptr;
+    m_memoryText->setText(tr("Peak %1 with the weights (%2) at %3 · activations + workspace there %4, as the Timeline draws them "
+                             "(the engine measured %5: the Profile's peak) · every intermediate value kept would take %6, freeing "
+                             "after the last use saved %7")
+                              .arg(mib(mem.peakBytes), mib(peak ? peak->weights : 0), peak ? peak->name : QString(), mib(mem.runPeakBytes),
+                                   mib(mem.measuredPeakBytes), mib(mem.allocatedBytes),
                                    mib(std::max<int64_t>(0, mem.allocatedBytes - mem.runPeakBytes))));
     refill(m_livePane, m_live, [this, &mem] {
         for (const LiveBlock& b : mem.liveAtPeak) {
@@ -373,27 +406,30 @@ void AnalysisDocks::showPath(const PathSummary& path, const QString& heading, in
         m_pathText->setText(tr("What-if not understood: %1").arg(path.error));
         return;
     }
-    const double measured = static_cast<double>(path.measuredWallNs);
-    const double error = measured > 0 ? (static_cast<double>(path.predictedWallNs) - measured) / measured * 100.0 : 0.0;
-    const QString share = QString::number(measured > 0 ? static_cast<double>(path.lengthNs) / measured * 100.0 : 0.0, 'f', 1);
-    QString model;
+    // One baseline per line. The run's path is set against the measured wall time; a what-if is a
+    // prediction, so it is set against the model's prediction of the run as measured, and its path
+    // against its own predicted wall time: the measured time is not in that line.
+    auto percentOf = [](int64_t part, int64_t whole) { return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) * 100.0 : 0.0; };
     if (baselineNs > 0) {
-        // a what-if: the new prediction against the model's own baseline (the measured run cannot say)
-        const double change = (static_cast<double>(path.predictedWallNs) - static_cast<double>(baselineNs)) / static_cast<double>(baselineNs) * 100.0;
-        model = tr("the model predicts %1 ms instead of %2 ms (%3%4 %)").arg(msCell(path.predictedWallNs), msCell(baselineNs))
-                    .arg(change >= 0 ? "+" : "").arg(change, 0, 'f', 1);
+        m_pathText->setText(tr("%1: the model predicts %2 ms instead of the %3 ms it predicts for the run as measured (%4 %) · "
+                               "critical path %5, %6 ms = %7 % of the predicted %2 ms")
+                                .arg(heading, msCell(path.predictedWallNs), msCell(baselineNs),
+                                     signedPercentText(percentOf(path.predictedWallNs - baselineNs, baselineNs)), nodesText(static_cast<qint64>(path.nodes.size())),
+                                     msCell(path.lengthNs), percentText(percentOf(path.lengthNs, path.predictedWallNs))));
     } else {
-        model = tr("the scheduling model predicts %1 ms on %2 threads (%3%4 % off the measured)").arg(msCell(path.predictedWallNs)).arg(path.threads)
-                    .arg(error >= 0 ? "+" : "").arg(error, 0, 'f', 1);
+        m_pathText->setText(tr("%1: %2, %3 ms = %4 % of the measured median wall time %5 ms · the scheduling model predicts %6 ms "
+                               "on %7 threads (%8 % off the measured)")
+                                .arg(heading, nodesText(static_cast<qint64>(path.nodes.size())), msCell(path.lengthNs),
+                                     percentText(percentOf(path.lengthNs, path.measuredWallNs)), msCell(path.measuredWallNs),
+                                     msCell(path.predictedWallNs), QString::number(path.threads),
+                                     signedPercentText(percentOf(path.predictedWallNs - path.measuredWallNs, path.measuredWallNs))));
     }
-    m_pathText->setText(tr("%1: %2 nodes, %3 ms = %4 % of the measured wall time %5 ms · %6")
-                            .arg(heading).arg(path.nodes.size()).arg(msCell(path.lengthNs), share, msCell(path.measuredWallNs), model));
     refill(m_pathPane, m_path, [this, &path, g] {
         for (size_t k = 0; k < path.nodes.size(); ++k) {
             const Node& n = g->nodes[static_cast<size_t>(path.nodes[k])];
             const double share = path.lengthNs > 0 ? static_cast<double>(path.nodeNs[k]) / static_cast<double>(path.lengthNs) * 100.0 : 0.0;
             QList<QStandardItem*> row{cell(QString::fromStdString(n.name)), cell(QString::fromStdString(n.target.shortName())),
-                                      numberCell(msCell(path.nodeNs[k]), static_cast<double>(path.nodeNs[k])), numberCell(QString::number(share, 'f', 1), share)};
+                                      numberCell(msCell(path.nodeNs[k]), static_cast<double>(path.nodeNs[k])), numberCell(percentText(share), share)};
             row[0]->setData("node:" + QString::fromStdString(n.name), Qt::UserRole + 1);
             m_path->appendRow(row);
         }

@@ -62,6 +62,7 @@ public:
     QStandardItemModel* pathModel() const { return m_path; }
     QStandardItemModel* linesModel() const { return m_lines; }
     TablePane* linesPane() const { return m_linesPane; }
+    TablePane* pathPane() const { return m_pathPane; }
     /// The source file beside the Source lines table, annotated with the time per line.
     SourcePane* sourcePane() const { return m_source; }
     QLabel* memorySummary() const { return m_memoryText; }
@@ -89,6 +90,7 @@ private:
     QWidget* buildPath();
     QWidget* buildLines();
     void addMemoryOverlayAction();
+    void updateMemoryOverlayAction();
     void showRun();
     void showMemory(const RunAnalysis& analysis);
     void showLines(const RunAnalysis& analysis);

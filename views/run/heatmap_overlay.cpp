@@ -53,7 +53,7 @@ HeatmapOverlay::HeatmapOverlay(Document* document, GraphPane* graph, QObject* pa
     connect(m_graph->scene(), &GraphScene::aboutToClear, this, [this] { m_overlays.clear(); });
     connect(m_graph->scene(), &GraphScene::rebuilt, this, &HeatmapOverlay::apply);
     m_run = m_doc->runResult();
-    m_legend = new ScaleLegend("heatLegend", 270, m_graph->view()->viewport());
+    m_legend = new ScaleLegend("heatLegend", 270, m_graph->view());
     m_legend->hide();
 }
 
@@ -158,8 +158,10 @@ void HeatmapOverlay::apply() {
         if (vi.kind != VisibleItem::Kind::Op && vi.kind != VisibleItem::Kind::Module) continue;
         const int64_t v = memory ? bytesOfItem(box->index()) : timeOfItem(box->index());
         const double share = 100.0 * static_cast<double>(v) / (memory ? static_cast<double>(peak) : totalNs);
-        const QString text = QStringLiteral("%1 · %2%").arg(memory ? bytesText(static_cast<double>(v)) : formatNs(v)).arg(share, 0, 'f', 1);
-        auto* heat = new OverlayBox(box->boundingRect().adjusted(4, 4, -4, -4), heatColor(v, memory ? largest : hottestNs),
+        // most boxes hold nothing at the peak: say so, rather than a size and a share of zero
+        const QString text = memory && v == 0 ? tr("nothing live at the peak")
+                                              : QStringLiteral("%1 · %2%").arg(memory ? bytesText(static_cast<double>(v)) : formatNs(v)).arg(share, 0, 'f', 1);
+        auto* heat = new OverlayBox(box->boxRect(), heatColor(v, memory ? largest : hottestNs),
                                   QString::fromStdString(vi.title), text, box);
         m_overlays[box] = heat;
     }
@@ -171,7 +173,7 @@ void HeatmapOverlay::updateTooltips() {
     for (NodeItem* box : scene->nodeItems()) {
         auto it = m_itemNs.find(box->index());
         box->setTimeNote(it == m_itemNs.end() ? QString()
-                                             : QStringLiteral("⏱ %1 self (%2% of the run)")
+                                             : tr("self time %1 (%2% of the run)")
                                                    .arg(formatNs(it->second))
                                                    .arg(100.0 * static_cast<double>(it->second) / total, 0, 'f', 1));
     }

@@ -4,6 +4,7 @@
 
 #include "views/count_text.h"
 #include "views/document.h"
+#include "views/qstring_util.h"
 #include "views/run/run_analysis.h"
 
 #include <algorithm>
@@ -11,6 +12,24 @@
 #include <map>
 
 namespace irlens::views {
+
+QString roofCellText(double percent, bool memoryBound) {
+    const QString number = QString::number(percent, 'f', 1);
+    if (percent <= 100.05) return number; // 100.0 as shown
+    return number + (memoryBound ? ProfileTableModel::tr(" · in cache") : ProfileTableModel::tr(" · above roof"));
+}
+
+QString roofCellTip(double percent, bool memoryBound, double roofUs) {
+    QString tip = ProfileTableModel::tr("%1 % of the roof: this machine's roofs allow %2 µs for its FLOPs and bytes")
+                      .arg(percent, 0, 'f', 1)
+                      .arg(roofUs, 0, 'f', 1);
+    if (percent <= 100.05) return tip;
+    if (memoryBound)
+        return tip + ProfileTableModel::tr(". Over 100 %: it ran faster than main memory could have fed it, so its data "
+                                           "stayed in cache (the memory roof is main memory's bandwidth)");
+    return tip + ProfileTableModel::tr(". Over 100 %: it ran faster than the compute roof allows, which was measured "
+                                       "lower than this machine reaches (roofs measured while it was busy are low)");
+}
 
 ProfileTableModel::ProfileTableModel(Document* document, QObject* parent) : QAbstractTableModel(parent), m_doc(document) {
     connect(m_doc, &Document::runFinished, this, [this](RunSnapshotPtr run) {
@@ -37,6 +56,7 @@ void ProfileTableModel::rebuild() {
         if (!p || !p->movesData()) return;
         r.roofNs += p->roofNs;
         r.roofOfNs += p->ns;
+        if (!p->computeBound) r.memoryRoofNs += p->roofNs;
     };
     if (m_run) {
         if (m_grouping == Grouping::ByNode) {
@@ -53,6 +73,7 @@ void ProfileTableModel::rebuild() {
                 r.bytes = n.bytes;
                 r.node = n.node;
                 r.nodeName = r.name;
+                r.fusedInto = QString::fromStdString(n.fusedInto);
                 addRoof(r, n.node);
                 m_rows.push_back(std::move(r));
             }
@@ -116,7 +137,7 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
         case Share: return QString::number(share, 'f', 1);
         case Calls: return QString::number(r.calls);
         case Gflops: return QString::number(gflops, 'f', 2);
-        case RoofPct: return r.roofOfNs > 0 ? QVariant(QString::number(roofPercent(r).toDouble(), 'f', 1)) : QVariant();
+        case RoofPct: return r.roofOfNs > 0 ? QVariant(roofCellText(roofPercent(r).toDouble(), memoryBound(r))) : QVariant();
         case Bytes: return QLocale().toString(static_cast<qlonglong>(r.bytes));
         default: return {};
         }
@@ -143,11 +164,11 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const {
                           .arg(static_cast<double>(r.minNs) / 1e3, 0, 'f', 1)
                           .arg(static_cast<double>(r.maxNs) / 1e3, 0, 'f', 1)
                           .arg(r.flops / 1e9, 0, 'g', 3);
+        if (!r.fusedInto.isEmpty())
+            tip += tr("\nfolded into %1: that node's kernel does this one's work, so its time and bytes are counted there").arg(r.fusedInto);
         if (r.coldNs >= 0) tip += tr("\ncold start %1 µs (the first run of all)").arg(static_cast<double>(r.coldNs) / 1e3, 0, 'f', 1);
-        if (r.roofOfNs > 0)
-            tip += tr("\n%1 % of the roof: this machine's roofs allow %2 µs for its FLOPs and bytes")
-                       .arg(roofPercent(r).toDouble(), 0, 'f', 1).arg(r.roofNs / 1e3, 0, 'f', 1);
-        return tip;
+        if (r.roofOfNs > 0) tip += "\n" + roofCellTip(roofPercent(r).toDouble(), memoryBound(r), r.roofNs / 1e3);
+        return wrappedTip(tip);
     }
     case LinkRole: return r.nodeName.isEmpty() ? QVariant() : QVariant("node:" + r.nodeName);
     case NodeIndexRole: return r.node;
@@ -160,6 +181,10 @@ QVariant ProfileTableModel::headerData(int section, Qt::Orientation orientation,
     // the first click on a time, share, count or size column sorts it largest first (QHeaderView asks this)
     if (orientation == Qt::Horizontal && role == Qt::InitialSortOrderRole)
         return static_cast<int>(section >= SelfMs ? Qt::DescendingOrder : Qt::AscendingOrder);
+    const bool byNode = m_grouping == Grouping::ByNode;
+    // the count column counts runs of one node, or the nodes of a group: named and explained apart
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Calls)
+        return byNode ? tr("Runs: the measured runs that executed this node") : tr("Nodes: the nodes in this group that ran");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
     case Name: return m_grouping == Grouping::ByNode ? tr("Node") : m_grouping == Grouping::ByOp ? tr("Op") : tr("Module");
@@ -168,7 +193,7 @@ QVariant ProfileTableModel::headerData(int section, Qt::Orientation orientation,
     case RangeMs: return tr("Range (ms)");
     case ColdMs: return tr("Cold start (ms)");
     case Share: return tr("Share %");
-    case Calls: return tr("Calls");
+    case Calls: return byNode ? tr("Runs") : tr("Nodes");
     case Gflops: return tr("GFLOP/s");
     case RoofPct: return tr("% of roof");
     case Bytes: return tr("Bytes");

@@ -3,7 +3,8 @@
 // self time (the median over the measured runs, ms), its range (fastest-slowest run), the cold start
 // (the first run of all, where one-time setup lands), share of the summed self time (%), calls,
 // GFLOP/s, % of the roof (run_analysis.h: the least time this machine's roofs allow over the time
-// taken; a group's is its members' least time over theirs; empty for views) and bytes allocated.
+// taken; a group's is its members' least time over theirs; empty for views; over 100 % it says why,
+// roofCellText) and bytes allocated.
 // Groups sum their members. Numbers are returned as numbers so the TablePane's proxy sorts them
 // numerically.
 
@@ -14,6 +15,14 @@
 namespace irlens::views {
 
 class Document;
+
+/// The "% of roof" cell: the percentage with one decimal, and over 100 % why a node can pass a roof:
+/// "250.0 · in cache" when the memory roof bounds it (main memory's bandwidth; its data stayed in
+/// cache), "130.0 · above roof" when the compute roof does (measured lower than this run reached,
+/// e.g. on a busy machine).
+QString roofCellText(double percent, bool memoryBound);
+/// The cell's tooltip line: what the percentage means, and over 100 % the same reason in full.
+QString roofCellTip(double percent, bool memoryBound, double roofUs);
 
 class ProfileTableModel : public QAbstractTableModel {
     Q_OBJECT
@@ -48,13 +57,17 @@ private:
         double flops = 0;
         int64_t bytes = 0;
         double roofNs = 0;    // the least time the roofs allow, over the members that move data
+        double memoryRoofNs = 0; // of it, the members the memory roof bounds (RoofPoint::computeBound false)
         int64_t roofOfNs = 0; // those members' time (0: no roof to show)
         int node = -1;        // representative node
         QString nodeName;
+        QString fusedInto;    // by node: the node whose kernel does this one's work ("" when none)
     };
     void rebuild();
     /// The share of the roof of a row in percent, or a null QVariant when it has none.
     QVariant roofPercent(const Row& r) const;
+    /// Whether the memory roof, not the compute roof, bounds the row's members.
+    static bool memoryBound(const Row& r) { return 2 * r.memoryRoofNs > r.roofNs; } // most of its roof time
 
     Document* m_doc;
     RunSnapshotPtr m_run;

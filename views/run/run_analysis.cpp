@@ -1,10 +1,12 @@
 // engine headers (oneTBB) before Qt's: see run_snapshot.h
+#include "core/exec/chrome_trace.h"
 #include "core/exec/critical_path.h"
 #include "views/qstring_util.h"
 #include "core/exec/measured_run.h"
 #include "core/exec/memory_timeline.h"
 #include "core/exec/profile.h"
 #include "core/exec/roofline.h"
+#include "core/exec/run_files.h"
 #include "core/exec/schedule_model.h"
 #include "core/exec/source_lines.h"
 #include "core/exec/what_if.h"
@@ -14,6 +16,7 @@
 #include <QObject>
 
 #include <algorithm>
+#include <optional>
 
 namespace irlens::views {
 
@@ -23,6 +26,7 @@ using namespace irlens::core::exec;
 // for the prediction takes tens of milliseconds on deep_stack, too long for the GUI thread.
 struct RunAnalysis {
     std::shared_ptr<const ExecutionPlan> plan;
+    Profile profile;                   // of `plan`'s measured runs
     MeasuredRun run;
     MemoryTimeline memory;
     LineProfile lines;
@@ -31,19 +35,21 @@ struct RunAnalysis {
     PathSummary basePath;
     LineSummary lineSummary;
     RooflineSummary roofline;
+    std::optional<Roofline> roofs;     // the run against this machine's roofs, when they are known
 };
 
 namespace {
 MemorySummary summarizeMemory(const RunAnalysis& a);
 PathSummary predictPath(const RunAnalysis& a, const QString& selector, double factor);
 LineSummary summarizeLines(const RunAnalysis& a);
-RooflineSummary summarizeRoofline(const RunAnalysis& a);
+RooflineSummary summarizeRoofline(RunAnalysis& a);
 } // namespace
 
-RunAnalysisPtr analyseRun(std::shared_ptr<const ExecutionPlan> plan, const Profile& profile) {
+RunAnalysisPtr analyseRun(std::shared_ptr<const ExecutionPlan> plan, Profile profile) {
     auto a = std::make_shared<RunAnalysis>();
     a->plan = std::move(plan);
-    a->run = measureRun(*a->plan, profile);
+    a->profile = std::move(profile);
+    a->run = measureRun(*a->plan, a->profile);
     a->memory = memoryTimeline(*a->plan, a->run);
     a->lines = lineProfile(*a->plan, a->run.nodeNs);
     a->wallNs = a->run.medianWallNs;
@@ -63,6 +69,16 @@ PathSummary criticalPathOf(const RunAnalysis& a, const QString& selector, double
 LineSummary linesOf(const RunAnalysis& a) { return a.lineSummary; }
 
 RooflineSummary rooflineOf(const RunAnalysis& a) { return a.roofline; }
+
+std::string runFileText(const RunAnalysis& a, RunFile file) {
+    switch (file) {
+    case RunFile::Profile: return a.profile.csv();
+    case RunFile::Trace: return chromeTrace(*a.plan, a.profile, a.roofs ? &*a.roofs : nullptr);
+    case RunFile::MemoryCurve: return memoryCurveCsv(*a.plan, a.memory);
+    case RunFile::CriticalPath: return criticalPathCsv(*a.plan, a.run);
+    }
+    return {};
+}
 
 const RoofPoint* RooflineSummary::find(int node) const {
     auto it = std::lower_bound(points.begin(), points.end(), node, [](const RoofPoint& p, int n) { return p.node < n; });
@@ -130,7 +146,8 @@ QString rooflineWarning(const MachineRoofs& m) {
     return warning;
 }
 
-RooflineSummary summarizeRoofline(const RunAnalysis& a) {
+// Keeps the core roofline in `a` too: the trace's slices give their share of the roof from it.
+RooflineSummary summarizeRoofline(RunAnalysis& a) {
     RooflineSummary s;
     s.threads = a.run.threads;
     auto roofs = machineRoofs(a.run.threads);
@@ -145,7 +162,8 @@ RooflineSummary summarizeRoofline(const RunAnalysis& a) {
                                 : QObject::tr("measured now in %1 s").arg(roofs->measureSeconds, 0, 'f', 2);
     s.warning = rooflineWarning(*roofs);
     s.nearRoofThreshold = kNearRoofShare;
-    const Roofline r = roofline(*a.plan, a.run, *roofs);
+    a.roofs = roofline(*a.plan, a.run, *roofs);
+    const Roofline& r = *a.roofs;
     s.totalNs = r.totalNs;
     s.nearRoofNs = r.nearRoofNs;
     for (const NodeRoof& n : r.nodes) {

@@ -24,8 +24,16 @@ namespace irlens::views {
 struct RunAnalysis;
 using RunAnalysisPtr = std::shared_ptr<const RunAnalysis>;
 
-/// Built on the run's worker from the compiled plan and the profile of the measured runs.
-RunAnalysisPtr analyseRun(std::shared_ptr<const core::exec::ExecutionPlan> plan, const core::exec::Profile& profile);
+/// Built on the run's worker from the compiled plan and the profile of the measured runs, which it
+/// keeps (the files of File › Export run are written from it).
+RunAnalysisPtr analyseRun(std::shared_ptr<const core::exec::ExecutionPlan> plan, core::exec::Profile profile);
+
+/// The files a run can be saved as, each as `irlens-cli run` writes it with the flag named
+/// (core/exec/run_files.h): --profile, --trace (with each slice's share of the roof when the roofs
+/// are known), --memory-csv, --critical-path-csv.
+enum class RunFile { Profile, Trace, MemoryCurve, CriticalPath };
+/// The text of `file` for this run.
+std::string runFileText(const RunAnalysis& analysis, RunFile file);
 
 struct MemoryPoint {
     int node = -1;

@@ -99,7 +99,7 @@ std::shared_ptr<RunSnapshot> snapshotOf(const RunComparison& rc, const Profile& 
     for (const auto& n : profile.nodes())
         snap->nodes.push_back({n.node, n.name, n.op, n.modulePath, n.medianNs, n.minNs, n.maxNs,
                                static_cast<size_t>(n.node) < coldNs.size() ? coldNs[static_cast<size_t>(n.node)] : -1, n.bytes, n.flops,
-                               n.calls});
+                               n.calls, {}});
     for (const auto& t : profile.lastRun())
         if (t.node >= 0) snap->timings.push_back({t.node, t.startNs, t.endNs, t.thread});
     for (size_t i = 0; i < result.outputs.size() && i < result.specs.size(); ++i)
@@ -328,7 +328,7 @@ void RunController::connectDocument(QDockWidget* profileDock) {
         if (!m_docksRevealed) revealDocks();
         profileDock->raise(); // the table is what a user reads first after a run
         for (int c = 0; c < 2; ++c) m_profilePane->view()->resizeColumnToContents(c);
-        QString summary = tr("%1 ms median [%2–%3] of %4 · %5 nodes · %6 threads · peak %7 MiB · inputs: %8")
+        QString summary = tr("%1 ms median [%2–%3] of %4 · %5 nodes · %6 threads · peak %7 MiB of activations + workspace (weights not counted) · inputs: %8")
                               .arg(msText(r->wallNs), msText(r->wallMinNs), msText(r->wallMaxNs), runsText(r->runs()))
                               .arg(r->nodes.size())
                               .arg(r->threads)
@@ -466,7 +466,12 @@ void RunController::run() {
             return;
         }
         job->snapshot = snapshotOf(*result, profile, cold, warmup, generation);
-        job->snapshot->analysis = analyseRun(*plan, profile);
+        // nodes folded into another's kernel run in next to no time: the panes say where their work went
+        const PlanGraph& planned = (*plan)->graph();
+        for (RunNode& n : job->snapshot->nodes)
+            if (const int into = planned.nodes[static_cast<size_t>(n.node)].fusedInto; into >= 0)
+                n.fusedInto = planned.nodes[static_cast<size_t>(into)].node->name;
+        job->snapshot->analysis = analyseRun(*plan, std::move(profile)); // the profile is not read after this
         // once more node by node (one thread, no fusion): every value's statistics, where a NaN or an
         // infinity is made, and the comparison with reference values when there are some
         numeric.progress = progress;

@@ -30,6 +30,7 @@ struct RunNode {
     int64_t bytes = 0;
     double flops = 0;
     int calls = 0;           // measured runs that executed it
+    std::string fusedInto;   // the node whose kernel does this one's work (a BatchNorm folded into its convolution), "" when none
 };
 
 /// When and where one node ran (for the timeline).

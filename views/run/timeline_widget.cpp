@@ -79,19 +79,20 @@ void TimelineWidget::setRun(RunSnapshotPtr run) {
 void TimelineWidget::setMemory() {
     m_memory.clear();
     m_memoryPeak = 0;
+    m_heldBytes = 0;
     if (!m_run || !m_run->analysis) return;
     std::unordered_map<int, std::pair<int64_t, int64_t>> when;
     for (const auto& t : m_run->timings) when.try_emplace(t.node, t.startNs, std::max(t.startNs, t.endNs));
     for (const MemoryPoint& pt : memoryOf(*m_run->analysis).curve) {
         auto it = when.find(pt.node);
         if (it == when.end()) continue;
-        m_memory.push_back({it->second.first, it->second.second, pt.total()});
-        m_memoryPeak = std::max(m_memoryPeak, pt.total());
+        // what the engine allocates; the weights and inputs, held throughout, would only raise the floor
+        const int64_t allocated = pt.activations + pt.workspace;
+        m_memory.push_back({it->second.first, it->second.second, allocated});
+        m_memoryPeak = std::max(m_memoryPeak, allocated);
+        m_heldBytes = pt.weights + pt.inputs;
     }
     std::stable_sort(m_memory.begin(), m_memory.end(), [](const MemoryStep& a, const MemoryStep& b) { return a.fromNs < b.fromNs; });
-    m_memoryFloor = m_memoryPeak;
-    for (const auto& m : m_memory) m_memoryFloor = std::min(m_memoryFloor, m.bytes);
-    if (m_memoryFloor == m_memoryPeak) m_memoryFloor = 0;
     for (size_t k = 0; k + 1 < m_memory.size(); ++k) m_memory[k].toNs = m_memory[k + 1].fromNs;
 }
 
@@ -111,15 +112,15 @@ void TimelineWidget::paintMemory(QPainter& p) {
     if (band.isEmpty() || m_memoryPeak <= 0) return;
     p.setPen(palette().color(QPalette::Text));
     p.drawText(QRectF(4, band.top() - 2, kLeft - 8, band.height() / 3), Qt::AlignLeft | Qt::AlignTop, mib(m_memoryPeak));
-    p.drawText(QRectF(4, band.top() + band.height() / 3, kLeft - 8, band.height() / 3), Qt::AlignLeft | Qt::AlignVCenter, tr("memory"));
-    p.drawText(QRectF(4, band.bottom() - band.height() / 3 + 2, kLeft - 8, band.height() / 3), Qt::AlignLeft | Qt::AlignBottom, mib(m_memoryFloor));
+    p.drawText(QRectF(4, band.top() + band.height() / 3, kLeft - 8, band.height() / 3), Qt::AlignLeft | Qt::AlignVCenter, tr("activations"));
+    p.drawText(QRectF(4, band.bottom() - band.height() / 3 + 2, kLeft - 8, band.height() / 3), Qt::AlignLeft | Qt::AlignBottom, QStringLiteral("0"));
     p.save();
     p.setClipRect(band.adjusted(0, -1, 0, 1));
     p.setPen(QPen(palette().color(QPalette::Mid), 0.5));
     p.drawLine(band.topLeft(), band.topRight()); // the peak's level
     p.drawLine(band.bottomLeft(), band.bottomRight());
-    const double range = static_cast<double>(std::max<int64_t>(1, m_memoryPeak - m_memoryFloor));
-    auto y = [&](int64_t v) { return band.bottom() - band.height() * static_cast<double>(v - m_memoryFloor) / range; };
+    const double range = static_cast<double>(std::max<int64_t>(1, m_memoryPeak));
+    auto y = [&](int64_t v) { return band.bottom() - band.height() * static_cast<double>(v) / range; };
     QPainterPath area;
     area.moveTo(xOf(m_memory.front().fromNs), band.bottom());
     for (const auto& m : m_memory) {
@@ -263,6 +264,15 @@ bool TimelineWidget::event(QEvent* event) {
                                    this);
                 return true;
             }
+        if (memoryBand().contains(help->pos())) {
+            const double plot = std::max(10.0, width() - kLeft - kRight);
+            const auto atNs = static_cast<int64_t>(m_offsetNs + (help->pos().x() - kLeft) * static_cast<double>(m_spanNs) / (plot * m_zoom));
+            QToolTip::showText(help->globalPos(), tr("activations + workspace live: %1 (peak %2)\nthe engine's allocations, as the "
+                                                     "Profile's peak counts them; the weights and inputs (%3), held throughout, are not in it")
+                                                      .arg(mib(memoryAt(atNs)), mib(m_memoryPeak), mib(m_heldBytes)),
+                               this);
+            return true;
+        }
         QToolTip::hideText();
         return true;
     }

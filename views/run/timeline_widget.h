@@ -2,9 +2,10 @@
 // The per-thread timeline of the last run: one lane per worker thread, one bar per executed node
 // (coloured by op family) over a time axis in ms. Clicking a bar selects its node; the selected
 // node's bar is outlined. Wheel zooms the time axis around the cursor, drag pans. Under the lanes, a
-// band draws the live bytes over the same time axis (the Memory dock's curve, each node's point held
-// from the node's measured start to the next node's), scaled from the run's lowest live bytes (the
-// weights and inputs, held throughout) to its peak, both labelled.
+// band labelled "activations" draws the bytes the engine allocates over the same time axis
+// (activations + workspace from the Memory dock's curve, each node's point held from the node's
+// measured start to the next node's), from 0 to its peak: what the Profile's peak counts. The
+// weights and inputs, held throughout, are left out (its tooltip says how much they are).
 
 #include "views/run/run_snapshot.h"
 
@@ -33,7 +34,6 @@ public:
     /// The memory band: where it is drawn, its highest value and the bytes it shows at time `ns`.
     QRectF memoryBand() const;
     int64_t memoryPeakBytes() const { return m_memoryPeak; }
-    int64_t memoryFloorBytes() const { return m_memoryFloor; }
     int64_t memoryAt(int64_t ns) const;
     QSize sizeHint() const override { return {800, 160}; }
 
@@ -68,7 +68,7 @@ private:
     std::vector<int> m_lanes;  // thread id per lane
     std::vector<MemoryStep> m_memory; // in time order
     int64_t m_memoryPeak = 0;
-    int64_t m_memoryFloor = 0; // the band's baseline: the lowest point (0 when the curve is flat)
+    int64_t m_heldBytes = 0;   // weights + inputs: live the whole run, not in the band
     int64_t m_spanNs = 1;
     double m_zoom = 1.0;       // 1 = the whole run fits
     double m_offsetNs = 0;     // time at the left edge of the plot

@@ -4,11 +4,11 @@
 #include "core/exec/kernels/kernels.h"
 #include "core/exec/kernels/util/dispatch.h"
 #include "core/exec/kernels/util/gemm.h"
+#include "core/exec/kernels/util/parts.h"
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 #include "core/exec/kernels/util/reduced_float.h"
 
-#include <tbb/parallel_for.h>
 
 namespace irlens::core::exec {
 
@@ -45,7 +45,7 @@ void batchedGemm(KernelContext& ctx, const Tensor& a, const Tensor& b, const Ten
     // the batch is worth a second worker (below about 2^20 multiply-adds, about 10 us on one core,
     // waking it costs more than it saves: tiny_gpt's 4 heads of 64x64x32 run slower on two threads).
     if (ctx.threads() > 1 && B > 1 && B * M * N * a.size(2) >= (int64_t(1) << 20)) {
-        tbb::parallel_for(int64_t(0), B, [&](int64_t i) {
+        forEachPart(B, [&](int64_t i) {
             Tensor ai = a.asStrided({a.size(1), a.size(2)}, {a.stride(1), a.stride(2)}, a.storageOffset() + i * a.stride(0));
             Tensor bi = b.asStrided({b.size(1), b.size(2)}, {b.stride(1), b.stride(2)}, b.storageOffset() + i * b.stride(0));
             Tensor ci = c.asStrided({M, N}, {N, 1}, c.storageOffset() + i * M * N);

@@ -1,8 +1,8 @@
-// `irlens-cli run --roofline` on resnet18: the roofs and a row per node as text; as JSON, rows whose
-// numbers agree with each other and with the run's nodes; the roofs measured once into the cache
-// folder and read from it after, --measure-roofs measuring again; and the trace's share of the roof.
+// `irlens-cli run --roofline` on resnet18: the roofs and a row per node as text; as JSON (on the zoo's conv
+// net), rows whose numbers agree with each other and with the run's nodes; the roofs measured once into the
+// cache folder and read from it after, --measure-roofs measuring again; and the trace's share of the roof.
 #include "support/cli_runner.h"
-#include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -19,7 +19,10 @@ namespace {
 
 using Run = irlens::testing::CliRun;
 
-QString fx(const char* rel) { return QString::fromStdString(irlens::testing::fixture(rel).string()); }
+QString fx(const char* rel) {
+    if (std::string(rel).rfind("zoo/", 0) == 0) irlens::testing::zooDir();
+    return QString::fromStdString(irlens::testing::fixture(rel).string());
+}
 
 // irlens-cli with XDG_CACHE_HOME set to `cacheHome`.
 Run cliWithCache(const QStringList& args, const QString& cacheHome) {
@@ -67,8 +70,7 @@ void TstCliRoofline::rowPerNode() {
 }
 
 void TstCliRoofline::jsonAgrees() {
-    IRLENS_REQUIRE_SHARED();
-    Run r = cliWithCache({"run", fx("generated/resnet18/model.pt2"), "--threads", "1", "--repeat", "3", "--roofline", "--json"}, m_cache.path());
+    Run r = cliWithCache({"run", fx("zoo/conv_attention/model.pt2"), "--threads", "1", "--repeat", "3", "--roofline", "--json"}, m_cache.path());
     QCOMPARE(r.code, 0);
     const QJsonObject o = jsonOf(r);
     const QJsonObject roof = o["roofline"].toObject();
@@ -100,9 +102,8 @@ void TstCliRoofline::jsonAgrees() {
 }
 
 void TstCliRoofline::roofsCachedOnce() {
-    IRLENS_REQUIRE_SHARED();
     QTemporaryDir home;
-    const QStringList args{"run", fx("generated/tiny_mlp/model.pt2"), "--threads", "1", "--roofline", "--json"};
+    const QStringList args{"run", fx("zoo/mlp/model.pt2"), "--threads", "1", "--roofline", "--json"};
     const QJsonObject first = jsonOf(cliWithCache(args, home.path()))["roofline"].toObject()["roofs"].toObject();
     QCOMPARE(first["from_cache"].toBool(), false);
     QCOMPARE(first["cache_path"].toString(), home.filePath("irlens/roofs.json"));
@@ -111,7 +112,7 @@ void TstCliRoofline::roofsCachedOnce() {
     QCOMPARE(second["from_cache"].toBool(), true);
     QCOMPARE(second["peak_gflops"].toDouble(), first["peak_gflops"].toDouble());
     QCOMPARE(second["measured_at"].toString(), first["measured_at"].toString());
-    Run again = cliWithCache({"run", fx("generated/tiny_mlp/model.pt2"), "--threads", "1", "--measure-roofs"}, home.path());
+    Run again = cliWithCache({"run", fx("zoo/mlp/model.pt2"), "--threads", "1", "--measure-roofs"}, home.path());
     QCOMPARE(again.code, 0);
     QVERIFY2(again.out.contains("          measured now in "), qPrintable(again.out)); // --measure-roofs implies --roofline
 }

@@ -140,10 +140,10 @@ private slots:
     }
 
     void throughPrimsDecomposition() {
-        IRLENS_REQUIRE_SHARED();
+        irlens::testing::zooDir();
         DecompSessionOptions options;
         options.verify = false;
-        DecompSession session(load("generated/tiny_gpt/model.training.pt2"), options);
+        DecompSession session(load("zoo/gpt_block/model.pt2"), options);
         auto step = session.stepToLevel(IrLevel::Prims);
         QVERIFY2(step.isOk(), step.error().c_str());
         auto m = matchDecomposition(session);
@@ -240,17 +240,17 @@ private slots:
     }
 
     void scaleDeepStackOneBlockEdited() {
-        IRLENS_REQUIRE_SHARED();
-        auto deep = load("generated/deep_stack/model.pt2");
+        irlens::testing::zooDir();
+        auto deep = load("zoo/deep_residual_stack/model.pt2"); // 240 blocks, 1,682 nodes
         QVERIFY(deep);
         std::string gelu;
         for (const auto& n : deep->graph.nodes)
-            if (n.target.op() == "gelu" && moduleOf(n) == "layers.100.act") gelu = n.name;
+            if (n.target.op() == "gelu" && moduleOf(n) == "layers.100") gelu = n.name;
         QVERIFY(!gelu.empty());
         auto edited = withTarget(*deep, gelu, "torch.ops.aten.silu.default");
         ProgramMatch m;
         const double ms = medianMs([&] { m = matchStructurally(deep, edited); }, 5);
-        qInfo("deep_stack vs one block edited: %.1f ms (median of 5)", ms);
+        qInfo("deep residual stack vs one block edited: %.1f ms (median of 5)", ms);
         QCOMPARE(m.differences().size(), size_t(1));
         QCOMPARE(QString::fromStdString(m.leftName(m.pairs[static_cast<size_t>(m.differences()[0])])), QString::fromStdString(gelu));
         QVERIFY2(ms < 1000, qPrintable(QString("%1 ms").arg(ms)));

@@ -133,11 +133,10 @@ void TstEngineLimits::planPeakMatchesRun() {
     QVERIFY2(ratio >= minRatio && ratio <= 1.25, qPrintable(QString("ratio %1").arg(ratio)));
 }
 
-// deep_stack (5,400 nodes) run repeatedly on 2 threads; cancel 50 ms into a run and measure how long
-// the engine takes to notice and return.
+// The zoo's deep residual stack (1,682 nodes) run repeatedly on 2 threads; cancel 50 ms into a run and
+// measure how long the engine takes to notice and return.
 void TstEngineLimits::cancelStopsWithin100ms() {
-    IRLENS_REQUIRE_SHARED();
-    auto plan = compileFixture("deep_stack");
+    auto plan = compileFixture("zoo/deep_residual_stack");
     auto inputs = generateInputs(*plan, 7);
     QVERIFY2(inputs, inputs.error().c_str());
     Engine engine(plan);
@@ -168,7 +167,7 @@ void TstEngineLimits::cancelStopsWithin100ms() {
     canceller.join();
     QVERIFY2(!last, "the run never saw the cancel flag");
     const double latencyMs = double(returnedNs - cancelledAtNs.load()) / 1e6;
-    qInfo("deep_stack: full run %lld ms; cancelled during run %d, returned %.1f ms after the flag was set: %s", fullMs,
+    qInfo("deep residual stack: full run %lld ms; cancelled during run %d, returned %.1f ms after the flag was set: %s", fullMs,
           runs, latencyMs, last.error().c_str());
     QVERIFY2(last.error().rfind("cancelled", 0) == 0 || last.error().find("cancelled") != std::string::npos,
              last.error().c_str());

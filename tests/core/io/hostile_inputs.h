@@ -1,6 +1,6 @@
 #pragma once
-// Builders for the hostile-file table: a real fixture's records re-zipped with one thing broken, and
-// raw pickles. Everything is made in code from ../shared's tiny_mlp so the cases stay small.
+// Builders for the hostile-file table: a program's records re-zipped with one thing broken, and
+// raw pickles. Everything is made in code from the zoo's MLP (support/zoo_programs.h) so the cases stay small.
 
 #include "raw_zip.h"
 

@@ -1,9 +1,9 @@
-// Hostile files: every case is a real fixture (tiny_mlp) re-zipped with one thing broken, or a raw
-// input made in code. Each must be refused (or, for graph-level damage, loaded and flagged by the
+// Hostile files: every case is the zoo's MLP as the project's writer saves it (support/zoo_files.h)
+// re-zipped with one thing broken, or a raw input made in code. Each must be refused (or, for graph-level damage, loaded and flagged by the
 // verifier) with its exact message, within a time limit and without a memory blow-up. The fuzzing
 // regression corpus (tests/fuzz/regressions) is replayed through every reader as well.
 #include "hostile_inputs.h"
-#include "support/shared_fixtures.h"
+#include "support/zoo_files.h"
 
 #include "core/exec/plan.h"
 #include "core/io/json_codec.h"
@@ -39,7 +39,11 @@ constexpr qint64 kCaseTimeLimitMs = 1000;
 #endif
 constexpr double kCaseMemoryLimitMiB = 190;
 
-std::string tinyMlp() { return fixture("generated/tiny_mlp/model.pt2").string(); }
+// The MLP of the zoo: x f32[4, 16] -> fc1 (16 -> 32) -> relu -> fc2 -> relu -> head, nodes permute, addmm, relu, ...
+std::string zooMlp() {
+    zooDir();
+    return fixture("zoo/mlp/model.pt2").string();
+}
 
 void writeFile(const std::string& path, const std::string& bytes) {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
@@ -121,7 +125,7 @@ Outcome unpickleBytes(const std::string& bytes) {
     return out;
 }
 
-Records base() { return readRecords(tinyMlp()); }
+Records base() { return readRecords(zooMlp()); }
 
 // The input 'x' recorded as [10^9] * 8 elements (the count overflows int64), with unit strides.
 void giveInputTooManyElements(Records& r) {
@@ -154,9 +158,8 @@ private slots:
 
 // The re-zipped fixture itself loads and verifies clean: every failure below is the one thing broken.
 void TstHostile::baselineLoads() {
-    IRLENS_REQUIRE_SHARED();
     Records r = base();
-    QCOMPARE(int(r.entries.size()), 15);
+    QCOMPARE(int(r.entries.size()), 14);
     const Outcome o = loadBytes(r.zip());
     QCOMPARE(QString::fromStdString(o.message), QString());
 }
@@ -164,7 +167,6 @@ void TstHostile::baselineLoads() {
 void TstHostile::hostileFiles_data() {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("expected");
-    if (!haveShared()) return;
     auto add = [](const char* name, const std::string& bytes, const char* expected) {
         QTest::addRow("%s", name) << QByteArray(bytes.data(), qsizetype(bytes.size())) << QString::fromUtf8(expected);
     };
@@ -175,12 +177,12 @@ void TstHostile::hostileFiles_data() {
     add("empty file", "", "<file>: file is empty (0 bytes), not a ZIP archive");
     add("text file", "just some text, not an archive\n", "<file>: no end-of-central-directory record (truncated file, or not a ZIP archive)");
     add("truncated to half", whole.substr(0, whole.size() / 2), "<file>: no end-of-central-directory record (truncated file, or not a ZIP archive)");
-    add("truncated by 1 byte", whole.substr(0, whole.size() - 1), "<file>: ZIP64 end record missing or damaged (truncated file?)");
+    add("truncated by 1 byte", whole.substr(0, whole.size() - 1), "<file>: central directory entry 0 of 4 is damaged (truncated archive?)");
     {
         std::string b = whole;
         const size_t cd = b.rfind("PK\x01\x02");
         b[cd + 3] = 0x7f; // the last central directory entry's signature
-        add("damaged central directory", b, "<file>: central directory entry 14 of 15 is damaged (truncated archive?)");
+        add("damaged central directory", b, "<file>: central directory entry 13 of 14 is damaged (truncated archive?)");
     }
     {
         std::string b = whole;
@@ -194,14 +196,14 @@ void TstHostile::hostileFiles_data() {
         const size_t cd = b.rfind("PK\x01\x02");
         b[cd + 42] = char(0xF0); // local header offset of the last record
         b[cd + 45] = 0x7F;
-        add("local header offset past the end", b, "<file>: record 'model/.data/serialization_id': local header missing or damaged (truncated or corrupted archive)");
+        add("local header offset past the end", b, "<file>: record 'archive/byteorder': local header missing or damaged (truncated or corrupted archive)");
     }
     {
         // the CRC is the original bytes'; one stored byte of the weights config flipped after zipping
         std::string b = whole;
         const size_t at = b.find("{\"config\"");
         b[at + 3] ^= 0x01;
-        add("CRC mismatch in the weights config", b, "<file>: record 'model/data/weights/model_weights_config.json': CRC mismatch (corrupted archive)");
+        add("CRC mismatch in the weights config", b, "<file>: record 'archive/data/weights/model_weights_config.json': CRC mismatch (corrupted archive)");
     }
     {
         RawZipOptions o;
@@ -211,7 +213,7 @@ void TstHostile::hostileFiles_data() {
     {
         RawZipOptions o;
         o.zip64Count = 1'000'000;
-        add("ZIP64 end record claiming 10^6 records", base().zip(o), "<file>: central directory entry 15 of 1000000 is damaged (truncated archive?)");
+        add("ZIP64 end record claiming 10^6 records", base().zip(o), "<file>: central directory entry 14 of 1000000 is damaged (truncated archive?)");
     }
     {
         RawZipOptions o;
@@ -221,31 +223,31 @@ void TstHostile::hostileFiles_data() {
     {
         Records r = base();
         r.find("weights/weight_0")->zip64Size = uint64_t(1) << 62;
-        add("ZIP64 size lie (2^62 bytes stored)", r.zip(), "<file>: record 'model/data/weights/weight_0': stored (uncompressed) but its sizes differ (32768 vs 4611686018427387904 bytes)");
+        add("ZIP64 size lie (2^62 bytes stored)", r.zip(), "<file>: record 'archive/data/weights/weight_0': stored (uncompressed) but its sizes differ (128 vs 4611686018427387904 bytes)");
     }
     {
         Records r = base();
         RawZipEntry* w = r.find("weights/weight_0");
         w->deflate = true;
         w->zip64Size = uint64_t(8) << 30;
-        add("deflate bomb declaring 8 GiB", r.zip(), "<file>: record 'model/data/weights/weight_0': declares 8589934592 bytes uncompressed, more than the limit of 268435456 (deflate bomb? IRLENS_MAX_INFLATED_MIB=<MiB> raises the limit)");
+        add("deflate bomb declaring 8 GiB", r.zip(), "<file>: record 'archive/data/weights/weight_0': declares 8589934592 bytes uncompressed, more than the limit of 268435456 (deflate bomb? IRLENS_MAX_INFLATED_MIB=<MiB> raises the limit)");
     }
     {
         Records r = base();
-        r.entries.push_back({"model/extra/bomb.txt", std::string(size_t(32) << 20, '\0'), true, 1000, {}});
-        add("deflate bomb inflating past its declared size", r.zip(), "<file>: record 'model/extra/bomb.txt': inflates to more than its declared 1000 bytes (deflate bomb?)");
+        r.entries.push_back({"archive/extra/bomb.txt", std::string(size_t(32) << 20, '\0'), true, 1000, {}});
+        add("deflate bomb inflating past its declared size", r.zip(), "<file>: record 'archive/extra/bomb.txt': inflates to more than its declared 1000 bytes (deflate bomb?)");
     }
     {
         Records r = base();
-        RawZipEntry* w = r.find("weights/weight_0");
+        RawZipEntry* w = r.find("weights/weight_1"); // fc1.weight, 2048 bytes
         w->deflate = true;
         w->declaredSize = 1000;
-        add("deflated weight declaring fewer bytes", r.zip(), "<file>: record 'model/data/weights/weight_0': inflates to more than its declared 1000 bytes (deflate bomb?)");
+        add("deflated weight declaring fewer bytes", r.zip(), "<file>: record 'archive/data/weights/weight_1': inflates to more than its declared 1000 bytes (deflate bomb?)");
     }
     {
         Records r = base();
-        *r.find("models/model.json") = zerosBomb("model/models/model.json", 2048);
-        add("program JSON deflate bomb of 2 GiB", r.zip(), "<file>: record 'model/models/model.json': declares 2147483648 bytes uncompressed, more than the limit of 268435456 (deflate bomb? IRLENS_MAX_INFLATED_MIB=<MiB> raises the limit)");
+        *r.find("models/model.json") = zerosBomb("archive/models/model.json", 2048);
+        add("program JSON deflate bomb of 2 GiB", r.zip(), "<file>: record 'archive/models/model.json': declares 2147483648 bytes uncompressed, more than the limit of 268435456 (deflate bomb? IRLENS_MAX_INFLATED_MIB=<MiB> raises the limit)");
     }
     {
         // the CRC is the original bytes'; one byte of a weight flipped after zipping (ran with outputs ~1e30)
@@ -253,19 +255,19 @@ void TstHostile::hostileFiles_data() {
         std::string b = r.zip();
         const std::string& w = r.find("weights/weight_0")->data;
         b[b.find(w) + 100] ^= 0x40;
-        add("CRC mismatch in a weight", b, "<file>: record 'model/data/weights/weight_0': CRC mismatch (corrupted archive)");
+        add("CRC mismatch in a weight", b, "<file>: record 'archive/data/weights/weight_0': CRC mismatch (corrupted archive)");
     }
     {
         Records r = base();
-        r.entries.push_back({std::string("model/extra/evil\0name.txt", 25), "owned", false, {}, {}});
-        add("NUL byte in a record name", r.zip(), "<file>: record 'model/extra/evil\\x00name.txt': unsafe name (NUL byte); refusing the archive");
+        r.entries.push_back({std::string("archive/extra/evil\0name.txt", 27), "owned", false, {}, {}});
+        add("NUL byte in a record name", r.zip(), "<file>: record 'archive/extra/evil\\x00name.txt': unsafe name (NUL byte); refusing the archive");
     }
     {
         RawZipOptions o;
-        o.declaredCount = 14;
-        add("end record declaring one record less", base().zip(o), "<file>: the end record declares 14 records but the central directory holds 15 (damaged archive)");
+        o.declaredCount = 13;
+        add("end record declaring one record less", base().zip(o), "<file>: the end record declares 13 records but the central directory holds 14 (damaged archive)");
     }
-    for (const char* bad : {"../evil.txt", "model/../../evil.txt", "/etc/passwd", "C:/windows/evil.txt"}) {
+    for (const char* bad : {"../evil.txt", "archive/../../evil.txt", "/etc/passwd", "C:/windows/evil.txt"}) {
         Records r = base();
         r.entries.push_back({bad, "owned", false, {}, {}});
         const std::string expected =
@@ -275,20 +277,20 @@ void TstHostile::hostileFiles_data() {
     {
         Records r = base();
         r.entries.push_back(*r.find("models/model.json"));
-        add("duplicate program JSON record", r.zip(), "<file>: record 'model/models/model.json': appears twice in the central directory; refusing the archive");
+        add("duplicate program JSON record", r.zip(), "<file>: record 'archive/models/model.json': appears twice in the central directory; refusing the archive");
     }
 
     // ---------------------------------------------------------------- program JSON
     {
         Records r = base();
         r.find("models/model.json")->data = std::string(1'000'000, '[') + std::string(1'000'000, ']');
-        add("program JSON nested 10^6 deep", r.zip(), "model/models/model.json: invalid JSON at line 1, column 513: nested deeper than 512 levels");
+        add("program JSON nested 10^6 deep", r.zip(), "archive/models/model.json: invalid JSON at line 1, column 513: nested deeper than 512 levels");
     }
     {
         Records r = base();
         std::string& j = r.find("models/model.json")->data;
         j.resize(j.size() / 2);
-        add("program JSON cut in half", r.zip(), "model/models/model.json: invalid JSON at line 1, column 5557: unterminated object");
+        add("program JSON cut in half", r.zip(), "archive/models/model.json: invalid JSON at line 1, column 4208: unterminated object");
     }
     {
         Records r = base();
@@ -303,16 +305,16 @@ void TstHostile::hostileFiles_data() {
             auto& n = j["graph_module"]["graph"]["nodes"][0];
             n["inputs"][0]["arg"]["as_tensor"]["name"] = n["outputs"][0]["as_tensor"]["name"];
         });
-        add("node reading its own output", r.zip(), "verifier: EIR-S008 t: node 't' uses its own output 't'");
+        add("node reading its own output", r.zip(), "verifier: EIR-S008 permute: node 'permute' uses its own output 'permute'");
     }
     {
         Records r = base();
         editJson(r, "models/model.json", [](Json& j) {
             auto& nodes = j["graph_module"]["graph"]["nodes"];
-            // node 0 (t) now reads node 1's output (addmm), which reads node 0's: a cycle
+            // node 0 (permute) now reads node 1's output (addmm), which reads node 0's: a cycle
             nodes[0]["inputs"][0]["arg"]["as_tensor"]["name"] = nodes[1]["outputs"][0]["as_tensor"]["name"];
         });
-        add("two nodes in a cycle", r.zip(), "verifier: EIR-S005 t: node 't' reads 'addmm' before node 'addmm' defines it");
+        add("two nodes in a cycle", r.zip(), "verifier: EIR-S005 permute: node 'permute' reads 'addmm' before node 'addmm' defines it");
     }
     {
         Records r = base();
@@ -323,14 +325,14 @@ void TstHostile::hostileFiles_data() {
             values.begin().value()["sizes"] = sizes;
             values.begin().value()["strides"] = sizes;
         });
-        add("tensor meta with 100 dimensions", r.zip(), "model/models/model.json: $.graph_module.graph.tensor_values.addmm.sizes: 100 dimensions, more than the limit of 64");
+        add("tensor meta with 100 dimensions", r.zip(), "archive/models/model.json: $.graph_module.graph.tensor_values.addmm.sizes: 100 dimensions, more than the limit of 64");
     }
     {
         Records r = base();
         editJson(r, "models/model.json", [](Json& j) {
             j["graph_module"]["graph"]["tensor_values"].begin().value()["sizes"][0] = {{"as_int", -5}};
         });
-        add("tensor meta with a negative size", r.zip(), "model/models/model.json: $.graph_module.graph.tensor_values.addmm.sizes[0]: negative size -5");
+        add("tensor meta with a negative size", r.zip(), "archive/models/model.json: $.graph_module.graph.tensor_values.addmm.sizes[0]: negative size -5");
     }
 
     {
@@ -384,14 +386,14 @@ void TstHostile::hostileFiles_data() {
             j["config"]["fc1.weight"]["tensor_meta"]["sizes"] = Json::array({{{"as_int", 1000000000}}, {{"as_int", 1000000000}}});
             j["config"]["fc1.weight"]["tensor_meta"]["strides"] = Json::array({{{"as_int", 1000000000}}, {{"as_int", 1}}});
         });
-        add("weight of 10^9 x 10^9 elements", r.zip(), "model/data/weights/weight_0 holds 32768 bytes but 'fc1.weight' (f32[1000000000, 1000000000], strides [1000000000, 1], offset 0) needs 4000000000000000000");
+        add("weight of 10^9 x 10^9 elements", r.zip(), "archive/data/weights/weight_1 holds 2048 bytes but 'fc1.weight' (f32[1000000000, 1000000000], strides [1000000000, 1], offset 0) needs 4000000000000000000");
     }
     {
         Records r = base();
         editJson(r, "model_weights_config.json", [](Json& j) {
             j["config"]["fc1.weight"]["tensor_meta"]["sizes"][0] = {{"as_int", -128}};
         });
-        add("weight with a negative size", r.zip(), "model/data/weights/model_weights_config.json: 'fc1.weight' (f32[-128, 64], strides [64, 1], offset 0) has an invalid view");
+        add("weight with a negative size", r.zip(), "archive/data/weights/model_weights_config.json: 'fc1.weight' (f32[-128, 16], strides [16, 1], offset 0) has an invalid view");
     }
     {
         Records r = base();
@@ -401,39 +403,38 @@ void TstHostile::hostileFiles_data() {
             j["config"]["fc1.weight"]["tensor_meta"]["sizes"] = sizes;
             j["config"]["fc1.weight"]["tensor_meta"]["strides"] = sizes;
         });
-        add("weight with 1000 dimensions", r.zip(), "model/data/weights/model_weights_config.json: config['fc1.weight']: tensor_meta.sizes has too many dimensions");
+        add("weight with 1000 dimensions", r.zip(), "archive/data/weights/model_weights_config.json: config['fc1.weight']: tensor_meta.sizes has too many dimensions");
     }
     {
         Records r = base();
-        r.find("weights/weight_0")->data.resize(100);
-        add("weight file shorter than its meta", r.zip(), "model/data/weights/weight_0 holds 100 bytes but 'fc1.weight' (f32[128, 64], strides [64, 1], offset 0) needs 32768");
+        r.find("weights/weight_1")->data.resize(100);
+        add("weight file shorter than its meta", r.zip(), "archive/data/weights/weight_1 holds 100 bytes but 'fc1.weight' (f32[32, 16], strides [16, 1], offset 0) needs 2048");
     }
     {
         Records r = base();
         editJson(r, "model_weights_config.json", [](Json& j) { j["config"]["fc1.weight"]["path_name"] = "../../etc/passwd"; });
-        add("weight path with '..'", r.zip(), "model/data/weights/model_weights_config.json: config['fc1.weight']: path_name '../../etc/passwd' is not a plain file name");
+        add("weight path with '..'", r.zip(), "archive/data/weights/model_weights_config.json: config['fc1.weight']: path_name '../../etc/passwd' is not a plain file name");
     }
 
     // ---------------------------------------------------------------- pickled sample inputs
     {
         Records r = base();
         r.find("sample_inputs/model.pt")->data = torchSaveWith(pickleGlobalCall("os", "system"));
-        add("sample inputs pickle calling os.system", r.zip(), "model/data/sample_inputs/model.pt: data.pkl: unsupported global 'os.system' at byte 2");
+        add("sample inputs pickle calling os.system", r.zip(), "archive/data/sample_inputs/model.pt: data.pkl: unsupported global 'os.system' at byte 2");
     }
     {
         Records r = base();
         r.find("sample_inputs/model.pt")->data = torchSaveWith(pickleRecursiveList());
-        add("sample inputs pickle holding itself", r.zip(), "model/data/sample_inputs/model.pt: data.pkl: recursive structure (a container that contains itself) at byte 7");
+        add("sample inputs pickle holding itself", r.zip(), "archive/data/sample_inputs/model.pt: data.pkl: recursive structure (a container that contains itself) at byte 7");
     }
     {
         Records r = base();
         r.find("sample_inputs/model.pt")->data = torchSaveWith(pickleSharedTuples(48));
-        add("sample inputs t = (t, t) 48 levels deep", r.zip(), "model/data/sample_inputs/model.pt: sample inputs hold more than 100000 values (a container shared with itself many times?)");
+        add("sample inputs t = (t, t) 48 levels deep", r.zip(), "archive/data/sample_inputs/model.pt: sample inputs hold more than 100000 values (a container shared with itself many times?)");
     }
 }
 
 void TstHostile::hostileFiles() {
-    IRLENS_REQUIRE_SHARED();
     QFETCH(QByteArray, bytes);
     QFETCH(QString, expected);
     const Outcome o = loadBytes(bytes.toStdString());
@@ -498,11 +499,10 @@ void TstHostile::deepJson() {
     QVERIFY2(peak.growthMiB() < kCaseMemoryLimitMiB, qPrintable(QString("peak grew by %1 MiB").arg(peak.growthMiB())));
 }
 
-// Every field of tiny_mlp's program JSON, one at a time, replaced by a value of the wrong type. The
+// Every field of the zoo MLP's program JSON, one at a time, replaced by a value of the wrong type. The
 // decoder must never crash or hang; when it refuses the file, the message must name the JSON path of
 // the field (or one of its enclosing objects), so a user can find it.
 void TstHostile::wrongTypeEveryField() {
-    IRLENS_REQUIRE_SHARED();
     Records r = base();
     const Json original = Json::parse(r.find("models/model.json")->data);
     const Json flat = original.flatten(); // leaf pointers; objects/arrays are covered through their parents
@@ -580,7 +580,6 @@ void TstHostile::manyRecordsWithoutZip64() {
 // The verifier flags an input of [10^9] * 8 elements (hostileFiles); the engine refuses to plan it,
 // naming the value and the same rule.
 void TstHostile::engineRefusesImpossibleMeta() {
-    IRLENS_REQUIRE_SHARED();
     Records r = base();
     giveInputTooManyElements(r);
     QTemporaryDir dir;

@@ -145,8 +145,8 @@ void TstJsonRoundtrip::realFixtureDetails() {
 }
 
 void TstJsonRoundtrip::decodeFasterThanPython() {
-    IRLENS_REQUIRE_SHARED();
-    auto rec = irlens::testing::programJsonRecord(irlens::testing::fixture("generated/deep_stack/model.pt2").string());
+    irlens::testing::zooDir();
+    auto rec = irlens::testing::programJsonRecord(irlens::testing::fixture("zoo/deep_residual_stack/model.pt2").string());
     QVERIFY(rec);
     double best = 1e9;
     size_t nodes = 0;
@@ -158,8 +158,8 @@ void TstJsonRoundtrip::decodeFasterThanPython() {
         nodes = (*r)->graph.nodes.size();
         best = std::min(best, dt);
     }
-    QCOMPARE(nodes, size_t(5404));
-    qInfo("deep_stack program JSON (%zu bytes, %zu nodes): decode best of 5 = %.1f ms", rec->second.size(), nodes, best * 1e3);
+    QCOMPARE(nodes, size_t(240 * 7 + 2));
+    qInfo("deep residual stack program JSON (%zu bytes, %zu nodes): decode best of 5 = %.1f ms", rec->second.size(), nodes, best * 1e3);
 
     // Python's json.loads of the same text, best of 5, when python3 is available.
     fs::path tmp = fs::temp_directory_path() / ("irlens_json_bench_" + std::to_string(QCoreApplication::applicationPid()) + ".json");
@@ -177,10 +177,11 @@ void TstJsonRoundtrip::decodeFasterThanPython() {
 }
 
 void TstJsonRoundtrip::damagedJsonIsAnError() {
-    // Every truncation and a sweep of byte substitutions of a real program JSON: the decoder returns a
-    // program or an error naming the record, never crashes (run under ASan in the asan preset).
-    IRLENS_REQUIRE_SHARED();
-    auto rec = irlens::testing::programJsonRecord(irlens::testing::fixture("real/executorch-linear-pt2archive/linear.pt2").string());
+    // Every truncation and a sweep of byte substitutions of a whole program JSON (the zoo's MLP at the
+    // training level): the decoder returns a program or an error naming the record, never crashes (run
+    // under ASan in the asan preset).
+    irlens::testing::zooDir();
+    auto rec = irlens::testing::programJsonRecord(irlens::testing::fixture("zoo/mlp_training/model.pt2").string());
     QVERIFY(rec);
     const std::string& text = rec->second;
     size_t errors = 0, decoded = 0;

@@ -459,11 +459,11 @@ private slots:
     }
 
     void missingStateWarned() {
-        IRLENS_REQUIRE_SHARED();
-        // tiny_mlp's real graph JSON in an archive that carries no weights and an unknown archive_version.
-        auto src = ZipArchive::openFile(fixture("generated/tiny_mlp/model.pt2").string());
+        // The zoo MLP's graph JSON in an archive that carries no weights and an unknown archive_version.
+        irlens::testing::zooDir();
+        auto src = ZipArchive::openFile(fixture("zoo/mlp/model.pt2").string());
         QVERIFY(src.isOk());
-        auto json = (*src)->readText("model/models/model.json", 1 << 24);
+        auto json = (*src)->readText("archive/models/model.json", 1 << 24);
         QVERIFY(json.isOk());
         ZipBuilder z;
         z.add("m/archive_format", "pt2").add("m/archive_version", "7").add("m/models/model.json", *json);
@@ -478,16 +478,16 @@ private slots:
     }
 
     void reZippedWithDeflate() {
-        IRLENS_REQUIRE_SHARED();
         // A third party re-zips an archive with DEFLATE and its own root: same program, weights inflated.
-        const std::string orig = fixture("generated/tiny_mlp/model.pt2").string();
+        irlens::testing::zooDir();
+        const std::string orig = fixture("zoo/mlp/model.pt2").string();
         auto src = ZipArchive::openFile(orig);
         QVERIFY(src.isOk());
         ZipBuilder z;
         for (const auto& e : (*src)->entries()) {
             auto bytes = (*src)->readText(e.name, 1 << 24);
             QVERIFY(bytes.isOk());
-            z.add(ZipItem{"exported/" + e.name.substr(std::string("model/").size()), *bytes, true});
+            z.add(ZipItem{"exported/" + e.name.substr(std::string("archive/").size()), *bytes, true});
         }
         QString path = write("deflated.pt2", z.build());
         auto a = loadPt2(orig);
@@ -601,8 +601,8 @@ private slots:
     }
 
     void progressAndCancel() {
-        IRLENS_REQUIRE_SHARED();
-        const std::string path = fixture("generated/resnet18/model.pt2").string();
+        irlens::testing::zooDir();
+        const std::string path = fixture("zoo/conv_attention/model.pt2").string();
         std::vector<double> seen;
         LoadOptions o;
         o.progress = [&](double f) { seen.push_back(f); };

@@ -341,8 +341,7 @@ void TstIncrementalLayout::undoReadsTheMapBackwards() {
 }
 
 void TstIncrementalLayout::tooBigAChangeFallsBack() {
-    IRLENS_REQUIRE_SHARED();
-    auto p = loadFixture("generated/tiny_gpt/model.pt2");
+    auto p = loadFixture("zoo/gpt_block/model.pt2");
     QVERIFY(p);
     auto tree = ModuleTree::build(p->graph);
     auto full = layoutGraph(p->graph, &p->signature, tree, CollapseState::allExpanded(tree));
@@ -363,8 +362,7 @@ void TstIncrementalLayout::tooBigAChangeFallsBack() {
 }
 
 void TstIncrementalLayout::tooManyStepsFallsBack() {
-    IRLENS_REQUIRE_SHARED();
-    auto p = loadFixture("generated/resnet18/model.pt2");
+    auto p = loadFixture("zoo/conv_attention/model.pt2");
     QVERIFY(p);
     auto tree = ModuleTree::build(p->graph);
     auto full = layoutGraph(p->graph, &p->signature, tree, CollapseState::allExpanded(tree));

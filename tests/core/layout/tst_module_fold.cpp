@@ -150,6 +150,7 @@ void TstModuleFold::aDifferentBlockIsLeftOut() {
 void TstModuleFold::stackOfLayersFoldsIntoOne_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<int>("layers");
+    QTest::addRow("zoo/deep_residual_stack") << "zoo/deep_residual_stack" << 240;
     QTest::addRow("llama_deep") << "llama_deep" << 128;
 }
 

@@ -42,31 +42,6 @@ QMenu* fileMenu(MainWindow& w) {
     return nullptr;
 }
 
-/// Answers the next modal file dialog with `path`. The dialog may refuse the answer on the first
-/// try (its file system model fills the folder asynchronously), so the timer keeps answering until
-/// the dialog is gone, and gives up after 30 s so that a test fails instead of hanging.
-void answerFileDialog(const QString& path) {
-    auto* timer = new QTimer;
-    auto* clock = new QElapsedTimer;
-    clock->start();
-    auto answered = std::make_shared<bool>(false);
-    QObject::connect(timer, &QTimer::timeout, [timer, clock, answered, path] {
-        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-        if (dialog) {
-            // as a user does: type the path into the file name field and press Open
-            if (auto* name = dialog->findChild<QLineEdit*>("fileNameEdit")) name->setText(path);
-            else dialog->selectFile(path);
-            static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept, public through QDialog
-            *answered = true;
-        } else if (*answered || clock->elapsed() > 30000) {
-            timer->stop();
-            timer->deleteLater();
-            delete clock;
-        }
-    });
-    timer->start(20);
-}
-
 bool waitCompared(CompareWindow* w, int timeoutMs = 60000) {
     QElapsedTimer t;
     t.start();
@@ -99,7 +74,7 @@ private slots:
         QCOMPARE(testing::openAndWait(*mw.document(), testing::fixture("generated/tiny_gpt/model.pt2")), QString());
         QAction* compare = findAction(fileMenu(mw), "Compare with…");
         QVERIFY(compare);
-        answerFileDialog(QString::fromStdString(testing::fixture("generated/tiny_gpt_edit/model.pt2").string()));
+        testing::answerFileDialog(QString::fromStdString(testing::fixture("generated/tiny_gpt_edit/model.pt2").string()));
         compare->trigger();
         auto* cw = mw.findChild<CompareWindow*>();
         QVERIFY(cw);
@@ -165,10 +140,10 @@ private slots:
     }
 
     void compareWithPrimsLevel() {
-        IRLENS_REQUIRE_SHARED();
+        testing::zooDir();
         MainWindow mw;
         mw.show();
-        QCOMPARE(testing::openAndWait(*mw.document(), testing::fixture("generated/tiny_mlp/model.training.pt2")), QString());
+        QCOMPARE(testing::openAndWait(*mw.document(), testing::fixture("zoo/mlp_training/model.pt2")), QString());
         QAction* prims = findAction(fileMenu(mw), "Prims");
         QVERIFY(prims);
         prims->trigger();

@@ -1,5 +1,6 @@
 // The Decomposition pane: its item models, stepping to a level through the Document, undo / redo,
-// new nodes marked "new" in the graph (not as search hits), the selection following the old -> new
+// new nodes marked "new" in the graph (not as search hits; quietly, keeping the family colours, said
+// once when most boxes are new, back after an undo for the step that remains), the selection following the old -> new
 // map, the reason an op stays, saving the decomposed program, and the before / after view of a
 // rewrite (from the history and from a selected new node).
 #include "support/zoo_files.h"
@@ -15,11 +16,18 @@
 #include "views/decomp/decomp_pane.h"
 #include "views/decomp/decomposition.h"
 #include "views/document.h"
+#include "support/color_distance.h"
+#include "core/ops/op_family.h"
 #include "views/graph/graph_items.h"
+#include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
+#include "views/graph/new_node_marker.h"
 #include "views/main_window.h"
 
 #include <QComboBox>
+#include <QLabel>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
 #include <QPlainTextEdit>
 #include <QPushButton>
 
@@ -66,6 +74,29 @@ QStringList markedNodes(const Document& doc, const GraphScene& scene, int step) 
     return out;
 }
 
+/// The nodes the step at history position `step` (1-based) made, sorted.
+QStringList madeByStep(const DecompPane& pane, int step) {
+    QStringList out;
+    for (const auto& a : pane.decomposition()->session()->history()[size_t(step - 1)]->applied)
+        for (const auto& n : a.newNodes) out << QString::fromStdString(n);
+    out.sort();
+    return out;
+}
+
+/// The colour `box` paints at its point `at` (item coordinates) when drawn at `zoom`.
+QColor paintedAt(NodeItem* box, double zoom, const QPointF& at) {
+    QImage image(QSize(8, 8) + (box->boundingRect().size() * zoom).toSize(), QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    p.translate(4, 4);
+    p.scale(zoom, zoom);
+    p.translate(-box->boundingRect().topLeft());
+    QStyleOptionGraphicsItem option;
+    box->paint(&p, &option, nullptr);
+    p.end();
+    return image.pixelColor((QPointF(4, 4) + (at - box->boundingRect().topLeft()) * zoom).toPoint());
+}
+
 int countAtLevel(const core::Program& p, core::IrLevel level) {
     int n = 0;
     for (const auto& node : p.graph.nodes)
@@ -81,6 +112,7 @@ private slots:
     void initTestCase();
     void stepAllThenUndoRedo_data();
     void stepAllThenUndoRedo();
+    void newMarksQuietAndBackAfterUndo();
     void selectionFollowsMap();
     void blockedOpsShowReason();
     void stepButtonsSayWhyNot();
@@ -177,6 +209,60 @@ void TstDecompGui::stepAllThenUndoRedo() {
     QCOMPARE(int(pane.currentLevel()), endLevel);
     QVERIFY(testing::waitForLayout(doc));
     QTRY_COMPARE_WITH_TIMEOUT(markedNodes(doc, scene, 1), expected, 30000);
+}
+
+// Two steps on the GPT block (core ATen): one node, then the rest to prims, the second making most
+// boxes new: every marked box keeps its op family's fill, drawn plain (zoomed far out) and readable; the
+// mark's colour is far from every family's; with that many new the tags give way to one note above the
+// graph; an undo brings back the marks of the step that remains, tagged each as they are few.
+void TstDecompGui::newMarksQuietAndBackAfterUndo() {
+    Document doc;
+    DecompPane pane(&doc);
+    GraphPane graph(&doc);
+    GraphScene& scene = *graph.scene();
+    QVERIFY(load(doc, "zoo/gpt_block/model.pt2"));
+    const auto candidates = pane.decomposition()->candidates();
+    QVERIFY(!candidates.empty());
+    QVERIFY(pane.decomposition()->stepNode(QString::fromStdString(candidates.front().node)));
+    QVERIFY(waitStep(pane));
+    const QStringList first = madeByStep(pane, 1);
+    QTRY_COMPARE_WITH_TIMEOUT(markedNodes(doc, scene, 1), first, 30000);
+    QVERIFY(pane.stepAll());
+    QVERIFY(waitStep(pane));
+    QCOMPARE(int(pane.currentLevel()), int(core::IrLevel::Prims));
+    const QStringList second = madeByStep(pane, 2);
+    QVERIFY(testing::waitForLayout(doc));
+    QTRY_COMPARE_WITH_TIMEOUT(markedNodes(doc, scene, 2), second, 30000);
+    QVERIFY(scene.newNodeMarker()->markedCount() > NewNodeMarker::kTagEachUpTo);
+    int ops = 0;
+    for (NodeItem* box : scene.nodeItems()) ops += box->item().kind == core::VisibleItem::Kind::Op;
+    QVERIFY2(scene.newNodeMarker()->markedCount() * 2 > ops, "most boxes are new");
+    for (NodeItem* box : scene.nodeItems()) {
+        if (box->newStep() == 0) continue;
+        QVERIFY(!box->newTagged());
+        QVERIFY(!box->data(kTagRectKey).isValid());
+        const QRectF r = box->boxRect();
+        QCOMPARE(paintedAt(box, 0.05, r.center()), box->fill());                                   // plain
+        QCOMPARE(paintedAt(box, 1.0, QPointF(r.right() - 4, r.center().y())), box->fill());       // readable
+    }
+    QVERIFY(graph.newNodesNote()->isVisibleTo(&graph));
+    QVERIFY2(graph.newNodesNote()->text().contains(
+                 QString("step 2 made %1 of the %2 boxes").arg(scene.newNodeMarker()->markedCount()).arg(scene.nodeItemCount())),
+             qPrintable(graph.newNodesNote()->text()));
+    for (int f = 0; f <= int(core::OpFamily::Other); ++f) {
+        const QColor fill = themedFill(core::opFamilyColor(core::OpFamily(f)), false);
+        const double distance = testing::ciede2000(testing::toLab(newNodeColor()), testing::toLab(fill));
+        QVERIFY2(distance > 20, qPrintable(QString("%1: %2").arg(core::opFamilyName(core::OpFamily(f))).arg(distance)));
+    }
+
+    // undo: the program of step 1, its nodes marked again (as few as they are, tagged each)
+    QVERIFY(pane.undo());
+    QVERIFY(testing::waitForLayout(doc));
+    QTRY_COMPARE_WITH_TIMEOUT(markedNodes(doc, scene, 1), first, 30000);
+    QCOMPARE(doc.newNodes().step, 1);
+    for (NodeItem* box : scene.nodeItems())
+        if (box->newStep() > 0) QCOMPARE(box->newTagged(), first.size() <= NewNodeMarker::kTagEachUpTo);
+    QVERIFY(graph.newNodesNote()->text().contains("step 1 made"));
 }
 
 void TstDecompGui::selectionFollowsMap() {

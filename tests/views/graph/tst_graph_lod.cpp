@@ -79,10 +79,10 @@ void TstGraphLod::plainBoxesStillDrawnAndSelectable() {
 }
 
 void TstGraphLod::searchHitsUnchanged() {
-    IRLENS_REQUIRE_SHARED();
+    testing::zooDir();
     Document doc;
     GraphPane pane(&doc);
-    QVERIFY(testing::openAndWait(doc, testing::fixture("generated/deep_stack/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, testing::fixture("zoo/deep_residual_stack/model.pt2")).isEmpty());
     doc.expandAll();
     QVERIFY(testing::waitForLayout(doc));
     QTRY_VERIFY(!pane.scene()->isBuilding() && pane.scene()->layout() == doc.layout());

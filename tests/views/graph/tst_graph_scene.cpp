@@ -133,10 +133,10 @@ void TstGraphScene::everyFixture() {
     for (auto* item : scene.nodeItems()) QVERIFY(item->item().id.rfind("in:p_", 0) != 0);
 }
 
-// deep_stack: 240 blocks under "layers", then a head. (The zoo's stack records each node's own module under
-// the root, not the chain of its parents, so it has no "layers" module to open.)
+// 240 blocks under "layers", then a head: the zoo's deep residual stack and PyTorch's deep_stack.
 void TstGraphScene::expandCollapseDeepStack_data() {
     QTest::addColumn<QString>("model");
+    QTest::newRow("zoo/deep_residual_stack") << "zoo/deep_residual_stack/model.pt2";
     QTest::newRow("deep_stack") << "generated/deep_stack/model.pt2";
 }
 
@@ -290,11 +290,11 @@ void TstGraphScene::oneNamePerNode() {
 }
 
 void TstGraphScene::nodeContextMenu() {
-    IRLENS_REQUIRE_SHARED();
+    testing::zooDir();
     Document doc;
     GraphPane pane(&doc);
     GraphView& view = *pane.view();
-    QVERIFY(testing::openAndWait(doc, fixture("generated/tiny_mlp/model.training.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/mlp_training/model.pt2")).isEmpty());
     const auto& g = *doc.graph();
     // a linear that reads another node (the first reads only the input x)
     int linear = -1;
@@ -311,7 +311,7 @@ void TstGraphScene::nodeContextMenu() {
             if (!act->isSeparator()) a[act->text().section(" (", 0, 0)] = act;
         for (const char* t : {"Show source", "Decompose this node", "Find producers", "Find users"})
             QVERIFY2(a.count(t), t);
-        QVERIFY(a["Show source"]->isEnabled()); // pt2gen recorded the model's stack
+        QVERIFY(a["Show source"]->isEnabled()); // the program records the model's stack
         QVERIFY(a["Decompose this node"]->isEnabled()); // linear has a training -> core rule
         // Find users: the users become the search hits and the first is selected
         const auto users = usersOf(g, linear);
@@ -369,38 +369,38 @@ void TstGraphScene::symbolHighlight() {
 }
 
 void TstGraphScene::searchAndNavigate() {
-    IRLENS_REQUIRE_SHARED();
+    testing::zooDir();
     Document doc;
     GraphPane pane(&doc);
-    QVERIFY(testing::openAndWait(doc, fixture("generated/resnet18/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/gpt_block/model.pt2")).isEmpty());
     const auto& g = *doc.graph();
-    int convs = 0;
-    for (const auto& n : g.nodes) convs += n.target.op() == "convolution";
-    QCOMPARE(convs, 20);
-    QCOMPARE(pane.search("convolution"), 20);
-    QCOMPARE(pane.search("layer2.1"), [&] {
+    int norms = 0;
+    for (const auto& n : g.nodes) norms += n.target.op() == "native_layer_norm";
+    QCOMPARE(norms, 3); // ln1, ln2, ln_f
+    QCOMPARE(pane.search("native_layer_norm"), norms);
+    QCOMPARE(pane.search("attn.q_proj"), [&] {
         int n = 0;
         for (size_t k = 0; k < g.nodes.size(); ++k)
-            n += doc.scope().tree->module(doc.scope().tree->moduleOfNode(static_cast<int>(k))).path.rfind("layer2.1", 0) == 0;
+            n += doc.scope().tree->module(doc.scope().tree->moduleOfNode(static_cast<int>(k))).path.rfind("attn.q_proj", 0) == 0;
         return n;
     }());
-    QCOMPARE(pane.search("^conv.*_1$", true), [&] {
+    QCOMPARE(pane.search("^add.*_1$", true), [&] {
         int n = 0;
-        for (const auto& node : g.nodes) n += QRegularExpression("^conv.*_1$", QRegularExpression::CaseInsensitiveOption)
+        for (const auto& node : g.nodes) n += QRegularExpression("^add.*_1$", QRegularExpression::CaseInsensitiveOption)
                                                    .match(QString::fromStdString(node.name)).hasMatch();
         return n;
     }());
     QCOMPARE(pane.search("([", true), 0); // invalid regex: no hits, no crash
-    pane.search("convolution");
+    pane.search("native_layer_norm");
     const int first = pane.nextHit();
     QCOMPARE(doc.selectedNode(), first);
-    QCOMPARE(g.nodes[static_cast<size_t>(first)].target.op(), std::string("convolution"));
+    QCOMPARE(g.nodes[static_cast<size_t>(first)].target.op(), std::string("native_layer_norm"));
     const int last = pane.nextHit(true);
-    QVERIFY(last != first || convs == 1);
+    QVERIFY(last != first);
     // search hits are outlined
     int outlined = 0;
     for (auto* item : pane.scene()->nodeItems()) outlined += (item->emphasis() & int(Emphasis::SearchHit)) != 0;
-    QCOMPARE(outlined, 20);
+    QCOMPARE(outlined, norms);
     // Alt+Down walks to the first user, Alt+Up back to the producer
     doc.selectNode(first);
     const int user = firstUserOf(g, first);
@@ -465,12 +465,12 @@ void TstGraphScene::familiesToldApart() {
 }
 
 void TstGraphScene::decompositionStepKeepsTheDrawing() {
-    IRLENS_REQUIRE_SHARED();
+    testing::zooDir();
     Document doc;
     GraphScene scene(&doc);
     GraphView view(&doc, &scene);
     view.resize(900, 700);
-    QVERIFY(testing::openAndWait(doc, fixture("generated/tiny_gpt/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/gpt_block/model.pt2")).isEmpty());
     QHash<QString, QRectF> before;
     for (auto* item : scene.nodeItems()) before[QString::fromStdString(item->item().id)] = item->sceneBoundingRect();
     core::DecompSessionOptions o;
@@ -483,7 +483,7 @@ void TstGraphScene::decompositionStepKeepsTheDrawing() {
     auto step = session.stepNode(node, core::DecompStage::ToPrims);
     QVERIFY2(step.isOk(), step.error().c_str());
     const QRectF replaced = before.value(QString::fromStdString(node));
-    doc.setProgram(session.current(), "tiny_gpt (prims)");
+    doc.setProgram(session.current(), "gpt_block (prims)");
     QVERIFY(testing::waitForLayout(doc));
     QVERIFY(doc.layoutIsIncremental());
     int kept = 0, moved = 0, fresh = 0;
@@ -588,13 +588,13 @@ void TstGraphScene::oldItemsHiddenAtOnceDeletedLater() {
 }
 
 // A layout of many boxes is preceded by a coarser one (modules open down to a shallower depth),
-// drawn while the full one is made; small layouts come alone. deep_stack expanded has about 5,000
-// boxes: the threshold is lowered to see it.
+// drawn while the full one is made; small layouts come alone. The zoo's deep residual stack expanded has
+// about 1,700 boxes: the threshold is lowered to see it.
 void TstGraphScene::longLayoutShowsACoarserOneFirst() {
-    IRLENS_REQUIRE_SHARED();
+    testing::zooDir();
     Document doc;
     GraphScene scene(&doc);
-    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/deep_residual_stack/model.pt2")).isEmpty());
     doc.setPreviewFromBoxes(1000);
     std::vector<core::LayoutPtr> previews;
     bool drawnWhileBusy = false;
@@ -658,13 +658,13 @@ void TstGraphScene::smallerRectWaitsForTheOldItems() {
 // left to Qt, the depth chosen for the first few items indexed stays, and every repaint of the
 // expanded graph then sorted thousands of items from a handful of leaves.
 void TstGraphScene::indexDeepEnoughAfterExpanding() {
-    IRLENS_REQUIRE_SHARED();
+    testing::zooDir();
     Document doc;
     GraphScene scene(&doc);
     QGraphicsView view(&scene);
     view.resize(800, 600);
     view.show();
-    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/deep_residual_stack/model.pt2")).isEmpty());
     QTRY_VERIFY(!scene.isBuilding());
     view.viewport()->repaint(); // the collapsed drawing indexed and painted first
     const int collapsed = static_cast<int>(scene.items().size());

@@ -101,20 +101,20 @@ void TstItemModels::modelsPassTester() {
 }
 
 void TstItemModels::inspectorShowsConvolution() {
-    IRLENS_REQUIRE_SHARED();
+    testing::zooDir();
     Document doc;
     NodeInspectorModel inspector(&doc);
-    QVERIFY(testing::openAndWait(doc, fixture("generated/resnet18/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/conv_attention/model.pt2")).isEmpty());
     const int conv = firstNodeWithOp(*doc.graph(), "convolution");
     QVERIFY(conv >= 0);
     doc.selectNode(conv);
     const QString name = QString::fromStdString(doc.graph()->nodes[static_cast<size_t>(conv)].name);
-    // the stem convolution: 1x3x224x224 -> 64 channels at 112x112
+    // the stem convolution: 1x3x16x16 -> 16 channels at 16x16
     QModelIndex outs = childByKey(inspector, {}, "Outputs");
     QVERIFY(outs.isValid());
     QModelIndex out = inspector.index(0, 0, outs);
-    QCOMPARE(out.siblingAtColumn(1).data().toString(), QString("f32[1, 64, 112, 112]"));
-    QCOMPARE(childByKey(inspector, out, "strides").siblingAtColumn(1).data().toString(), QString("[802816, 12544, 112, 1]"));
+    QCOMPARE(out.siblingAtColumn(1).data().toString(), QString("f32[1, 16, 16, 16]"));
+    QCOMPARE(childByKey(inspector, out, "strides").siblingAtColumn(1).data().toString(), QString("[4096, 256, 16, 1]"));
     QCOMPARE(childByKey(inspector, out, "device").siblingAtColumn(1).data().toString(), QString("cpu"));
     QModelIndex node = childByKey(inspector, {}, "Node");
     QCOMPARE(childByKey(inspector, node, "name").siblingAtColumn(1).data().toString(), name);
@@ -132,11 +132,11 @@ void TstItemModels::inspectorShowsConvolution() {
     QCOMPARE(inspector.index(frames - 1, 0, st).data().toString(),
              QString("%1:%2").arg(QString::fromStdString(lastFrame.file)).arg(lastFrame.line));
     QVERIFY(QString::fromStdString(lastFrame.code).contains("conv"));
-    // module stack breadcrumb ends in conv1
-    QVERIFY(childByKey(inspector, {}, "Module stack").siblingAtColumn(1).data().toString().endsWith("conv1"));
+    // module stack breadcrumb ends in the stem's conv
+    QCOMPARE(childByKey(inspector, {}, "Module stack").siblingAtColumn(1).data().toString(), QString::fromUtf8("stem › conv"));
     // the argument "input" links to the graph input (no producer node), "weight" to the parameter
     QModelIndex args = childByKey(inspector, {}, "args");
-    QCOMPARE(childByKey(inspector, args, "weight").data(InfoTreeModel::LinkRole).toString(), QString("node:p_conv1_weight"));
+    QCOMPARE(childByKey(inspector, args, "weight").data(InfoTreeModel::LinkRole).toString(), QString("node:p_stem_conv_weight"));
 }
 
 void TstItemModels::inspectorLinksAndSource() {
@@ -274,23 +274,23 @@ void TstItemModels::inspectorInTheSpecsWords() {
 
 // A placeholder of lifted state: its InputKind, state_dict target, meta['val'] and users.
 void TstItemModels::placeholderSelected() {
-    IRLENS_REQUIRE_SHARED();
+    testing::zooDir();
     Document doc;
     NodeInspectorModel inspector(&doc);
-    QVERIFY(testing::openAndWait(doc, fixture("generated/resnet18/model.pt2")).isEmpty());
-    doc.selectItem("in:p_conv1_weight");
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/conv_attention/model.pt2")).isEmpty());
+    doc.selectItem("in:p_stem_conv_weight");
     QCOMPARE(doc.selectedNode(), -1);
     QModelIndex node = childByKey(inspector, {}, "Node");
     QCOMPARE(childByKey(inspector, node, "opcode").siblingAtColumn(1).data().toString(), QString("placeholder"));
     QCOMPARE(childByKey(inspector, node, "input kind").siblingAtColumn(1).data().toString(), QString("PARAMETER"));
-    QCOMPARE(childByKey(inspector, node, "state_dict target").siblingAtColumn(1).data().toString(), QString("conv1.weight"));
-    QVERIFY(childByKey(inspector, node, "stored").siblingAtColumn(1).data().toString().startsWith("float32[64, 3, 7, 7]"));
-    QCOMPARE(childByKey(inspector, {}, "meta['val']").siblingAtColumn(1).data().toString(), QString("f32[64, 3, 7, 7]"));
+    QCOMPARE(childByKey(inspector, node, "state_dict target").siblingAtColumn(1).data().toString(), QString("stem.conv.weight"));
+    QVERIFY(childByKey(inspector, node, "stored").siblingAtColumn(1).data().toString().startsWith("float32[16, 3, 3, 3]"));
+    QCOMPARE(childByKey(inspector, {}, "meta['val']").siblingAtColumn(1).data().toString(), QString("f32[16, 3, 3, 3]"));
     QModelIndex users = childByKey(inspector, {}, "users");
     QCOMPARE(inspector.rowCount(users), 1);
     QCOMPARE(inspector.index(0, 0, users).data().toString(), QString("convolution"));
     // a buffer says whether it is persistent; the user input is USER_INPUT
-    doc.selectItem("in:b_bn1_running_mean");
+    doc.selectItem("in:b_stem_bn_running_mean");
     QCOMPARE(childByKey(inspector, childByKey(inspector, {}, "Node"), "persistent").siblingAtColumn(1).data().toString(), QString("True"));
     doc.selectItem("in:x");
     QCOMPARE(childByKey(inspector, childByKey(inspector, {}, "Node"), "input kind").siblingAtColumn(1).data().toString(), QString("USER_INPUT"));
@@ -303,7 +303,7 @@ void TstItemModels::placeholderSelected() {
 // The output node of buffer_mutation: each position with its OutputKind and target; a mutation's path
 // from the buffer's placeholder outlined; the pytree specs as trees with the value names as leaves.
 void TstItemModels::outputNodeWalksTheSignature() {
-    IRLENS_REQUIRE_SHARED();
+    IRLENS_REQUIRE_SHARED(); // the zoo's programs record no pytree specs
     Document doc;
     NodeInspectorModel inspector(&doc);
     QVERIFY(testing::openAndWait(doc, fixture("generated/buffer_mutation/model.pt2")).isEmpty());

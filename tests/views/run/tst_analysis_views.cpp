@@ -11,9 +11,12 @@
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
+#include "views/graph/overlay_items.h"
 #include "views/main_window.h"
 #include "views/run/analysis_docks.h"
 #include "views/run/heatmap_overlay.h"
+#include "views/inspect/node_inspector_model.h"
+#include "views/run/profile_table_model.h"
 #include "views/run/run_controller.h"
 #include "views/run/run_snapshot.h"
 #include "views/run/source_pane.h"
@@ -47,6 +50,7 @@ private slots:
     void memoryOverlay();
     void timelineMemoryPeak();
     void libraryLinesFoldedByDefault();
+    void foldedBatchNormSaysWhere();
 };
 
 void TstAnalysisViews::initTestCase() {
@@ -201,6 +205,9 @@ void TstAnalysisViews::missingFileIsNamed() {
 void TstAnalysisViews::memoryOverlay() {
     IRLENS_REQUIRE_SHARED(); // the zoo's block holds values of one size: nothing to tell apart by bytes
     MainWindow w;
+    // before a run there is nothing to colour: the action is off and says to run first
+    QVERIFY(!w.analysisDocks()->memoryOverlayAction()->isEnabled());
+    QVERIFY(w.analysisDocks()->memoryOverlayAction()->toolTip().contains("run the program first"));
     QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
     HeatmapOverlay* overlay = w.runController()->heatmap();
     QVERIFY(!overlay->isEnabled());
@@ -224,24 +231,72 @@ void TstAnalysisViews::memoryOverlay() {
     QVERIFY(overlay->heatColorOf(most) != overlay->heatColorOf(least));
     QCOMPARE(overlay->heatColorOf(most), viridis(1.0));
     QVERIFY(overlay->legend()->isVisible());
+    // a box holding nothing at the peak says so, rather than "0 KiB · 0.0%"
+    int empty = 0;
+    for (NodeItem* box : w.graphPane()->scene()->nodeItems()) {
+        auto* note = dynamic_cast<const OverlayBox*>(overlay->overlayOf(box));
+        if (!note) continue;
+        QVERIFY2(!note->note().startsWith("0 "), qPrintable(note->note()));
+        if (overlay->bytesOfItem(box->index()) == 0) {
+            QCOMPARE(note->note(), QString("nothing live at the peak"));
+            ++empty;
+        }
+    }
+    QVERIFY(empty > 0);
     w.analysisDocks()->memoryOverlayToggle()->setChecked(false);
     QVERIFY(!overlay->overlayOf(most));
     QVERIFY(!overlay->legend()->isVisible());
     QVERIFY(!action->isChecked());
 }
 
-// The timeline's memory band peaks at the Memory dock's peak, and shows it while the peak node runs.
+// The timeline's memory band peaks at the Memory dock's activations + workspace at its peak, and shows it while the peak node runs.
 void TstAnalysisViews::timelineMemoryPeak() {
     MainWindow w;
     QCOMPARE(openAndRun(w, "zoo/gpt_block"), QString());
     const MemorySummary& mem = w.analysisDocks()->memoryCurve()->memory();
     TimelineWidget* tl = w.runController()->timeline();
     QVERIFY(mem.peakBytes > 0);
-    QCOMPARE(tl->memoryPeakBytes(), mem.peakBytes);
+    // the band counts what the engine allocates (activations + workspace), as the Profile's peak does:
+    // the weights and inputs, held throughout, are left out
+    QCOMPARE(tl->memoryPeakBytes(), mem.runPeakBytes);
+    QVERIFY(mem.peakBytes > mem.runPeakBytes); // the weights and inputs
     QVERIFY(!tl->memoryBand().isEmpty());
     const int peakNode = mem.curve[static_cast<size_t>(mem.peak)].node;
     for (const RunTiming& t : w.document()->runResult()->timings)
-        if (t.node == peakNode) QCOMPARE(tl->memoryAt(t.startNs), mem.peakBytes);
+        if (t.node == peakNode) QCOMPARE(tl->memoryAt(t.startNs), mem.runPeakBytes);
+}
+
+// resnet18's batch norms are folded into their convolutions: each runs in next to no time and
+// allocates nothing, and the Profile's tooltip and the Node pane name the convolution that does the work.
+void TstAnalysisViews::foldedBatchNormSaysWhere() {
+    IRLENS_REQUIRE_SHARED();
+    MainWindow w;
+    QCOMPARE(openAndRun(w, "resnet18"), QString());
+    const RunSnapshotPtr run = w.document()->runResult();
+    const auto bn = std::find_if(run->nodes.begin(), run->nodes.end(), [](const RunNode& n) { return n.op.find("batch_norm") != std::string::npos; });
+    QVERIFY2(bn != run->nodes.end(), "resnet18 has batch norms");
+    QVERIFY2(bn->fusedInto.starts_with("convolution"), bn->fusedInto.c_str());
+    const QString into = QString::fromStdString(bn->fusedInto);
+    // the Profile row's tooltip
+    ProfileTableModel* profile = w.runController()->profileModel();
+    QCOMPARE(profile->grouping(), ProfileTableModel::Grouping::ByNode);
+    int row = -1;
+    for (int r = 0; r < profile->rowCount() && row < 0; ++r)
+        if (profile->index(r, 0).data().toString() == QString::fromStdString(bn->name)) row = r;
+    QVERIFY(row >= 0);
+    const QString tip = profile->index(row, ProfileTableModel::SelfMs).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains("folded into " + into), qPrintable(tip));
+    // the Node pane, with a link to the convolution
+    w.document()->selectNode(bn->node);
+    NodeInspectorModel* inspector = w.inspectorModel();
+    const QModelIndex folded = inspector->findRow("Last run", "folded into");
+    QVERIFY2(folded.isValid(), "no 'folded into' row under Last run");
+    QCOMPARE(folded.siblingAtColumn(1).data().toString(), into);
+    QCOMPARE(folded.siblingAtColumn(1).data(InfoTreeModel::LinkRole).toString(), "node:" + into);
+    // a convolution is not folded anywhere: its Last run section has no such row
+    w.document()->selectNode(w.document()->nodeIndexOf(into));
+    QVERIFY(inspector->findRow("Last run", "median").isValid());
+    QVERIFY(!inspector->findRow("Last run", "folded into").isValid());
 }
 
 QTEST_MAIN(TstAnalysisViews)

@@ -1,7 +1,8 @@
 // The Roofline dock driven as a user drives it, after a real run: a dot per node that ran and did
 // arithmetic (counted from the run's own node records), hovering a dot names its node, a click
 // selects it in the Document, a node selected elsewhere gets a ring drawn round its dot, and the
-// Profile's "% of roof" column agrees with the dock. The axis maths on its own, without a widget.
+// Profile's "% of roof" column agrees with the dock and says why a node passes 100 %. The axis maths
+// and the cell's words on their own, without a widget.
 // engine headers (oneTBB) before Qt's
 #include "core/exec/engine.h"
 
@@ -98,6 +99,8 @@ private slots:
     void axesFitEveryDot();
     void drivenByMouse_data();
     void drivenByMouse();
+    void roofCellSaysWhyOver100_data();
+    void roofCellSaysWhyOver100();
 };
 
 void TstRooflineDock::initTestCase() {
@@ -209,8 +212,35 @@ void TstRooflineDock::drivenByMouse() {
             QVERIFY(!shown.isValid());
             continue;
         }
-        QCOMPARE(shown.toString(), QString::number(100.0 * q->share, 'f', 1));
+        QCOMPARE(shown.toString(), roofCellText(100.0 * q->share, !q->computeBound));
+        const QString tip = model->index(r, ProfileTableModel::RoofPct).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains("in cache") == (q->share > 1.0005 && !q->computeBound), qPrintable(tip));
     }
+}
+
+// Over 100 % of the roof a bare number misleads: the cell says which roof it passed and what that means.
+void TstRooflineDock::roofCellSaysWhyOver100_data() {
+    QTest::addColumn<double>("percent");
+    QTest::addColumn<bool>("memoryBound");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("tipSays");
+    QTest::addRow("under the roof") << 42.25 << true << "42.3" << "";
+    QTest::addRow("at the roof, rounded") << 100.04 << true << "100.0" << "";
+    QTest::addRow("memory-bound, in cache") << 250.0 << true << "250.0 · in cache" << "faster than main memory could have fed it";
+    QTest::addRow("compute-bound, above") << 130.0 << false << "130.0 · above roof" << "faster than the compute roof allows";
+}
+
+void TstRooflineDock::roofCellSaysWhyOver100() {
+    QFETCH(double, percent);
+    QFETCH(bool, memoryBound);
+    QFETCH(QString, text);
+    QFETCH(QString, tipSays);
+    QCOMPARE(roofCellText(percent, memoryBound), text);
+    const QString tip = roofCellTip(percent, memoryBound, 12.5);
+    QVERIFY(tip.startsWith(QString("%1 % of the roof").arg(percent, 0, 'f', 1)));
+    QVERIFY(tip.contains("12.5 µs"));
+    if (tipSays.isEmpty()) QVERIFY(!tip.contains("Over 100 %"));
+    else QVERIFY2(tip.contains(tipSays), qPrintable(tip));
 }
 
 QTEST_MAIN(TstRooflineDock)

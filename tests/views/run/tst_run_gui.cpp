@@ -9,6 +9,7 @@
 #include "support/zoo_files.h"
 #include "support/gui_test_util.h"
 #include "views/graph/graph_items.h"
+#include "views/qstring_util.h"
 #include "views/graph/graph_pane.h"
 #include "views/graph/graph_scene.h"
 #include "views/graph/graph_view.h"
@@ -153,11 +154,15 @@ void TstRunGui::runsAndShows() {
         QVERIFY2(!name.startsWith("getitem") || detail.contains("getitem"), qPrintable(name + " " + detail));
     }
     QVERIFY2(std::abs(shares - 100.0) < 0.05 * model->rowCount() + 0.1, qPrintable(QString::number(shares)));
+    // the count column counts runs of a node here, nodes of a group below: its header says which
+    QCOMPARE(model->headerData(ProfileTableModel::Calls, Qt::Horizontal).toString(), QString("Runs"));
+    QVERIFY(model->headerData(ProfileTableModel::Calls, Qt::Horizontal, Qt::ToolTipRole).toString().contains("measured runs"));
 
     // by op: one row per op, each the sum of its nodes
     rc->groupingCombo()->setCurrentIndex(1);
     QCOMPARE(model->grouping(), ProfileTableModel::Grouping::ByOp);
     QCOMPARE(model->rowCount(), static_cast<int>(perOp.size()));
+    QCOMPARE(model->headerData(ProfileTableModel::Calls, Qt::Horizontal).toString(), QString("Nodes"));
     for (int r = 0; r < model->rowCount(); ++r) {
         const QString op = model->index(r, 0).data().toString();
         QVERIFY2(perOp.count(op), qPrintable(op));
@@ -594,6 +599,14 @@ void TstRunGui::memoryPathAndLines() {
     QVERIFY(what.scaledNodes >= 8); // two per block, four blocks
     QVERIFY(what.predictedWallNs < base.predictedWallNs);
     QVERIFY(ad->pathSummary()->text().startsWith("What if bmm"));
+    // one baseline, stated once: the model's prediction of the run as measured; the measured wall time,
+    // a second baseline, is not in the line
+    const QString whatIfLine = ad->pathSummary()->text();
+    QVERIFY2(whatIfLine.contains(msCell(what.predictedWallNs) + " ms instead of the " + msCell(base.predictedWallNs) + " ms"), qPrintable(whatIfLine));
+    QVERIFY2(whatIfLine.count(msCell(base.predictedWallNs) + " ms") == 1, qPrintable(whatIfLine));
+    QVERIFY2(!whatIfLine.contains("measured wall time"), qPrintable(whatIfLine));
+    if (msCell(base.measuredWallNs) != msCell(base.predictedWallNs) && msCell(base.measuredWallNs) != msCell(what.predictedWallNs))
+        QVERIFY2(!whatIfLine.contains(msCell(base.measuredWallNs) + " ms"), qPrintable(whatIfLine));
     ad->whatIfSelector()->setText("no_such_op");
     ad->applyWhatIf();
     QVERIFY(ad->pathSummary()->text().contains("not understood"));

@@ -198,13 +198,13 @@ void TstLearnGui::explainThisProgram() {
 }
 
 void TstLearnGui::explainSharedFixture() {
-    IRLENS_REQUIRE_SHARED();
+    testing::zooDir();
     MainWindow w;
     w.show();
-    QVERIFY(testing::openAndWait(*w.document(), testing::fixture("generated/buffer_mutation/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(*w.document(), testing::fixture("zoo/buffer_mutation/model.pt2")).isEmpty());
     w.learn()->showExplanation();
     ExplainDialog* d = w.learn()->explanation();
-    QTRY_VERIFY(d->text()->toPlainText().contains("add_1 becomes buffer ema (b_ema, BUFFER_MUTATION)"));
+    QTRY_VERIFY(d->text()->toPlainText().contains("add_1 becomes buffer average (b_average, BUFFER_MUTATION)"));
     QVERIFY(testing::clickAnchor(d->text(), "node:add_1"));
     QCOMPARE(w.document()->selectedNode(), w.document()->nodeIndexOf("add_1"));
 }

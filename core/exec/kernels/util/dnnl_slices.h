@@ -10,7 +10,7 @@
 #include "core/exec/kernel_context.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
-#include <tbb/parallel_for.h>
+#include "core/exec/kernels/util/parts.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -59,8 +59,7 @@ inline bool runDnnlSlices(KernelContext& ctx, const std::string& key, int64_t ro
         st->prims[p].execute(s, {{DNNL_ARG_SRC, in}, {DNNL_ARG_DST, out}});
         s.wait();
     };
-    if (st->prims.size() == 1) runPart(0);
-    else tbb::parallel_for(size_t(0), st->prims.size(), runPart);
+    forEachPart(static_cast<int64_t>(st->prims.size()), [&](int64_t p) { runPart(static_cast<size_t>(p)); });
     return true;
 }
 

@@ -8,7 +8,7 @@
 #include <oneapi/dnnl/dnnl.h>
 #endif
 
-#include <tbb/parallel_for.h>
+#include "core/exec/kernels/util/parts.h"
 
 namespace irlens::core::exec {
 
@@ -86,7 +86,7 @@ void gemm(KernelContext& ctx, const Tensor& a, const Tensor& b, const Tensor& c,
             const int64_t extent = byCols ? N : M;
             const int64_t step = std::max<int64_t>(16, (extent / parts + 15) / 16 * 16);
             const int64_t chunks = (extent + step - 1) / step;
-            tbb::parallel_for(int64_t(0), chunks, [&](int64_t k) {
+            forEachPart(chunks, [&](int64_t k) {
                 int64_t lo = k * step, hi = std::min(extent, lo + step);
                 if (byCols) block(0, M, lo, hi);
                 else block(lo, hi, 0, N);

@@ -5,8 +5,7 @@
 
 #include "core/exec/tensor.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "core/exec/kernels/util/parts.h"
 
 #include <algorithm>
 #include <array>
@@ -100,8 +99,7 @@ template <size_t N, class Body>
 void runLoop(const LoopPlan<N>& p, int threads, Body body) {
     if (p.numel == 0) return;
     if (threads > 1 && p.numel >= 2 * kParallelGrain) {
-        tbb::parallel_for(tbb::blocked_range<int64_t>(0, p.numel, kParallelGrain),
-                          [&](const tbb::blocked_range<int64_t>& r) { runLoopRange(p, r.begin(), r.end(), body); });
+        forEachRange(p.numel, kParallelGrain, [&](int64_t begin, int64_t end) { runLoopRange(p, begin, end, body); });
     } else {
         runLoopRange(p, 0, p.numel, body);
     }
@@ -168,8 +166,7 @@ template <class F>
 void parallelRange(int threads, int64_t n, int64_t costPerItem, F f) {
     if (threads > 1 && n > 1 && n * costPerItem >= 2 * kParallelGrain) {
         int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, costPerItem));
-        tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, grain),
-                          [&](const tbb::blocked_range<int64_t>& r) { f(r.begin(), r.end()); });
+        forEachRange(n, grain, f);
     } else {
         f(0, n);
     }
