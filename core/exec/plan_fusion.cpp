@@ -147,9 +147,23 @@ struct Fuser {
         int r = soleReader(out);
         if (!product && r >= 0 && foldBatchNorm(c, g.nodes[static_cast<size_t>(r)])) out = soleOutput(g.nodes[static_cast<size_t>(r)]);
         r = soleReader(out);
+        // a product of a 3-D input's rows is viewed back to 3-D before its activation (linear layers
+        // on [batch, tokens, features]): the relu of the view is the view of the relu
+        if (product && r >= 0 && isReshape(g.nodes[static_cast<size_t>(r)]) && readsFirst(g.nodes[static_cast<size_t>(r)], out)) {
+            out = soleOutput(g.nodes[static_cast<size_t>(r)]);
+            r = soleReader(out);
+        }
         if (r < 0) return;
         PlanNode& a = g.nodes[static_cast<size_t>(r)];
-        if (!a.args.empty() && a.args[0].source == PlanArg::Source::Slot && a.args[0].slot == out) fuseActivation(c, a, product);
+        if (readsFirst(a, out)) fuseActivation(c, a, product);
+    }
+
+    static bool readsFirst(const PlanNode& pn, int slot) {
+        return !pn.args.empty() && pn.args[0].source == PlanArg::Source::Slot && pn.args[0].slot == slot;
+    }
+
+    static bool isReshape(const PlanNode& pn) {
+        return pn.key == "aten::view.default" || pn.key == "aten::_unsafe_view.default" || pn.key == "aten::reshape.default";
     }
 };
 

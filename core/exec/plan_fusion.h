@@ -6,8 +6,8 @@
 // batch norm folded into its weights and bias (w' = w·γ/√(σ²+ε), b' = (b-μ)·γ/√(σ²+ε) + β, computed
 // once here in double), and a following relu / hardtanh that is the only reader becomes the
 // convolution's post-op. A relu that is the only reader of a matrix product's result (mm, addmm,
-// linear) becomes the product's post-op the same way (transformer feed-forward layers): one pass
-// over the activations fewer. The folded nodes still run, in the same order, but only pass their
+// linear) becomes the product's post-op the same way, also when a view or reshape of the product
+// stands between them (transformer feed-forward layers): one pass over the activations fewer. The folded nodes still run, in the same order, but only pass their
 // input through (their profile time is then the bookkeeping of a node; PlanNode::fusedInto names the
 // convolution or product that does their work).
 

@@ -1,8 +1,8 @@
 // Matrix products with a program weight (mm, addmm, linear; the weight as it lies or transposed by
 // t), which run on a oneDNN matmul with the weight reordered once and kept across runs, against the
-// product computed here in double: bias rows, the relu plan fusion folds in, wide products split by
-// columns and tall ones by rows at two threads, widths that are not a multiple of 16, a second run
-// on the kept weights and a run with another row count. Products from numbers PyTorch computed are
+// product computed here in double: bias rows, the relu plan fusion folds in (also through a view of
+// the product), wide products split by columns and tall ones by rows at two threads, widths that are
+// not a multiple of 16, a second run on the kept weights and a run with another row count. Products from numbers PyTorch computed are
 // tst_exec_fixtures' transformer_layer and tiny_gpt.
 #include "core/exec/engine.h"
 #include "core/ir/builder.h"
@@ -25,6 +25,7 @@ struct ProductCase {
     bool transposed = false; // the weight stored [N, K] and read through t (addmm) or by linear
     bool bias = false;
     bool relu = false;
+    bool viewed = false;     // a view of the product between it and the relu
 };
 
 std::vector<float> seeded(int64_t n, uint32_t seed) { return irlens::testing::seededFloats(n, seed, 1.f); }
@@ -49,8 +50,12 @@ ProgramPtr productProgram(const ProductCase& c, const std::vector<float>& w, con
     else if (c.op == "addmm") pb.call("torch.ops.aten.addmm.default", "product").arg("self", bv).arg("mat1", x).arg("mat2", mat2).out(outMeta);
     else pb.call("torch.ops.aten.linear.default", "product").arg("input", x).arg("weight", wv).arg("bias", c.bias ? Argument::tensor(bv) : Argument::none()).out(outMeta);
     std::string result = "product";
+    if (c.viewed) {
+        pb.call("torch.ops.aten.view.default", "view").arg("self", "product").arg("size", Argument::ints({-1, c.N})).out(outMeta);
+        result = "view";
+    }
     if (c.relu) {
-        pb.call("torch.ops.aten.relu.default", "relu").arg("self", "product").out(outMeta);
+        pb.call("torch.ops.aten.relu.default", "relu").arg("self", result).out(outMeta);
         result = "relu";
     }
     pb.userOutput(result);
@@ -115,6 +120,8 @@ private slots:
         row("linear with bias", {"linear", 33, 300, 250, true, true, false}, 2);
         row("linear no bias relu", {"linear", 40, 128, 200, true, false, true}, 1);
         row("linear one row", {"linear", 1, 512, 1000, true, true, false}, 2);
+        row("addmm t(w), view, relu", {"addmm", 128, 512, 2048, true, true, true, true}, 1);
+        row("addmm t(w), view, relu two threads", {"addmm", 128, 512, 2048, true, true, true, true}, 2);
     }
     void againstDefinition() {
         QFETCH(ProductCase, c);
