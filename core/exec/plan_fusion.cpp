@@ -109,12 +109,15 @@ struct Fuser {
         return true;
     }
 
-    // Makes activation node `a` (the only reader of the convolution's result) its post-op.
-    bool fuseActivation(PlanNode& c, PlanNode& a) {
+    // Makes activation node `a` (the only reader of the convolution's or product's result) its
+    // post-op; a product takes relu only.
+    bool fuseActivation(PlanNode& c, PlanNode& a, bool reluOnly) {
         FusedActivation kind = FusedActivation::None;
         double lo = 0, hi = 0;
         if (a.key == "aten::relu.default" || a.key == "aten::relu_.default") {
             kind = FusedActivation::Relu;
+        } else if (reluOnly) {
+            return false;
         } else if (a.key == "aten::relu6.default") {
             kind = FusedActivation::Clip, lo = 0, hi = 6;
         } else if (a.key == "aten::hardtanh.default" || a.key == "aten::hardtanh_.default") {
@@ -139,16 +142,36 @@ struct Fuser {
         return true;
     }
 
-    void fuseAfter(PlanNode& c) {
+    void fuseAfter(PlanNode& c, bool product) {
         int out = soleOutput(c);
         int r = soleReader(out);
-        if (r >= 0 && foldBatchNorm(c, g.nodes[static_cast<size_t>(r)])) out = soleOutput(g.nodes[static_cast<size_t>(r)]);
+        if (!product && r >= 0 && foldBatchNorm(c, g.nodes[static_cast<size_t>(r)])) out = soleOutput(g.nodes[static_cast<size_t>(r)]);
         r = soleReader(out);
+        // a product of a 3-D input's rows is viewed back to 3-D before its activation (linear layers
+        // on [batch, tokens, features]): the relu of the view is the view of the relu
+        if (product && r >= 0 && isReshape(g.nodes[static_cast<size_t>(r)]) && readsFirst(g.nodes[static_cast<size_t>(r)], out)) {
+            out = soleOutput(g.nodes[static_cast<size_t>(r)]);
+            r = soleReader(out);
+        }
         if (r < 0) return;
         PlanNode& a = g.nodes[static_cast<size_t>(r)];
-        if (!a.args.empty() && a.args[0].source == PlanArg::Source::Slot && a.args[0].slot == out) fuseActivation(c, a);
+        if (readsFirst(a, out)) fuseActivation(c, a, product);
+    }
+
+    static bool readsFirst(const PlanNode& pn, int slot) {
+        return !pn.args.empty() && pn.args[0].source == PlanArg::Source::Slot && pn.args[0].slot == slot;
+    }
+
+    static bool isReshape(const PlanNode& pn) {
+        return pn.key == "aten::view.default" || pn.key == "aten::_unsafe_view.default" || pn.key == "aten::reshape.default";
     }
 };
+
+// mm, addmm, linear: their kernels apply a fused relu (in the weight product's primitive, else in a
+// pass over the result)
+bool isMatrixProduct(const PlanNode& pn) {
+    return pn.key == "aten::mm.default" || pn.key == "aten::addmm.default" || pn.key == "aten::linear.default";
+}
 
 bool isConvolution(const PlanNode& pn) {
     if (pn.key != "aten::convolution.default" && pn.key != "aten::conv2d.default" && pn.key != "aten::conv1d.default") return false;
@@ -169,7 +192,7 @@ int fuseForInference(PlanGraph& g, const std::vector<PlanInput>& inputs, const s
     for (const auto& pn : g.nodes)
         for (int s : pn.inputSlots) f.readers[static_cast<size_t>(s)].push_back(pn.index);
     for (auto& pn : g.nodes)
-        if (pn.kernel && isConvolution(pn)) f.fuseAfter(pn);
+        if (pn.kernel && (isConvolution(pn) || isMatrixProduct(pn))) f.fuseAfter(pn, !isConvolution(pn));
     return f.folded;
 }
 

@@ -5,9 +5,11 @@
 // A convolution whose only reader is an inference batch norm over constant statistics gets the
 // batch norm folded into its weights and bias (w' = w·γ/√(σ²+ε), b' = (b-μ)·γ/√(σ²+ε) + β, computed
 // once here in double), and a following relu / hardtanh that is the only reader becomes the
-// convolution's post-op. The folded nodes still run, in the same order, but only pass their input
-// through (their profile time is then the bookkeeping of a node; PlanNode::fusedInto names the
-// convolution that does their work).
+// convolution's post-op. A relu that is the only reader of a matrix product's result (mm, addmm,
+// linear) becomes the product's post-op the same way, also when a view or reshape of the product
+// stands between them (transformer feed-forward layers): one pass over the activations fewer. The folded nodes still run, in the same order, but only pass their
+// input through (their profile time is then the bookkeeping of a node; PlanNode::fusedInto names the
+// convolution or product that does their work).
 
 #include "core/exec/plan.h"
 
@@ -16,7 +18,7 @@
 
 namespace irlens::core::exec {
 
-/// What the convolution kernel reads from the arguments fusion appends (absent: no post-op).
+/// What the convolution and product kernels read from the arguments fusion appends (absent: no post-op).
 inline constexpr const char* kFusedActivationArg = "irlens.fused_activation"; // int: FusedActivation
 inline constexpr const char* kFusedMinArg = "irlens.fused_min";               // double (Clip)
 inline constexpr const char* kFusedMaxArg = "irlens.fused_max";               // double (Clip)

@@ -8,6 +8,12 @@
 #include "core/exec/kernels/util/loops.h"
 #include "core/exec/kernels/util/tensor_ops.h"
 #include "core/exec/kernels/util/reduced_float.h"
+#include "core/exec/kernels/util/simd.h"
+#include "core/exec/plan_fusion.h"
+
+#include <limits>
+#include <optional>
+#include <type_traits>
 
 
 namespace irlens::core::exec {
@@ -30,11 +36,40 @@ void checkMatmulOperands(const char* op, const Tensor& a, const Tensor& b, int64
         kernelFail(std::string(op) + ": shapes " + a.shapeString() + " and " + b.shapeString() + " cannot be multiplied");
 }
 
+// Whether plan fusion folded the relu that reads this product's result into it (plan_fusion.h).
+bool fusedRelu(const KernelContext& ctx) { return ctx.intArg(kFusedActivationArg, -1, 0) == static_cast<int64_t>(FusedActivation::Relu); }
+
+// The product's result c with the fused relu (when gemmWithWeights did not apply it already).
+void applyFusedRelu(const Tensor& c) {
+    if (c.dtype() == ScalarType::Float32) {
+        clampContiguous(c.data<float>(), c.data<float>(), c.numel(), 0.f, std::numeric_limits<float>::infinity());
+        return;
+    }
+    dispatchNumeric(c.dtype(), [&]<class T>() {
+        if constexpr (std::is_arithmetic_v<T>) {
+            T* p = c.data<T>();
+            for (int64_t i = 0; i < c.numel(); ++i) p[i] = p[i] < T(0) ? T(0) : p[i]; // NaN compares false: kept
+        } else {
+            kernelFail("relu: dtype " + dtypeName(c.dtype()) + " is not supported");
+        }
+    });
+}
+
+// c = a @ w (+ bias row) (then the fused relu): the prepared weight product when it applies, else
+// bias copied into c and gemm accumulating into it.
+void productWithEpilogue(KernelContext& ctx, const Tensor& a, const Tensor& w, const std::optional<Tensor>& bias, const Tensor& c) {
+    const bool relu = fusedRelu(ctx);
+    if (gemmWithWeights(ctx, a, w, bias ? &*bias : nullptr, relu, c)) return;
+    if (bias) copyInto(c, expandTo(toDtype(ctx, *bias, a.dtype()), c.sizes()), 1);
+    gemm(ctx, a, w, c, 1.0, bias ? 1.0 : 0.0);
+    if (relu) applyFusedRelu(c);
+}
+
 void mmKernel(KernelContext& ctx) {
     Tensor a = ctx.tensor("self", 0), b = ctx.tensor("mat2", 1);
     checkMatmulOperands("mm", a, b, 2);
     Tensor c = ctx.alloc(a.dtype(), {a.size(0), b.size(1)});
-    gemm(ctx, a, b, c, 1.0, 0.0);
+    productWithEpilogue(ctx, a, b, std::nullopt, c);
     ctx.setOutput(0, c);
 }
 
@@ -81,9 +116,15 @@ void biasThenProduct(KernelContext& ctx, const char* op, const char* m1Name, con
     Shape shape = m1.sizes();
     shape.back() = m2.size(rank - 1);
     Tensor c = ctx.alloc(m1.dtype(), shape);
+    if (rank == 2 && alpha == 1 && (beta == 0 || beta == 1)) {
+        productWithEpilogue(ctx, m1, m2, beta != 0 ? std::optional<Tensor>(bias) : std::nullopt, c);
+        ctx.setOutput(0, c);
+        return;
+    }
     if (beta != 0) copyInto(c, expandTo(toDtype(ctx, bias, m1.dtype()), shape), 1);
     if (rank == 2) gemm(ctx, m1, m2, c, alpha, beta);
     else batchedGemm(ctx, m1, m2, c, alpha, beta);
+    if (fusedRelu(ctx)) applyFusedRelu(c);
     ctx.setOutput(0, c);
 }
 
@@ -119,7 +160,7 @@ Tensor matmulImpl(KernelContext& ctx, const Tensor& a, const Tensor& b) {
         Shape rows{a.numel() / std::max<int64_t>(1, K), K};
         Tensor a2 = reshape(ctx, a, rows);
         Tensor c = ctx.alloc(a.dtype(), {rows[0], N});
-        gemm(ctx, a2, b, c, 1, 0);
+        if (!gemmWithWeights(ctx, a2, b, nullptr, false, c)) gemm(ctx, a2, b, c, 1, 0);
         Shape s(a.sizes().begin(), a.sizes().end() - 1);
         s.push_back(N);
         return c.asStrided(s, contiguousStrides(s), 0);
@@ -154,12 +195,7 @@ void linearKernel(KernelContext& ctx) {
     Shape rows{x.numel() / std::max<int64_t>(1, K), K};
     Tensor x2 = reshape(ctx, x, rows);
     Tensor c = ctx.alloc(x.dtype(), {rows[0], N});
-    double beta = 0;
-    if (bias) {
-        copyInto(c, expandTo(toDtype(ctx, *bias, x.dtype()), {rows[0], N}), 1);
-        beta = 1;
-    }
-    gemm(ctx, x2, transpose(w, 0, 1), c, 1.0, beta);
+    productWithEpilogue(ctx, x2, transpose(w, 0, 1), bias, c);
     Shape s(x.sizes().begin(), x.sizes().end() - 1);
     s.push_back(N);
     ctx.setOutput(0, c.asStrided(s, contiguousStrides(s), 0));

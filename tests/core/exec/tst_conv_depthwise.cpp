@@ -4,6 +4,7 @@
 // narrower than 14 columns go to oneDNN when the build has it; their rows check that hand-off.
 #include "core/exec/engine.h"
 #include "core/ir/builder.h"
+#include "seeded_floats.h"
 #include "support/numeric_programs.h"
 
 #include <QTest>
@@ -26,14 +27,7 @@ struct DepthwiseCase {
 
 int64_t outSize(int64_t in, int64_t pad, int64_t k, int64_t stride, int64_t dilation) { return (in + 2 * pad - dilation * (k - 1) - 1) / stride + 1; }
 
-std::vector<float> seeded(int64_t n, uint32_t seed) {
-    std::vector<float> v(static_cast<size_t>(n));
-    for (auto& x : v) {
-        seed = seed * 1664525u + 1013904223u;
-        x = static_cast<float>(seed >> 8) / static_cast<float>(1u << 24) * 4.f - 2.f;
-    }
-    return v;
-}
+std::vector<float> seeded(int64_t n, uint32_t seed) { return irlens::testing::seededFloats(n, seed, 2.f); }
 
 // x -> convolution(x, w, b, groups = C) [-> activation], w and b parameters
 ProgramPtr depthwiseProgram(const DepthwiseCase& c, const std::vector<float>& w, const std::vector<float>& b) {

@@ -1,0 +1,121 @@
+// Which nodes make a model's slow runs slow, from the engine's own timings.
+//
+//   bench_slow_runs [--model NAME] [--threads T] [--runs N]
+//
+// Runs generated/NAME (default tiny_gpt) N times (default 200, after 5 warm-ups) at T threads
+// (default 2) with an observer keeping every run's node timings. Prints the run times (min, median,
+// p90, max), each of the slowest tenth of the runs with how much of its excess over the median run
+// lies inside nodes (each node's time against its own median) rather than between them, and the
+// nodes with the largest mean excess over the slow runs, with the thread that ran them (a node that
+// splits into parts runs on the thread that started it, which then waits for the parts on the other
+// workers; 0 is the calling thread), against how often they did so over all runs.
+
+#include "bench_models.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace irlens::core::exec;
+
+namespace {
+
+// Every run's node timings, one slot per plan node.
+struct RunTimings : ExecObserver {
+    std::vector<NodeTiming> slots;
+    std::vector<std::vector<NodeTiming>> runs;
+    std::vector<int64_t> wallNs;
+    void onRunStart(const ExecutionPlan& plan, int) override { slots.assign(plan.graph().nodes.size(), NodeTiming{-1}); }
+    void onNode(const NodeTiming&) override {}
+    NodeTiming* timingSlots() override { return slots.data(); }
+    void onRunEnd(int64_t wall, int64_t) override {
+        runs.push_back(slots);
+        wallNs.push_back(wall);
+    }
+};
+
+double durationNs(const NodeTiming& t) { return static_cast<double>(t.endNs - t.startNs); }
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::string model = "tiny_gpt";
+    int threads = 2, runs = 200;
+    for (int k = 1; k < argc; ++k) {
+        const std::string a = argv[k];
+        if (a == "--model" && k + 1 < argc) model = argv[++k];
+        else if (a == "--threads" && k + 1 < argc) threads = std::max(1, std::atoi(argv[++k]));
+        else if (a == "--runs" && k + 1 < argc) runs = std::max(10, std::atoi(argv[++k]));
+        else {
+            std::fprintf(stderr, "usage: bench_slow_runs [--model NAME] [--threads T] [--runs N]\n");
+            return 2;
+        }
+    }
+    auto m = irlens::bench::loadBenchModel(model);
+    if (!m) return 1;
+    Engine engine(m->plan);
+    RunTimings timings;
+    RunOptions options;
+    options.threads = threads;
+    options.observer = &timings;
+    for (int w = 0; w < 5; ++w)
+        if (!engine.run(m->expected.main.inputs, options)) return 1;
+    timings.runs.clear();
+    timings.wallNs.clear();
+    for (int r = 0; r < runs; ++r) {
+        auto result = engine.run(m->expected.main.inputs, options);
+        if (!result) {
+            std::printf("%s: %s\n", model.c_str(), result.error().c_str());
+            return 1;
+        }
+    }
+    std::vector<int> order(static_cast<size_t>(runs));
+    for (int r = 0; r < runs; ++r) order[static_cast<size_t>(r)] = r;
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return timings.wallNs[static_cast<size_t>(a)] < timings.wallNs[static_cast<size_t>(b)]; });
+    auto wallMs = [&](size_t rank) { return static_cast<double>(timings.wallNs[static_cast<size_t>(order[rank])]) / 1e6; };
+    const size_t n = order.size();
+    std::printf("%s, %d threads, %d runs: min %.3f, median %.3f, p90 %.3f, max %.3f ms\n", model.c_str(), threads, runs, wallMs(0), wallMs(n / 2),
+                wallMs(n * 9 / 10), wallMs(n - 1));
+
+    const auto& nodes = m->plan->graph().nodes;
+    std::vector<double> medianNs(nodes.size(), 0);
+    for (size_t k = 0; k < nodes.size(); ++k) {
+        std::vector<double> d;
+        for (const auto& run : timings.runs)
+            if (run[k].node >= 0) d.push_back(durationNs(run[k]));
+        if (d.empty()) continue;
+        std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2), d.end());
+        medianNs[k] = d[d.size() / 2];
+    }
+    const size_t slow = std::max<size_t>(1, n / 10);
+    std::vector<double> excessNs(nodes.size(), 0);
+    std::vector<int> offCaller(nodes.size(), 0);
+    std::printf("slowest %zu runs: wall ms, excess over the median run ms, of it inside nodes ms\n", slow);
+    for (size_t s = 0; s < slow; ++s) {
+        const auto& run = timings.runs[static_cast<size_t>(order[n - 1 - s])];
+        double inside = 0;
+        for (size_t k = 0; k < nodes.size(); ++k) {
+            if (run[k].node < 0) continue;
+            const double e = durationNs(run[k]) - medianNs[k];
+            excessNs[k] += e;
+            inside += e;
+            offCaller[k] += run[k].thread != 0;
+        }
+        std::printf("  %8.3f %8.3f %8.3f\n", wallMs(n - 1 - s), wallMs(n - 1 - s) - wallMs(n / 2), inside / 1e6);
+    }
+    std::vector<size_t> byExcess(nodes.size());
+    for (size_t k = 0; k < nodes.size(); ++k) byExcess[k] = k;
+    std::sort(byExcess.begin(), byExcess.end(), [&](size_t a, size_t b) { return excessNs[a] > excessNs[b]; });
+    std::printf("nodes by mean excess in the slow runs (us), their median (us), slow runs they ran off the calling thread (all runs)\n");
+    for (size_t i = 0; i < std::min<size_t>(12, byExcess.size()); ++i) {
+        const size_t k = byExcess[i];
+        int offCallerAll = 0;
+        for (const auto& run : timings.runs) offCallerAll += run[k].node >= 0 && run[k].thread != 0;
+        std::printf("  %-28s %-26s %9.1f %9.1f  %d/%zu (%d/%zu)\n", nodes[k].node->name.c_str(), nodes[k].node->target.shortName().c_str(),
+                    excessNs[k] / static_cast<double>(slow) / 1e3, medianNs[k] / 1e3, offCaller[k], slow, offCallerAll, n);
+    }
+    return 0;
+}
