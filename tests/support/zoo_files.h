@@ -107,21 +107,64 @@ inline std::string programFolder(const std::string& name) {
     return "generated/" + name;
 }
 
-/// Relative paths (for fixture()) of the program files the file-level tests iterate over: every zoo program,
-/// then, when ../shared is present, each generated program's `variants` that exist and every real .pt2/.ep file.
-inline std::vector<std::string> programFixtures(
-    std::initializer_list<const char*> variants = {"model.pt2", "model.training.pt2", "model.legacy.pt2"}) {
-    auto out = zooProgramFiles();
-    for (auto& rel : detail::programFixturesOf(kGeneratedFixtures, variants)) out.push_back(std::move(rel));
-    return out;
+/// A generated program of ../shared and the zoo program of the same structure that stands in for it.
+struct ZooTwin {
+    const char* generated; // "<name>/<file>" under ../shared/fixtures/generated
+    const char* zoo;       // a name of zoo::programs()
+};
+
+/// The generated programs a zoo program stands in for: the same model (tiny_mlp and its training IR, dtype_mix,
+/// buffer_mutation, cond_branch, dynamic_mlp) or the same structure at a size a test affords (a GPT, a BatchNorm
+/// ResNet, a depthwise MobileNet, a deep stack of decoder blocks). A test whose purpose is not another writer's
+/// bytes (meta, verifier, decomposition, execution, printing, writing) runs the zoo program and not these; what
+/// the zoo has no twin of (the legacy archive, transformer_layer and its training IR) and the real files from
+/// other projects still come from ../shared.
+inline constexpr ZooTwin kZooTwins[] = {
+    {"tiny_mlp/model.pt2", "mlp"},
+    {"tiny_mlp/model.training.pt2", "mlp_training"},
+    {"dtype_mix/model.pt2", "dtype_mix"},
+    {"buffer_mutation/model.pt2", "buffer_mutation"},
+    {"cond_branch/model.pt2", "cond_branch"},
+    {"dynamic_mlp/model.pt2", "dynamic_mlp"},
+    {"tiny_gpt/model.pt2", "gpt_block"},
+    {"tiny_gpt/model.training.pt2", "gpt_training"},
+    {"tiny_gpt_edit/model.pt2", "gpt_block"},
+    {"resnet18/model.pt2", "conv_net"},
+    {"mobilenet_v2/model.pt2", "depthwise_net"},
+    {"mobilenet_v2/model.training.pt2", "depthwise_net_training"},
+    {"deep_stack/model.pt2", "decoder_stack"},
+    {"llama_deep/model.pt2", "decoder_stack"},
+};
+
+/// Whether `relative` ("generated/<name>/<file>", or "<name>/<file>") is a generated program the zoo stands in for.
+inline bool hasZooTwin(std::string relative) {
+    if (relative.rfind("generated/", 0) == 0) relative = relative.substr(10);
+    for (const auto& twin : kZooTwins)
+        if (relative == twin.generated) return true;
+    return false;
 }
 
-/// The same with every generated fixture of kAllGeneratedFixtures.
+namespace detail {
+inline std::vector<std::string> withZooFirst(std::vector<std::string> shared) {
+    auto out = zooProgramFiles();
+    for (auto& rel : shared)
+        if (!hasZooTwin(rel)) out.push_back(std::move(rel));
+    return out;
+}
+} // namespace detail
+
+/// Relative paths (for fixture()) of the program files the file-level tests iterate over: every zoo program,
+/// then, when ../shared is present, each generated program's `variants` that exist and that the zoo has no twin
+/// of (kZooTwins), and every real .pt2/.ep file.
+inline std::vector<std::string> programFixtures(
+    std::initializer_list<const char*> variants = {"model.pt2", "model.training.pt2", "model.legacy.pt2"}) {
+    return detail::withZooFirst(detail::programFixturesOf(kGeneratedFixtures, variants));
+}
+
+/// The same over every generated fixture of kAllGeneratedFixtures.
 inline std::vector<std::string> allProgramFixtures(
     std::initializer_list<const char*> variants = {"model.pt2", "model.training.pt2", "model.legacy.pt2"}) {
-    auto out = zooProgramFiles();
-    for (auto& rel : detail::programFixturesOf(kAllGeneratedFixtures, variants)) out.push_back(std::move(rel));
-    return out;
+    return detail::withZooFirst(detail::programFixturesOf(kAllGeneratedFixtures, variants));
 }
 
 } // namespace irlens::testing

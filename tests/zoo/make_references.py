@@ -91,6 +91,8 @@ class Interpreter:
             return env[value["name"]]
         if kind == "as_tensors":
             return [env[v["name"]] for v in value]
+        if kind == "as_float" and isinstance(value, str):
+            return float(value)  # "-Infinity", "NaN"
         if kind in ("as_int", "as_float", "as_bool", "as_string", "as_ints", "as_floats", "as_bools"):
             return value
         if kind == "as_none":
@@ -157,8 +159,9 @@ class Interpreter:
                 symbols[name] = result
             env[name] = result
             # unused tuple elements (name_unused_k) are left out, as torch.export leaves them unnamed
+            # a copy: an in-place op later (hardtanh_) must not change the value this node made
             if record and isinstance(result, torch.Tensor) and "_unused_" not in name:
-                self.values[name] = result
+                self.values[name] = result.clone()
                 self.order.append(name)
 
     def run(self, user_inputs):

@@ -1,7 +1,8 @@
-// Every generated and real fixture, whatever its size: decompose to core ATen, then to prims. After
-// each level the re-inferred meta agrees, the verifier has no errors, the outputs equal the
-// original's (engine run on the archive's sample inputs) within 1e-5 relative, and, for the
-// generated programs, the decomposed program's outputs match PyTorch's in model.expected/.
+// Every program file (support/zoo_files.h: the zoo, and the generated and real fixtures the zoo has no
+// twin of), whatever its size: decompose to core ATen, then to prims. After each level the re-inferred
+// meta agrees, the verifier has no errors, the outputs equal the original's (engine run on the archive's
+// sample inputs) within 1e-5 relative, and, for the zoo and generated programs, the decomposed
+// program's outputs match PyTorch's in model.expected/.
 
 #include "core/decomp/decomp_session.h"
 #include "core/exec/engine.h"

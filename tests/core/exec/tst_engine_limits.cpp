@@ -66,7 +66,7 @@ void TstEngineLimits::formatBytes() {
 
 void TstEngineLimits::budgetRefusesBeforeRunning_data() {
     QTest::addColumn<QString>("model");
-    for (const char* m : {"zoo/mlp", "zoo/conv_attention", "zoo/gpt_block", "tiny_mlp", "resnet18", "tiny_gpt"}) QTest::addRow("%s", m) << m;
+    for (const char* m : {"zoo/mlp", "zoo/conv_attention", "zoo/gpt_block", "zoo/conv_net", "zoo/decoder_stack"}) QTest::addRow("%s", m) << m;
 }
 
 // Budget one byte under the plan's peak: refused, naming the peak, the node and the budget, and no node
@@ -103,13 +103,12 @@ void TstEngineLimits::budgetRefusesBeforeRunning() {
 void TstEngineLimits::planPeakMatchesRun_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<double>("minRatio");
-    // tiny_mlp's intermediates are mostly views of its weights (aten.t), which the plan counts as
+    // the MLP's intermediates are mostly views of its weights (permute), which the plan counts as
     // allocations and the engine does not: there the plan is only an upper bound.
     QTest::addRow("zoo/mlp") << "zoo/mlp" << 0.0;
     QTest::addRow("zoo/conv_attention") << "zoo/conv_attention" << 0.0;
-    QTest::addRow("tiny_mlp") << "tiny_mlp" << 0.0;
-    QTest::addRow("resnet18") << "resnet18" << 0.5;
-    QTest::addRow("mobilenet_v2") << "mobilenet_v2" << 0.5;
+    QTest::addRow("zoo/conv_net") << "zoo/conv_net" << 0.5;
+    QTest::addRow("zoo/depthwise_net") << "zoo/depthwise_net" << 0.5;
 }
 
 // The plan is only useful if it predicts the run: single-threaded, the engine's measured peak must not

@@ -59,10 +59,9 @@ void TstExecProfile::intervalsTileEachWorker_data() {
     QTest::addRow("zoo/conv_attention, 1 thread") << "zoo/conv_attention" << 1;
     QTest::addRow("zoo/conv_attention, 2 threads") << "zoo/conv_attention" << 2;
     QTest::addRow("zoo/gpt_block, 2 threads") << "zoo/gpt_block" << 2;
-    QTest::addRow("tiny_mlp, 1 thread") << "tiny_mlp" << 1;
-    QTest::addRow("resnet18, 1 thread") << "resnet18" << 1;
-    QTest::addRow("resnet18, 2 threads") << "resnet18" << 2;
-    QTest::addRow("tiny_gpt, 2 threads") << "tiny_gpt" << 2;
+    QTest::addRow("zoo/conv_net, 1 thread") << "zoo/conv_net" << 1;
+    QTest::addRow("zoo/conv_net, 2 threads") << "zoo/conv_net" << 2;
+    QTest::addRow("zoo/decoder_stack, 2 threads") << "zoo/decoder_stack" << 2;
 }
 
 void TstExecProfile::intervalsTileEachWorker() {

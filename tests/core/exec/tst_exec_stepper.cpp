@@ -47,7 +47,15 @@ std::map<std::string, int> producers(const ExecutionPlan& plan) {
     return made;
 }
 
-// A generated fixture's or zoo program's program, its reference, and a stepper on the reference's inputs.
+// Whether node `pn`'s output `value` is read by a later node or is a graph output (the plan computes no other).
+bool outputNeeded(const PlanGraph& g, const PlanNode& pn, const std::string& value) {
+    for (size_t k = 0; k < pn.outputSlots.size(); ++k)
+        for (int s : pn.outputSlots[k])
+            if (s >= 0 && g.slotNames[static_cast<size_t>(s)] == value) return k < pn.outputNeeded.size() && pn.outputNeeded[k];
+    return false;
+}
+
+// A zoo program's program, its reference, and a stepper on the reference's inputs.
 struct Fixture {
     ProgramPtr program;
     ExpectedSet expected;
@@ -77,12 +85,9 @@ class TstExecStepper : public QObject {
 private slots:
     void againstEngine_data() {
         QTest::addColumn<QString>("name");
-        for (const char* z : {"zoo/mlp", "zoo/cond_branch", "zoo/buffer_mutation", "zoo/dtype_mix", "zoo/dynamic_mlp", "zoo/gpt_block"})
+        for (const char* z : {"zoo/mlp", "zoo/cond_branch", "zoo/buffer_mutation", "zoo/dtype_mix", "zoo/dynamic_mlp", "zoo/gpt_block",
+                              "zoo/conv_net", "zoo/depthwise_net", "zoo/decoder_stack"})
             QTest::addRow("%s", z) << z;
-        QTest::addRow("tiny_mlp") << "tiny_mlp";
-        QTest::addRow("cond_branch") << "cond_branch";
-        QTest::addRow("buffer_mutation") << "buffer_mutation";
-        QTest::addRow("dtype_mix") << "dtype_mix";
     }
     // Step every node; each tensor a node produced equals the engine's value for it (2 threads,
     // fused plan) when made an output, and the last step's outputs are the reference's.
@@ -102,7 +107,10 @@ private slots:
             QVERIFY2(s, s.message().c_str());
             QVERIFY(st.executed(node));
             QVERIFY(st.nodeNs(node) >= 0);
+            const auto& made = st.plan().graph().nodes[static_cast<size_t>(node)];
             for (const std::string& out : st.outputsOf(node)) {
+                // an output nothing reads is not computed (max_pool2d_with_indices' indices): nothing to compare
+                if (!outputNeeded(st.plan().graph(), made, out)) continue;
                 const EValue* v = st.value(out);
                 QVERIFY2(v, out.c_str());
                 if (!v->isTensor()) continue;

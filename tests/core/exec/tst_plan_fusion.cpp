@@ -129,14 +129,15 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("batchNorms");
         QTest::addColumn<int>("activations");
-        // resnet18: 20 conv+bn pairs; the relu after bn1 of the stem and of each block's first conv
-        // (9) reads the folded result alone, the 8 after a residual add do not follow a convolution
-        // the zoo's conv net: one conv+bn pair, its relu reads the folded result alone
+        // the bundled example: one conv+bn pair, its relu reads the folded result alone
         QTest::addRow("zoo/conv_attention") << "zoo/conv_attention" << "model.pt2" << 1 << 1;
-        QTest::addRow("resnet18") << "resnet18" << "model.pt2" << 20 << 9;
-        // mobilenet_v2: 52 conv+bn pairs, 35 hardtanh(0, 6), none after a projection or a residual add
-        QTest::addRow("mobilenet_v2") << "mobilenet_v2" << "model.pt2" << 52 << 35;
-        QTest::addRow("mobilenet_v2/training") << "mobilenet_v2" << "model.training.pt2" << 52 << 35;
+        // the ResNet: 6 conv+bn pairs (the stem, 2 in each block, the downsample shortcut); the relu after
+        // the stem's bn1 and after each block's bn1 (3) reads the folded result alone, the 2 after a
+        // residual add do not follow a convolution
+        QTest::addRow("zoo/conv_net") << "zoo/conv_net" << "model.pt2" << 6 << 3;
+        // the MobileNet: 10 conv+bn pairs, 7 hardtanh(0, 6), none after a projection or a residual add
+        QTest::addRow("zoo/depthwise_net") << "zoo/depthwise_net" << "model.pt2" << 10 << 7;
+        QTest::addRow("zoo/depthwise_net_training") << "zoo/depthwise_net_training" << "model.pt2" << 10 << 7;
     }
     void cnn() {
         QFETCH(QString, name);

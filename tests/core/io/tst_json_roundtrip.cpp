@@ -1,5 +1,6 @@
-// The program JSON of every real and generated fixture: decodes, matches the fixture's own summary
-// (node and op counts written by the generator), re-encodes to an equal program, and decodes faster
+// The program JSON of every program file (support/zoo_files.h: the zoo, and the real and generated
+// fixtures the zoo has no twin of): decodes, matches a generated fixture's own summary (node and op
+// counts written by the generator), re-encodes to an equal program, and decodes faster
 // than Python's json module parses the same text.
 #include "core/io/json_codec.h"
 #include "core/ir/builder.h"

@@ -1,4 +1,4 @@
-// savePt2: every fixture (real, generated, legacy) loads, saves, reloads equal; the archive has the
+// savePt2: every program file (the zoo; real, generated and legacy fixtures) loads, saves, reloads equal; the archive has the
 // 2.9+ layout, STORED 64-byte aligned records and valid CRCs; Python's zipfile and pickle read it;
 // tied storages stay shared; a failed save leaves the old file untouched.
 #include "core/io/pickle_writer.h"

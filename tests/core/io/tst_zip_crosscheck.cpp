@@ -1,5 +1,5 @@
 // libzip as a second opinion on ZipArchive's own parser: both must agree on every record of every
-// fixture (nested torch.save archives included) and of the writer-quirk archives, and a record whose
+// program file (support/zoo_files.h; nested torch.save archives included) and of the writer-quirk archives, and a record whose
 // bytes no longer match its CRC is named.
 #include "core/io/zip_archive.h"
 #include "core/io/zip_crosscheck.h"

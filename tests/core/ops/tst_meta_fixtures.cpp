@@ -1,4 +1,4 @@
-// Re-inferred meta agrees with the recorded `val` of every node of every fixture.
+// Re-inferred meta agrees with the recorded `val` of every node of every program file (support/zoo_files.h).
 
 #include "core/io/pt2_reader.h"
 #include "core/ops/meta.h"
