@@ -85,8 +85,8 @@ inline QStringList allFixtures() {
         const std::string standIn = owned::standInFor(name);
         out << (standIn.empty() ? QString("generated/%1/model.pt2").arg(name) : QString::fromStdString("zoo/" + standIn + "/model.pt2"));
     }
-    for (const char* name : {"tiny_mlp", "mobilenet_v2", "transformer_layer", "tiny_gpt"})
-        out << QString("generated/%1/model.training.pt2").arg(name);
+    for (const char* name : {"tiny_mlp", "mobilenet_v2", "transformer_layer"}) out << QString("generated/%1/model.training.pt2").arg(name);
+    out << "zoo/decoder_like_training/model.pt2"; // tiny_gpt's training IR, in its owned shape
     out << "generated/tiny_mlp/model.legacy.pt2"
         << "real/executorch-linear-pt2archive/linear.pt2"
         << "real/hades-pid-dann-legacy-schema2/exported_program.pt2"

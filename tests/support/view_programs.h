@@ -3,7 +3,7 @@
 // tests meet: a ResNet-like conv net (conv, batch norm, ReLU, max pool, basic blocks with a strided downsample,
 // average pool, a Linear head), a MobileNet-like depthwise net (depthwise and pointwise convs, ReLU6 as hardtanh,
 // inverted residuals), and a decoder stack (pre-norm attention and a gated MLP per block, under "layers") at 4
-// blocks and, as "deep_decoder_stack", at 240 blocks (6,002 nodes). Built with the project's builder with weights,
+// blocks and, as "deep_decoder_like", at 240 blocks (6,002 nodes). Built with the project's builder with weights,
 // sample inputs, module stacks and stack traces, runnable on the engine; writeViewPrograms() saves them with the
 // project's writer beside the zoo (support/zoo_files.h), so "zoo/<name>" rows resolve them like the zoo's own.
 
@@ -243,10 +243,12 @@ inline ProgramPtr depthwiseNet() {
 /// `blocks` pre-norm decoder blocks under "layers" over 8 tokens of width 16, each: layer norm, q/k/v Linears,
 /// scores q k^T scaled, softmax, the mix with v, the output Linear, a residual add, layer norm, a gated MLP (gate
 /// and up Linears, SiLU, product, down Linear) and a second residual add: 25 nodes a block and 2 for the "head".
-inline ProgramPtr decoderStack(int blocks = 4) {
+/// With `trainingIr`, as torch.export.export() returns it before run_decompositions() (verifier TRAINING):
+/// linear, layer_norm, t, matmul and softmax.int, 17 nodes a block and 1 for the head.
+inline ProgramPtr decoderStack(int blocks = 4, bool trainingIr = false) {
     constexpr int64_t R = 8, D = 16;
     ProgramBuilder b("model");
-    b.verifiers({"ATEN"});
+    b.verifiers({trainingIr ? "TRAINING" : "ATEN"});
     const std::string root = "views.Decoder";
     const auto enclosing = [](const std::string& prefix) {
         if (prefix == "layers") return std::string("torch.nn.modules.container.Sequential");
@@ -262,7 +264,14 @@ inline ProgramPtr decoderStack(int blocks = 4) {
         const std::string v = "p_" + underscored(path);
         b.parameter(v + "_weight", path + ".weight", makeSeededTensor({D, D}, seed++, 0.25f));
         b.parameter(v + "_bias", path + ".bias", makeSeededTensor({D}, seed++, 0.25f));
-        const std::string perm = names("permute"), out = names("addmm"), code = "return self." + path.substr(path.rfind('.') + 1) + "(h)";
+        const std::string code = "return self." + path.substr(path.rfind('.') + 1) + "(h)";
+        if (trainingIr) {
+            const std::string out = names("linear");
+            auto l = b.call("torch.ops.aten.linear.default", out).arg("input", in).arg("weight", v + "_weight").arg("bias", v + "_bias").out(dense({R, D}));
+            placed(l, root, enclosing, path, "torch.nn.modules.linear.Linear", line, code);
+            return out;
+        }
+        const std::string perm = names("permute"), out = names("addmm");
         auto p = b.call("torch.ops.aten.permute.default", perm).arg("self", v + "_weight").arg("dims", Argument::ints({1, 0})).out(zoo::transposed(D, D));
         placed(p, root, enclosing, path, "torch.nn.modules.linear.Linear", line, code);
         auto a = b.call("torch.ops.aten.addmm.default", out).arg("self", v + "_bias").arg("mat1", in).arg("mat2", perm).out(dense({R, D}));
@@ -282,6 +291,14 @@ inline ProgramPtr decoderStack(int blocks = 4) {
         const std::string v = "p_" + underscored(path);
         b.parameter(v + "_weight", path + ".weight", makeFilledTensor({D}, 1.0f));
         b.parameter(v + "_bias", path + ".bias", makeFilledTensor({D}, 0.0f));
+        if (trainingIr) {
+            const std::string out = names("layer_norm");
+            auto n = b.call("torch.ops.aten.layer_norm.default", out)
+                         .arg("input", in).arg("normalized_shape", Argument::ints({D})).arg("weight", v + "_weight").arg("bias", v + "_bias")
+                         .arg("eps", Argument::floating(1e-05)).out(dense({R, D}));
+            placed(n, root, enclosing, path, "torch.nn.modules.normalization.LayerNorm", line, "h = self.norm(x)");
+            return out;
+        }
         const std::string node = names("native_layer_norm"), out = names("getitem");
         auto n = b.call("torch.ops.aten.native_layer_norm.default", node)
                      .arg("input", in).arg("normalized_shape", Argument::ints({D})).arg("weight", v + "_weight").arg("bias", v + "_bias")
@@ -295,18 +312,26 @@ inline ProgramPtr decoderStack(int blocks = 4) {
         const std::string path = "layers." + std::to_string(k), attn = path + ".attn", mlp = path + ".mlp";
         const std::string n1 = norm(path + ".norm1", h, 20);
         const std::string q = linear(attn + ".q", n1, 40), kk = linear(attn + ".k", n1, 41), v = linear(attn + ".v", n1, 42);
-        const std::string kt = names("permute");
-        auto t = b.call("torch.ops.aten.permute.default", kt).arg("self", kk).arg("dims", Argument::ints({1, 0})).out(zoo::transposed(R, D));
+        const std::string kt = names(trainingIr ? "t" : "permute");
+        auto t = trainingIr ? b.call("torch.ops.aten.t.default", kt).arg("self", kk)
+                            : b.call("torch.ops.aten.permute.default", kt).arg("self", kk).arg("dims", Argument::ints({1, 0}));
+        t.out(zoo::transposed(R, D));
         placed(t, root, enclosing, attn, "views.Attention", 43, "s = q @ k.T");
-        const std::string s = op("torch.ops.aten.mm.default", "mm", attn, "views.Attention", 43, {R, R},
-                                 [&](NodeBuilder& n) { n.arg("self", q).arg("mat2", kt); });
+        // a product of two matrices: mm, or matmul before decomposition
+        const std::string product = trainingIr ? "matmul" : "mm";
+        const auto multiply = [&](const std::string& a, const std::string& c) {
+            return [&, a, c](NodeBuilder& n) { n.arg("self", a).arg(trainingIr ? "other" : "mat2", c); };
+        };
+        const std::string s = op("torch.ops.aten." + product + ".default", product, attn, "views.Attention", 43, {R, R}, multiply(q, kt));
         const std::string scaled = op("torch.ops.aten.mul.Tensor", "mul", attn, "views.Attention", 43, {R, R},
                                       [&](NodeBuilder& n) { n.arg("self", s).arg("other", Argument::floating(0.25)); });
-        const std::string probs = op("torch.ops.aten._softmax.default", "_softmax", attn, "views.Attention", 44, {R, R}, [&](NodeBuilder& n) {
-            n.arg("self", scaled).arg("dim", Argument::integer(-1)).arg("half_to_float", Argument::boolean(false));
-        });
-        const std::string mixed = op("torch.ops.aten.mm.default", "mm", attn, "views.Attention", 45, {R, D},
-                                     [&](NodeBuilder& n) { n.arg("self", probs).arg("mat2", v); });
+        const std::string probs = trainingIr
+            ? op("torch.ops.aten.softmax.int", "softmax", attn, "views.Attention", 44, {R, R},
+                 [&](NodeBuilder& n) { n.arg("self", scaled).arg("dim", Argument::integer(-1)); })
+            : op("torch.ops.aten._softmax.default", "_softmax", attn, "views.Attention", 44, {R, R}, [&](NodeBuilder& n) {
+                  n.arg("self", scaled).arg("dim", Argument::integer(-1)).arg("half_to_float", Argument::boolean(false));
+              });
+        const std::string mixed = op("torch.ops.aten." + product + ".default", product, attn, "views.Attention", 45, {R, D}, multiply(probs, v));
         const std::string o = linear(attn + ".o", mixed, 46);
         const std::string r1 = op("torch.ops.aten.add.Tensor", "add", path, "views.DecoderBlock", 21, {R, D},
                                   [&](NodeBuilder& n) { n.arg("self", h).arg("other", o); });
@@ -324,28 +349,30 @@ inline ProgramPtr decoderStack(int blocks = 4) {
     return zoo::finish(b);
 }
 
-/// The programs of this header by name ("conv_bn_net", "depthwise_net", "decoder_stack", "deep_decoder_stack");
+/// The programs of this header by name ("resnet_like", "mobilenet_like", "decoder_like", its training-IR form
+/// "decoder_like_training", "deep_decoder_like");
 /// nullptr for another name.
 inline ProgramPtr byName(const std::string& name) {
-    if (name == "conv_bn_net") return convBnNet();
-    if (name == "depthwise_net") return depthwiseNet();
-    if (name == "decoder_stack") return decoderStack();
-    if (name == "deep_decoder_stack") return decoderStack(240);
+    if (name == "resnet_like") return convBnNet();
+    if (name == "mobilenet_like") return depthwiseNet();
+    if (name == "decoder_like") return decoderStack();
+    if (name == "decoder_like_training") return decoderStack(4, true);
+    if (name == "deep_decoder_like") return decoderStack(240);
     return nullptr;
 }
 
 inline const std::vector<std::string>& names() {
-    static const std::vector<std::string> all = {"conv_bn_net", "depthwise_net", "decoder_stack", "deep_decoder_stack"};
+    static const std::vector<std::string> all = {"resnet_like", "mobilenet_like", "decoder_like", "decoder_like_training", "deep_decoder_like"};
     return all;
 }
 
 /// The generated fixture of ../shared whose shape each program here has (resnet18, mobilenet_v2, tiny_gpt,
 /// deep_stack), so a test's rows over those run on these; "" for another name.
 inline std::string standInFor(const std::string& generated) {
-    if (generated == "resnet18") return "conv_bn_net";
-    if (generated == "mobilenet_v2") return "depthwise_net";
-    if (generated == "tiny_gpt") return "decoder_stack";
-    if (generated == "deep_stack") return "deep_decoder_stack";
+    if (generated == "resnet18") return "resnet_like";
+    if (generated == "mobilenet_v2") return "mobilenet_like";
+    if (generated == "tiny_gpt") return "decoder_like";
+    if (generated == "deep_stack") return "deep_decoder_like";
     return "";
 }
 

@@ -214,8 +214,8 @@ void TstUiResponsive::biggestFixtures_data() {
     // deep_stack last: its expanded layout cannot be cancelled inside Graphviz and would hold the
     // layout lock for the rows after it.
     writeViewPrograms();
-    QTest::addRow("zoo/conv_bn_net") << "zoo/conv_bn_net/model.pt2" << "conv";
-    QTest::addRow("zoo/decoder_stack") << "zoo/decoder_stack/model.pt2" << "softmax";
+    QTest::addRow("zoo/resnet_like") << "zoo/resnet_like/model.pt2" << "conv";
+    QTest::addRow("zoo/decoder_like") << "zoo/decoder_like/model.pt2" << "softmax";
     QTest::addRow("zoo/cond_branch") << "zoo/cond_branch/model.pt2" << "cond";
     // deep_stack: 5,404 nodes, 11,166 after Step all to prims. The FX text is printed on a worker and
     // appended in slices, the minimap paints a cached list of boxes instead of the scene's items (65 ms

@@ -91,10 +91,10 @@ private slots:
         QTest::addRow("dynamic_mlp") << "generated/dynamic_mlp/model.pt2"
             << QStringList{"x f32[s0, 16]", "addmm_1 f32[s0, 8]", "s0 in [2, inf]"};
         // the owned conv net: 10 convs, 10 batch norms and the fc (support/view_programs.h's counts)
-        QTest::addRow("zoo/conv_bn_net") << "zoo/conv_bn_net/model.pt2"
+        QTest::addRow("zoo/resnet_like") << "zoo/resnet_like/model.pt2"
             << QStringList{"38 call_function", "aten.convolution.default                           10",
                            "parameters:  32 tensors, 11122 elements", "buffers:     30 tensors"};
-        QTest::addRow("zoo/deep_decoder_stack") << "zoo/deep_decoder_stack/model.pt2" << QStringList{"6002 call_function"};
+        QTest::addRow("zoo/deep_decoder_like") << "zoo/deep_decoder_like/model.pt2" << QStringList{"6002 call_function"};
         // AOTInductor packages: described (exit 0), not refused
         QTest::addRow("preprocess (AOTInductor package)") << "packages/executorch-preprocess-aoti/preprocess.pt2"
             << QStringList{"container:   AOTInductor package (layout 0, cpu): compiled code for model 'model', no exported program\n",

@@ -35,12 +35,12 @@ void TstCliRender::renders_data() {
     QTest::addColumn<QString>("collapse");
     QTest::addColumn<QString>("ext");
     QTest::addColumn<QStringList>("mustContain");
-    QTest::addRow("zoo/conv_bn_net svg") << "zoo/conv_bn_net" << "auto" << "svg" << QStringList{"convolution", "f32[1, 8, 16, 16]", "layer1.0 · BasicBlock"};
-    QTest::addRow("zoo/conv_bn_net png") << "zoo/conv_bn_net" << "none" << "png" << QStringList{"PNG"};
-    QTest::addRow("zoo/deep_decoder_stack collapsed") << "zoo/deep_decoder_stack" << "auto" << "svg" << QStringList{"layers", "6000 nodes"};
+    QTest::addRow("zoo/resnet_like svg") << "zoo/resnet_like" << "auto" << "svg" << QStringList{"convolution", "f32[1, 8, 16, 16]", "layer1.0 · BasicBlock"};
+    QTest::addRow("zoo/resnet_like png") << "zoo/resnet_like" << "none" << "png" << QStringList{"PNG"};
+    QTest::addRow("zoo/deep_decoder_like collapsed") << "zoo/deep_decoder_like" << "auto" << "svg" << QStringList{"layers", "6000 nodes"};
     QTest::addRow("zoo/cond_branch flat") << "zoo/cond_branch" << "none" << "svg" << QStringList{"cond"};
     // 6k boxes: laid out per module and composed, then drawn by Graphviz at those positions
-    QTest::addRow("zoo/deep_decoder_stack fully expanded") << "zoo/deep_decoder_stack" << "none" << "svg"
+    QTest::addRow("zoo/deep_decoder_like fully expanded") << "zoo/deep_decoder_like" << "none" << "svg"
                                                            << QStringList{"layers.239 · DecoderBlock", "_softmax", "f32[8, 16]"};
 }
 

@@ -105,7 +105,7 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("nodes");
         QTest::addRow("zoo/gpt_block") << "zoo/gpt_block/model.pt2" << int(irlens::testing::zoo::gptBlock()->graph.nodes.size());
-        QTest::addRow("zoo/decoder_stack") << "zoo/decoder_stack/model.pt2" << int(irlens::testing::owned::decoderStack()->graph.nodes.size());
+        QTest::addRow("zoo/decoder_like") << "zoo/decoder_like/model.pt2" << int(irlens::testing::owned::decoderStack()->graph.nodes.size());
     }
     void identicalFixture() {
         QFETCH(QString, file);
@@ -264,7 +264,7 @@ private slots:
     }
 
     void scaleDeepDecoderStackAgainstItself() {
-        auto a = load("zoo/deep_decoder_stack/model.pt2"), b = load("zoo/deep_decoder_stack/model.pt2"); // 240 blocks, 6,002 nodes
+        auto a = load("zoo/deep_decoder_like/model.pt2"), b = load("zoo/deep_decoder_like/model.pt2"); // 240 blocks, 6,002 nodes
         QVERIFY(a && b);
         ProgramMatch m;
         const double ms = medianMs([&] { m = matchStructurally(a, b); }, 3);

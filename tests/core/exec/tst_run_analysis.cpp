@@ -109,7 +109,7 @@ double predictionError(const Measured& m, const QString& label, int threads) {
 void addModelRows(const std::vector<int>& threadCounts) {
     QTest::addColumn<QString>("model");
     QTest::addColumn<int>("threads");
-    for (const char* name : {"zoo/mlp", "zoo/conv_attention", "zoo/gpt_block", "zoo/residual_stack", "zoo/conv_bn_net", "zoo/decoder_stack",
+    for (const char* name : {"zoo/mlp", "zoo/conv_attention", "zoo/gpt_block", "zoo/residual_stack", "zoo/resnet_like", "zoo/decoder_like",
                              "tiny_mlp", "transformer_layer"})
         for (int t : threadCounts) QTest::addRow("%s, %d thread%s", name, t, t > 1 ? "s" : "") << name << t;
 }
@@ -366,7 +366,7 @@ void TstRunAnalysis::predictionWithinTolerance_data() {
     QTest::addColumn<int>("threads");
     // the owned nets' layers are too small to be worth a task, so their runs on two threads replay like serial
     // ones; resnet18's convolutions on two threads are the run where spawned tasks and steals shape the wall time
-    const std::pair<const char*, int> rows[] = {{"zoo/conv_bn_net", 1},   {"zoo/decoder_stack", 1}, {"zoo/decoder_stack", 2},
+    const std::pair<const char*, int> rows[] = {{"zoo/resnet_like", 1},   {"zoo/decoder_like", 1}, {"zoo/decoder_like", 2},
                                                 {"transformer_layer", 1}, {"transformer_layer", 2}, {"resnet18", 2}};
     for (const auto& [name, t] : rows) QTest::addRow("%s, %d thread%s", name, t, t > 1 ? "s" : "") << name << t;
 }
@@ -391,7 +391,7 @@ void TstRunAnalysis::predictionOnParallelBranches() {
 void TstRunAnalysis::whatIf_data() {
     QTest::addColumn<QString>("model");
     QTest::addRow("zoo/conv_attention") << "zoo/conv_attention";
-    QTest::addRow("zoo/conv_bn_net") << "zoo/conv_bn_net";
+    QTest::addRow("zoo/resnet_like") << "zoo/resnet_like";
 }
 
 void TstRunAnalysis::whatIf() {

@@ -170,7 +170,7 @@ void TstComposedLayout::fixtures() {
 void TstComposedLayout::largeFixturesFullyExpanded_data() {
     QTest::addColumn<QString>("name");
     QTest::addRow("zoo/deep_residual_stack") << "zoo/deep_residual_stack";
-    QTest::addRow("zoo/deep_decoder_stack") << "zoo/deep_decoder_stack";
+    QTest::addRow("zoo/deep_decoder_like") << "zoo/deep_decoder_like";
     QTest::addRow("llama_deep") << "llama_deep";
 }
 
@@ -203,7 +203,7 @@ void TstComposedLayout::largeFixturesFullyExpanded() {
 void TstComposedLayout::anyExpansionStateIsFast_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<int>("share"); // percent of the modules open, each chosen at random
-    for (const char* name : {"zoo/deep_residual_stack", "zoo/deep_decoder_stack", "llama_deep"})
+    for (const char* name : {"zoo/deep_residual_stack", "zoo/deep_decoder_like", "llama_deep"})
         for (int share : {5, 20, 50, 90}) QTest::addRow("%s, %d%% open", name, share) << name << share;
 }
 
@@ -284,11 +284,11 @@ void TstComposedLayout::qualityAgainstFlatDot_data() {
     QTest::addColumn<QStringList>("expand"); // empty: everything
     QTest::addRow("zoo/conv_attention") << "zoo/conv_attention" << QStringList();
     QTest::addRow("zoo/gpt_block") << "zoo/gpt_block" << QStringList();
-    QTest::addRow("zoo/conv_bn_net") << "zoo/conv_bn_net" << QStringList();
-    QTest::addRow("zoo/decoder_stack") << "zoo/decoder_stack" << QStringList();
+    QTest::addRow("zoo/resnet_like") << "zoo/resnet_like" << QStringList();
+    QTest::addRow("zoo/decoder_like") << "zoo/decoder_like" << QStringList();
     QTest::addRow("transformer_layer") << "transformer_layer" << QStringList();
-    QTest::addRow("zoo/deep_decoder_stack, layers and two blocks open")
-        << "zoo/deep_decoder_stack" << QStringList{"layers", "layers.0", "layers.100"};
+    QTest::addRow("zoo/deep_decoder_like, layers and two blocks open")
+        << "zoo/deep_decoder_like" << QStringList{"layers", "layers.0", "layers.100"};
 }
 
 void TstComposedLayout::qualityAgainstFlatDot() {

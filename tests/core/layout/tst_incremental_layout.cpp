@@ -181,13 +181,13 @@ void TstIncrementalLayout::oneNode_data() {
     QTest::addRow("zoo deep_residual_stack layer norm -> prims (composed layout)") << "zoo/deep_residual_stack/model.pt2" << "layer_norm"
                                                                                  << int(DecompStage::ToPrims);
     irlens::testing::writeViewPrograms();
-    QTest::addRow("conv_bn_net addmm -> prims") << "zoo/conv_bn_net/model.pt2" << "addmm" << int(DecompStage::ToPrims);
-    QTest::addRow("conv_bn_net batch norm -> prims") << "zoo/conv_bn_net/model.pt2" << "batch_norm" << int(DecompStage::ToPrims);
-    QTest::addRow("decoder_stack layer norm -> prims") << "zoo/decoder_stack/model.pt2" << "layer_norm" << int(DecompStage::ToPrims);
-    QTest::addRow("decoder_stack addmm -> prims (side by side with k, v)") << "zoo/decoder_stack/model.pt2" << "addmm" << int(DecompStage::ToPrims);
-    QTest::addRow("decoder_stack softmax -> prims") << "zoo/decoder_stack/model.pt2" << "softmax" << int(DecompStage::ToPrims);
+    QTest::addRow("resnet_like addmm -> prims") << "zoo/resnet_like/model.pt2" << "addmm" << int(DecompStage::ToPrims);
+    QTest::addRow("resnet_like batch norm -> prims") << "zoo/resnet_like/model.pt2" << "batch_norm" << int(DecompStage::ToPrims);
+    QTest::addRow("decoder_like layer norm -> prims") << "zoo/decoder_like/model.pt2" << "layer_norm" << int(DecompStage::ToPrims);
+    QTest::addRow("decoder_like addmm -> prims (side by side with k, v)") << "zoo/decoder_like/model.pt2" << "addmm" << int(DecompStage::ToPrims);
+    QTest::addRow("decoder_like softmax -> prims") << "zoo/decoder_like/model.pt2" << "softmax" << int(DecompStage::ToPrims);
     // 6k boxes: the full layout is the composed one
-    QTest::addRow("deep_decoder_stack softmax -> prims (composed layout)") << "zoo/deep_decoder_stack/model.pt2" << "softmax"
+    QTest::addRow("deep_decoder_like softmax -> prims (composed layout)") << "zoo/deep_decoder_like/model.pt2" << "softmax"
                                                                            << int(DecompStage::ToPrims);
 }
 
@@ -215,8 +215,8 @@ void TstIncrementalLayout::everyNodeOfAnOp_data() {
     QTest::addRow("zoo residual_stack every layer norm") << "zoo/residual_stack/model.pt2" << "native_layer_norm" << int(DecompStage::ToPrims);
     QTest::addRow("zoo residual_stack every gelu") << "zoo/residual_stack/model.pt2" << "gelu" << int(DecompStage::ToPrims);
     irlens::testing::writeViewPrograms();
-    QTest::addRow("decoder_stack every layer norm") << "zoo/decoder_stack/model.pt2" << "native_layer_norm" << int(DecompStage::ToPrims);
-    QTest::addRow("conv_bn_net every relu") << "zoo/conv_bn_net/model.pt2" << "relu" << int(DecompStage::ToPrims);
+    QTest::addRow("decoder_like every layer norm") << "zoo/decoder_like/model.pt2" << "native_layer_norm" << int(DecompStage::ToPrims);
+    QTest::addRow("resnet_like every relu") << "zoo/resnet_like/model.pt2" << "relu" << int(DecompStage::ToPrims);
 }
 
 void TstIncrementalLayout::everyNodeOfAnOp() {
@@ -320,7 +320,7 @@ void TstIncrementalLayout::widerReplacementPushesNeighboursAside() {
 
 void TstIncrementalLayout::undoReadsTheMapBackwards() {
     irlens::testing::writeViewPrograms();
-    Stepped s = stepAndLayout("zoo/decoder_stack/model.pt2", "layer_norm", DecompStage::ToPrims, false);
+    Stepped s = stepAndLayout("zoo/decoder_like/model.pt2", "layer_norm", DecompStage::ToPrims, false);
     QVERIFY2(s.incremental, qPrintable(s.error));
     const NodeReplacementMap back = replacementsBetween(s.after->graph, s.before->graph);
     const std::string replaced = s.map.begin()->first;

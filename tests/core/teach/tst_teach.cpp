@@ -377,11 +377,11 @@ void TstTeach::explainSharedFixtures_data() {
                                      << QStringList{"`s0` is a dynamic dimension: the size of `x` dim 0", "`sym_size_int`"} << "sym:s0";
     irlens::testing::writeViewPrograms();
     // the ResNet-like net: 10 batch norms (weight, bias; running mean, var, batches tracked), 10 convs, the fc's weight and bias
-    QTest::addRow("zoo/conv_bn_net") << "zoo/conv_bn_net" << "state" << QStringList{"32 parameters", "30 buffers", "`b_bn1_running_mean`"}
+    QTest::addRow("zoo/resnet_like") << "zoo/resnet_like" << "state" << QStringList{"32 parameters", "30 buffers", "`b_bn1_running_mean`"}
                                      << "in:p_conv1_weight";
     QTest::addRow("resnet18 ops") << "resnet18" << "ops" << QStringList{"aten.t.default (1 node: `t`) decomposes as t -> permute([1, 0])"} << "node:t";
-    QTest::addRow("zoo/conv_bn_net prims") << "zoo/conv_bn_net" << "prims" << QStringList{"stay ATen calls", "`convolution`"} << "node:convolution";
-    QTest::addRow("zoo/decoder_stack") << "zoo/decoder_stack" << "inputs" << QStringList{"1 user input: `x` (f32[8, 16])"} << "in:x";
+    QTest::addRow("zoo/resnet_like prims") << "zoo/resnet_like" << "prims" << QStringList{"stay ATen calls", "`convolution`"} << "node:convolution";
+    QTest::addRow("zoo/decoder_like") << "zoo/decoder_like" << "inputs" << QStringList{"1 user input: `x` (f32[8, 16])"} << "in:x";
     QTest::addRow("tiny_gpt ops") << "tiny_gpt" << "ops" << QStringList{"aten.masked_fill.Scalar (4 nodes", "decomposes as masked_fill -> full + where"} << "node:masked_fill";
     QTest::addRow("tiny_gpt prims") << "tiny_gpt" << "prims" << QStringList{"`embedding`: gathers have no prim"} << "node:embedding";
     QTest::addRow("cond_branch") << "cond_branch" << "hops" << QStringList{"true_graph_0 (relu, mul)", "false_graph_0 (sigmoid, sub)", "predicate `gt`"}

@@ -100,8 +100,8 @@ void TstDecompProgress::sessionReportsProgress_data() {
     QTest::addColumn<int>("stage"); // DecompStage
     QTest::addRow("zoo mlp_training -> core") << "zoo/mlp_training/model.pt2" << int(core::DecompStage::ToCore);
     QTest::addRow("zoo gpt_block -> prims") << "zoo/gpt_block/model.pt2" << int(core::DecompStage::ToPrims);
-    QTest::addRow("tiny_gpt training -> core") << "generated/tiny_gpt/model.training.pt2" << int(core::DecompStage::ToCore);
-    QTest::addRow("zoo decoder_stack -> prims") << "zoo/decoder_stack/model.pt2" << int(core::DecompStage::ToPrims);
+    QTest::addRow("zoo decoder_like_training -> core") << "zoo/decoder_like_training/model.pt2" << int(core::DecompStage::ToCore);
+    QTest::addRow("zoo decoder_like -> prims") << "zoo/decoder_like/model.pt2" << int(core::DecompStage::ToPrims);
 }
 
 void TstDecompProgress::sessionReportsProgress() {
@@ -197,7 +197,7 @@ void TstDecompProgress::paneCancelRestores() {
     Document doc;
     DecompPane pane(&doc);
     GraphScene scene(&doc);
-    QCOMPARE(testing::openAndWait(doc, testing::fixture("zoo/deep_decoder_stack/model.pt2")), QString());
+    QCOMPARE(testing::openAndWait(doc, testing::fixture("zoo/deep_decoder_like/model.pt2")), QString());
     QTRY_VERIFY_WITH_TIMEOUT(!doc.verifierSummary().contains("verifying"), 60000);
     const core::ProgramPtr original = doc.program();
     const size_t nodes = original->graph.nodes.size();
@@ -248,7 +248,7 @@ void TstDecompProgress::newProgramDuringStepWins() {
     testing::writeViewPrograms();
     Document doc;
     DecompPane pane(&doc);
-    QCOMPARE(testing::openAndWait(doc, testing::fixture("zoo/deep_decoder_stack/model.pt2")), QString());
+    QCOMPARE(testing::openAndWait(doc, testing::fixture("zoo/deep_decoder_like/model.pt2")), QString());
     QVERIFY(pane.stepAll());
     QVERIFY(pane.isBusy());
     const core::ProgramPtr other = core::makeExampleProgram();
@@ -268,9 +268,8 @@ void TstDecompProgress::stepAllNeverBlocks_data() {
     QTest::addColumn<int>("level");         // IrLevel to step to
     QTest::addColumn<bool>("countsNodes");  // long enough for the 50 ms bar refresh to see the rewrite
     testing::writeViewPrograms();
-    QTest::addRow("zoo deep_decoder_stack -> prims") << "zoo/deep_decoder_stack/model.pt2" << int(core::IrLevel::Prims) << true;
-    QTest::addRow("tiny_gpt training -> prims") << "generated/tiny_gpt/model.training.pt2" << int(core::IrLevel::Prims)
-                                                << false;
+    QTest::addRow("zoo deep_decoder_like -> prims") << "zoo/deep_decoder_like/model.pt2" << int(core::IrLevel::Prims) << true;
+    QTest::addRow("zoo decoder_like_training -> prims") << "zoo/decoder_like_training/model.pt2" << int(core::IrLevel::Prims) << false;
 }
 
 void TstDecompProgress::stepAllNeverBlocks() {

@@ -137,7 +137,7 @@ void TstGraphScene::everyFixture() {
 void TstGraphScene::expandCollapseDeepStack_data() {
     QTest::addColumn<QString>("model");
     QTest::newRow("zoo/deep_residual_stack") << "zoo/deep_residual_stack/model.pt2";
-    QTest::newRow("zoo/deep_decoder_stack") << "zoo/deep_decoder_stack/model.pt2";
+    QTest::newRow("zoo/deep_decoder_like") << "zoo/deep_decoder_like/model.pt2";
 }
 
 void TstGraphScene::expandCollapseDeepStack() {
@@ -557,7 +557,7 @@ void TstGraphScene::oldItemsHiddenAtOnceDeletedLater() {
     Document doc;
     doc.setFoldRepeatedBlocks(false); // all 240 blocks drawn
     GraphScene scene(&doc);
-    QVERIFY(testing::openAndWait(doc, fixture("zoo/deep_decoder_stack/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/deep_decoder_like/model.pt2")).isEmpty());
     doc.expandAll();
     QVERIFY(testing::waitForLayout(doc));
     QTRY_VERIFY(!scene.isBuilding());
@@ -686,8 +686,8 @@ void TstGraphScene::framesHoldTheirItems_data() {
     QTest::addColumn<QString>("model");
     QTest::newRow("graphviz, zoo") << "zoo/conv_attention/model.pt2";
     QTest::newRow("composed, zoo") << "zoo/deep_residual_stack/model.pt2";
-    QTest::newRow("graphviz, conv_bn_net") << "zoo/conv_bn_net/model.pt2";
-    QTest::newRow("composed, deep_decoder_stack") << "zoo/deep_decoder_stack/model.pt2";
+    QTest::newRow("graphviz, resnet_like") << "zoo/resnet_like/model.pt2";
+    QTest::newRow("composed, deep_decoder_like") << "zoo/deep_decoder_like/model.pt2";
 }
 
 void TstGraphScene::framesHoldTheirItems() {

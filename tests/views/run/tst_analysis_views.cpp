@@ -122,7 +122,7 @@ void TstAnalysisViews::sourceLineSelectsItsNodes_data() {
     QTest::addColumn<QString>("standIn");
     QTest::addRow("tiny_gpt") << "tiny_gpt" << QString();
     // the owned conv net's source is nowhere on disk: a stand-in file of as many lines under a temporary root
-    QTest::addRow("zoo/conv_bn_net") << "zoo/conv_bn_net" << "views/models.py";
+    QTest::addRow("zoo/resnet_like") << "zoo/resnet_like" << "views/models.py";
 }
 
 // Clicking a line of the shown file selects exactly the nodes whose innermost user frame is that
@@ -163,7 +163,7 @@ void TstAnalysisViews::selectingANodeScrollsToItsLine() {
     QTemporaryDir root;
     QVERIFY(writeStandInSource(root.path(), "views/models.py"));
     MainWindow w;
-    QCOMPARE(openAndRun(w, "zoo/conv_bn_net"), QString());
+    QCOMPARE(openAndRun(w, "zoo/resnet_like"), QString());
     SourcePane* src = w.analysisDocks()->sourcePane();
     QVERIFY(showSourceDock(w));
     src->setRoots({root.path()}, false);
@@ -186,7 +186,7 @@ void TstAnalysisViews::selectingANodeScrollsToItsLine() {
 // Without the file under any root, the pane names the file and the roots, and the table still works.
 void TstAnalysisViews::missingFileIsNamed() {
     MainWindow w;
-    QCOMPARE(openAndRun(w, "zoo/conv_bn_net"), QString());
+    QCOMPARE(openAndRun(w, "zoo/resnet_like"), QString());
     QTemporaryDir empty, holding;
     QVERIFY(writeStandInSource(holding.path(), "views/models.py"));
     SourcePane* src = w.analysisDocks()->sourcePane();
@@ -213,7 +213,7 @@ void TstAnalysisViews::memoryOverlay() {
     // before a run there is nothing to colour: the action is off and says to run first
     QVERIFY(!w.analysisDocks()->memoryOverlayAction()->isEnabled());
     QVERIFY(w.analysisDocks()->memoryOverlayAction()->toolTip().contains("run the program first"));
-    QCOMPARE(openAndRun(w, "zoo/conv_bn_net"), QString());
+    QCOMPARE(openAndRun(w, "zoo/resnet_like"), QString());
     HeatmapOverlay* overlay = w.runController()->heatmap();
     QVERIFY(!overlay->isEnabled());
     // View › Memory overlay and the dock's check box are one toggle
@@ -275,7 +275,7 @@ void TstAnalysisViews::timelineMemoryPeak() {
 // allocates nothing, and the Profile's tooltip and the Node pane name the convolution that does the work.
 void TstAnalysisViews::foldedBatchNormSaysWhere() {
     MainWindow w;
-    QCOMPARE(openAndRun(w, "zoo/conv_bn_net"), QString());
+    QCOMPARE(openAndRun(w, "zoo/resnet_like"), QString());
     const RunSnapshotPtr run = w.document()->runResult();
     const auto bn = std::find_if(run->nodes.begin(), run->nodes.end(), [](const RunNode& n) { return n.op.find("batch_norm") != std::string::npos; });
     QVERIFY2(bn != run->nodes.end(), "the conv net has batch norms");
@@ -309,7 +309,7 @@ QTEST_MAIN(TstAnalysisViews)
 // run (as many as core's line profile has).
 void TstAnalysisViews::libraryLinesFoldedByDefault() {
     MainWindow w;
-    QCOMPARE(openAndRun(w, "zoo/conv_bn_net"), QString());
+    QCOMPARE(openAndRun(w, "zoo/resnet_like"), QString());
     AnalysisDocks* ad = w.analysisDocks();
     const LineSummary all = linesOf(*w.document()->runResult()->analysis);
     const auto library = std::count_if(all.rows.begin(), all.rows.end(), [](const LineRow& l) { return l.file.contains("torch/"); });

@@ -275,8 +275,8 @@ void TstRunGui::warmRuns_data() {
     QTest::addColumn<QString>("fixture");
     QTest::addRow("example") << QString();
     QTest::addRow("zoo/gpt_block") << QString("zoo/gpt_block/model.pt2");
-    QTest::addRow("zoo/decoder_stack") << QString("zoo/decoder_stack/model.pt2");
-    QTest::addRow("zoo/conv_bn_net") << QString("zoo/conv_bn_net/model.pt2");
+    QTest::addRow("zoo/decoder_like") << QString("zoo/decoder_like/model.pt2");
+    QTest::addRow("zoo/resnet_like") << QString("zoo/resnet_like/model.pt2");
 }
 
 // Run does warm-up runs and measured runs: the Profile shows medians over the measured runs with
@@ -391,9 +391,9 @@ void TstRunGui::threadCount_data() {
     QTest::addColumn<int>("threads");
     QTest::addRow("example, 1 thread") << QString() << 1;
     QTest::addRow("zoo/conv_attention, 2 threads") << QString("zoo/conv_attention/model.pt2") << 2;
-    QTest::addRow("zoo/conv_bn_net, 1 thread") << QString("zoo/conv_bn_net/model.pt2") << 1;
-    QTest::addRow("zoo/conv_bn_net, 2 threads") << QString("zoo/conv_bn_net/model.pt2") << 2;
-    QTest::addRow("zoo/decoder_stack, 2 threads") << QString("zoo/decoder_stack/model.pt2") << 2;
+    QTest::addRow("zoo/resnet_like, 1 thread") << QString("zoo/resnet_like/model.pt2") << 1;
+    QTest::addRow("zoo/resnet_like, 2 threads") << QString("zoo/resnet_like/model.pt2") << 2;
+    QTest::addRow("zoo/decoder_like, 2 threads") << QString("zoo/decoder_like/model.pt2") << 2;
 }
 
 void TstRunGui::threadCount() {
@@ -555,7 +555,7 @@ void TstRunGui::runToHere() {
 // selects exactly the nodes whose stack holds that line.
 void TstRunGui::memoryPathAndLines() {
     MainWindow w;
-    QCOMPARE(openInWindow(w, "zoo/decoder_stack/model.pt2"), QString());
+    QCOMPARE(openInWindow(w, "zoo/decoder_like/model.pt2"), QString());
     w.resetLayout();
     AnalysisDocks* ad = w.analysisDocks();
     for (const char* name : {"runMemory", "runCriticalPath", "runSourceLines"}) QVERIFY2(w.findChild<QDockWidget*>(name)->isHidden(), name);
