@@ -2,8 +2,9 @@
 // Programs the project owns for the layout, scene and run-analysis tests, in the shapes of the bigger models those
 // tests meet: a ResNet-like conv net (conv, batch norm, ReLU, max pool, basic blocks with a strided downsample,
 // average pool, a Linear head), a MobileNet-like depthwise net (depthwise and pointwise convs, ReLU6 as hardtanh,
-// inverted residuals), and a decoder stack (pre-norm attention and a gated MLP per block, under "layers") at 4
-// blocks and, as "deep_decoder_like", at 240 blocks (6,002 nodes). Built with the project's builder with weights,
+// inverted residuals), a post-norm encoder layer (two heads through view, permute and bmm; a ReLU feed-forward), and
+// a decoder stack (pre-norm attention and a gated MLP per block, under "layers") at 4 blocks, also at the
+// training-IR level, and, as "deep_decoder_like", at 240 blocks (6,002 nodes). Built with the project's builder with weights,
 // sample inputs, module stacks and stack traces, runnable on the engine; writeViewPrograms() saves them with the
 // project's writer beside the zoo (support/zoo_files.h), so "zoo/<name>" rows resolve them like the zoo's own.
 
@@ -240,6 +241,80 @@ inline ProgramPtr depthwiseNet() {
     return zoo::finish(b);
 }
 
+/// Builds the layers of a transformer over [rows, width] activations: Linears (permute + addmm, or linear at the
+/// training-IR level), layer norms and plain ops, each placed in its module.
+struct TransformerBuilder {
+    TransformerBuilder(ProgramBuilder& builder, std::string root, std::function<std::string(const std::string&)> enclosing, bool training)
+        : b(builder), rootType(std::move(root)), enclosingType(std::move(enclosing)), trainingIr(training) {}
+
+    ProgramBuilder& b;
+    std::string rootType;
+    std::function<std::string(const std::string&)> enclosingType;
+    bool trainingIr;
+    NodeNames names;
+    uint64_t seed = 3000;
+
+    NodeBuilder& place(NodeBuilder& n, const std::string& path, const std::string& type, int line, const std::string& code) {
+        return placed(n, rootType, enclosingType, path, type, line, code);
+    }
+
+    /// nn.Linear(inFeatures, outFeatures) at `path` over `in` [rows, inFeatures].
+    std::string linear(const std::string& path, const std::string& in, int64_t rows, int64_t inFeatures, int64_t outFeatures, int line) {
+        const std::string v = "p_" + underscored(path);
+        const float scale = 4.0f / static_cast<float>(inFeatures);
+        b.parameter(v + "_weight", path + ".weight", makeSeededTensor({outFeatures, inFeatures}, seed++, scale));
+        b.parameter(v + "_bias", path + ".bias", makeSeededTensor({outFeatures}, seed++, scale));
+        const std::string code = "return self." + path.substr(path.rfind('.') + 1) + "(h)";
+        if (trainingIr) {
+            const std::string out = names("linear");
+            auto l = b.call("torch.ops.aten.linear.default", out).arg("input", in).arg("weight", v + "_weight").arg("bias", v + "_bias")
+                         .out(dense({rows, outFeatures}));
+            place(l, path, "torch.nn.modules.linear.Linear", line, code);
+            return out;
+        }
+        const std::string perm = names("permute"), out = names("addmm");
+        auto p = b.call("torch.ops.aten.permute.default", perm).arg("self", v + "_weight").arg("dims", Argument::ints({1, 0}))
+                     .out(zoo::transposed(outFeatures, inFeatures));
+        place(p, path, "torch.nn.modules.linear.Linear", line, code);
+        auto a = b.call("torch.ops.aten.addmm.default", out).arg("self", v + "_bias").arg("mat1", in).arg("mat2", perm).out(dense({rows, outFeatures}));
+        place(a, path, "torch.nn.modules.linear.Linear", line, code);
+        return out;
+    }
+
+    /// A node of `target` named after `base`, with the arguments `args` sets and one output of `meta`.
+    std::string op(const std::string& target, const std::string& base, const std::string& path, const std::string& type, int line,
+                   const TensorMeta& meta, const std::function<void(NodeBuilder&)>& args) {
+        const std::string out = names(base);
+        auto n = b.call(target, out);
+        args(n);
+        n.out(meta);
+        place(n, path, type, line, "h = " + base + "(h)");
+        return out;
+    }
+
+    /// nn.LayerNorm(width) at `path` over `in` [rows, width].
+    std::string norm(const std::string& path, const std::string& in, int64_t rows, int64_t width, int line) {
+        const std::string v = "p_" + underscored(path);
+        b.parameter(v + "_weight", path + ".weight", makeFilledTensor({width}, 1.0f));
+        b.parameter(v + "_bias", path + ".bias", makeFilledTensor({width}, 0.0f));
+        if (trainingIr) {
+            const std::string out = names("layer_norm");
+            auto n = b.call("torch.ops.aten.layer_norm.default", out)
+                         .arg("input", in).arg("normalized_shape", Argument::ints({width})).arg("weight", v + "_weight").arg("bias", v + "_bias")
+                         .arg("eps", Argument::floating(1e-05)).out(dense({rows, width}));
+            place(n, path, "torch.nn.modules.normalization.LayerNorm", line, "h = self.norm(x)");
+            return out;
+        }
+        const std::string node = names("native_layer_norm"), out = names("getitem");
+        auto n = b.call("torch.ops.aten.native_layer_norm.default", node)
+                     .arg("input", in).arg("normalized_shape", Argument::ints({width})).arg("weight", v + "_weight").arg("bias", v + "_bias")
+                     .arg("eps", Argument::floating(1e-05))
+                     .outNamed(out, dense({rows, width})).outNamed(node + "_unused_1", dense({rows, 1})).outNamed(node + "_unused_2", dense({rows, 1}));
+        place(n, path, "torch.nn.modules.normalization.LayerNorm", line, "h = self.norm(x)");
+        return out;
+    }
+};
+
 /// `blocks` pre-norm decoder blocks under "layers" over 8 tokens of width 16, each: layer norm, q/k/v Linears,
 /// scores q k^T scaled, softmax, the mix with v, the output Linear, a residual add, layer norm, a gated MLP (gate
 /// and up Linears, SiLU, product, down Linear) and a second residual add: 25 nodes a block and 2 for the "head".
@@ -249,103 +324,118 @@ inline ProgramPtr decoderStack(int blocks = 4, bool trainingIr = false) {
     constexpr int64_t R = 8, D = 16;
     ProgramBuilder b("model");
     b.verifiers({trainingIr ? "TRAINING" : "ATEN"});
-    const std::string root = "views.Decoder";
-    const auto enclosing = [](const std::string& prefix) {
-        if (prefix == "layers") return std::string("torch.nn.modules.container.Sequential");
-        if (prefix.find(".attn") != std::string::npos) return std::string("views.Attention");
-        if (prefix.find(".mlp") != std::string::npos) return std::string("views.GatedMlp");
-        return std::string("views.DecoderBlock");
-    };
-    NodeNames names;
+    TransformerBuilder t{b, "views.Decoder", [](const std::string& prefix) {
+                             if (prefix == "layers") return std::string("torch.nn.modules.container.Sequential");
+                             if (prefix.find(".attn") != std::string::npos) return std::string("views.Attention");
+                             if (prefix.find(".mlp") != std::string::npos) return std::string("views.GatedMlp");
+                             return std::string("views.DecoderBlock");
+                         }, trainingIr};
     const std::string x = b.userInput("x", dense({R, D}));
     b.sampleInput(makeSeededTensor({R, D}, 1003, 1.0f));
-    uint64_t seed = 3000;
-    auto linear = [&](const std::string& path, const std::string& in, int line) {
-        const std::string v = "p_" + underscored(path);
-        b.parameter(v + "_weight", path + ".weight", makeSeededTensor({D, D}, seed++, 0.25f));
-        b.parameter(v + "_bias", path + ".bias", makeSeededTensor({D}, seed++, 0.25f));
-        const std::string code = "return self." + path.substr(path.rfind('.') + 1) + "(h)";
-        if (trainingIr) {
-            const std::string out = names("linear");
-            auto l = b.call("torch.ops.aten.linear.default", out).arg("input", in).arg("weight", v + "_weight").arg("bias", v + "_bias").out(dense({R, D}));
-            placed(l, root, enclosing, path, "torch.nn.modules.linear.Linear", line, code);
-            return out;
-        }
-        const std::string perm = names("permute"), out = names("addmm");
-        auto p = b.call("torch.ops.aten.permute.default", perm).arg("self", v + "_weight").arg("dims", Argument::ints({1, 0})).out(zoo::transposed(D, D));
-        placed(p, root, enclosing, path, "torch.nn.modules.linear.Linear", line, code);
-        auto a = b.call("torch.ops.aten.addmm.default", out).arg("self", v + "_bias").arg("mat1", in).arg("mat2", perm).out(dense({R, D}));
-        placed(a, root, enclosing, path, "torch.nn.modules.linear.Linear", line, code);
-        return out;
-    };
-    auto op = [&](const std::string& target, const std::string& base, const std::string& path, const std::string& type, int line,
-                  const std::vector<int64_t>& sizes, const std::function<void(NodeBuilder&)>& args) {
-        const std::string out = names(base);
-        auto n = b.call(target, out);
-        args(n);
-        n.out(dense(sizes));
-        placed(n, root, enclosing, path, type, line, "h = " + base + "(h)");
-        return out;
-    };
-    auto norm = [&](const std::string& path, const std::string& in, int line) {
-        const std::string v = "p_" + underscored(path);
-        b.parameter(v + "_weight", path + ".weight", makeFilledTensor({D}, 1.0f));
-        b.parameter(v + "_bias", path + ".bias", makeFilledTensor({D}, 0.0f));
-        if (trainingIr) {
-            const std::string out = names("layer_norm");
-            auto n = b.call("torch.ops.aten.layer_norm.default", out)
-                         .arg("input", in).arg("normalized_shape", Argument::ints({D})).arg("weight", v + "_weight").arg("bias", v + "_bias")
-                         .arg("eps", Argument::floating(1e-05)).out(dense({R, D}));
-            placed(n, root, enclosing, path, "torch.nn.modules.normalization.LayerNorm", line, "h = self.norm(x)");
-            return out;
-        }
-        const std::string node = names("native_layer_norm"), out = names("getitem");
-        auto n = b.call("torch.ops.aten.native_layer_norm.default", node)
-                     .arg("input", in).arg("normalized_shape", Argument::ints({D})).arg("weight", v + "_weight").arg("bias", v + "_bias")
-                     .arg("eps", Argument::floating(1e-05))
-                     .outNamed(out, dense({R, D})).outNamed(node + "_unused_1", dense({R, 1})).outNamed(node + "_unused_2", dense({R, 1}));
-        placed(n, root, enclosing, path, "torch.nn.modules.normalization.LayerNorm", line, "h = self.norm(x)");
-        return out;
+    // a product of two matrices: mm, or matmul before decomposition
+    const std::string product = trainingIr ? "matmul" : "mm";
+    const auto multiply = [&](const std::string& a, const std::string& c) {
+        return [&, a, c](NodeBuilder& n) { n.arg("self", a).arg(trainingIr ? "other" : "mat2", c); };
     };
     std::string h = x;
     for (int k = 0; k < blocks; ++k) {
         const std::string path = "layers." + std::to_string(k), attn = path + ".attn", mlp = path + ".mlp";
-        const std::string n1 = norm(path + ".norm1", h, 20);
-        const std::string q = linear(attn + ".q", n1, 40), kk = linear(attn + ".k", n1, 41), v = linear(attn + ".v", n1, 42);
-        const std::string kt = names(trainingIr ? "t" : "permute");
-        auto t = trainingIr ? b.call("torch.ops.aten.t.default", kt).arg("self", kk)
-                            : b.call("torch.ops.aten.permute.default", kt).arg("self", kk).arg("dims", Argument::ints({1, 0}));
-        t.out(zoo::transposed(R, D));
-        placed(t, root, enclosing, attn, "views.Attention", 43, "s = q @ k.T");
-        // a product of two matrices: mm, or matmul before decomposition
-        const std::string product = trainingIr ? "matmul" : "mm";
-        const auto multiply = [&](const std::string& a, const std::string& c) {
-            return [&, a, c](NodeBuilder& n) { n.arg("self", a).arg(trainingIr ? "other" : "mat2", c); };
-        };
-        const std::string s = op("torch.ops.aten." + product + ".default", product, attn, "views.Attention", 43, {R, R}, multiply(q, kt));
-        const std::string scaled = op("torch.ops.aten.mul.Tensor", "mul", attn, "views.Attention", 43, {R, R},
-                                      [&](NodeBuilder& n) { n.arg("self", s).arg("other", Argument::floating(0.25)); });
+        const std::string n1 = t.norm(path + ".norm1", h, R, D, 20);
+        const std::string q = t.linear(attn + ".q", n1, R, D, D, 40), kk = t.linear(attn + ".k", n1, R, D, D, 41),
+                          v = t.linear(attn + ".v", n1, R, D, D, 42);
+        const std::string kt = trainingIr ? t.op("torch.ops.aten.t.default", "t", attn, "views.Attention", 43, zoo::transposed(R, D),
+                                                 [&](NodeBuilder& n) { n.arg("self", kk); })
+                                          : t.op("torch.ops.aten.permute.default", "permute", attn, "views.Attention", 43, zoo::transposed(R, D),
+                                                 [&](NodeBuilder& n) { n.arg("self", kk).arg("dims", Argument::ints({1, 0})); });
+        const std::string s = t.op("torch.ops.aten." + product + ".default", product, attn, "views.Attention", 43, dense({R, R}), multiply(q, kt));
+        const std::string scaled = t.op("torch.ops.aten.mul.Tensor", "mul", attn, "views.Attention", 43, dense({R, R}),
+                                        [&](NodeBuilder& n) { n.arg("self", s).arg("other", Argument::floating(0.25)); });
         const std::string probs = trainingIr
-            ? op("torch.ops.aten.softmax.int", "softmax", attn, "views.Attention", 44, {R, R},
-                 [&](NodeBuilder& n) { n.arg("self", scaled).arg("dim", Argument::integer(-1)); })
-            : op("torch.ops.aten._softmax.default", "_softmax", attn, "views.Attention", 44, {R, R}, [&](NodeBuilder& n) {
+            ? t.op("torch.ops.aten.softmax.int", "softmax", attn, "views.Attention", 44, dense({R, R}),
+                   [&](NodeBuilder& n) { n.arg("self", scaled).arg("dim", Argument::integer(-1)); })
+            : t.op("torch.ops.aten._softmax.default", "_softmax", attn, "views.Attention", 44, dense({R, R}), [&](NodeBuilder& n) {
                   n.arg("self", scaled).arg("dim", Argument::integer(-1)).arg("half_to_float", Argument::boolean(false));
               });
-        const std::string mixed = op("torch.ops.aten." + product + ".default", product, attn, "views.Attention", 45, {R, D}, multiply(probs, v));
-        const std::string o = linear(attn + ".o", mixed, 46);
-        const std::string r1 = op("torch.ops.aten.add.Tensor", "add", path, "views.DecoderBlock", 21, {R, D},
-                                  [&](NodeBuilder& n) { n.arg("self", h).arg("other", o); });
-        const std::string n2 = norm(path + ".norm2", r1, 22);
-        const std::string gate = linear(mlp + ".gate", n2, 60), up = linear(mlp + ".up", n2, 61);
-        const std::string act = op("torch.ops.aten.silu.default", "silu", mlp, "views.GatedMlp", 62, {R, D},
-                                   [&](NodeBuilder& n) { n.arg("self", gate); });
-        const std::string gated = op("torch.ops.aten.mul.Tensor", "mul", mlp, "views.GatedMlp", 62, {R, D},
-                                     [&](NodeBuilder& n) { n.arg("self", act).arg("other", up); });
-        const std::string down = linear(mlp + ".down", gated, 63);
-        h = op("torch.ops.aten.add.Tensor", "add", path, "views.DecoderBlock", 23, {R, D},
-               [&](NodeBuilder& n) { n.arg("self", r1).arg("other", down); });
+        const std::string mixed = t.op("torch.ops.aten." + product + ".default", product, attn, "views.Attention", 45, dense({R, D}), multiply(probs, v));
+        const std::string o = t.linear(attn + ".o", mixed, R, D, D, 46);
+        const std::string r1 = t.op("torch.ops.aten.add.Tensor", "add", path, "views.DecoderBlock", 21, dense({R, D}),
+                                    [&](NodeBuilder& n) { n.arg("self", h).arg("other", o); });
+        const std::string n2 = t.norm(path + ".norm2", r1, R, D, 22);
+        const std::string gate = t.linear(mlp + ".gate", n2, R, D, D, 60), up = t.linear(mlp + ".up", n2, R, D, D, 61);
+        const std::string act = t.op("torch.ops.aten.silu.default", "silu", mlp, "views.GatedMlp", 62, dense({R, D}),
+                                     [&](NodeBuilder& n) { n.arg("self", gate); });
+        const std::string gated = t.op("torch.ops.aten.mul.Tensor", "mul", mlp, "views.GatedMlp", 62, dense({R, D}),
+                                       [&](NodeBuilder& n) { n.arg("self", act).arg("other", up); });
+        const std::string down = t.linear(mlp + ".down", gated, R, D, D, 63);
+        h = t.op("torch.ops.aten.add.Tensor", "add", path, "views.DecoderBlock", 23, dense({R, D}),
+                 [&](NodeBuilder& n) { n.arg("self", r1).arg("other", down); });
     }
-    b.userOutput(linear("head", h, 30));
+    b.userOutput(t.linear("head", h, R, D, D, 30));
+    return zoo::finish(b);
+}
+
+/// A strided view's meta: `sizes` with the given `strides`.
+inline TensorMeta strided(const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides) {
+    TensorMeta m = dense(sizes);
+    for (size_t k = 0; k < strides.size(); ++k) m.strides[k] = SymInt::literal(strides[k]);
+    return m;
+}
+
+/// One post-norm encoder layer as nn.TransformerEncoderLayer(16, nhead=2, dim_feedforward=32) lowers over 8
+/// tokens: q/k/v Linears, two heads split by view and permute, batched scores (bmm), scaling, softmax, the batched
+/// mix, the heads merged (permute, clone, view), the output Linear, a residual add and layer norm, a ReLU
+/// feed-forward (Linear 16 -> 32 -> 16), a second residual add and layer norm: 30 nodes.
+inline ProgramPtr encoderLayer() {
+    constexpr int64_t R = 8, D = 16, Heads = 2, Hd = 8;
+    ProgramBuilder b("model");
+    b.verifiers({"ATEN"});
+    TransformerBuilder t{b, "views.Encoder", [](const std::string& prefix) {
+                             return std::string(prefix == "self_attn" ? "torch.nn.modules.activation.MultiheadAttention" : "torch.nn.modules.module.Module");
+                         }, false};
+    const std::string x = b.userInput("x", dense({R, D}));
+    b.sampleInput(makeSeededTensor({R, D}, 1004, 1.0f));
+    const std::string attn = "self_attn", mha = "torch.nn.modules.activation.MultiheadAttention";
+    const std::string q = t.linear(attn + ".q_proj", x, R, D, D, 40), k = t.linear(attn + ".k_proj", x, R, D, D, 40),
+                      v = t.linear(attn + ".v_proj", x, R, D, D, 40);
+    // [8, 16] -> [8, 2, 8] -> heads first: q and v as [2, 8, 8], k already transposed for the scores
+    auto heads = [&](const std::string& in, const std::vector<int64_t>& dims, const TensorMeta& meta) {
+        const std::string split = t.op("torch.ops.aten.view.default", "view", attn, mha, 41, dense({R, Heads, Hd}),
+                                       [&](NodeBuilder& n) { n.arg("self", in).arg("size", Argument::ints({R, Heads, Hd})); });
+        return t.op("torch.ops.aten.permute.default", "permute", attn, mha, 41, meta,
+                    [&](NodeBuilder& n) { n.arg("self", split).arg("dims", Argument::ints(dims)); });
+    };
+    const std::string qh = heads(q, {1, 0, 2}, strided({Heads, R, Hd}, {Hd, D, 1}));
+    const std::string kh = heads(k, {1, 2, 0}, strided({Heads, Hd, R}, {Hd, 1, D}));
+    const std::string vh = heads(v, {1, 0, 2}, strided({Heads, R, Hd}, {Hd, D, 1}));
+    const std::string scores = t.op("torch.ops.aten.bmm.default", "bmm", attn, mha, 42, dense({Heads, R, R}),
+                                    [&](NodeBuilder& n) { n.arg("self", qh).arg("mat2", kh); });
+    const std::string scaled = t.op("torch.ops.aten.mul.Tensor", "mul", attn, mha, 42, dense({Heads, R, R}),
+                                    [&](NodeBuilder& n) { n.arg("self", scores).arg("other", Argument::floating(1.0 / 2.8284271247461903)); });
+    const std::string probs = t.op("torch.ops.aten._softmax.default", "_softmax", attn, mha, 43, dense({Heads, R, R}), [&](NodeBuilder& n) {
+        n.arg("self", scaled).arg("dim", Argument::integer(-1)).arg("half_to_float", Argument::boolean(false));
+    });
+    const std::string mixed = t.op("torch.ops.aten.bmm.default", "bmm", attn, mha, 44, dense({Heads, R, Hd}),
+                                   [&](NodeBuilder& n) { n.arg("self", probs).arg("mat2", vh); });
+    const std::string tokens = t.op("torch.ops.aten.permute.default", "permute", attn, mha, 45, strided({R, Heads, Hd}, {Hd, R * Hd, 1}),
+                                    [&](NodeBuilder& n) { n.arg("self", mixed).arg("dims", Argument::ints({1, 0, 2})); });
+    Argument contiguousFormat;
+    contiguousFormat.kind = ArgKind::MemoryFormat;
+    contiguousFormat.i = static_cast<int>(MemoryFormat::Contiguous);
+    const std::string merged = t.op("torch.ops.aten.clone.default", "clone", attn, mha, 45, dense({R, Heads, Hd}),
+                                    [&](NodeBuilder& n) { n.arg("self", tokens).kwarg("memory_format", contiguousFormat); });
+    const std::string flat = t.op("torch.ops.aten.view.default", "view", attn, mha, 45, dense({R, D}),
+                                  [&](NodeBuilder& n) { n.arg("self", merged).arg("size", Argument::ints({R, D})); });
+    const std::string o = t.linear(attn + ".out_proj", flat, R, D, D, 46);
+    const std::string r1 = t.op("torch.ops.aten.add.Tensor", "add", "", "views.Encoder", 50, dense({R, D}),
+                                [&](NodeBuilder& n) { n.arg("self", x).arg("other", o); });
+    const std::string n1 = t.norm("norm1", r1, R, D, 50);
+    const std::string up = t.linear("linear1", n1, R, D, 32, 51);
+    const std::string act = t.op("torch.ops.aten.relu.default", "relu", "", "views.Encoder", 51, dense({R, 32}),
+                                 [&](NodeBuilder& n) { n.arg("self", up); });
+    const std::string down = t.linear("linear2", act, R, 32, D, 51);
+    const std::string r2 = t.op("torch.ops.aten.add.Tensor", "add", "", "views.Encoder", 52, dense({R, D}),
+                                [&](NodeBuilder& n) { n.arg("self", n1).arg("other", down); });
+    b.userOutput(t.norm("norm2", r2, R, D, 52));
     return zoo::finish(b);
 }
 
@@ -357,21 +447,24 @@ inline ProgramPtr byName(const std::string& name) {
     if (name == "mobilenet_like") return depthwiseNet();
     if (name == "decoder_like") return decoderStack();
     if (name == "decoder_like_training") return decoderStack(4, true);
+    if (name == "encoder_layer_like") return encoderLayer();
     if (name == "deep_decoder_like") return decoderStack(240);
     return nullptr;
 }
 
 inline const std::vector<std::string>& names() {
-    static const std::vector<std::string> all = {"resnet_like", "mobilenet_like", "decoder_like", "decoder_like_training", "deep_decoder_like"};
+    static const std::vector<std::string> all = {"resnet_like", "mobilenet_like", "decoder_like", "decoder_like_training",
+                                                         "encoder_layer_like", "deep_decoder_like"};
     return all;
 }
 
 /// The generated fixture of ../shared whose shape each program here has (resnet18, mobilenet_v2, tiny_gpt,
-/// deep_stack), so a test's rows over those run on these; "" for another name.
+/// transformer_layer, deep_stack), so a test's rows over those run on these; "" for another name.
 inline std::string standInFor(const std::string& generated) {
     if (generated == "resnet18") return "resnet_like";
     if (generated == "mobilenet_v2") return "mobilenet_like";
     if (generated == "tiny_gpt") return "decoder_like";
+    if (generated == "transformer_layer") return "encoder_layer_like";
     if (generated == "deep_stack") return "deep_decoder_like";
     return "";
 }

@@ -110,7 +110,7 @@ void addModelRows(const std::vector<int>& threadCounts) {
     QTest::addColumn<QString>("model");
     QTest::addColumn<int>("threads");
     for (const char* name : {"zoo/mlp", "zoo/conv_attention", "zoo/gpt_block", "zoo/residual_stack", "zoo/resnet_like", "zoo/decoder_like",
-                             "tiny_mlp", "transformer_layer"})
+                             "zoo/encoder_layer_like", "tiny_mlp"})
         for (int t : threadCounts) QTest::addRow("%s, %d thread%s", name, t, t > 1 ? "s" : "") << name << t;
 }
 
@@ -367,7 +367,7 @@ void TstRunAnalysis::predictionWithinTolerance_data() {
     // the owned nets' layers are too small to be worth a task, so their runs on two threads replay like serial
     // ones; resnet18's convolutions on two threads are the run where spawned tasks and steals shape the wall time
     const std::pair<const char*, int> rows[] = {{"zoo/resnet_like", 1},   {"zoo/decoder_like", 1}, {"zoo/decoder_like", 2},
-                                                {"transformer_layer", 1}, {"transformer_layer", 2}, {"resnet18", 2}};
+                                                {"zoo/encoder_layer_like", 1}, {"zoo/encoder_layer_like", 2}, {"resnet18", 2}};
     for (const auto& [name, t] : rows) QTest::addRow("%s, %d thread%s", name, t, t > 1 ? "s" : "") << name << t;
 }
 

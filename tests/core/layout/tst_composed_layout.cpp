@@ -286,7 +286,7 @@ void TstComposedLayout::qualityAgainstFlatDot_data() {
     QTest::addRow("zoo/gpt_block") << "zoo/gpt_block" << QStringList();
     QTest::addRow("zoo/resnet_like") << "zoo/resnet_like" << QStringList();
     QTest::addRow("zoo/decoder_like") << "zoo/decoder_like" << QStringList();
-    QTest::addRow("transformer_layer") << "transformer_layer" << QStringList();
+    QTest::addRow("zoo/encoder_layer_like") << "zoo/encoder_layer_like" << QStringList();
     QTest::addRow("zoo/deep_decoder_like, layers and two blocks open")
         << "zoo/deep_decoder_like" << QStringList{"layers", "layers.0", "layers.100"};
 }
