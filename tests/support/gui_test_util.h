@@ -2,6 +2,7 @@
 // Shared by the GUI tests: open a file in a Document and wait for its layout; answer a file dialog.
 
 #include "support/shared_fixtures.h"
+#include "support/view_programs.h"
 #include "support/zoo_files.h"
 #include "views/document.h"
 
@@ -73,14 +74,19 @@ inline void answerFileDialog(const QString& path) {
     state->timer.start(20);
 }
 
-/// Relative paths (for fixture()) of every zoo program, the zoo's deep residual stack and every shared .pt2 fixture.
+/// Relative paths (for fixture()) of every zoo program, the zoo's deep residual stack and every shared .pt2 fixture;
+/// a generated fixture with an owned program of its shape is that program (support/view_programs.h, written here).
 inline QStringList allFixtures() {
+    writeViewPrograms();
     QStringList out;
     for (const auto& rel : zooProgramFiles()) out << QString::fromStdString(rel);
     out << "zoo/deep_residual_stack/model.pt2";
-    for (const char* name : kGeneratedFixtures) out << QString("generated/%1/model.pt2").arg(name);
-    for (const char* name : {"tiny_mlp", "mobilenet_v2", "transformer_layer", "tiny_gpt"})
-        out << QString("generated/%1/model.training.pt2").arg(name);
+    for (const char* name : kGeneratedFixtures) {
+        const std::string standIn = owned::standInFor(name);
+        out << (standIn.empty() ? QString("generated/%1/model.pt2").arg(name) : QString::fromStdString("zoo/" + standIn + "/model.pt2"));
+    }
+    for (const char* name : {"tiny_mlp", "mobilenet_v2", "transformer_layer"}) out << QString("generated/%1/model.training.pt2").arg(name);
+    out << "zoo/decoder_like_training/model.pt2"; // tiny_gpt's training IR, in its owned shape
     out << "generated/tiny_mlp/model.legacy.pt2"
         << "real/executorch-linear-pt2archive/linear.pt2"
         << "real/hades-pid-dann-legacy-schema2/exported_program.pt2"

@@ -8,6 +8,7 @@
 #include "core/layout/module_tree.h"
 #include "support/fixture_program.h"
 #include "support/shared_fixtures.h"
+#include "support/view_programs.h"
 #include "support/zoo_programs.h"
 
 #include <QTest>
@@ -18,8 +19,8 @@
 
 namespace irlens::testing {
 
-/// A generated fixture's program (no weights), or the zoo's for "zoo/<name>" (built in memory), and its module
-/// tree; `program` is null when it does not load.
+/// A generated fixture's program (no weights), or an owned one for "zoo/<name>" (the zoo's or
+/// support/view_programs.h's, built in memory), and its module tree; `program` is null when it does not load.
 struct ProgramWithTree {
     core::ProgramPtr program;
     core::ModuleTree tree;
@@ -27,18 +28,22 @@ struct ProgramWithTree {
 
 inline ProgramWithTree loadGeneratedWithTree(const std::string& name) {
     ProgramWithTree out;
-    out.program = name.rfind("zoo/", 0) == 0 ? zoo::byName(name.substr(4)) : loadFixtureGraph("generated/" + name + "/model.pt2");
+    out.program = name.rfind("zoo/", 0) == 0 ? ownedProgram(name) : loadFixtureGraph("generated/" + name + "/model.pt2");
     if (out.program) out.tree = core::ModuleTree::build(out.program->graph);
     return out;
 }
 
 /// A `name` row per zoo program ("zoo/<name>") and per generated fixture, deep_stack left out (its full
-/// layout has its own test).
+/// layout has its own test); a fixture with an owned program of its shape (support/view_programs.h) is that program.
 inline void addGeneratedFixtureRows() {
     QTest::addColumn<QString>("name");
     for (const auto& z : zoo::programs()) QTest::addRow("zoo/%s", z.name) << QString("zoo/") + z.name;
-    for (const char* name : kGeneratedFixtures)
-        if (std::string(name) != "deep_stack") QTest::addRow("%s", name) << name;
+    for (const char* name : kGeneratedFixtures) {
+        if (std::string(name) == "deep_stack") continue;
+        const std::string standIn = owned::standInFor(name);
+        if (standIn.empty()) QTest::addRow("%s", name) << name;
+        else QTest::addRow("zoo/%s", standIn.c_str()) << QString::fromStdString("zoo/" + standIn);
+    }
 }
 
 /// Distance from p to the rectangle's outline.

@@ -1,6 +1,7 @@
 // irlens-cli as scripts use it: exit codes, one-line errors, and what `info` reports on real files.
 #include "support/cli_runner.h"
 #include "support/shared_fixtures.h"
+#include "support/view_programs.h"
 #include "support/zoo_files.h"
 
 #include <QDir>
@@ -22,9 +23,9 @@ using Run = irlens::testing::CliRun;
 
 Run cli(const QStringList& args) { return irlens::testing::runCli(args); }
 
-// A fixture file: "zoo/..." (written on first use) or under ../shared/fixtures.
+// A fixture file: "zoo/..." (the zoo and support/view_programs.h's programs, written on first use) or under ../shared/fixtures.
 QString fx(const char* rel) {
-    if (std::strncmp(rel, "zoo/", 4) == 0) irlens::testing::zooDir();
+    if (std::strncmp(rel, "zoo/", 4) == 0) irlens::testing::writeViewPrograms();
     return QString::fromStdString(irlens::testing::fixture(rel).string());
 }
 
@@ -89,10 +90,11 @@ private slots:
                            "parameters:  2 tensors, 12 elements, 48 B", "x f32[3]"};
         QTest::addRow("dynamic_mlp") << "generated/dynamic_mlp/model.pt2"
             << QStringList{"x f32[s0, 16]", "addmm_1 f32[s0, 8]", "s0 in [2, inf]"};
-        QTest::addRow("resnet18") << "generated/resnet18/model.pt2"
-            << QStringList{"70 call_function", "aten.convolution.default                           20",
-                           "parameters:  62 tensors, 11689512 elements", "buffers:     60 tensors"};
-        QTest::addRow("deep_stack") << "generated/deep_stack/model.pt2" << QStringList{"5404 call_function"};
+        // the owned conv net: 10 convs, 10 batch norms and the fc (support/view_programs.h's counts)
+        QTest::addRow("zoo/resnet_like") << "zoo/resnet_like/model.pt2"
+            << QStringList{"38 call_function", "aten.convolution.default                           10",
+                           "parameters:  32 tensors, 11122 elements", "buffers:     30 tensors"};
+        QTest::addRow("zoo/deep_decoder_like") << "zoo/deep_decoder_like/model.pt2" << QStringList{"6002 call_function"};
         // AOTInductor packages: described (exit 0), not refused
         QTest::addRow("preprocess (AOTInductor package)") << "packages/executorch-preprocess-aoti/preprocess.pt2"
             << QStringList{"container:   AOTInductor package (layout 0, cpu): compiled code for model 'model', no exported program\n",
@@ -111,8 +113,8 @@ private slots:
                            "  custom ops:  0 calls"};
     }
     void infoOnFixtures() {
-        IRLENS_REQUIRE_SHARED();
         QFETCH(QString, file);
+        IRLENS_REQUIRE_FIXTURE(file);
         QFETCH(QStringList, expected);
         Run r = cli({"info", fx(file.toUtf8().constData())});
         QCOMPARE(r.code, 0);

@@ -4,6 +4,7 @@
 #include "support/child_usage.h"
 #include "support/cli_runner.h"
 #include "support/shared_fixtures.h"
+#include "support/view_programs.h"
 
 #include "core/io/pt2_writer.h"
 
@@ -34,24 +35,25 @@ void TstCliRender::renders_data() {
     QTest::addColumn<QString>("collapse");
     QTest::addColumn<QString>("ext");
     QTest::addColumn<QStringList>("mustContain");
-    QTest::addRow("resnet18 svg") << "resnet18" << "auto" << "svg" << QStringList{"convolution", "f32[1, 64, 112, 112]", "layer1.0 · BasicBlock"};
-    QTest::addRow("resnet18 png") << "resnet18" << "none" << "png" << QStringList{"PNG"};
-    QTest::addRow("deep_stack collapsed") << "deep_stack" << "auto" << "svg" << QStringList{"layers", "5400 nodes"};
-    QTest::addRow("cond_branch flat") << "cond_branch" << "none" << "svg" << QStringList{"cond"};
-    // 12k boxes: laid out per module and composed, then drawn by Graphviz at those positions
-    QTest::addRow("llama_deep fully expanded") << "llama_deep" << "none" << "svg"
-                                               << QStringList{"layers.127 · LlamaBlock", "embedding", "f32[1, 16, 32]"};
+    QTest::addRow("zoo/resnet_like svg") << "zoo/resnet_like" << "auto" << "svg" << QStringList{"convolution", "f32[1, 8, 16, 16]", "layer1.0 · BasicBlock"};
+    QTest::addRow("zoo/resnet_like png") << "zoo/resnet_like" << "none" << "png" << QStringList{"PNG"};
+    QTest::addRow("zoo/deep_decoder_like collapsed") << "zoo/deep_decoder_like" << "auto" << "svg" << QStringList{"layers", "6000 nodes"};
+    QTest::addRow("zoo/cond_branch flat") << "zoo/cond_branch" << "none" << "svg" << QStringList{"cond"};
+    // 6k boxes: laid out per module and composed, then drawn by Graphviz at those positions
+    QTest::addRow("zoo/deep_decoder_like fully expanded") << "zoo/deep_decoder_like" << "none" << "svg"
+                                                           << QStringList{"layers.239 · DecoderBlock", "_softmax", "f32[8, 16]"};
 }
 
 void TstCliRender::renders() {
-    IRLENS_REQUIRE_SHARED();
     QFETCH(QString, fixture);
+    IRLENS_REQUIRE_FIXTURE(fixture);
+    if (fixture.startsWith("zoo/")) irlens::testing::writeViewPrograms();
     QFETCH(QString, collapse);
     QFETCH(QString, ext);
     QFETCH(QStringList, mustContain);
     QTemporaryDir dir;
     const QString out = dir.filePath("g." + ext);
-    const QString in = QString::fromStdString(irlens::testing::fixture("generated/" + fixture.toStdString() + "/model.pt2").string());
+    const QString in = QString::fromStdString(irlens::testing::fixture(irlens::testing::programFolder(fixture.toStdString()) + "/model.pt2").string());
     Run r = cli({"render", in, "-o", out, "--collapse", collapse});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QFile f(out);

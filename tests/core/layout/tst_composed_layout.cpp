@@ -1,6 +1,6 @@
 // The composed layout (per module, parts shared, put together): the same geometry guarantees as a
-// flat dot run on every fixture, nothing overlapping, a fully expanded llama_deep and deep_stack in
-// seconds, and a drawing not much worse than dot's where dot finishes.
+// flat dot run on every fixture, nothing overlapping, fully expanded deep stacks (llama_deep, and the
+// owned stacks of support/view_programs.h and the zoo) in seconds, and a drawing not much worse than dot's where dot finishes.
 #include "core/layout/composed_layout.h"
 #include "core/layout/graph_layout.h"
 #include "core/layout/layout_quality.h"
@@ -170,8 +170,8 @@ void TstComposedLayout::fixtures() {
 void TstComposedLayout::largeFixturesFullyExpanded_data() {
     QTest::addColumn<QString>("name");
     QTest::addRow("zoo/deep_residual_stack") << "zoo/deep_residual_stack";
+    QTest::addRow("zoo/deep_decoder_like") << "zoo/deep_decoder_like";
     QTest::addRow("llama_deep") << "llama_deep";
-    QTest::addRow("deep_stack") << "deep_stack";
 }
 
 void TstComposedLayout::largeFixturesFullyExpanded() {
@@ -203,7 +203,7 @@ void TstComposedLayout::largeFixturesFullyExpanded() {
 void TstComposedLayout::anyExpansionStateIsFast_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<int>("share"); // percent of the modules open, each chosen at random
-    for (const char* name : {"zoo/deep_residual_stack", "llama_deep", "deep_stack"})
+    for (const char* name : {"zoo/deep_residual_stack", "zoo/deep_decoder_like", "llama_deep"})
         for (int share : {5, 20, 50, 90}) QTest::addRow("%s, %d%% open", name, share) << name << share;
 }
 
@@ -284,10 +284,11 @@ void TstComposedLayout::qualityAgainstFlatDot_data() {
     QTest::addColumn<QStringList>("expand"); // empty: everything
     QTest::addRow("zoo/conv_attention") << "zoo/conv_attention" << QStringList();
     QTest::addRow("zoo/gpt_block") << "zoo/gpt_block" << QStringList();
-    QTest::addRow("resnet18") << "resnet18" << QStringList();
-    QTest::addRow("tiny_gpt") << "tiny_gpt" << QStringList();
-    QTest::addRow("transformer_layer") << "transformer_layer" << QStringList();
-    QTest::addRow("deep_stack, layers and two blocks open") << "deep_stack" << QStringList{"layers", "layers.0", "layers.100"};
+    QTest::addRow("zoo/resnet_like") << "zoo/resnet_like" << QStringList();
+    QTest::addRow("zoo/decoder_like") << "zoo/decoder_like" << QStringList();
+    QTest::addRow("zoo/encoder_layer_like") << "zoo/encoder_layer_like" << QStringList();
+    QTest::addRow("zoo/deep_decoder_like, layers and two blocks open")
+        << "zoo/deep_decoder_like" << QStringList{"layers", "layers.0", "layers.100"};
 }
 
 void TstComposedLayout::qualityAgainstFlatDot() {
@@ -308,8 +309,8 @@ void TstComposedLayout::qualityAgainstFlatDot() {
           qPrintable(name), qf.crossings, qc.crossings, qf.edgeLength, qc.edgeLength, qc.edgeLength / qf.edgeLength,
           qc.area / qf.area, (*flat)->seconds, (*parts)->seconds);
     // the margin: composition cannot pull edges across module borders as dot does, and every module
-    // an edge leaves or enters adds a rank for its port and the frame's margins (resnet18, one frame
-    // per conv, bn and relu, is the worst case: x1.8); graphs this small are drawn flat by default
+    // an edge leaves or enters adds a rank for its port and the frame's margins (a ResNet, one frame
+    // per conv, bn and relu, is the worst case); graphs this small are drawn flat by default
     QVERIFY2(qc.crossings <= qf.crossings * 3 / 2 + 10, "composed layout crosses far more edges than dot");
     QVERIFY2(qc.edgeLength <= qf.edgeLength * 2.0, "composed layout's edges are far longer than dot's");
 }

@@ -180,13 +180,15 @@ void TstIncrementalLayout::oneNode_data() {
     QTest::addRow("zoo gpt_block softmax -> prims") << "zoo/gpt_block/model.pt2" << "softmax" << int(DecompStage::ToPrims);
     QTest::addRow("zoo deep_residual_stack layer norm -> prims (composed layout)") << "zoo/deep_residual_stack/model.pt2" << "layer_norm"
                                                                                  << int(DecompStage::ToPrims);
-    QTest::addRow("resnet18 addmm -> prims") << "generated/resnet18/model.pt2" << "addmm" << int(DecompStage::ToPrims);
-    QTest::addRow("resnet18 batch norm -> prims") << "generated/resnet18/model.pt2" << "batch_norm" << int(DecompStage::ToPrims);
-    QTest::addRow("tiny_gpt layer norm -> prims") << "generated/tiny_gpt/model.pt2" << "layer_norm" << int(DecompStage::ToPrims);
-    QTest::addRow("tiny_gpt addmm -> prims (side by side with k, v)") << "generated/tiny_gpt/model.pt2" << "addmm" << int(DecompStage::ToPrims);
-    QTest::addRow("tiny_gpt softmax -> prims") << "generated/tiny_gpt/model.pt2" << "softmax" << int(DecompStage::ToPrims);
-    // 12k boxes: the full layout is the composed one
-    QTest::addRow("llama_deep softmax -> prims (composed layout)") << "generated/llama_deep/model.pt2" << "softmax" << int(DecompStage::ToPrims);
+    irlens::testing::writeViewPrograms();
+    QTest::addRow("resnet_like addmm -> prims") << "zoo/resnet_like/model.pt2" << "addmm" << int(DecompStage::ToPrims);
+    QTest::addRow("resnet_like batch norm -> prims") << "zoo/resnet_like/model.pt2" << "batch_norm" << int(DecompStage::ToPrims);
+    QTest::addRow("decoder_like layer norm -> prims") << "zoo/decoder_like/model.pt2" << "layer_norm" << int(DecompStage::ToPrims);
+    QTest::addRow("decoder_like addmm -> prims (side by side with k, v)") << "zoo/decoder_like/model.pt2" << "addmm" << int(DecompStage::ToPrims);
+    QTest::addRow("decoder_like softmax -> prims") << "zoo/decoder_like/model.pt2" << "softmax" << int(DecompStage::ToPrims);
+    // 6k boxes: the full layout is the composed one
+    QTest::addRow("deep_decoder_like softmax -> prims (composed layout)") << "zoo/deep_decoder_like/model.pt2" << "softmax"
+                                                                           << int(DecompStage::ToPrims);
 }
 
 void TstIncrementalLayout::oneNode() {
@@ -212,8 +214,9 @@ void TstIncrementalLayout::everyNodeOfAnOp_data() {
     irlens::testing::zooDir();
     QTest::addRow("zoo residual_stack every layer norm") << "zoo/residual_stack/model.pt2" << "native_layer_norm" << int(DecompStage::ToPrims);
     QTest::addRow("zoo residual_stack every gelu") << "zoo/residual_stack/model.pt2" << "gelu" << int(DecompStage::ToPrims);
-    QTest::addRow("tiny_gpt every layer norm") << "generated/tiny_gpt/model.pt2" << "native_layer_norm" << int(DecompStage::ToPrims);
-    QTest::addRow("resnet18 every relu") << "generated/resnet18/model.pt2" << "relu" << int(DecompStage::ToPrims);
+    irlens::testing::writeViewPrograms();
+    QTest::addRow("decoder_like every layer norm") << "zoo/decoder_like/model.pt2" << "native_layer_norm" << int(DecompStage::ToPrims);
+    QTest::addRow("resnet_like every relu") << "zoo/resnet_like/model.pt2" << "relu" << int(DecompStage::ToPrims);
 }
 
 void TstIncrementalLayout::everyNodeOfAnOp() {
@@ -316,8 +319,8 @@ void TstIncrementalLayout::widerReplacementPushesNeighboursAside() {
 }
 
 void TstIncrementalLayout::undoReadsTheMapBackwards() {
-    IRLENS_REQUIRE_SHARED();
-    Stepped s = stepAndLayout("generated/tiny_gpt/model.pt2", "layer_norm", DecompStage::ToPrims, false);
+    irlens::testing::writeViewPrograms();
+    Stepped s = stepAndLayout("zoo/decoder_like/model.pt2", "layer_norm", DecompStage::ToPrims, false);
     QVERIFY2(s.incremental, qPrintable(s.error));
     const NodeReplacementMap back = replacementsBetween(s.after->graph, s.before->graph);
     const std::string replaced = s.map.begin()->first;

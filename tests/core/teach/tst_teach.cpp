@@ -12,6 +12,7 @@
 #include "core/teach/tour.h"
 #include "core/verify/verifier.h"
 #include "support/shared_fixtures.h"
+#include "support/view_programs.h"
 #include "support/zoo_files.h"
 
 #include <QTest>
@@ -374,10 +375,13 @@ void TstTeach::explainSharedFixtures_data() {
                                          << "node:add_1";
     QTest::addRow("zoo/dynamic_mlp") << "zoo/dynamic_mlp" << "symbols"
                                      << QStringList{"`s0` is a dynamic dimension: the size of `x` dim 0", "`sym_size_int`"} << "sym:s0";
-    QTest::addRow("resnet18") << "resnet18" << "state" << QStringList{"62 parameters", "60 buffers", "`b_bn1_running_mean`"} << "in:p_conv1_weight";
+    irlens::testing::writeViewPrograms();
+    // the ResNet-like net: 10 batch norms (weight, bias; running mean, var, batches tracked), 10 convs, the fc's weight and bias
+    QTest::addRow("zoo/resnet_like") << "zoo/resnet_like" << "state" << QStringList{"32 parameters", "30 buffers", "`b_bn1_running_mean`"}
+                                     << "in:p_conv1_weight";
     QTest::addRow("resnet18 ops") << "resnet18" << "ops" << QStringList{"aten.t.default (1 node: `t`) decomposes as t -> permute([1, 0])"} << "node:t";
-    QTest::addRow("resnet18 prims") << "resnet18" << "prims" << QStringList{"stay ATen calls", "`convolution`"} << "node:convolution";
-    QTest::addRow("tiny_gpt") << "tiny_gpt" << "inputs" << QStringList{"1 user input: `tokens` (i64[1, 64])"} << "in:tokens";
+    QTest::addRow("zoo/resnet_like prims") << "zoo/resnet_like" << "prims" << QStringList{"stay ATen calls", "`convolution`"} << "node:convolution";
+    QTest::addRow("zoo/decoder_like") << "zoo/decoder_like" << "inputs" << QStringList{"1 user input: `x` (f32[8, 16])"} << "in:x";
     QTest::addRow("tiny_gpt ops") << "tiny_gpt" << "ops" << QStringList{"aten.masked_fill.Scalar (4 nodes", "decomposes as masked_fill -> full + where"} << "node:masked_fill";
     QTest::addRow("tiny_gpt prims") << "tiny_gpt" << "prims" << QStringList{"`embedding`: gathers have no prim"} << "node:embedding";
     QTest::addRow("cond_branch") << "cond_branch" << "hops" << QStringList{"true_graph_0 (relu, mul)", "false_graph_0 (sigmoid, sub)", "predicate `gt`"}

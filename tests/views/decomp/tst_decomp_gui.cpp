@@ -50,7 +50,7 @@ bool load(Document& doc, const QString& which) {
         doc.setProgram(core::makeExampleProgram(), "example");
         return testing::waitForLayout(doc);
     }
-    if (which.startsWith("zoo/")) testing::zooDir();
+    if (which.startsWith("zoo/")) testing::writeViewPrograms();
     return testing::openAndWait(doc, testing::fixture(which.toStdString())).isEmpty();
 }
 
@@ -140,8 +140,8 @@ void TstDecompGui::stepAllThenUndoRedo_data() {
     QTest::addRow("zoo gpt_block core->prims") << "zoo/gpt_block/model.pt2" << int(core::IrLevel::CoreAten) << int(core::IrLevel::Prims);
     QTest::addRow("tiny_mlp training->core") << "generated/tiny_mlp/model.training.pt2" << int(core::IrLevel::Training)
                                              << int(core::IrLevel::CoreAten);
-    QTest::addRow("tiny_gpt training->core") << "generated/tiny_gpt/model.training.pt2" << int(core::IrLevel::Training)
-                                             << int(core::IrLevel::CoreAten);
+    QTest::addRow("zoo decoder_like_training training->core") << "zoo/decoder_like_training/model.pt2" << int(core::IrLevel::Training)
+                                                              << int(core::IrLevel::CoreAten);
 }
 
 void TstDecompGui::stepAllThenUndoRedo() {
@@ -469,7 +469,7 @@ void TstDecompGui::compareStepSideBySide_data() {
     QTest::addRow("zoo conv_attention addmm -> prims") << "zoo/conv_attention/model.pt2" << "aten.addmm.default"
                                                        << QStringList{"aten.mm.default", "prims.add.default", "prims.broadcast_in_dim.default"};
     // torch._decomp addmm (beta = alpha = 1): mm, the bias broadcast, one add
-    QTest::addRow("resnet18 addmm -> prims") << "generated/resnet18/model.pt2" << "aten.addmm.default"
+    QTest::addRow("zoo resnet_like addmm -> prims") << "zoo/resnet_like/model.pt2" << "aten.addmm.default"
                                              << QStringList{"aten.mm.default", "prims.add.default", "prims.broadcast_in_dim.default"};
 }
 

@@ -133,18 +133,19 @@ void TstGraphScene::everyFixture() {
     for (auto* item : scene.nodeItems()) QVERIFY(item->item().id.rfind("in:p_", 0) != 0);
 }
 
-// 240 blocks under "layers", then a head: the zoo's deep residual stack and PyTorch's deep_stack.
+// 240 blocks under "layers", then a head: the zoo's deep residual stack and the deep decoder stack.
 void TstGraphScene::expandCollapseDeepStack_data() {
     QTest::addColumn<QString>("model");
     QTest::newRow("zoo/deep_residual_stack") << "zoo/deep_residual_stack/model.pt2";
-    QTest::newRow("deep_stack") << "generated/deep_stack/model.pt2";
+    QTest::newRow("zoo/deep_decoder_like") << "zoo/deep_decoder_like/model.pt2";
 }
 
 void TstGraphScene::expandCollapseDeepStack() {
     QFETCH(QString, model);
     IRLENS_REQUIRE_FIXTURE(model);
-    testing::zooDir();
+    testing::writeViewPrograms();
     Document doc;
+    doc.setFoldRepeatedBlocks(false); // every block its own box (the decoder stack is big enough to fold)
     GraphScene scene(&doc);
     QVERIFY(testing::openAndWait(doc, fixture(model.toStdString())).isEmpty());
     const auto& tree = *doc.scope().tree;
@@ -520,15 +521,16 @@ void TstGraphScene::decompositionStepKeepsTheDrawing() {
     QCOMPARE(scene.nodeItemCount(), static_cast<int>(doc.layout()->graph.items.size()));
 }
 
-// deep_stack with 40 blocks open: more items than kSyncItems, built across several event-loop turns
+// a deep stack with 40 blocks open: more items than kSyncItems, built across several event-loop turns
 // (creating items is cheap, about 1 ms per 2,000 here, so slices are capped by count to see them).
 void TstGraphScene::bigLayoutBuiltInSlices_data() { expandCollapseDeepStack_data(); }
 
 void TstGraphScene::bigLayoutBuiltInSlices() {
     QFETCH(QString, model);
     IRLENS_REQUIRE_FIXTURE(model);
-    testing::zooDir();
+    testing::writeViewPrograms();
     Document doc;
+    doc.setFoldRepeatedBlocks(false); // the 40 blocks drawn, not one of them with a ×40 note
     GraphScene scene(&doc);
     QVERIFY(testing::openAndWait(doc, fixture(model.toStdString())).isEmpty());
     int rebuilt = 0;
@@ -554,13 +556,14 @@ void TstGraphScene::bigLayoutBuiltInSlices() {
     QCOMPARE(scene.edgeItemCount(), static_cast<int>(layout->edges.size()));
 }
 
-// Collapsing an expanded deep_stack replaces 11,000 items: in the turn the new layout arrives the old
-// ones are all hidden (none drawn, none under the mouse) and they are deleted over the next turns.
+// Collapsing the expanded deep decoder stack replaces over 10,000 items: in the turn the new layout arrives the
+// old ones are all hidden (none drawn, none under the mouse) and they are deleted over the next turns.
 void TstGraphScene::oldItemsHiddenAtOnceDeletedLater() {
-    IRLENS_REQUIRE_SHARED();
+    testing::writeViewPrograms();
     Document doc;
+    doc.setFoldRepeatedBlocks(false); // all 240 blocks drawn
     GraphScene scene(&doc);
-    QVERIFY(testing::openAndWait(doc, fixture("generated/deep_stack/model.pt2")).isEmpty());
+    QVERIFY(testing::openAndWait(doc, fixture("zoo/deep_decoder_like/model.pt2")).isEmpty());
     doc.expandAll();
     QVERIFY(testing::waitForLayout(doc));
     QTRY_VERIFY(!scene.isBuilding());
@@ -684,19 +687,19 @@ void TstGraphScene::indexDeepEnoughAfterExpanding() {
 
 // A frame says it contains its children (Qt skips them when the frame is out of view): every item
 // inside a frame must lie within the frame's bounding rect, or it would vanish while in view. Both
-// layout paths: Graphviz (resnet18) and the composed layout (deep_stack, over 600 boxes).
+// layout paths: Graphviz (the conv nets) and the composed layout (the deep stacks, over 600 boxes).
 void TstGraphScene::framesHoldTheirItems_data() {
     QTest::addColumn<QString>("model");
     QTest::newRow("graphviz, zoo") << "zoo/conv_attention/model.pt2";
     QTest::newRow("composed, zoo") << "zoo/deep_residual_stack/model.pt2";
-    QTest::newRow("graphviz") << "generated/resnet18/model.pt2";
-    QTest::newRow("composed") << "generated/deep_stack/model.pt2";
+    QTest::newRow("graphviz, resnet_like") << "zoo/resnet_like/model.pt2";
+    QTest::newRow("composed, deep_decoder_like") << "zoo/deep_decoder_like/model.pt2";
 }
 
 void TstGraphScene::framesHoldTheirItems() {
     QFETCH(QString, model);
     IRLENS_REQUIRE_FIXTURE(model);
-    testing::zooDir();
+    testing::writeViewPrograms();
     Document doc;
     GraphScene scene(&doc);
     QVERIFY(testing::openAndWait(doc, fixture(model.toStdString())).isEmpty());

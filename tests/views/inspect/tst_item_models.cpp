@@ -57,10 +57,11 @@ void TstItemModels::modelsPassTester_data() {
     QTest::addColumn<QString>("path");
     QTest::addRow("example") << QString();
     for (const auto& rel : testing::zooProgramFiles()) QTest::addRow("%s", rel.c_str()) << QString::fromStdString(rel);
-    QTest::addRow("resnet18") << "generated/resnet18/model.pt2";
+    testing::writeViewPrograms();
+    QTest::addRow("zoo/resnet_like") << "zoo/resnet_like/model.pt2";
     QTest::addRow("dynamic_mlp") << "generated/dynamic_mlp/model.pt2";
     QTest::addRow("cond_branch") << "generated/cond_branch/model.pt2";
-    QTest::addRow("tiny_gpt training") << "generated/tiny_gpt/model.training.pt2";
+    QTest::addRow("zoo/decoder_like_training") << "zoo/decoder_like_training/model.pt2";
 }
 
 void TstItemModels::modelsPassTester() {

@@ -67,6 +67,7 @@ QString sharedTools() { return QString::fromStdString((testing::sharedDir() / "t
 
 /// Opens a generated fixture or a zoo program ("zoo/<name>"), runs it and waits until the analysis docks are filled; "" or the error.
 QString openAndRun(MainWindow& w, const QString& name) {
+    if (name.startsWith("zoo/")) testing::writeViewPrograms();
     w.resize(1400, 900);
     const QString err = testing::openAndWait(*w.document(), testing::fixture(testing::programFolder(name.toStdString()) + "/model.pt2"));
     if (!err.isEmpty()) return err;
@@ -78,6 +79,16 @@ QString openAndRun(MainWindow& w, const QString& name) {
     if (!QTest::qWaitFor([&] { return !ad->memoryCurve()->memory().curve.empty() && ad->linesModel()->rowCount() > 0; }, 10000))
         return "the docks were not filled";
     return {};
+}
+
+/// A stand-in for a model's source file at `relative` under `root`: 400 numbered comment lines (the lines' nodes
+/// come from the stack traces, not from the text); false when it cannot be written.
+bool writeStandInSource(const QString& root, const QString& relative) {
+    if (!QDir(root).mkpath(QFileInfo(relative).path())) return false;
+    QFile file(QDir(root).filePath(relative));
+    if (!file.open(QIODevice::WriteOnly)) return false;
+    for (int line = 1; line <= 400; ++line) file.write(QString("# line %1\n").arg(line).toUtf8());
+    return true;
 }
 
 /// Brings the Source lines dock to the front, tall enough to read, and waits for its text to show.
@@ -110,9 +121,8 @@ void TstAnalysisViews::sourceLineSelectsItsNodes_data() {
     QTest::addColumn<QString>("fixture");
     QTest::addColumn<QString>("standIn");
     QTest::addRow("tiny_gpt") << "tiny_gpt" << QString();
-    // resnet18's frames are torchvision's, which ../shared does not hold: a stand-in file of as many
-    // lines under a temporary root (the lines' nodes come from the stack traces, not from the text)
-    QTest::addRow("resnet18") << "resnet18" << "torchvision/models/resnet.py";
+    // the owned conv net's source is nowhere on disk: a stand-in file of as many lines under a temporary root
+    QTest::addRow("zoo/resnet_like") << "zoo/resnet_like" << "views/models.py";
 }
 
 // Clicking a line of the shown file selects exactly the nodes whose innermost user frame is that
@@ -122,12 +132,7 @@ void TstAnalysisViews::sourceLineSelectsItsNodes() {
     QFETCH(QString, standIn);
     IRLENS_REQUIRE_FIXTURE(fixture);
     QTemporaryDir root;
-    if (!standIn.isEmpty()) {
-        QVERIFY(QDir(root.path()).mkpath(QFileInfo(standIn).path()));
-        QFile file(root.filePath(standIn));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        for (int line = 1; line <= 400; ++line) file.write(QString("# line %1\n").arg(line).toUtf8());
-    }
+    if (!standIn.isEmpty()) QVERIFY(writeStandInSource(root.path(), standIn));
     MainWindow w;
     QCOMPARE(openAndRun(w, fixture), QString());
     SourcePane* src = w.analysisDocks()->sourcePane();
@@ -155,15 +160,16 @@ void TstAnalysisViews::sourceLineSelectsItsNodes() {
 
 // Selecting a node shows its innermost user frame's file with that line under the cursor, in view.
 void TstAnalysisViews::selectingANodeScrollsToItsLine() {
-    IRLENS_REQUIRE_SHARED();
+    QTemporaryDir root;
+    QVERIFY(writeStandInSource(root.path(), "views/models.py"));
     MainWindow w;
-    QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
+    QCOMPARE(openAndRun(w, "zoo/resnet_like"), QString());
     SourcePane* src = w.analysisDocks()->sourcePane();
     QVERIFY(showSourceDock(w));
-    src->setRoots({sharedTools()}, false);
+    src->setRoots({root.path()}, false);
     const core::Graph& g = *w.document()->graph();
     int checked = 0;
-    for (size_t k = 0; k < g.nodes.size() && checked < 6; k += 17) {
+    for (size_t k = 0; k < g.nodes.size() && checked < 6; k += 5) {
         const auto [file, line] = innermostUserLine(g.nodes[k]);
         if (file.empty()) continue;
         src->text()->showLine(1);
@@ -179,15 +185,15 @@ void TstAnalysisViews::selectingANodeScrollsToItsLine() {
 
 // Without the file under any root, the pane names the file and the roots, and the table still works.
 void TstAnalysisViews::missingFileIsNamed() {
-    IRLENS_REQUIRE_SHARED();
     MainWindow w;
-    QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
-    QTemporaryDir empty;
+    QCOMPARE(openAndRun(w, "zoo/resnet_like"), QString());
+    QTemporaryDir empty, holding;
+    QVERIFY(writeStandInSource(holding.path(), "views/models.py"));
     SourcePane* src = w.analysisDocks()->sourcePane();
     src->setRoots({empty.path()}, false);
-    src->showSource("pt2gen/models.py", 98);
+    src->showSource("views/models.py", 30);
     QVERIFY(src->resolvedFile().isEmpty());
-    QCOMPARE(src->message()->text(), QString("pt2gen/models.py not found under %1").arg(empty.path()));
+    QCOMPARE(src->message()->text(), QString("views/models.py not found under %1").arg(empty.path()));
     QVERIFY(src->text()->toPlainText().isEmpty());
     src->setRoots({}, false);
     QVERIFY(src->message()->text().contains("no source roots are set"));
@@ -195,20 +201,19 @@ void TstAnalysisViews::missingFileIsNamed() {
     w.analysisDocks()->selectLine(0);
     QVERIFY(!w.document()->searchHits().empty());
     // and found again once a root holds it
-    src->setRoots({empty.path(), sharedTools()}, false);
-    QCOMPARE(src->resolvedFile(), QDir::cleanPath(sharedTools() + "/pt2gen/models.py"));
+    src->setRoots({empty.path(), holding.path()}, false);
+    QCOMPARE(src->resolvedFile(), QDir::cleanPath(holding.path() + "/views/models.py"));
 }
 
 // The memory toggle recolours the boxes by the bytes live at the peak: the box holding the most gets
 // another colour than one holding a little, the legend reads bytes, and turning it off restores the
 // op colours (the heatmap is off).
 void TstAnalysisViews::memoryOverlay() {
-    IRLENS_REQUIRE_SHARED(); // the zoo's block holds values of one size: nothing to tell apart by bytes
-    MainWindow w;
+    MainWindow w; // on a conv net: its values shrink layer by layer, so the boxes differ in bytes
     // before a run there is nothing to colour: the action is off and says to run first
     QVERIFY(!w.analysisDocks()->memoryOverlayAction()->isEnabled());
     QVERIFY(w.analysisDocks()->memoryOverlayAction()->toolTip().contains("run the program first"));
-    QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
+    QCOMPARE(openAndRun(w, "zoo/resnet_like"), QString());
     HeatmapOverlay* overlay = w.runController()->heatmap();
     QVERIFY(!overlay->isEnabled());
     // View › Memory overlay and the dock's check box are one toggle
@@ -266,15 +271,14 @@ void TstAnalysisViews::timelineMemoryPeak() {
         if (t.node == peakNode) QCOMPARE(tl->memoryAt(t.startNs), mem.runPeakBytes);
 }
 
-// resnet18's batch norms are folded into their convolutions: each runs in next to no time and
+// A ResNet's batch norms are folded into their convolutions: each runs in next to no time and
 // allocates nothing, and the Profile's tooltip and the Node pane name the convolution that does the work.
 void TstAnalysisViews::foldedBatchNormSaysWhere() {
-    IRLENS_REQUIRE_SHARED();
     MainWindow w;
-    QCOMPARE(openAndRun(w, "resnet18"), QString());
+    QCOMPARE(openAndRun(w, "zoo/resnet_like"), QString());
     const RunSnapshotPtr run = w.document()->runResult();
     const auto bn = std::find_if(run->nodes.begin(), run->nodes.end(), [](const RunNode& n) { return n.op.find("batch_norm") != std::string::npos; });
-    QVERIFY2(bn != run->nodes.end(), "resnet18 has batch norms");
+    QVERIFY2(bn != run->nodes.end(), "the conv net has batch norms");
     QVERIFY2(bn->fusedInto.starts_with("convolution"), bn->fusedInto.c_str());
     const QString into = QString::fromStdString(bn->fusedInto);
     // the Profile row's tooltip
@@ -304,13 +308,12 @@ QTEST_MAIN(TstAnalysisViews)
 // row shown is a line of the model's source, and with the toggle on the table lists every line of the
 // run (as many as core's line profile has).
 void TstAnalysisViews::libraryLinesFoldedByDefault() {
-    IRLENS_REQUIRE_SHARED();
     MainWindow w;
-    QCOMPARE(openAndRun(w, "tiny_gpt"), QString());
+    QCOMPARE(openAndRun(w, "zoo/resnet_like"), QString());
     AnalysisDocks* ad = w.analysisDocks();
     const LineSummary all = linesOf(*w.document()->runResult()->analysis);
     const auto library = std::count_if(all.rows.begin(), all.rows.end(), [](const LineRow& l) { return l.file.contains("torch/"); });
-    QVERIFY2(library > 0, "tiny_gpt's stack traces name PyTorch's files");
+    QVERIFY2(library > 0, "the conv net's stack traces name PyTorch's files");
     QVERIFY(!ad->libraryLinesToggle()->isChecked());
     QCOMPARE(ad->linesModel()->rowCount(), static_cast<int>(all.rows.size() - library));
     for (int r = 0; r < ad->linesModel()->rowCount(); ++r)

@@ -86,7 +86,7 @@ void TstRunGui::runsAndShows_data() {
     QTest::addRow("zoo/mlp") << QString("zoo/mlp/model.pt2");
     QTest::addRow("zoo/conv_attention") << QString("zoo/conv_attention/model.pt2");
     QTest::addRow("tiny_mlp") << QString("generated/tiny_mlp/model.pt2");
-    QTest::addRow("resnet18") << QString("generated/resnet18/model.pt2");
+    QTest::addRow("resnet18") << QString("generated/resnet18/model.pt2"); // checked against PyTorch's outputs
 }
 
 namespace {
@@ -97,7 +97,7 @@ QString openInWindow(MainWindow& w, const QString& fixture) {
         w.openExample();
         return testing::waitForLayout(*w.document()) ? QString() : QString("the example's layout did not arrive");
     }
-    if (fixture.startsWith("zoo/")) testing::zooDir();
+    if (fixture.startsWith("zoo/")) testing::writeViewPrograms();
     return testing::openAndWait(*w.document(), testing::fixture(fixture.toStdString()));
 }
 } // namespace
@@ -275,8 +275,8 @@ void TstRunGui::warmRuns_data() {
     QTest::addColumn<QString>("fixture");
     QTest::addRow("example") << QString();
     QTest::addRow("zoo/gpt_block") << QString("zoo/gpt_block/model.pt2");
-    QTest::addRow("tiny_gpt") << QString("generated/tiny_gpt/model.pt2");
-    QTest::addRow("resnet18") << QString("generated/resnet18/model.pt2");
+    QTest::addRow("zoo/decoder_like") << QString("zoo/decoder_like/model.pt2");
+    QTest::addRow("zoo/resnet_like") << QString("zoo/resnet_like/model.pt2");
 }
 
 // Run does warm-up runs and measured runs: the Profile shows medians over the measured runs with
@@ -391,9 +391,9 @@ void TstRunGui::threadCount_data() {
     QTest::addColumn<int>("threads");
     QTest::addRow("example, 1 thread") << QString() << 1;
     QTest::addRow("zoo/conv_attention, 2 threads") << QString("zoo/conv_attention/model.pt2") << 2;
-    QTest::addRow("resnet18, 1 thread") << QString("generated/resnet18/model.pt2") << 1;
-    QTest::addRow("resnet18, 2 threads") << QString("generated/resnet18/model.pt2") << 2;
-    QTest::addRow("tiny_gpt, 2 threads") << QString("generated/tiny_gpt/model.pt2") << 2;
+    QTest::addRow("zoo/resnet_like, 1 thread") << QString("zoo/resnet_like/model.pt2") << 1;
+    QTest::addRow("zoo/resnet_like, 2 threads") << QString("zoo/resnet_like/model.pt2") << 2;
+    QTest::addRow("zoo/decoder_like, 2 threads") << QString("zoo/decoder_like/model.pt2") << 2;
 }
 
 void TstRunGui::threadCount() {
@@ -549,14 +549,13 @@ void TstRunGui::runToHere() {
     QVERIFY(w.findChild<QLabel*>("stepStatus")->text().contains("already run"));
 }
 
-// After a run of tiny_gpt: the Memory dock's curve has a point per node and its live-at-peak
+// After a run of the decoder stack: the Memory dock's curve has a point per node and its live-at-peak
 // blocks add up to the peak; the critical path's rows add up to its length and are outlined on the
-// graph; a what-if making bmm free predicts a shorter run; a Source lines row selects exactly the
-// nodes whose stack holds that line.
+// graph; a what-if making mm (the attention's products) free predicts a shorter run; a Source lines row
+// selects exactly the nodes whose stack holds that line.
 void TstRunGui::memoryPathAndLines() {
-    IRLENS_REQUIRE_SHARED();
     MainWindow w;
-    QCOMPARE(openInWindow(w, "generated/tiny_gpt/model.pt2"), QString());
+    QCOMPARE(openInWindow(w, "zoo/decoder_like/model.pt2"), QString());
     w.resetLayout();
     AnalysisDocks* ad = w.analysisDocks();
     for (const char* name : {"runMemory", "runCriticalPath", "runSourceLines"}) QVERIFY2(w.findChild<QDockWidget*>(name)->isHidden(), name);
@@ -590,15 +589,15 @@ void TstRunGui::memoryPathAndLines() {
     QCOMPARE(ad->pathModel()->rowCount(), static_cast<int>(base.nodes.size()));
     QCOMPARE(w.document()->searchHits(), base.nodes);
     QVERIFY(base.predictedWallNs > 0);
-    // what if bmm were free: fewer predicted ns, and the bmm nodes are off the path
-    ad->whatIfSelector()->setText("bmm");
+    // what if mm were free: fewer predicted ns, and the mm nodes are off the path
+    ad->whatIfSelector()->setText("mm");
     ad->whatIfFactor()->setValue(0);
     ad->applyWhatIf();
     const PathSummary& what = ad->path();
     QVERIFY2(what.error.isEmpty(), qPrintable(what.error));
     QVERIFY(what.scaledNodes >= 8); // two per block, four blocks
     QVERIFY(what.predictedWallNs < base.predictedWallNs);
-    QVERIFY(ad->pathSummary()->text().startsWith("What if bmm"));
+    QVERIFY(ad->pathSummary()->text().startsWith("What if mm"));
     // one baseline, stated once: the model's prediction of the run as measured; the measured wall time,
     // a second baseline, is not in the line
     const QString whatIfLine = ad->pathSummary()->text();
