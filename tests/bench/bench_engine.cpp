@@ -14,10 +14,10 @@
 // spent in nodes at >= 70 % of their attainable rate against this machine's roofs for that thread
 // count (core/exec/roofline.h; the roofs are printed first, from the cache or measured).
 // --families adds the achieved GFLOP/s per op family (from the same profile) next to the peak.
-// Steadiness: each row also gives max/median and p90/median of both sides' timed runs. irlens's are
-// over all its runs; torch_bench.py reports per call (per round) its median, max and p90, so PyTorch's
-// max is the largest of its rounds' maxima and its p90 the largest of their p90s, over the median of
-// its round medians. --contention runs the whole comparison beside a background process of the
+// Steadiness: each row also gives max/median and p90/median of both sides' timed runs, taken alike:
+// torch_bench.py reports per call (per round) its median, max and p90, so each side's max is the largest
+// of its rounds' maxima and its p90 the largest of their p90s (the sorted runs' element at floor(0.9 n):
+// with rounds of 10 runs or fewer that is the round's maximum), over its median. --contention runs the whole comparison beside a background process of the
 // bench's own that keeps one core busy half the time (5 ms of spinning, 5 ms of sleep), as another
 // user of a shared machine would; it is started before the first row and stopped at the end.
 #include "core/exec/engine.h"
@@ -133,14 +133,27 @@ struct Steadiness {
     double maxOverMedian = 0, p90OverMedian = 0;
 };
 
-Steadiness steadinessOf(std::vector<double> ms) {
-    Steadiness s;
-    if (ms.empty()) return s;
+// A round's p90 as torch_bench.py takes it: the sorted runs' element at floor(0.9 n), the maximum itself
+// when a round has 10 runs or fewer.
+double roundP90(std::vector<double> ms) {
     std::sort(ms.begin(), ms.end());
-    const double med = summarize(ms).median;
+    return ms[std::min(ms.size() - 1, static_cast<size_t>(0.9 * static_cast<double>(ms.size())))];
+}
+
+// irlens's spread measured as PyTorch's is: the largest round maximum and the largest round p90, over
+// the median of all runs. `rounds` holds each round's run times.
+Steadiness steadinessOf(const std::vector<std::vector<double>>& rounds) {
+    Steadiness s;
+    std::vector<double> all;
+    for (const auto& r : rounds) all.insert(all.end(), r.begin(), r.end());
+    if (all.empty()) return s;
+    const double med = summarize(all).median;
     if (med <= 0) return s;
-    s.maxOverMedian = ms.back() / med;
-    s.p90OverMedian = ms[std::min(ms.size() - 1, static_cast<size_t>(0.9 * static_cast<double>(ms.size())))] / med;
+    for (const auto& r : rounds) {
+        if (r.empty()) continue;
+        s.maxOverMedian = std::max(s.maxOverMedian, *std::max_element(r.begin(), r.end()) / med);
+        s.p90OverMedian = std::max(s.p90OverMedian, roundP90(r) / med);
+    }
     return s;
 }
 
@@ -263,11 +276,13 @@ int main(int argc, char** argv) {
             plain.threads = threads;
             for (int w = 0; w < kWarmupPerRound; ++w) engine.run(inputs, plain);
             std::vector<double> mine, theirs, theirMax, theirP90;
+            std::vector<std::vector<double>> mineRounds;
             std::string torchErr;
             bool ok = true;
             for (int round = 0; round < opt.rounds && ok; ++round) {
                 const int n = opt.repeat * (round + 1) / opt.rounds - opt.repeat * round / opt.rounds;
                 for (int w = 0; w < kWarmupPerRound && round > 0; ++w) engine.run(inputs, plain);
+                mineRounds.emplace_back();
                 for (int k = 0; k < n && ok; ++k) {
                     auto t0 = std::chrono::steady_clock::now();
                     auto r = engine.run(inputs, plain);
@@ -275,6 +290,7 @@ int main(int argc, char** argv) {
                     ok = r.isOk();
                     if (!ok) std::printf("%-18s run failed: %s\n", m.c_str(), r.error().c_str());
                     mine.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+                    mineRounds.back().push_back(mine.back());
                 }
                 if (!opt.withTorch || refuse || !torchErr.empty()) continue;
                 TorchRun t = torchRun(m, threads, n);
@@ -298,7 +314,7 @@ int main(int argc, char** argv) {
             // a multi-thread ratio means something only when the threads got their cores
             const double cores = threads > 1 ? irlens::bench::coresAvailable(threads) : 1.0;
             char ratio[32] = "-", torchCol[64] = "-", target[64] = "", maxCol[32] = "-", p90Col[32] = "-";
-            const Steadiness mineSteady = steadinessOf(mine);
+            const Steadiness mineSteady = steadinessOf(mineRounds);
             std::snprintf(maxCol, sizeof maxCol, "%.2f", mineSteady.maxOverMedian);
             std::snprintf(p90Col, sizeof p90Col, "%.2f", mineSteady.p90OverMedian);
             if (threads > 1) std::snprintf(target, sizeof target, "(%.1f of %d cores)", cores, threads);

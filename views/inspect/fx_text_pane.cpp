@@ -34,7 +34,8 @@ FxTextPane::Printed printGraphText(const ProgramPtr& program, const Graph* graph
     const QString text = QString::fromStdString(top ? printFxGraph(*program, registryOptions()) : printFxGraph(*graph, registryOptions()));
     out.lines = text.split('\n');
     out.nodeOf.resize(static_cast<size_t>(out.lines.size()));
-    static const QRegularExpression def(QStringLiteral("^\\s+%([A-Za-z_0-9]+) : "));
+    // local, not static: a print still running on a worker at exit must not outlive its pattern
+    const QRegularExpression def(QStringLiteral("^\\s+%([A-Za-z_0-9]+) : "));
     for (qsizetype k = 0; k < out.lines.size(); ++k) {
         // the output node's line, under a key no Python name can take
         if (out.lines[k].startsWith(QLatin1String("    return ")) && !out.lineOf.contains(QStringLiteral("return"))) {
