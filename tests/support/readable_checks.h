@@ -381,11 +381,11 @@ inline QStringList checkOverlayText(const views::GraphView& view) {
     return problems;
 }
 
-/// What floats on the canvas (the minimap, a legend) lies wholly inside the viewport, wherever the
-/// view was scrolled or moved.
+/// What floats on the canvas (the minimap, a legend) lies wholly inside the canvas (the viewport and
+/// the minimap's band beside it), wherever the view was scrolled or moved.
 inline QStringList checkOverlaysInside(const views::GraphView& view) {
     QStringList problems;
-    const QRect port = view.viewport()->geometry(); // in the view's coordinates, as the overlays'
+    const QRect port = view.canvasRect(); // in the view's coordinates, as the overlays'
     for (const QWidget* overlay : view.canvasOverlays())
         if (overlay->isVisible() && !port.contains(overlay->geometry()))
             problems << QString("the %1 \"%2\" is at %3,%4 outside the %5x%6 canvas")

@@ -114,6 +114,7 @@ bool GraphView::fitWhole() {
         // a giant graph (the 100k-node program expanded): every frame would paint all its items; stop
         // at the wheel's floor, on the selection or the top of the graph; the minimap shows the rest
         setZoom(kMinZoom);
+        placeMiniMap(); // the map's band first: the centring below is in the canvas left beside it
         const NodeItem* sel = m_doc->selectedNode() >= 0 ? m_scene->itemForNode(m_doc->selectedNode()) : nullptr;
         const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
         if (sel) centerOn(sel);
@@ -145,6 +146,7 @@ void GraphView::showStart() {
                 top = node->sceneBoundingRect().top();
                 anchor = node->sceneBoundingRect().center();
             }
+        placeMiniMap(); // the map's band first: the centring below is in the canvas left beside it
         const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
         centerOn(anchor.x(), anchor.y() + visible.height() / 2 - 40);
     }
@@ -373,19 +375,28 @@ void GraphView::placeMiniMap() {
     // the map takes the graph's shape within its corner: a tall graph gets a tall narrow map (in a square
     // one it is a line a few pixels wide in a blank box), never narrower than kMiniMapMinSide
     const QRectF graph = m_scene->drawingRect();
-    const int cornerW = std::min(170, viewport()->width() / 5), cornerH = std::min(220, viewport()->height() / 3);
+    const QRect area = viewport()->geometry().marginsAdded(viewportMargins()); // the canvas with the map's band
+    const int cornerW = std::min(170, area.width() / 5), cornerH = std::min(220, area.height() / 3);
     int w = cornerW, h = cornerH;
     if (!graph.isEmpty()) {
         const double aspect = graph.width() / graph.height();
         if (aspect * h < w) w = std::max(kMiniMapMinSide, static_cast<int>(aspect * h));
         else h = std::max(kMiniMapMinSide, static_cast<int>(w / aspect));
     }
-    const QRect port = viewport()->geometry(); // the map is the view's child, over the viewport's corner
-    m_mini->setGeometry(port.right() + 1 - w - 8, port.bottom() + 1 - h - 8, w, h);
     // the overview helps only when the graph does not fit
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
     const bool fits = visible.contains(m_scene->drawingRect().adjusted(20, 20, -20, -20));
-    m_mini->setVisible(cornerW > 60 && cornerH > 60 && !graph.isEmpty() && !fits);
+    const bool shown = cornerW > 60 && cornerH > 60 && !graph.isEmpty() && !fits;
+    // a band of its own beside the drawing, right of a tall map and below a wide one, so that it covers
+    // no box wherever the view is scrolled (the drawing never fits when the map shows: the band cannot
+    // make it fit again and hide the map)
+    const bool tall = h >= w;
+    const QMargins band = !shown ? QMargins() : tall ? QMargins(0, 0, w + 16, 0) : QMargins(0, 0, 0, h + 16);
+    if (band != viewportMargins()) setViewportMargins(band);
+    const QRect port = viewport()->geometry();
+    if (tall) m_mini->setGeometry(port.right() + 1 + 8, port.bottom() + 1 - h - 8, w, h);
+    else m_mini->setGeometry(port.right() + 1 - w - 8, port.bottom() + 1 + 8, w, h);
+    m_mini->setVisible(shown);
     m_mini->refresh();
 }
 

@@ -55,6 +55,8 @@ public:
     /// What floats over the canvas (the minimap, an overlay's legend): children of the view, not of its
     /// viewport, so a scroll leaves them in their corners; their geometry is in the view's coordinates.
     std::vector<QWidget*> canvasOverlays() const;
+    /// The canvas in the view's coordinates: the viewport and the minimap's band beside it.
+    QRect canvasRect() const { return viewport()->geometry().marginsAdded(viewportMargins()); }
 
     /// What a double-click on a scene point does (exposed for tests); true when it did something.
     bool activateAt(const QPointF& scenePos);
