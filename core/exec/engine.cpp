@@ -278,23 +278,10 @@ Status runGraphSerial(GraphRun& run, RunShared& shared, bool topLevel, WorkerClo
 
 void spawnNode(tbb::task_group& tg, GraphRun& run, int index, RunShared& shared);
 
-// Below this estimated work (PlanNode::work: about one unit per element or multiply-add) a ready
-// node is not worth a task of its own: handing it to another worker (wake-up, stealing, its inputs
-// crossing caches) costs more than running it here. deep_stack's 5,404 nodes of a few microseconds
-// each run slower on two threads than on one when every ready node is spawned.
-constexpr double kTaskWork = 1 << 16;
-
-// A graph whose whole work is below this runs on the calling thread even when more threads are asked
-// for: entering the arena and waking a worker cost more than a second worker can save. tiny_mlp
-// (about 1e5 units) takes 0.020-0.026 ms on two threads against 0.017-0.021 ms on one.
-constexpr double kSerialRunWork = 1 << 20;
-
-// A graph whose largest node is below kTaskWork (no node a second worker could take; element loops
-// and products split nothing smaller either) runs every node on the calling thread anyway:
-// deep_stack's 5,404 nodes on [1, 8, 16] tensors, whose trace at two threads has no node on the
-// worker, took 6.4 and 9.1 ms on two threads against 5.3 and 7.8 on one in two idle runs of
-// bench_engine; entering the arena, the atomic hand-over of every successor and a worker woken to
-// look for tasks buy nothing there. The plan keeps the largest node's work (PlanGraph::maxNodeWork).
+// kTaskWork and the choice of schedule (plan.h, scheduleFor): a graph with no node worth a second
+// worker runs on the calling thread; deep_stack's 5,404 nodes on [1, 8, 16] tensors, whose trace at two
+// threads has no node on the worker, took 6.4 and 9.1 ms on two threads against 5.3 and 7.8 on one in
+// two idle runs of bench_engine when they went through the task graph.
 
 // Runs node `index`, then keeps going inline with its ready successors; ready successors with
 // enough work are spawned for idle workers, cheap ones stay queued on this worker. The calling
@@ -419,6 +406,21 @@ Status runParallel(GraphRun& run, RunShared& shared, std::unique_ptr<tbb::task_a
     return Status::ok();
 }
 
+// Runs the nodes in graph order on the calling thread inside `arena`, each kernel splitting its node
+// over the arena's workers: no node waits for a worker to pick it up, and none runs beside another.
+Status runInOrder(GraphRun& run, RunShared& shared, std::unique_ptr<tbb::task_arena>& arena, int& arenaThreads) {
+    if (!arena || arenaThreads != shared.threads) {
+        arena = std::make_unique<tbb::task_arena>(shared.threads);
+        arenaThreads = shared.threads;
+    }
+    Status status;
+    arena->execute([&] {
+        WorkerClock clock = startClock(shared);
+        status = runGraphSerial(run, shared, true, clock);
+    });
+    return status;
+}
+
 // Hands the node timings to the observer in ns: ticks scaled by the run's wall time (a no-op when
 // ticks are ns already).
 void deliverTimings(ExecObserver& observer, std::vector<NodeTiming>& timings, const RunShared& shared, int64_t endTicks, int64_t wallNs) {
@@ -490,14 +492,17 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
 #endif
     setLibraryThreads(1); // TBB owns the parallelism; kernels split work themselves
     Status status;
-    if (shared.threads <= 1 || plan.graph().totalWork < kSerialRunWork || plan.graph().maxNodeWork < kTaskWork) {
+    switch (scheduleFor(plan.graph(), shared.threads)) {
+    case GraphSchedule::OneThread: {
         WorkerClock clock; // the run's start, on the calling thread
         const int asked = shared.threads;
         shared.threads = 1; // and the kernels split nothing either
         status = runGraphSerial(run, shared, true, clock);
         shared.threads = asked;
-    } else {
-        status = runParallel(run, shared, m_arena, m_arenaThreads);
+        break;
+    }
+    case GraphSchedule::InOrder: status = runInOrder(run, shared, m_arena, m_arenaThreads); break;
+    case GraphSchedule::TaskGraph: status = runParallel(run, shared, m_arena, m_arenaThreads); break;
     }
     RunResult result;
     const int64_t endTicks = shared.observer ? ticksSince(shared.tick0, shared.start, shared.tsc) : 0;

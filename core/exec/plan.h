@@ -68,7 +68,31 @@ struct PlanGraph {
     std::vector<int> roots;            // nodes without predecessors
     double totalWork = 0;              // sum of the nodes' work (PlanNode::work); infinity when a node's is unknown
     double maxNodeWork = 0;            // the largest node's work: below the engine's task size, nothing is worth a worker
+    double spanWork = 0;               // the work of the longest chain of dependent nodes
+    double offChainTaskWork = 0;       // the work of nodes off that chain big enough for a task of their own (kTaskWork)
 };
+
+/// Estimated work (PlanNode::work: about one unit per element or multiply-add) from which a ready node is
+/// worth a task of its own: handing it to another worker (wake-up, stealing, its inputs crossing caches)
+/// costs more than running it where it became ready below it. deep_stack's 5,404 nodes of a few
+/// microseconds each run slower on two threads than on one when every ready node is spawned.
+inline constexpr double kTaskWork = 1 << 16;
+
+/// How the engine runs a graph on more than one thread.
+enum class GraphSchedule {
+    /// Every node on the calling thread, no kernel split: no node is worth a second thread (the whole graph
+    /// below 2^20 units, or no node at kTaskWork).
+    OneThread,
+    /// The nodes in graph order on the calling thread, each kernel split over the workers: the graph is one
+    /// chain in all but nodes too small to overlap (less than a tenth of its work off its longest chain in
+    /// nodes worth a task), as resnet18, mobilenet_v2, the transformers and llama_deep are.
+    InOrder,
+    /// Ready nodes handed to idle workers as well (engine.cpp, runFrom): branches of real work side by side.
+    TaskGraph,
+};
+
+/// The schedule the engine takes for `g` on `threads` threads (OneThread for one).
+GraphSchedule scheduleFor(const PlanGraph& g, int threads);
 
 /// How a top-level graph input is fed.
 struct PlanInput {

@@ -174,6 +174,7 @@ std::vector<int64_t> scaleTimes(const std::vector<int64_t>& nodeNs, const std::v
 
 SchedulePrediction predictRun(const PlanGraph& g, const MeasuredRun& run, int workers, const std::vector<double>& factors) {
     ScheduleOptions o = scheduleOptionsFor(run, workers);
+    if (scheduleFor(g, o.workers) != GraphSchedule::TaskGraph) o.workers = 1; // graph order, the kernels split as measured
     if (run.samples.empty()) return predictSchedule(g, scaleTimes(run.nodeNs, factors), o);
     std::vector<SchedulePrediction> replays;
     for (const SampledRun& s : run.samples) {

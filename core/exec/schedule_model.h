@@ -2,7 +2,8 @@
 // A scheduling model of the engine: replays recorded node times on N workers under the engine's own
 // policy (engine.cpp, runFrom), to predict a run's wall time and to ask what-if questions of it.
 //
-// One worker runs the whole graph in graph order. With more, the calling worker starts with the
+// One worker runs the whole graph in graph order, and so does predictRun for a graph the engine runs in
+// graph order on any number of threads (plan.h, scheduleFor). With more, the calling worker starts with the
 // first root and the other roots are spawned as tasks. A worker that finishes a node continues
 // inline with the first successor that became ready; the other ready successors are spawned as tasks
 // when their estimated work (PlanNode::work) reaches the engine's threshold, else kept in the
@@ -30,9 +31,8 @@ struct ScheduleOptions {
     /// Per worker, when it can take its first task (SchedulingOverheads::workerJoinNs; -1: never).
     /// Workers beyond the list can from the start.
     std::vector<int64_t> workerJoinNs;
-    /// Estimated work from which a ready node gets a task of its own: the engine's kTaskWork
-    /// (engine.cpp), which its header does not export; keep the two equal.
-    double spawnWork = 1 << 16;
+    /// Estimated work from which a ready node gets a task of its own: the engine's (plan.h).
+    double spawnWork = kTaskWork;
 };
 
 struct ScheduledNode {

@@ -10,6 +10,7 @@
 #include "core/exec/inputs.h"
 #include "core/exec/measured_run.h"
 #include "core/exec/memory_timeline.h"
+#include "core/exec/plan.h"
 #include "core/exec/profile.h"
 #include "core/exec/roofline.h"
 #include "core/ir/builder.h"
@@ -190,6 +191,27 @@ irlens::testing::FixturePlan twoChains() {
     return *built;
 }
 
+// Two chains of four 256 x 256 products joined by an add: half the work off the longest chain, so the
+// engine hands ready nodes to idle workers (plan.h, GraphSchedule::TaskGraph).
+irlens::testing::FixturePlan twoProductChains() {
+    ProgramBuilder b;
+    const TensorMeta m = makeTensorMeta(ScalarType::Float32, std::vector<int64_t>{256, 256});
+    b.userInput("x", m);
+    for (const char* chain : {"a", "b"}) {
+        std::string last = "x";
+        for (int step = 0; step < 4; ++step) {
+            const std::string name = chain + std::to_string(step);
+            b.call("torch.ops.aten.mm.default", name).arg("self", last).arg("mat2", "x").out(m).stackTrace("  File \"model.py\", line 9, in forward\n    y = y @ x");
+            last = name;
+        }
+    }
+    b.call("torch.ops.aten.add.Tensor", "n").arg("self", "a3").arg("other", "b3").out(m);
+    b.userOutput("n");
+    auto built = irlens::testing::builtPlan(b);
+    if (!built) qFatal("%s", built.error().c_str());
+    return *built;
+}
+
 } // namespace
 
 class TstChromeTrace : public QObject {
@@ -240,6 +262,7 @@ void TstChromeTrace::flowsWhereWorkersChange() {
 void TstChromeTrace::engineRunAtTwoThreads_data() {
     QTest::addColumn<QString>("model");
     QTest::addRow("a built program") << QString();
+    QTest::addRow("two chains of products") << "two chains";
     QTest::addRow("zoo/gpt_block") << "zoo/gpt_block";
     QTest::addRow("tiny_gpt") << "tiny_gpt";
 }
@@ -248,8 +271,8 @@ void TstChromeTrace::engineRunAtTwoThreads() {
     QFETCH(QString, model);
     std::shared_ptr<ExecutionPlan> plan;
     std::vector<EValue> inputs;
-    if (model.isEmpty()) {
-        auto built = twoChains();
+    if (model.isEmpty() || model == "two chains") {
+        auto built = model.isEmpty() ? twoChains() : twoProductChains();
         plan = built.plan;
         inputs = built.inputs;
     } else {
@@ -260,7 +283,7 @@ void TstChromeTrace::engineRunAtTwoThreads() {
         inputs = f->inputs;
     }
     // rounds of runs until the median run crossed workers somewhere (a busy machine may keep the
-    // second worker away for a while): at most 10 s
+    // second worker away for a while): at most 10 s, and one round where no node is handed to a worker
     Profile profile;
     std::vector<NodeTiming> shown;
     Engine engine(plan);
@@ -273,7 +296,7 @@ void TstChromeTrace::engineRunAtTwoThreads() {
         options.observer = &profile;
         for (int k = 0; k < 15; ++k) QVERIFY(engine.run(inputs, options).isOk());
         shown = profile.sampleRun(profile.medianSample());
-        if (!crossWorkerEdges(*plan, shown).empty()) break;
+        if (!crossWorkerEdges(*plan, shown).empty() || scheduleFor(plan->graph(), 2) != GraphSchedule::TaskGraph) break;
     }
     MachineRoofs roofs;
     roofs.peakGflops = 50;
@@ -302,17 +325,23 @@ void TstChromeTrace::engineRunAtTwoThreads() {
         if (r->movesData()) QCOMPARE(a["roof_percent"].get<double>(), 100.0 * r->share);
     }
     QVERIFY(withSource > 0);
-    // tiny_gpt's attention heads and projections give the second worker work whenever it gets a core
-    // (in every attempt seen up to load average 9.5 on 2 CPUs); the built program's two chains and the zoo's
-    // small block are short enough for one worker to take all (their flows are checked above whatever
-    // the scheduling). On a machine busier than its CPUs the worker may never be scheduled.
-    if (model == "tiny_gpt" && edges.empty()) {
-        double load = 0;
-        std::ifstream("/proc/loadavg") >> load;
-        if (load >= Engine::hardwareThreads())
-            QSKIP(qPrintable(QString("the second worker never joined the median run in 10 s of runs: load average %1 on %2 CPUs")
-                                 .arg(load).arg(Engine::hardwareThreads())));
-        QFAIL("the second worker never joined the median run in 10 s of runs on a machine with a core to spare");
+    // Where the engine hands ready nodes to idle workers (two chains of products side by side), the second
+    // worker takes one whenever it gets a core; where it runs the nodes in graph order and splits their
+    // kernels (tiny_gpt: one chain at heart), every node runs on the calling thread and no flow is drawn.
+    // The built program's small chains and the zoo's block run on one thread.
+    const GraphSchedule schedule = scheduleFor(plan->graph(), 2);
+    if (model == "tiny_gpt") QCOMPARE(schedule, GraphSchedule::InOrder);
+    if (schedule != GraphSchedule::TaskGraph) QVERIFY2(edges.empty(), "a node ran off the calling thread in graph order");
+    if (model == "two chains") {
+        QCOMPARE(schedule, GraphSchedule::TaskGraph);
+        if (edges.empty()) {
+            double load = 0;
+            std::ifstream("/proc/loadavg") >> load;
+            if (load >= Engine::hardwareThreads())
+                QSKIP(qPrintable(QString("the second worker never joined the median run in 10 s of runs: load average %1 on %2 CPUs")
+                                     .arg(load).arg(Engine::hardwareThreads())));
+            QFAIL("the second worker never joined the median run in 10 s of runs on a machine with a core to spare");
+        }
     }
 }
 

@@ -250,6 +250,9 @@ private slots:
     void predictionWithinTolerance_data();
     void predictionWithinTolerance();
     void predictionOnParallelBranches();
+    void scheduleChoice_data();
+    void scheduleChoice();
+    void scheduleChoiceOnBranches();
     void whatIf_data();
     void whatIf();
     void whatIfErrors();
@@ -386,6 +389,41 @@ void TstRunAnalysis::predictionOnParallelBranches() {
     const Measured m = measure(twoBranches(4), 2, "two branches");
     const double error = predictionError(m, "two branches of 4 matrix products", 2);
     QVERIFY2(std::abs(error) <= 0.25, qPrintable(QString("prediction off by %1%").arg(100 * error, 0, 'f', 1)));
+}
+
+void TstRunAnalysis::scheduleChoice_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("expected");
+    // one chain at heart: graph order with split kernels; llama_deep has 29 % of its work off its longest
+    // chain, but in nodes too small for a task of their own
+    for (const char* name : {"resnet18", "mobilenet_v2", "transformer_layer", "tiny_gpt", "llama_deep"})
+        QTest::addRow("%s", name) << name << static_cast<int>(GraphSchedule::InOrder);
+    // nothing worth a second thread
+    for (const char* name : {"tiny_mlp", "deep_stack", "zoo/mlp", "zoo/resnet_like"}) QTest::addRow("%s", name) << name << static_cast<int>(GraphSchedule::OneThread);
+}
+
+// The schedule the engine takes at two threads, from the plan's work estimates; at one thread always OneThread.
+void TstRunAnalysis::scheduleChoice() {
+    QFETCH(QString, model);
+    QFETCH(int, expected);
+    IRLENS_REQUIRE_FIXTURE(model);
+    auto f = irlens::testing::loadFixturePlan(model.toStdString());
+    QVERIFY2(f, f ? "" : f.error().c_str());
+    const PlanGraph& g = f->plan->graph();
+    QCOMPARE(static_cast<int>(scheduleFor(g, 2)), expected);
+    QCOMPARE(scheduleFor(g, 1), GraphSchedule::OneThread);
+    QVERIFY(g.spanWork > 0 && g.spanWork <= g.totalWork);
+}
+
+// Two chains of products side by side: half the work is off the longest chain, so ready nodes go to idle
+// workers; one of the chains alone is graph order.
+void TstRunAnalysis::scheduleChoiceOnBranches() {
+    const irlens::testing::FixturePlan two = twoBranches(4);
+    const PlanGraph& g = two.plan->graph();
+    QCOMPARE(scheduleFor(g, 2), GraphSchedule::TaskGraph);
+    QVERIFY2(g.offChainTaskWork >= 0.4 * g.totalWork, qPrintable(QString("off chain %1 of %2").arg(g.offChainTaskWork).arg(g.totalWork)));
+    const irlens::testing::FixturePlan one = twoBranches(0);
+    QCOMPARE(scheduleFor(one.plan->graph(), 2), GraphSchedule::OneThread); // a single add: nothing worth a thread
 }
 
 void TstRunAnalysis::whatIf_data() {
