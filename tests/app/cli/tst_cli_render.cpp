@@ -5,6 +5,7 @@
 #include "support/cli_runner.h"
 #include "support/shared_fixtures.h"
 #include "support/view_programs.h"
+#include "support/zoo_files.h"
 
 #include "core/io/pt2_writer.h"
 
