@@ -61,7 +61,7 @@ while IFS='|' read -r name settle args; do
   if [[ $# -gt 0 ]] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
   rm -rf "$work/config" && mkdir -p "$work/config"
   # shellcheck disable=SC2086 # the arguments are words of the table
-  DISPLAY="$display" XDG_CONFIG_HOME="$work/config" "$irlens" $args >"$work/log" 2>&1 &
+  DISPLAY="$display" XDG_CONFIG_HOME="$work/config" "$irlens" -geometry "${size}+0+0" $args >"$work/log" 2>&1 &
   app=$!
   sleep "$settle"
   DISPLAY="$display" import -window root "$here/docs/screenshots/$name.png"

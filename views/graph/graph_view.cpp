@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QChildEvent>
 #include <QContextMenuEvent>
 #include <QKeyEvent>
 #include <QMenu>
@@ -59,7 +60,7 @@ void GraphView::setZoom(double z) {
     z = std::clamp(z, std::min(kMinZoom, m_fitZoom), kMaxZoom);
     const double f = z / zoom();
     if (std::isfinite(f) && f > 0) scale(f, f);
-    placeMiniMap();
+    placeOverlays();
 }
 
 void GraphView::zoomBy(double factor) {
@@ -72,20 +73,28 @@ namespace {
 int sceneItemTotal(const GraphScene& scene) { return scene.nodeItemCount() + scene.edgeItemCount() + scene.clusterItemCount(); }
 } // namespace
 
+GraphView::~GraphView() {
+    for (QWidget* child : findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) child->removeEventFilter(this);
+}
+
+bool GraphView::event(QEvent* event) {
+    // a legend shown or hidden changes the band it takes below the drawing: watch every child for it
+    if (event->type() == QEvent::ChildAdded)
+        if (QObject* child = static_cast<QChildEvent*>(event)->child(); child->isWidgetType()) child->installEventFilter(this);
+    return QGraphicsView::event(event);
+}
+
+bool GraphView::eventFilter(QObject* watched, QEvent* event) {
+    if ((event->type() == QEvent::ShowToParent || event->type() == QEvent::HideToParent) && dynamic_cast<ScaleLegend*>(watched))
+        placeOverlays();
+    return QGraphicsView::eventFilter(watched, event);
+}
+
 std::vector<QWidget*> GraphView::canvasOverlays() const {
     std::vector<QWidget*> out{m_mini};
     for (QWidget* child : findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
         if (dynamic_cast<ScaleLegend*>(child)) out.push_back(child);
     return out;
-}
-
-int GraphView::bottomOverlayBand() const {
-    const QRect port = viewport()->geometry();
-    int band = 0;
-    for (const QWidget* overlay : canvasOverlays())
-        if (overlay != m_mini && overlay->isVisible() && overlay->geometry().bottom() >= port.bottom() - 16)
-            band = std::max(band, port.bottom() + 1 - overlay->y());
-    return band;
 }
 
 void GraphView::fitAll() {
@@ -99,11 +108,10 @@ void GraphView::fitAll() {
 bool GraphView::fitWhole() {
     QRectF r = m_scene->drawingRect();
     if (r.isEmpty()) return true;
-    // the whole drawing above the band a legend takes at the bottom (the drawing is top-aligned), with
-    // fitInView's margin of two pixels a side; a small graph at natural size (blown-up boxes read worse)
+    // the whole drawing with fitInView's margin of two pixels a side; a small graph at natural size
+    // (blown-up boxes read worse)
     const QRect port = viewport()->rect();
-    const int band = bottomOverlayBand();
-    const double fit = std::min((port.width() - 4) / r.width(), (port.height() - band - 4) / r.height());
+    const double fit = std::min((port.width() - 4) / r.width(), (port.height() - 4) / r.height());
     const bool tooBig = fit < kMinZoom && sceneItemTotal(*m_scene) > m_fitWholeItems;
     m_fitZoom = tooBig ? kMinZoom : std::min(kMinZoom, fit); // the wheel may come back down to the whole graph
     resetTransform();
@@ -114,14 +122,14 @@ bool GraphView::fitWhole() {
         // a giant graph (the 100k-node program expanded): every frame would paint all its items; stop
         // at the wheel's floor, on the selection or the top of the graph; the minimap shows the rest
         setZoom(kMinZoom);
-        placeMiniMap(); // the map's band first: the centring below is in the canvas left beside it
+        placeOverlays(); // the map's band first: the centring below is in the canvas left beside it
         const NodeItem* sel = m_doc->selectedNode() >= 0 ? m_scene->itemForNode(m_doc->selectedNode()) : nullptr;
         const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
         if (sel) centerOn(sel);
         else centerOn(r.center().x(), r.top() + visible.height() / 2);
         whole = false;
     }
-    placeMiniMap();
+    placeOverlays();
     return whole;
 }
 
@@ -146,11 +154,11 @@ void GraphView::showStart() {
                 top = node->sceneBoundingRect().top();
                 anchor = node->sceneBoundingRect().center();
             }
-        placeMiniMap(); // the map's band first: the centring below is in the canvas left beside it
+        placeOverlays(); // the map's band first: the centring below is in the canvas left beside it
         const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
         centerOn(anchor.x(), anchor.y() + visible.height() / 2 - 40);
     }
-    placeMiniMap();
+    placeOverlays();
 }
 
 void GraphView::centerOnNode(int nodeIndex) {
@@ -174,7 +182,7 @@ void GraphView::onRebuilt() {
         centerOnNode(m_doc->selectedNode());
     }
     m_mini->refresh();
-    placeMiniMap();
+    placeOverlays();
 }
 
 void GraphView::selectAt(const QPointF& scenePos) {
@@ -363,7 +371,7 @@ void GraphView::addNodeActions(QMenu& menu, int n) {
 
 void GraphView::resizeEvent(QResizeEvent* event) {
     QGraphicsView::resizeEvent(event);
-    placeMiniMap();
+    placeOverlays();
 }
 
 void GraphView::scrollContentsBy(int dx, int dy) {
@@ -371,7 +379,7 @@ void GraphView::scrollContentsBy(int dx, int dy) {
     m_mini->viewport()->update(); // the frame of what is in view moved
 }
 
-void GraphView::placeMiniMap() {
+void GraphView::placeOverlays() {
     // the map takes the graph's shape within its corner: a tall graph gets a tall narrow map (in a square
     // one it is a line a few pixels wide in a blank box), never narrower than kMiniMapMinSide
     const QRectF graph = m_scene->drawingRect();
@@ -391,7 +399,16 @@ void GraphView::placeMiniMap() {
     // no box wherever the view is scrolled (the drawing never fits when the map shows: the band cannot
     // make it fit again and hide the map)
     const bool tall = h >= w;
-    const QMargins band = !shown ? QMargins() : tall ? QMargins(0, 0, w + 16, 0) : QMargins(0, 0, 0, h + 16);
+    // a wide map's band runs under the whole drawing: a sixth of the canvas's height at most
+    if (!tall && !graph.isEmpty() && h > area.height() / 6) {
+        h = std::max(kMiniMapMinSide, area.height() / 6);
+        w = std::min(cornerW, static_cast<int>(graph.width() / graph.height() * h));
+    }
+    // a legend (the heatmap's, the numeric overlay's) has a band below the drawing, shared with a wide map
+    int legendBand = 0;
+    for (const QWidget* overlay : canvasOverlays())
+        if (overlay != m_mini && !overlay->isHidden()) legendBand = std::max(legendBand, overlay->height() + 8);
+    const QMargins band(0, 0, shown && tall ? w + 16 : 0, std::max(legendBand, shown && !tall ? h + 16 : 0));
     if (band != viewportMargins()) setViewportMargins(band);
     const QRect port = viewport()->geometry();
     if (tall) m_mini->setGeometry(port.right() + 1 + 8, port.bottom() + 1 - h - 8, w, h);

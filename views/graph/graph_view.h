@@ -21,6 +21,7 @@ class GraphView : public QGraphicsView {
     Q_OBJECT
 public:
     GraphView(Document* document, GraphScene* scene, QWidget* parent = nullptr);
+    ~GraphView() override;
 
     /// The zoom limits of the wheel and the keys; text is legible from kLegibleZoom up. Fit goes below
     /// kMinZoom to show a tall graph whole when the scene holds at most kFitWholeItems items (boxes,
@@ -55,7 +56,7 @@ public:
     /// What floats over the canvas (the minimap, an overlay's legend): children of the view, not of its
     /// viewport, so a scroll leaves them in their corners; their geometry is in the view's coordinates.
     std::vector<QWidget*> canvasOverlays() const;
-    /// The canvas in the view's coordinates: the viewport and the minimap's band beside it.
+    /// The canvas in the view's coordinates: the viewport and the bands of the minimap and the legends.
     QRect canvasRect() const { return viewport()->geometry().marginsAdded(viewportMargins()); }
 
     /// What a double-click on a scene point does (exposed for tests); true when it did something.
@@ -74,6 +75,8 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
+    bool event(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 signals:
     /// "Show in FX text" from the context menu (the main window raises that pane).
@@ -89,9 +92,7 @@ private:
     void onRebuilt();
     /// Fits the graph; false when it is too big to fit whole (then shown at kMinZoom).
     bool fitWhole();
-    void placeMiniMap();
-    /// The height from the canvas's bottom that what floats there (a legend, not the minimap) covers.
-    int bottomOverlayBand() const;
+    void placeOverlays();
     void selectItemAt(const QPointF& scenePos);
 
     Document* m_doc;

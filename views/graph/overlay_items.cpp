@@ -92,7 +92,7 @@ void ScaleLegend::setScale(QString title, std::vector<Tick> ticks, double mark) 
 
 QPoint ScaleLegend::corner() const {
     const QRect port = m_viewport->geometry();
-    return {port.left() + 8, port.bottom() + 1 - height() - 8};
+    return {port.left() + 8, port.bottom() + 1 + 4};
 }
 
 void ScaleLegend::place() { move(corner()); }

@@ -59,7 +59,8 @@ public:
     void setScale(QString title, std::vector<Tick> ticks, double mark = -1);
     QString title() const { return m_title; }
     const std::vector<Tick>& ticks() const { return m_ticks; }
-    /// To the viewport's bottom-left corner.
+    /// Below the viewport's bottom-left corner, in the band the graph view keeps for legends beside the
+    /// drawing, so that it covers no box.
     void place();
     /// Where place() puts it, in the view's coordinates.
     QPoint corner() const;

@@ -208,10 +208,18 @@ void TstHeatmapOverlay::legendStaysInTheCorner() {
     QTest::mouseClick(mini->viewport(), Qt::LeftButton, {}, top);
     QVERIFY(view->verticalScrollBar()->value() < view->verticalScrollBar()->maximum()); // the click moved the view
     QCOMPARE(inCorner("a click on the minimap"), QString());
-    // the map lies in a band of its own beside the drawing: at zoom 2, scrolled anywhere, it covers no box
-    QVERIFY2(!mini->geometry().intersects(view->viewport()->geometry()),
-             qPrintable(QString("the minimap at %1,%2 %3x%4 lies over the canvas")
-                            .arg(mini->x()).arg(mini->y()).arg(mini->width()).arg(mini->height())));
+    // the map and the legend lie in bands of their own beside the drawing: at zoom 2, scrolled anywhere,
+    // they cover no box
+    for (const QWidget* overlay : {static_cast<const QWidget*>(mini), static_cast<const QWidget*>(legend)})
+        QVERIFY2(!overlay->geometry().intersects(view->viewport()->geometry()),
+                 qPrintable(QString("the %1 at %2,%3 %4x%5 lies over the canvas")
+                                .arg(overlay->objectName()).arg(overlay->x()).arg(overlay->y()).arg(overlay->width()).arg(overlay->height())));
+    // without the heatmap its band goes and the drawing takes the height back
+    const int withLegend = view->viewport()->height();
+    legend->hide();
+    QVERIFY2(view->viewport()->height() > withLegend, qPrintable(QString("%1 px tall with the legend, %2 without").arg(withLegend).arg(view->viewport()->height())));
+    legend->show();
+    QCOMPARE(view->viewport()->height(), withLegend);
     const core::Graph& g = w.document()->program()->graph;
     w.document()->selectNode(static_cast<int>(g.nodes.size()) - 1); // the last node, out of view
     QCOMPARE(inCorner("a node selected elsewhere"), QString());
