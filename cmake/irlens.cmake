@@ -34,6 +34,23 @@ function(irlens_add_test name)
   endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS})
+  # The test's Q_OBJECT class is moc'ed here rather than by AUTOMOC: a test file's class needs no macro
+  # from its headers, so moc reads the file alone (0.01 s, where AUTOMOC's run over every header the
+  # file includes takes 1.4 s), and no empty mocs_compilation.cpp is compiled against the precompiled
+  # header (1.3 s): about two minutes of a cold build on two cores. The file includes "<stem>.moc".
+  set_target_properties(${name} PROPERTIES AUTOMOC OFF)
+  foreach(src IN LISTS ARG_SOURCES)
+    if(NOT src MATCHES "\\.cpp$")
+      continue()
+    endif()
+    get_filename_component(abs "${src}" ABSOLUTE)
+    get_filename_component(stem "${src}" NAME_WE)
+    set(moc_out "${CMAKE_CURRENT_BINARY_DIR}/${name}_moc/${stem}.moc")
+    add_custom_command(OUTPUT "${moc_out}" COMMAND Qt6::moc --no-notes "${abs}" -o "${moc_out}"
+                       DEPENDS "${abs}" Qt6::moc VERBATIM)
+    target_sources(${name} PRIVATE "${moc_out}")
+  endforeach()
+  target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_BINARY_DIR}/${name}_moc")
   # The test's own code at IRLENS_TEST_CODE_OPT (-O1): it compiles about a quarter faster than at
   # -O2, and what a test spends its time in (the libraries) keeps the build's flags. The sanitizer
   # presets say -O0: instrumented test files compile in half the time (tst_pt2_reader 50 -> 25 s)
