@@ -263,10 +263,16 @@ void Document::setCollapse(const CollapseState& state) {
     requestLayout();
 }
 
-void Document::collapseAll() { setCollapse(CollapseState::topLevel()); }
+void Document::collapseAll() {
+    if (m_scopes.empty()) return;
+    Q_EMIT wholeDrawingChanged();
+    setCollapse(CollapseState::topLevel());
+}
 
 void Document::expandAll() {
-    if (!m_scopes.empty()) setCollapse(CollapseState::allExpanded(*m_scopes.back().tree));
+    if (m_scopes.empty()) return;
+    Q_EMIT wholeDrawingChanged();
+    setCollapse(CollapseState::allExpanded(*m_scopes.back().tree));
 }
 
 void Document::revealNode(int nodeIndex) {

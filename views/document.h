@@ -230,6 +230,8 @@ public:
 signals:
     void programChanged();
     void scopeChanged();
+    /// Expand all or Collapse all: the drawing changes as a whole (the view starts over on it).
+    void wholeDrawingChanged();
     void layoutStarted();
     void layoutReady(core::LayoutPtr layout);
     /// A coarser layout of the requested state, while the requested one is made (see

@@ -423,6 +423,12 @@ void TstMainWindow::startPageWithoutProgram() {
     };
     QVERIFY2(noteOf("modules").startsWith("No program"), qPrintable(noteOf("modules")));
     QVERIFY2(noteOf("inspector").startsWith("No program"), qPrintable(noteOf("inspector")));
+    const auto fxPanes = w.findChildren<FxTextPane*>();
+    QVERIFY(!fxPanes.isEmpty());
+    for (const FxTextPane* fx : fxPanes) {
+        QVERIFY(fx->toPlainText().isEmpty());
+        QVERIFY2(fx->placeholderText().startsWith("No program"), qPrintable(fx->placeholderText()));
+    }
     QAction* run = w.runController()->runAction();
     QVERIFY(!run->isEnabled());
     QVERIFY2(run->toolTip().contains("open a program first"), qPrintable(run->toolTip()));

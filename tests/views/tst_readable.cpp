@@ -108,7 +108,7 @@ int longestNamedNode(const core::Graph& g) {
 
 } // namespace
 
-class TestReadable : public QObject {
+class TstReadable : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -119,14 +119,14 @@ private slots:
     void compareWindow();
 };
 
-void TestReadable::initTestCase() {
+void TstReadable::initTestCase() {
     QCoreApplication::setOrganizationName("irlens-tests");
     QCoreApplication::setApplicationName("tst_readable");
 }
 
-void TestReadable::init() { QSettings().clear(); } // a fresh start: the layout a new user gets
+void TstReadable::init() { QSettings().clear(); } // a fresh start: the layout a new user gets
 
-void TestReadable::mainWindow_data() {
+void TstReadable::mainWindow_data() {
     QTest::addColumn<QSize>("size");
     QTest::addColumn<QString>("fixture"); // "" for the bundled example
     QTest::addColumn<bool>("folded");
@@ -139,7 +139,7 @@ void TestReadable::mainWindow_data() {
     }
 }
 
-void TestReadable::mainWindow() {
+void TstReadable::mainWindow() {
     QFETCH(QSize, size);
     QFETCH(QString, fixture);
     QFETCH(bool, folded);
@@ -180,14 +180,14 @@ void TestReadable::mainWindow() {
     QVERIFY2(problems.isEmpty(), qPrintable("\n" + problems.join('\n')));
 }
 
-void TestReadable::compareWindow_data() {
+void TstReadable::compareWindow_data() {
     QTest::addColumn<QSize>("size");
     QTest::addRow("1366x768") << QSize(1366, 768);
     QTest::addRow("1920x1200") << QSize(1920, 1200);
 }
 
 // tiny_gpt against its edited copy: the differences list, the module table and both graphs.
-void TestReadable::compareWindow() {
+void TstReadable::compareWindow() {
     QFETCH(QSize, size);
     IRLENS_REQUIRE_SHARED();
     auto left = core::loadPt2(testing::fixture("generated/tiny_gpt/model.pt2").string());
@@ -214,5 +214,5 @@ void TestReadable::compareWindow() {
     QVERIFY2(problems.isEmpty(), qPrintable("\n" + problems.join('\n')));
 }
 
-QTEST_MAIN(TestReadable)
+QTEST_MAIN(TstReadable)
 #include "tst_readable.moc"

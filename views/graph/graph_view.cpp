@@ -39,6 +39,10 @@ GraphView::GraphView(Document* document, GraphScene* scene, QWidget* parent)
     connect(scene, &GraphScene::rebuilt, this, &GraphView::onRebuilt);
     connect(m_doc, &Document::programChanged, this, [this] { m_fitOnNextLayout = true; });
     connect(m_doc, &Document::scopeChanged, this, [this] { m_fitOnNextLayout = true; });
+    // a new drawing as a whole: its start, as on open, unless a selected node is to stay in view
+    connect(m_doc, &Document::wholeDrawingChanged, this, [this] {
+        if (m_doc->selectedNode() < 0) m_fitOnNextLayout = true;
+    });
     connect(m_doc, &Document::selectionChanged, this, [this](int node) {
         if (node < 0) return;
         if (auto* item = m_scene->itemForNode(node)) {

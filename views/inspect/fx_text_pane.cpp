@@ -88,6 +88,10 @@ FxTextPane::FxTextPane(Document* doc, QWidget* parent, Form form) : QPlainTextEd
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    // shown while the text is empty: before a program is open
+    setPlaceholderText(m_form == Form::Code    ? tr("No program: its GraphModule.code is shown here")
+                       : m_form == Form::Table ? tr("No program: its graph's print_tabular() is shown here")
+                                               : tr("No program: its graph as print(ep.graph) writes it is shown here"));
     // appending in slices must not record an undo step per slice
     document()->setUndoRedoEnabled(false);
     connect(m_doc, &Document::scopeChanged, this, &FxTextPane::reload);
