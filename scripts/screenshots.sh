@@ -18,12 +18,16 @@ while [[ $# -gt 0 ]]; do
     *) break ;;
   esac
 done
-shared="${IRLENS_SHARED_DIR:-$here/../shared}"
+cd "$here" # the shots name the fixtures by paths relative to the checkout, as the panes then show them
+shared="${IRLENS_SHARED_DIR:-../shared}"
 gen="$shared/fixtures/generated"
 [[ -d "$gen" ]] || { echo "screenshots: $gen is missing: the shots are of ../shared's generated models" >&2; exit 2; }
 irlens="$build/app/irlens"
 [[ -x "$irlens" ]] || { echo "screenshots: $irlens is missing: build first (scripts/irlens-dev build)" >&2; exit 2; }
 command -v Xvfb >/dev/null && command -v import >/dev/null || { echo "screenshots: needs Xvfb and import (xvfb, imagemagick)" >&2; exit 2; }
+
+# the model's own sources
+source_root="$shared/tools"
 
 # name | seconds to settle | arguments (the model first)
 shots() {
@@ -36,7 +40,7 @@ critical-path-whatif-tiny_gpt-1366x768|10|$gen/tiny_gpt/model.pt2 --run --dock p
 critical-path-whatif-resnet18-1366x768|14|$gen/resnet18/model.pt2 --run --dock path --what-if convolution=0.5
 flame-graph-resnet18-1366x768|14|$gen/resnet18/model.pt2 --run --dock flame
 timeline-memory-tiny_gpt-1366x768|10|$gen/tiny_gpt/model.pt2 --run --dock timeline
-source-tiny_gpt-1366x768|10|$gen/tiny_gpt/model.pt2 --run --dock lines --source-root $shared/tools
+source-tiny_gpt-1366x768|10|$gen/tiny_gpt/model.pt2 --run --dock lines --source-root $source_root
 source-resnet18-1366x768|14|$gen/resnet18/model.pt2 --run --dock lines
 roofline-resnet18|14|$gen/resnet18/model.pt2 --run --dock roofline
 roofline-tiny-gpt|10|$gen/tiny_gpt/model.pt2 --run --dock roofline

@@ -321,8 +321,10 @@ QWidget* AnalysisDocks::buildLines() {
     m_source = new SourcePane(m_doc, split);
     split->addWidget(left);
     split->addWidget(m_source);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    // the lines and the source side by side in equal halves: at 1366 px either half shows a whole
+    // torchvision path beside its times, or about 80 columns of code
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     return split;
 }
 
