@@ -372,6 +372,20 @@ const std::array<std::pair<const char*, const char*>, 10> kDockWords{{{"profile"
 } // namespace
 
 void MainWindow::buildMenus() {
+    buildFileMenu();
+    buildEditMenu();
+    buildViewMenu();
+    buildGraphMenu();
+    buildHelpMenu();
+    auto* tb = addToolBar(tr("Main"));
+    tb->setObjectName("mainToolbar");
+    tb->addAction(tr("Open"), this, &MainWindow::chooseAndOpen);
+    tb->addAction(tr("Fit"), m_graph->view(), &GraphView::fitAll);
+    tb->addAction(tr("Collapse all"), m_doc, &Document::collapseAll);
+    tb->addAction(tr("Expand all"), m_doc, &Document::expandAll);
+}
+
+void MainWindow::buildFileMenu() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseAndOpen);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -405,12 +419,16 @@ void MainWindow::buildMenus() {
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
 
+void MainWindow::buildEditMenu() {
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(tr("&Find…"), QKeySequence::Find, m_graph, &GraphPane::focusSearch);
     edit->addAction(tr("Find &next"), QKeySequence::FindNext, m_graph, [this] { m_graph->nextHit(false); });
     edit->addAction(tr("Find &previous"), QKeySequence::FindPrevious, m_graph, [this] { m_graph->nextHit(true); });
+}
 
+void MainWindow::buildViewMenu() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     GraphView* gv = m_graph->view();
     view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), gv, &GraphView::fitAll);
@@ -427,7 +445,9 @@ void MainWindow::buildMenus() {
             for (QAction* a : all->actions())
                 if (!a->isSeparator()) m_viewMenu->addAction(a);
     });
+}
 
+void MainWindow::buildGraphMenu() {
     QMenu* graph = menuBar()->addMenu(tr("&Graph"));
     graph->addAction(tr("&Collapse all modules"), m_doc, &Document::collapseAll);
     graph->addAction(tr("&Expand all modules"), m_doc, &Document::expandAll);
@@ -445,7 +465,9 @@ void MainWindow::buildMenus() {
                                                : tr("%1 meta['val'] disagree with the meta functions (EIR-M006): see Diagnostics").arg(findings),
                                  10000);
     });
+}
 
+void MainWindow::buildHelpMenu() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Legend"), this, &MainWindow::showLegend);
     help->addAction(tr("Export IR &rules…"), this, [this] { showSpecReference(); });
@@ -465,13 +487,6 @@ void MainWindow::buildMenus() {
                                     "Ctrl+L: the instance a folded run of repeated blocks shows (Up / Down, or type its number)\n"
                                     "F10: step one node · Ctrl+F10: run to the selected node"));
     });
-
-    auto* tb = addToolBar(tr("Main"));
-    tb->setObjectName("mainToolbar");
-    tb->addAction(tr("Open"), this, &MainWindow::chooseAndOpen);
-    tb->addAction(tr("Fit"), gv, &GraphView::fitAll);
-    tb->addAction(tr("Collapse all"), m_doc, &Document::collapseAll);
-    tb->addAction(tr("Expand all"), m_doc, &Document::expandAll);
 }
 
 void MainWindow::showLegend() {

@@ -123,6 +123,11 @@ private:
     /// Opens the Node pane's stack trace at the selected node's last frame ("Show source").
     void showStackTrace();
     void buildMenus();
+    void buildFileMenu();
+    void buildEditMenu();
+    void buildViewMenu();
+    void buildGraphMenu();
+    void buildHelpMenu();
     void buildStartPage();
     /// File › Open's dialog, then openFile.
     void chooseAndOpen();
