@@ -388,13 +388,18 @@ Status bindInputs(const ExecutionPlan& plan, const std::map<std::string, Tensor>
 
 namespace {
 
-// Runs every node on `shared.threads` workers of `arena` (made or remade for that count).
-Status runParallel(GraphRun& run, RunShared& shared, std::unique_ptr<tbb::task_arena>& arena, int& arenaThreads) {
-    if (!arena || arenaThreads != shared.threads) {
-        arena = std::make_unique<tbb::task_arena>(shared.threads);
-        arenaThreads = shared.threads;
+// The engine's arena for `threads` workers, made or remade for that count.
+tbb::task_arena& arenaFor(std::unique_ptr<tbb::task_arena>& arena, int& arenaThreads, int threads) {
+    if (!arena || arenaThreads != threads) {
+        arena = std::make_unique<tbb::task_arena>(threads);
+        arenaThreads = threads;
     }
-    arena->execute([&] {
+    return *arena;
+}
+
+// Runs every node on `shared.threads` workers of the arena, ready nodes handed to idle workers.
+Status runParallel(GraphRun& run, RunShared& shared, std::unique_ptr<tbb::task_arena>& arena, int& arenaThreads) {
+    arenaFor(arena, arenaThreads, shared.threads).execute([&] {
         tbb::task_group tg;
         for (size_t k = 1; k < run.g.roots.size(); ++k) spawnNode(tg, run, run.g.roots[k], shared);
         if (!run.g.roots.empty()) runFrom(tg, run, run.g.roots[0], shared);
@@ -409,12 +414,8 @@ Status runParallel(GraphRun& run, RunShared& shared, std::unique_ptr<tbb::task_a
 // Runs the nodes in graph order on the calling thread inside `arena`, each kernel splitting its node
 // over the arena's workers: no node waits for a worker to pick it up, and none runs beside another.
 Status runInOrder(GraphRun& run, RunShared& shared, std::unique_ptr<tbb::task_arena>& arena, int& arenaThreads) {
-    if (!arena || arenaThreads != shared.threads) {
-        arena = std::make_unique<tbb::task_arena>(shared.threads);
-        arenaThreads = shared.threads;
-    }
     Status status;
-    arena->execute([&] {
+    arenaFor(arena, arenaThreads, shared.threads).execute([&] {
         WorkerClock clock = startClock(shared);
         status = runGraphSerial(run, shared, true, clock);
     });

@@ -78,19 +78,19 @@ int sceneItemTotal(const GraphScene& scene) { return scene.nodeItemCount() + sce
 } // namespace
 
 GraphView::~GraphView() {
-    for (QWidget* child : findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) child->removeEventFilter(this);
+    for (QWidget* overlay : canvasOverlays()) overlay->removeEventFilter(this);
 }
 
 bool GraphView::event(QEvent* event) {
-    // a legend shown or hidden changes the band it takes below the drawing: watch every child for it
-    if (event->type() == QEvent::ChildAdded)
-        if (QObject* child = static_cast<QChildEvent*>(event)->child(); child->isWidgetType()) child->installEventFilter(this);
+    // a legend shown or hidden changes the band it takes below the drawing: watch each legend for it (a
+    // child is polished, and so fully made, before it is first shown)
+    if (event->type() == QEvent::ChildPolished)
+        if (auto* legend = dynamic_cast<ScaleLegend*>(static_cast<QChildEvent*>(event)->child())) legend->installEventFilter(this);
     return QGraphicsView::event(event);
 }
 
 bool GraphView::eventFilter(QObject* watched, QEvent* event) {
-    if ((event->type() == QEvent::ShowToParent || event->type() == QEvent::HideToParent) && dynamic_cast<ScaleLegend*>(watched))
-        placeOverlays();
+    if (event->type() == QEvent::ShowToParent || event->type() == QEvent::HideToParent) placeOverlays(); // a legend's
     return QGraphicsView::eventFilter(watched, event);
 }
 

@@ -191,27 +191,6 @@ irlens::testing::FixturePlan twoChains() {
     return *built;
 }
 
-// Two chains of four 256 x 256 products joined by an add: half the work off the longest chain, so the
-// engine hands ready nodes to idle workers (plan.h, GraphSchedule::TaskGraph).
-irlens::testing::FixturePlan twoProductChains() {
-    ProgramBuilder b;
-    const TensorMeta m = makeTensorMeta(ScalarType::Float32, std::vector<int64_t>{256, 256});
-    b.userInput("x", m);
-    for (const char* chain : {"a", "b"}) {
-        std::string last = "x";
-        for (int step = 0; step < 4; ++step) {
-            const std::string name = chain + std::to_string(step);
-            b.call("torch.ops.aten.mm.default", name).arg("self", last).arg("mat2", "x").out(m).stackTrace("  File \"model.py\", line 9, in forward\n    y = y @ x");
-            last = name;
-        }
-    }
-    b.call("torch.ops.aten.add.Tensor", "n").arg("self", "a3").arg("other", "b3").out(m);
-    b.userOutput("n");
-    auto built = irlens::testing::builtPlan(b);
-    if (!built) qFatal("%s", built.error().c_str());
-    return *built;
-}
-
 } // namespace
 
 class TstChromeTrace : public QObject {
@@ -272,7 +251,7 @@ void TstChromeTrace::engineRunAtTwoThreads() {
     std::shared_ptr<ExecutionPlan> plan;
     std::vector<EValue> inputs;
     if (model.isEmpty() || model == "two chains") {
-        auto built = model.isEmpty() ? twoChains() : twoProductChains();
+        auto built = model.isEmpty() ? twoChains() : irlens::testing::twoProductChains(4);
         plan = built.plan;
         inputs = built.inputs;
     } else {

@@ -62,26 +62,6 @@ const Measured& measured(const std::string& name, int threads) {
     return cache.emplace(std::make_pair(name, threads), measure(std::move(*f), threads, name)).first->second;
 }
 
-// Two independent chains of `length` 256x256 matrix products joined by an add: each product is
-// worth a task, so on two workers the chains can run side by side.
-irlens::testing::FixturePlan twoBranches(int length) {
-    ProgramBuilder b;
-    const TensorMeta square = makeTensorMeta(ScalarType::Float32, std::vector<int64_t>{256, 256});
-    b.userInput("x", square);
-    std::string last[2] = {"x", "x"};
-    for (int step = 0; step < length; ++step)
-        for (int branch = 0; branch < 2; ++branch) {
-            const std::string name = std::string(branch ? "b" : "a") + std::to_string(step);
-            b.call("torch.ops.aten.mm.default", name).arg("self", last[branch]).arg("mat2", "x").out(square);
-            last[branch] = name;
-        }
-    b.call("torch.ops.aten.add.Tensor", "sum").arg("self", last[0]).arg("other", last[1]).out(square);
-    b.userOutput("sum");
-    auto built = irlens::testing::builtPlan(b);
-    if (!built) qFatal("%s", built.error().c_str());
-    return *built;
-}
-
 // The model's prediction of a measured run against its median wall time, with what shows how
 // parallel the run was: node time per wall time (1 = serial) and what one worker would take.
 double predictionError(const Measured& m, const QString& label, int threads) {
@@ -386,7 +366,7 @@ void TstRunAnalysis::predictionWithinTolerance() {
 // The fixtures are chains at heart (node time / wall stays near 1 on two threads); two independent
 // chains give the spawn and steal policy something to do.
 void TstRunAnalysis::predictionOnParallelBranches() {
-    const Measured m = measure(twoBranches(4), 2, "two branches");
+    const Measured m = measure(irlens::testing::twoProductChains(4), 2, "two branches");
     const double error = predictionError(m, "two branches of 4 matrix products", 2);
     QVERIFY2(std::abs(error) <= 0.25, qPrintable(QString("prediction off by %1%").arg(100 * error, 0, 'f', 1)));
 }
@@ -418,11 +398,11 @@ void TstRunAnalysis::scheduleChoice() {
 // Two chains of products side by side: half the work is off the longest chain, so ready nodes go to idle
 // workers; one of the chains alone is graph order.
 void TstRunAnalysis::scheduleChoiceOnBranches() {
-    const irlens::testing::FixturePlan two = twoBranches(4);
+    const irlens::testing::FixturePlan two = irlens::testing::twoProductChains(4);
     const PlanGraph& g = two.plan->graph();
     QCOMPARE(scheduleFor(g, 2), GraphSchedule::TaskGraph);
     QVERIFY2(g.offChainTaskWork >= 0.4 * g.totalWork, qPrintable(QString("off chain %1 of %2").arg(g.offChainTaskWork).arg(g.totalWork)));
-    const irlens::testing::FixturePlan one = twoBranches(0);
+    const irlens::testing::FixturePlan one = irlens::testing::twoProductChains(0);
     QCOMPARE(scheduleFor(one.plan->graph(), 2), GraphSchedule::OneThread); // a single add: nothing worth a thread
 }
 
