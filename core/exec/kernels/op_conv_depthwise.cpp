@@ -73,9 +73,11 @@ struct DepthwiseGeometry {
                 for (int64_t j = j0; j < j1; ++j) dst[j] = src[(j - j0) * g.sW];
         }
     if (g.sW != 2) return;
+#if !defined(__clang__) // GCC's shuffle takes the lanes as a vector, clang's as constants (below)
     using Index = int __attribute__((vector_size(64)));
     const Index evens{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30};
     const Index odds = evens + 1;
+#endif
     // input column ic is padded column c = ic + pW: phase c % 2, element c / 2
     float* evenRow = row + (g.pW % 2) * g.rowLength;       // where the even input columns go
     float* oddRow = row + ((g.pW + 1) % 2) * g.rowLength;  // and the odd ones
@@ -98,7 +100,12 @@ struct DepthwiseGeometry {
             loadLanes(a, tail);
             loadLanes(b, tail + kLanes);
         }
+#if defined(__clang__)
+        const Lanes even = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+        const Lanes odd = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+#else
         const Lanes even = __builtin_shuffle(a, b, evens), odd = __builtin_shuffle(a, b, odds);
+#endif
         std::memcpy(evenRow + ic / 2 + evenAt, &even, sizeof even);
         std::memcpy(oddRow + ic / 2 + oddAt, &odd, sizeof odd);
     }

@@ -33,7 +33,8 @@ PrimOperands primOperands(KernelContext& ctx) {
 
 // PyTorch's calc_gcd: Euclid on the absolute values taken in the dtype (so |INT_MIN| stays INT_MIN).
 void gcdKernel(KernelContext& ctx) {
-    auto [a, b, out] = primOperands(ctx);
+    PrimOperands ops = primOperands(ctx); // named references, not a structured binding: the lambdas capture them
+    Tensor &a = ops.a, &b = ops.b, &out = ops.out;
     dispatchNumeric(a.dtype(), [&]<class T>() {
         if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bool>) kernelFail("dtype " + dtypeName(a.dtype()) + " is not supported by this kernel (integers only)");
         else mapElements<T, T, T>(ctx.threads(), out, [](T x, T y) {
@@ -60,7 +61,8 @@ uint16_t nextafterBfloat16(uint16_t x, uint16_t y) {
 }
 
 void nextafterKernel(KernelContext& ctx) {
-    auto [a, b, out] = primOperands(ctx);
+    PrimOperands ops = primOperands(ctx);
+    Tensor &a = ops.a, &b = ops.b, &out = ops.out;
     if (a.dtype() == ScalarType::BFloat16) {
         mapElements<uint16_t, uint16_t, uint16_t>(ctx.threads(), out, &nextafterBfloat16, a, b);
     } else {

@@ -47,7 +47,8 @@ void upsampleNearestKernel(KernelContext& ctx) {
     Tensor x = contiguous(ctx, ctx.tensor("input", 0));
     if (x.dim() != 4) kernelFail("upsample_nearest2d expects a 4-D input, got " + x.shapeString());
     std::vector<double> sc;
-    auto [OH, OW] = upsampleSize(ctx, x, sc);
+    const std::pair<int64_t, int64_t> size = upsampleSize(ctx, x, sc); // not a structured binding: the lambda captures it
+    const int64_t OH = size.first, OW = size.second;
     int64_t P = x.size(0) * x.size(1), H = x.size(2), W = x.size(3);
     Tensor out = ctx.alloc(x.dtype(), {x.size(0), x.size(1), OH, OW});
     dispatchAll(x.dtype(), [&]<class T>() {
