@@ -38,7 +38,7 @@ int runConvert(const Args& args) {
     return Ok;
 }
 
-CommandRegistration registration({
+const CommandRegistration registeredConvert({
     .name = "convert",
     .forms = {"FILE -o OUT.pt2 [--model NAME]"},
     .summary = "rewrite any .pt2 as a torch 2.9-style PT2 archive (schema 8.12)",

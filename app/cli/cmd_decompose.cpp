@@ -93,7 +93,7 @@ int runDecompose(const Args& args) {
     return flagged ? CheckFailed : Ok;
 }
 
-CommandRegistration reg({
+const CommandRegistration registeredDecompose({
     .name = "decompose",
     .forms = {"FILE --to core|prims [--only OP] [--check] [--tolerance T] [-o OUT.pt2] [--model NAME]"},
     .summary = "step the program down to Core ATen or Prims (verifier and meta re-run; --check compares outputs)",

@@ -198,7 +198,7 @@ int runDiff(const Args& args) {
     return differ ? CheckFailed : Ok;
 }
 
-CommandRegistration registration({
+const CommandRegistration registeredDiff({
     .name = "diff",
     .forms = {"A.pt2 B.pt2 [--numeric [--inputs DIR] [--tolerance T]] [--json]",
               "A.pt2 --to core|prims [--numeric [--inputs DIR] [--tolerance T]] [--json]"},

@@ -26,7 +26,7 @@ int runDot(const Args& args) {
     return Ok;
 }
 
-CommandRegistration registration({
+const CommandRegistration registeredDot({
     .name = "dot",
     .forms = {"FILE -o OUT.dot [--no-weights] [--model NAME]", "--example -o OUT.dot [--no-weights]"},
     .summary = "the graph as Graphviz DOT",

@@ -134,7 +134,7 @@ int runInfo(const Args& args) {
     return Ok;
 }
 
-CommandRegistration reg({
+const CommandRegistration registeredInfo({
     .name = "info",
     .forms = {"FILE [--model NAME]"},
     .summary = "era, versions, node counts by kind and op, parameters, inputs and outputs; what an AOTInductor package holds",

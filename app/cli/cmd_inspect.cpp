@@ -48,7 +48,7 @@ int runRecords(const Args& args) {
     return Ok;
 }
 
-CommandRegistration reg({
+const CommandRegistration registeredInspect({
     .name = "records",
     .forms = {"FILE [--check]"},
     .summary = "list the container kind, models and every ZIP record (no graph load); --check: libzip cross-check and CRCs",

@@ -159,7 +159,7 @@ int runOps(const Args& args) {
     return Ok;
 }
 
-const CommandRegistration reg({
+const CommandRegistration registeredOps({
     .name = "ops",
     .forms = {"[--coverage [--missing] [--conformance DIR]] [--json]"},
     .summary = "operators the execution engine runs; coverage of core ATen and prims by conformance cases",

@@ -37,7 +37,7 @@ int runPrint(const Args& args) {
     return Ok;
 }
 
-CommandRegistration registration({
+const CommandRegistration registeredPrint({
     .name = "print",
     .forms = {"FILE [--signature | --code | --tabular] [--model NAME]", "--example [--signature | --code | --tabular]"},
     .summary = "the graph as print(ep.graph) shows it, its forward() code, its print_tabular() table, or the graph signature",

@@ -48,7 +48,7 @@ int runRender(const Args& args) {
     return Ok;
 }
 
-const CommandRegistration reg({
+const CommandRegistration registeredRender({
     .name = "render",
     .forms = {"FILE -o OUT.svg|.png [--collapse auto|none|top]"},
     .summary = "draw the graph headless (modules collapsed above 1,500 nodes by default)",

@@ -50,7 +50,7 @@ int runReport(const Args& args) {
     return Ok;
 }
 
-const CommandRegistration reg({
+const CommandRegistration registeredReport({
     .name = "report",
     .forms = {"FILE -o OUT.html [--run [--repeat K] [--threads N]] [--inputs PATH ...] [--reference REF] [--compare B]"},
     .summary = "one self-contained HTML file of the program: graph, nodes, findings; a run's profile, numerics, differences",

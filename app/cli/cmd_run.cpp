@@ -250,7 +250,7 @@ int runRun(const Args& args) {
     return rc->ok() ? Ok : CheckFailed;
 }
 
-const CommandRegistration reg({
+const CommandRegistration registeredRun({
     .name = "run",
     .forms = {"FILE [--threads N] [--repeat K] [--warmup W] [--inputs PATH ...] [--expect DIR] [--trace F] [--profile F] [--memory-csv F] [--critical-path-csv F] "
               "[--json] "

@@ -78,7 +78,7 @@ int runVerify(const Args& args) {
     return counts.errors ? CheckFailed : Ok;
 }
 
-CommandRegistration registration({
+const CommandRegistration registeredVerify({
     .name = "verify",
     .forms = {"FILE [--json] [--core-aten] [--meta] [--model NAME]", "--example [--json] [--core-aten] [--meta]", "--rules [--json]"},
     .summary = "check a program against the Export IR spec (exit 1 on errors); --rules lists the rules",
