@@ -7,7 +7,8 @@
 #   --smoke       short run for CI: 30 s per target unless --seconds says otherwise
 #   --seconds N   N s per target (default 300)
 #   --only T      one target (fuzz_zip, fuzz_json, fuzz_pickle, fuzz_load)
-#   --build-dir   default build-fuzz; --no-build uses it as it is; --jobs J: ninja -jJ (default 2)
+#   --build-dir   default build-fuzz; --no-build uses it as it is
+#   --jobs J      ninja -jJ, and J targets fuzzed side by side (default 2)
 #   --minimize    merge the target's corpus into a minimal one (-merge=1) instead of fuzzing
 #
 # Seeds are made from ../shared/fixtures (tests/fuzz/make_corpus.py) into <build-dir>/fuzz-seeds/<t>
@@ -79,21 +80,23 @@ mkdir -p "$artifacts"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
-status=0
-summary=()
-for t in "${targets[@]}"; do
+# One target: replay, merge, fuzz. Its summary line goes to <build-dir>/fuzz-<t>.summary, prefixed
+# "FAILED" when it found a problem.
+fuzz_one() {
+  local t="$1" area bin regressions log common inputs execs rate rss last
   area="${t#fuzz_}"
   bin="$build/tests/fuzz/$t"
   regressions="$here/tests/fuzz/regressions/$area"
   mkdir -p "$corpus/$area" "$seeds/$area" "$regressions"
   log="$build/fuzz-$t.log"
+  local result="$build/fuzz-$t.summary"
   common=(-timeout=1 -rss_limit_mb=2048 -max_len="${max_len[$t]}" ${extra[$t]})
 
   # Each regression input is run whole (as files, not a corpus folder, so -max_len does not cut it).
   shopt -s nullglob; inputs=("$regressions"/*); shopt -u nullglob
   echo "== $t: replaying ${#inputs[@]} inputs of tests/fuzz/regressions/$area"
   if [[ ${#inputs[@]} -gt 0 ]] && ! "$bin" -timeout=1 -rss_limit_mb=2048 "${inputs[@]}" >"$log" 2>&1; then
-    status=1; summary+=("$t: FAILED replaying its regression inputs; see $log"); tail -n 30 "$log" >&2; continue
+    echo "FAILED $t: replaying its regression inputs; see $log" >"$result"; tail -n 30 "$log" >&2; return
   fi
 
   if [[ $minimize == 1 || -z "$(ls -A "$corpus/$area")" ]]; then
@@ -102,27 +105,41 @@ for t in "${targets[@]}"; do
     rm -rf "$corpus/$area.new" && mkdir -p "$corpus/$area.new"
     if ! "$bin" -merge=1 "${common[@]}" "$corpus/$area.new" "$corpus/$area" "$seeds/$area" "$regressions" \
          >"$log" 2>&1; then
-      status=1; summary+=("$t: FAILED merging the corpus; see $log"); tail -n 30 "$log" >&2; continue
+      echo "FAILED $t: merging the corpus; see $log" >"$result"; tail -n 30 "$log" >&2; return
     fi
     rm -rf "$corpus/$area" && mv "$corpus/$area.new" "$corpus/$area"
-    echo "   $(ls "$corpus/$area" | wc -l) inputs, $(du -sk "$corpus/$area" | cut -f1) KiB"
-    [[ $minimize == 1 ]] && continue
+    echo "   $t: $(ls "$corpus/$area" | wc -l) inputs, $(du -sk "$corpus/$area" | cut -f1) KiB"
+    if [[ $minimize == 1 ]]; then echo "$t: corpus minimized" >"$result"; return; fi
   fi
 
   echo "== $t: fuzzing for ${seconds}s"
   if ! "$bin" -max_total_time="$seconds" "${common[@]}" -print_final_stats=1 \
         -artifact_prefix="$artifacts/$t-" "$corpus/$area" >"$log" 2>&1; then
-    status=1
     echo "!! $t found a problem; see $log and $artifacts" >&2
     grep -E "ERROR|SUMMARY|Test unit written|timeout|leak" "$log" | head -n 20 >&2 || true
-    summary+=("$t: FAILED: $(grep -oE 'Test unit written to .*' "$log" | tail -n 1 || echo "see $log")")
-    continue
+    echo "FAILED $t: $(grep -oE 'Test unit written to .*' "$log" | tail -n 1 || echo "see $log")" >"$result"
+    return
   fi
   execs="$(awk '/stat::number_of_executed_units/ {print $2}' "$log")"
   rate="$(awk '/stat::average_exec_per_sec/ {print $2}' "$log")"
   rss="$(awk '/stat::peak_rss_mb/ {print $2}' "$log")"
   last="$(grep -E '^#[0-9]+' "$log" | tail -n 1 | grep -oE 'cov: [0-9]+|corp: [0-9]+/[0-9]+[a-zA-Z]+' | tr '\n' ' ' || true)"
-  summary+=("$t: ${execs:-?} executions in ${seconds} s (${rate:-?}/s), peak RSS ${rss:-?} MB, ${last:-no status}")
+  echo "$t: ${execs:-?} executions in ${seconds} s (${rate:-?}/s), peak RSS ${rss:-?} MB, ${last:-no status}" >"$result"
+}
+
+# The targets run side by side, --jobs at a time (each fuzzes on one core).
+for t in "${targets[@]}"; do
+  rm -f "$build/fuzz-$t.summary"
+  while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do wait -n || true; done
+  fuzz_one "$t" &
+done
+wait
+status=0
+summary=()
+for t in "${targets[@]}"; do
+  line="$(cat "$build/fuzz-$t.summary" 2>/dev/null || echo "FAILED $t: ended without a summary")"
+  [[ $line == FAILED* ]] && status=1
+  summary+=("$line")
 done
 echo "== summary ($((SECONDS - start)) s)"
 printf '%s\n' "${summary[@]}"
