@@ -22,6 +22,7 @@
 #include <QAction>
 #include <QLineEdit>
 #include <QStatusBar>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -151,6 +152,7 @@ private slots:
     void searchHitSwitchesInstance();
     void expandAllOpensShownInstance();
     void fitShowsATallGraph();
+    void expandAllStartsAtTheTop();
 };
 
 // F10 and Run to here through the zoo's residual stack: the op boxes tinted as run are the rows the
@@ -411,6 +413,58 @@ void TstGraphSteering::fitShowsATallGraph() {
     const QString why = notices.front().front().toString();
     QVERIFY2(why.startsWith("Fit: the whole graph") && why.contains("minimap"), qPrintable(why));
     QCOMPARE(w.statusBar()->currentMessage(), why);
+}
+
+// Expand all and Collapse all draw a new graph: with nothing selected the view starts again at its first
+// box, as on open, wherever the old drawing was scrolled to; a selected node stays in view instead.
+void TstGraphSteering::expandAllStartsAtTheTop() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QCOMPARE(open(w, "zoo/deep_residual_stack/model.pt2"), QString());
+    Document& doc = *w.document();
+    GraphView* view = w.graphPane()->view();
+    GraphScene& scene = *w.graphPane()->scene();
+    auto visible = [view] {
+        const double pixel = 1 / view->zoom();
+        return view->mapToScene(view->viewport()->rect()).boundingRect().adjusted(-pixel, -pixel, pixel, pixel);
+    };
+    // the box drawn highest, or lowest
+    auto extremeBox = [&scene](bool lowest) {
+        const NodeItem* best = nullptr;
+        for (const NodeItem* box : scene.nodeItems()) {
+            const double y = box->sceneBoundingRect().center().y();
+            if (!best || (lowest ? y > best->sceneBoundingRect().center().y() : y < best->sceneBoundingRect().center().y())) best = box;
+        }
+        return best;
+    };
+    auto describe = [&](const QString& what) {
+        const QRectF shown = visible(), first = extremeBox(false)->sceneBoundingRect();
+        return QString("%1: shown %2,%3 %4x%5, first box at %6,%7").arg(what).arg(shown.left()).arg(shown.top()).arg(shown.width())
+            .arg(shown.height()).arg(first.left()).arg(first.top());
+    };
+    for (const QString& action : {QString("expand all"), QString("collapse all"), QString("expand all")}) {
+        // the drawing zoomed in and scrolled to its far corner
+        view->setZoom(2);
+        view->horizontalScrollBar()->setValue(view->horizontalScrollBar()->maximum());
+        view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum());
+        QVERIFY2(!visible().contains(extremeBox(false)->sceneBoundingRect()), qPrintable(describe("before " + action)));
+        if (action == "expand all") doc.expandAll(); else doc.collapseAll();
+        QVERIFY(waitSceneBuilt(w));
+        QVERIFY2(visible().contains(extremeBox(false)->sceneBoundingRect()), qPrintable(describe("after " + action)));
+    }
+    // a selected node is what the user looks at: after Expand all it is in view, not the start
+    doc.collapseAll();
+    QVERIFY(waitSceneBuilt(w));
+    const int node = static_cast<int>(doc.graph()->nodes.size()) - 2; // the last op: its output node follows
+    QVERIFY(!scene.itemForNode(node) || scene.itemForNode(node)->item().kind != core::VisibleItem::Kind::Op);
+    doc.selectNode(node);
+    doc.expandAll();
+    QVERIFY(waitSceneBuilt(w));
+    const NodeItem* box = scene.itemForNode(node);
+    QVERIFY(box);
+    QVERIFY2(visible().intersects(box->sceneBoundingRect()), qPrintable(describe("selected, after expand all")));
+    QVERIFY2(!visible().contains(extremeBox(false)->sceneBoundingRect()), qPrintable(describe("selected, after expand all")));
 }
 
 QTEST_MAIN(TstGraphSteering)
