@@ -29,9 +29,11 @@ command -v Xvfb >/dev/null && command -v import >/dev/null || { echo "screenshot
 # the model's own sources
 source_root="$shared/tools"
 
-# name | seconds to settle | arguments (the model first)
+# name | seconds to settle | arguments (the model first) | files opened before, each in a run of its own with
+# the same settings (the recent files of the start page)
 shots() {
   cat <<EOF
+start-page-1366x768|5|$models/notes.pt2|$models/resnet18.pt2 $models/tiny_gpt.pt2
 resnet18-run-1366x768|14|$gen/resnet18/model.pt2 --run --dock profile
 tiny_gpt-run-1366x768|10|$gen/tiny_gpt/model.pt2 --run --dock profile
 memory-overlay-resnet18-1366x768|14|$gen/resnet18/model.pt2 --run --memory-overlay --dock memory
@@ -59,11 +61,24 @@ Xvfb "$display" -screen 0 "${size}x24" -nolisten tcp >/dev/null 2>&1 &
 xvfb=$!
 work="$(mktemp -d)"
 trap 'kill "$xvfb" 2>/dev/null || true; rm -rf "$work"' EXIT
+# the start page's files: two models and a file that is not a ZIP archive, in a folder of their own
+models="$work/models"
+mkdir -p "$models"
+ln -s "$(cd "$gen" && pwd)/resnet18/model.pt2" "$models/resnet18.pt2"
+ln -s "$(cd "$gen" && pwd)/tiny_gpt/model.pt2" "$models/tiny_gpt.pt2"
+echo "notes on the models, not a program" >"$models/notes.pt2"
 sleep 1
 taken=0
-while IFS='|' read -r name settle args; do
+while IFS='|' read -r name settle args before; do
   if [[ $# -gt 0 ]] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
   rm -rf "$work/config" && mkdir -p "$work/config"
+  for file in $before; do
+    DISPLAY="$display" XDG_CONFIG_HOME="$work/config" "$irlens" -geometry "${size}+0+0" "$file" >"$work/log" 2>&1 &
+    app=$!
+    sleep 6
+    kill "$app" 2>/dev/null || true
+    wait "$app" 2>/dev/null || true
+  done
   # shellcheck disable=SC2086 # the arguments are words of the table
   DISPLAY="$display" XDG_CONFIG_HOME="$work/config" "$irlens" -geometry "${size}+0+0" $args >"$work/log" 2>&1 &
   app=$!

@@ -143,7 +143,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_doc(new Documen
         statusBar()->showMessage(tr("Could not open: %1").arg(message), 15000);
         m_start->setMessage(tr("Could not open %1: %2").arg(QFileInfo(m_openingPath).fileName(), message));
         m_openingPath.clear();
-        if (isVisible()) QMessageBox::warning(this, tr("Could not open the file"), message);
+        // with no program the start page says it in place; over a program that stays, a box says it
+        if (isVisible() && m_doc->program()) QMessageBox::warning(this, tr("Could not open the file"), message);
     });
     // an AOTInductor package has no graph: say what it holds, in a window of its own
     connect(m_doc, &Document::packageOpened, this, [this](const QString& path, std::shared_ptr<const AotiPackage> package) {
