@@ -5,10 +5,14 @@
 //   the worker that ran it, named by the node, with args: op, module path, the innermost user
 //   source line, input and output types ("f32[1, 64, 56, 56]"), bytes the kernel allocated, GFLOP/s,
 //   and with a roofline the share of the roof, the bound and the arithmetic intensity;
-// - flow events from a node to each node that reads its output on another worker: an "s" inside the
-//   producer's slice on its track, an "f" with binding point "e" inside the consumer's slice on the
-//   consumer's track, one id per producer-consumer pair (Perfetto pairs them by id, category and
-//   name, and draws the arrow between the two slices);
+// - one more complete event per stretch of parts of a node that another worker ran (a kernel splits
+//   its node over the workers: kernels/util/parts.h), on that worker's track, named by the node, with
+//   args `part_of` (the node) and op: a graph run in graph order on the calling thread shows its
+//   workers at work too;
+// - flow events from a node to each node that reads its output on another worker, or has parts there:
+//   an "s" inside the producer's slice on its track, an "f" with binding point "e" inside the
+//   consumer's first slice on the other track, one id per producer, consumer and track (Perfetto
+//   pairs them by id, category and name, and draws the arrow between the two slices);
 // - a counter track "memory" with one series, "live bytes": the memory timeline's curve
 //   (memory_timeline.h), its value at each node's start, so its highest point is the timeline's peak;
 // - thread and process names as metadata events.

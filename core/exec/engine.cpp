@@ -248,7 +248,13 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     if (topLevel) ctx.setNeededOutputs(&pn.outputNeeded); // subgraph outputs feed the HOP: all needed
     if (!pn.subgraphs.empty())
         ctx.runSubgraph = [&pn, &shared](int64_t index, const std::vector<EValue>& inputs) { return runSubgraph(pn, shared, index, inputs); };
-    const bool ok = callKernel(pn, ctx, shared);
+    bool ok;
+    if (topLevel && shared.parts) {
+        const PartScope parts(shared.parts, pn.index); // the node's parts on other workers, for the trace
+        ok = callKernel(pn, ctx, shared);
+    } else {
+        ok = callKernel(pn, ctx, shared);
+    }
     if (!ok) return false;
     ExecObserver* obs = topLevel ? shared.observer : nullptr;
     const double flops = obs ? cachedFlops(pn, args.bound, outs) : 0.0;
@@ -422,18 +428,26 @@ Status runInOrder(GraphRun& run, RunShared& shared, std::unique_ptr<tbb::task_ar
     return status;
 }
 
-// Hands the node timings to the observer in ns: ticks scaled by the run's wall time (a no-op when
-// ticks are ns already).
-void deliverTimings(ExecObserver& observer, std::vector<NodeTiming>& timings, const RunShared& shared, int64_t endTicks, int64_t wallNs) {
+// Hands the node timings and the workers' parts to the observer in ns: ticks scaled by the run's wall
+// time (a no-op when ticks are ns already).
+void deliverTimings(ExecObserver& observer, std::vector<NodeTiming>& timings, const PartLog& partLog, const RunShared& shared,
+                    int64_t endTicks, int64_t wallNs) {
     const double scale = shared.tsc && endTicks > 0 ? static_cast<double>(wallNs) / static_cast<double>(endTicks) : 1.0;
+    auto ns = [scale](int64_t ticks) { return std::llround(static_cast<double>(ticks) * scale); };
     NodeTiming* slots = observer.timingSlots();
     for (NodeTiming& t : timings) {
         if (t.node < 0) continue;
-        t.startNs = std::llround(static_cast<double>(t.startNs) * scale);
-        t.endNs = std::llround(static_cast<double>(t.endNs) * scale);
+        t.startNs = ns(t.startNs);
+        t.endNs = ns(t.endNs);
         if (slots) slots[t.node] = t;
         else observer.onNode(t);
     }
+    std::vector<PartTiming> parts = partLog.parts();
+    for (PartTiming& p : parts) {
+        p.startNs = ns(p.startNs);
+        p.endNs = ns(p.endNs);
+    }
+    observer.onParts(parts);
 }
 
 } // namespace
@@ -486,6 +500,11 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
         m_timings.assign(plan.graph().nodes.size(), NodeTiming{-1});
         shared.timings = m_timings.data();
         shared.tsc = invariantTsc();
+        m_parts.start(shared.threads, [](const void* run) {
+            const auto* r = static_cast<const RunShared*>(run);
+            return ticksSince(r->tick0, r->start, r->tsc);
+        }, &shared);
+        shared.parts = &m_parts;
     }
     shared.start = Clock::now();
 #if defined(__x86_64__)
@@ -508,7 +527,7 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
     RunResult result;
     const int64_t endTicks = shared.observer ? ticksSince(shared.tick0, shared.start, shared.tsc) : 0;
     result.wallNs = nowNs(shared.start);
-    if (options.observer) deliverTimings(*options.observer, m_timings, shared, endTicks, result.wallNs);
+    if (options.observer) deliverTimings(*options.observer, m_timings, m_parts, shared, endTicks, result.wallNs);
     result.peakBytes = shared.tracker->peak.load() - liveBefore; // outputs of earlier runs still held are not this run's
     result.threads = shared.threads;
     if (options.observer) options.observer->onRunEnd(result.wallNs, result.peakBytes);

@@ -4,6 +4,7 @@
 // their last use. Errors inside kernels come back as a Status naming the node; the cancel flag is
 // checked between nodes. Per-node timing goes through an optional observer (no cost when absent).
 
+#include "core/exec/part_log.h"
 #include "core/exec/plan.h"
 
 #include <tbb/task_arena.h>
@@ -35,7 +36,7 @@ struct NodeTiming {
 };
 
 /// Receives the timings of a run: onRunStart, then (at the end of the run, on the calling thread)
-/// one onNode per executed node or one store per node into timingSlots(), then onRunEnd.
+/// one onNode per executed node or one store per node into timingSlots(), onParts, then onRunEnd.
 class ExecObserver {
 public:
     virtual ~ExecObserver() = default;
@@ -45,6 +46,8 @@ public:
     /// Optional, asked at the end of a run: an array with one NodeTiming per plan node. When given,
     /// the engine stores each executed node's timing at the node's index instead of calling onNode.
     virtual NodeTiming* timingSlots() { return nullptr; }
+    /// The parts of nodes that workers other than the node's own thread ran (part_log.h), in ns.
+    virtual void onParts(const std::vector<PartTiming>& /*parts*/) {}
 };
 
 struct RunOptions {
@@ -89,6 +92,7 @@ private:
     int m_arenaThreads = 0;
     std::shared_ptr<AllocTracker> m_tracker = std::make_shared<AllocTracker>(); // byte counts + block pool
     std::vector<NodeTiming> m_timings; // the observed run's node timings, reused run after run
+    PartLog m_parts;                   // and the parts workers ran, likewise
 };
 
 /// Compiles `program` and runs it once on `threads` threads: for one-off runs (the decomposition's

@@ -39,6 +39,7 @@ struct RunShared {
     std::mutex errorMutex;
     Status error;
     int total = 0;
+    PartLog* parts = nullptr;           // the parts workers ran of top-level nodes, while observed
 
     void fail(Status s) {
         std::lock_guard lock(errorMutex);

@@ -35,6 +35,7 @@ void Profile::onRunStart(const ExecutionPlan& plan, int threads) {
     if (m_plan != &plan || m_nodeCount != n) { // another plan: its runs do not line up with ours
         m_samples.clear();
         m_sampleWall.clear();
+        m_sampleParts.clear();
         m_wall.clear();
         m_last.clear();
         m_calls.assign(n, 0);
@@ -48,7 +49,12 @@ void Profile::onRunStart(const ExecutionPlan& plan, int threads) {
     m_nodeCount = n;
     m_threads = threads;
     m_current.assign(n, NodeTiming{-1}); // same size every run: no allocation after the first
+    m_currentParts.clear();
     m_open = true;
+}
+
+void Profile::onParts(const std::vector<PartTiming>& parts) {
+    if (m_open) m_currentParts = parts;
 }
 
 NodeTiming* Profile::timingSlots() { return m_open ? m_current.data() : nullptr; }
@@ -82,9 +88,11 @@ void Profile::onRunEnd(int64_t wallNs, int64_t peakBytes) {
     if (slot == m_sampleWall.size()) {
         m_samples.insert(m_samples.end(), m_current.begin(), m_current.end());
         m_sampleWall.push_back(wallNs);
+        m_sampleParts.push_back(m_currentParts);
     } else if (slot < m_sampleWall.size()) {
         std::copy(m_current.begin(), m_current.end(), m_samples.begin() + static_cast<std::ptrdiff_t>(slot * m_nodeCount));
         m_sampleWall[slot] = wallNs;
+        m_sampleParts[slot] = m_currentParts;
     }
     m_last.swap(m_current);
 }

@@ -42,6 +42,7 @@ public:
     void onNode(const NodeTiming& timing) override;
     void onRunEnd(int64_t wallNs, int64_t peakBytes) override;
     NodeTiming* timingSlots() override;
+    void onParts(const std::vector<PartTiming>& parts) override;
 
     int runs() const { return static_cast<int>(m_wall.size()); }
     /// Timings of the last finished run, one per plan node; `node` is -1 where a node did not run.
@@ -54,6 +55,8 @@ public:
     int sampleCapacity() const { return m_capacity; }
     /// Timings of sampled run k (0 <= k < samples()), one per plan node; `node` is -1 where a node did not run.
     std::vector<NodeTiming> sampleRun(int k) const;
+    /// The parts of nodes that workers other than the node's own thread ran in sampled run k.
+    const std::vector<PartTiming>& sampleParts(int k) const { return m_sampleParts[static_cast<size_t>(k)]; }
     /// Wall time of sampled run k.
     int64_t sampleWallNs(int k) const { return m_sampleWall[static_cast<size_t>(k)]; }
     /// The sampled run whose wall time is the median (the run the Chrome trace shows); -1 before any run.
@@ -70,7 +73,8 @@ public:
     std::vector<GroupProfile> byModule() const;
 
     /// Chrome trace JSON of the run whose wall time is the median (chrome_trace.h: one track per
-    /// worker, flows between workers, the live-bytes counter), without roofline args.
+    /// worker with the nodes and parts of nodes it ran, flows between workers, the live-bytes
+    /// counter), without roofline args.
     std::string chromeTraceJson() const;
     /// node,op,module,median_us,min_us,max_us,bytes,flops,gflops
     std::string csv() const;
@@ -86,6 +90,8 @@ private:
     std::vector<NodeTiming> m_last;     // the last finished run
     std::vector<NodeTiming> m_samples;  // samples() x nodes
     std::vector<int64_t> m_sampleWall;  // wall time of each sample
+    std::vector<PartTiming> m_currentParts;              // the parts of the run that is ending
+    std::vector<std::vector<PartTiming>> m_sampleParts;  // of each sample
     std::vector<int> m_calls;           // per node, over every run
     std::vector<int64_t> m_min, m_max;  // per node, over every run
     uint64_t m_rng = 0x9E3779B97F4A7C15ull;

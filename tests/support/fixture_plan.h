@@ -55,26 +55,30 @@ inline core::Result<FixturePlan> builtPlan(const core::ProgramBuilder& builder, 
     return FixturePlan{*plan, *inputs};
 }
 
-/// Two independent chains of `length` 256 x 256 matrix products (a0 = x @ x, a1 = a0 @ x, ...; b0, b1, ... alike)
-/// joined by an add: each product is worth a task of its own, so the engine hands ready nodes to idle workers
-/// (plan.h, GraphSchedule::TaskGraph) and two workers can run a chain each. The products carry a stack trace.
-inline FixturePlan twoProductChains(int length) {
+/// `chains` independent chains of `length` 256 x 256 matrix products (a0 = x @ x, a1 = a0 @ x, ...; b0, b1, ...
+/// alike) joined by an add of the first chain's end and the last's. Each product is worth a task of its own:
+/// with two chains the engine hands ready nodes to idle workers (plan.h, GraphSchedule::TaskGraph) and two
+/// workers can run a chain each; one chain runs in graph order, each product split over the workers
+/// (GraphSchedule::InOrder). The products carry a stack trace.
+inline FixturePlan productChains(int chains, int length) {
     core::ProgramBuilder b;
     const core::TensorMeta square = core::makeTensorMeta(core::ScalarType::Float32, std::vector<int64_t>{256, 256});
     b.userInput("x", square);
-    std::string last[2] = {"x", "x"};
+    std::vector<std::string> last(static_cast<size_t>(chains), "x");
     for (int step = 0; step < length; ++step)
-        for (int chain = 0; chain < 2; ++chain) {
-            const std::string name = std::string(chain ? "b" : "a") + std::to_string(step);
-            b.call("torch.ops.aten.mm.default", name).arg("self", last[chain]).arg("mat2", "x").out(square)
+        for (int chain = 0; chain < chains; ++chain) {
+            const std::string name = std::string(1, static_cast<char>('a' + chain)) + std::to_string(step);
+            b.call("torch.ops.aten.mm.default", name).arg("self", last[static_cast<size_t>(chain)]).arg("mat2", "x").out(square)
                 .stackTrace("  File \"model.py\", line 9, in forward\n    y = y @ x");
-            last[chain] = name;
+            last[static_cast<size_t>(chain)] = name;
         }
-    b.call("torch.ops.aten.add.Tensor", "sum").arg("self", last[0]).arg("other", last[1]).out(square);
+    b.call("torch.ops.aten.add.Tensor", "sum").arg("self", last.front()).arg("other", last.back()).out(square);
     b.userOutput("sum");
     auto built = builtPlan(b);
     if (!built) qFatal("%s", built.error().c_str());
     return *built;
 }
+
+inline FixturePlan twoProductChains(int length) { return productChains(2, length); }
 
 } // namespace irlens::testing

@@ -128,7 +128,7 @@ void TstCliRoofline::traceCarriesTheRoof() {
     int slices = 0, withRoof = 0, counters = 0;
     for (const auto& v : QJsonDocument::fromJson(f.readAll()).object()["traceEvents"].toArray()) {
         const QJsonObject e = v.toObject();
-        if (e["ph"] == "X") {
+        if (e["ph"] == "X" && !e["args"].toObject().contains("part_of")) { // a node's slice, not a part another worker ran
             ++slices;
             withRoof += e["args"].toObject().contains("roof_percent") ? 1 : 0;
         }

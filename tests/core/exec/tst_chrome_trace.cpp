@@ -143,19 +143,26 @@ ReadTrace readTrace(const std::string& text) {
     return t;
 }
 
-// The producer -> consumer pairs of `run` whose two nodes ran on different workers, by node name.
-std::set<std::pair<std::string, std::string>> crossWorkerEdges(const ExecutionPlan& plan, const std::vector<NodeTiming>& run) {
+// The producer -> consumer pairs of `run` where the consumer, or a part of it (`parts`), ran on another
+// worker than the producer, by node name.
+std::set<std::pair<std::string, std::string>> crossWorkerEdges(const ExecutionPlan& plan, const std::vector<NodeTiming>& run,
+                                                               const std::vector<PartTiming>& parts) {
     const PlanGraph& g = plan.graph();
     std::map<int, int> producer;
     for (const PlanNode& pn : g.nodes)
         for (const auto& list : pn.outputSlots)
             for (int s : list) producer[s] = pn.index;
+    std::map<int, std::set<int>> ranOn; // node -> workers
+    for (const NodeTiming& t : run)
+        if (t.node >= 0) ranOn[t.node].insert(t.thread);
+    for (const PartTiming& p : parts) ranOn[p.node].insert(p.thread);
     std::set<std::pair<std::string, std::string>> edges;
     for (const PlanNode& c : g.nodes)
         for (int s : c.inputSlots) {
             auto p = producer.find(s);
             if (p == producer.end() || run[static_cast<size_t>(c.index)].node < 0 || run[static_cast<size_t>(p->second)].node < 0) continue;
-            if (run[static_cast<size_t>(c.index)].thread != run[static_cast<size_t>(p->second)].thread)
+            const std::set<int>& workers = ranOn[c.index];
+            if (workers.size() > 1 || !workers.count(run[static_cast<size_t>(p->second)].thread))
                 edges.insert({g.nodes[static_cast<size_t>(p->second)].node->name, c.node->name});
         }
     return edges;
@@ -197,6 +204,7 @@ class TstChromeTrace : public QObject {
     Q_OBJECT
 private slots:
     void flowsWhereWorkersChange();
+    void partsOnOtherWorkers();
     void engineRunAtTwoThreads_data();
     void engineRunAtTwoThreads();
 };
@@ -238,10 +246,43 @@ void TstChromeTrace::flowsWhereWorkersChange() {
     }
 }
 
+// A run in graph order set by hand: every node on worker 0, worker 1 running parts of a1 (two parts
+// 0.5 us apart: one slice) and of a2 (two parts 5 us apart: two slices). The values a1 and a2 read
+// cross to worker 1: one arrow each, into the first slice of the consumer there.
+void TstChromeTrace::partsOnOtherWorkers() {
+    const auto plan = irlens::testing::productChains(1, 4).plan;
+    Profile profile;
+    profile.onRunStart(*plan, 2);
+    std::map<std::string, int> index;
+    int64_t at = 0;
+    for (const PlanNode& pn : plan->graph().nodes) {
+        index[pn.node->name] = pn.index;
+        profile.onNode({pn.index, at, at + 20000, 0, 256 * 256 * 4, 0});
+        at += 20000;
+    }
+    const int a1 = index.at("a1"), a2 = index.at("a2");
+    profile.onParts({{a1, 1, 21000, 25000}, {a1, 1, 25500, 30000}, {a2, 1, 41000, 45000}, {a2, 1, 50000, 55000}});
+    profile.onRunEnd(at, 3 * 256 * 256 * 4);
+    const ReadTrace t = readTrace(chromeTrace(*plan, profile));
+    QVERIFY2(t.error.isEmpty(), qPrintable(t.error));
+    std::vector<std::pair<int64_t, int64_t>> parts; // on worker 1
+    for (const Slice& slice : t.slices)
+        if (slice.tid == 1) parts.push_back({slice.start, slice.end});
+    const std::vector<std::pair<int64_t, int64_t>> expectedParts = {{21000, 30000}, {41000, 45000}, {50000, 55000}};
+    QCOMPARE(parts, expectedParts);
+    const std::set<std::pair<std::string, std::string>> expected = {{"a0", "a1"}, {"a1", "a2"}};
+    QCOMPARE(flowEdges(t), expected);
+    for (const auto& [id, f] : t.flows) {
+        QCOMPARE(f.fromTid, int64_t(0));
+        QCOMPARE(f.toTid, int64_t(1));
+    }
+}
+
 void TstChromeTrace::engineRunAtTwoThreads_data() {
     QTest::addColumn<QString>("model");
     QTest::addRow("a built program") << QString();
     QTest::addRow("two chains of products") << "two chains";
+    QTest::addRow("one chain of products") << "one chain";
     QTest::addRow("zoo/gpt_block") << "zoo/gpt_block";
     QTest::addRow("tiny_gpt") << "tiny_gpt";
 }
@@ -250,8 +291,8 @@ void TstChromeTrace::engineRunAtTwoThreads() {
     QFETCH(QString, model);
     std::shared_ptr<ExecutionPlan> plan;
     std::vector<EValue> inputs;
-    if (model.isEmpty() || model == "two chains") {
-        auto built = model.isEmpty() ? twoChains() : irlens::testing::twoProductChains(4);
+    if (model.isEmpty() || model.endsWith("chain") || model.endsWith("chains")) {
+        auto built = model.isEmpty() ? twoChains() : irlens::testing::productChains(model == "one chain" ? 1 : 2, 4);
         plan = built.plan;
         inputs = built.inputs;
     } else {
@@ -262,9 +303,11 @@ void TstChromeTrace::engineRunAtTwoThreads() {
         inputs = f->inputs;
     }
     // rounds of runs until the median run crossed workers somewhere (a busy machine may keep the
-    // second worker away for a while): at most 10 s, and one round where no node is handed to a worker
+    // second worker away for a while): at most 10 s, and one round where everything runs on one thread
+    const GraphSchedule schedule = scheduleFor(plan->graph(), 2);
     Profile profile;
     std::vector<NodeTiming> shown;
+    std::vector<PartTiming> shownParts;
     Engine engine(plan);
     RunOptions options;
     options.threads = 2;
@@ -275,7 +318,8 @@ void TstChromeTrace::engineRunAtTwoThreads() {
         options.observer = &profile;
         for (int k = 0; k < 15; ++k) QVERIFY(engine.run(inputs, options).isOk());
         shown = profile.sampleRun(profile.medianSample());
-        if (!crossWorkerEdges(*plan, shown).empty() || scheduleFor(plan->graph(), 2) != GraphSchedule::TaskGraph) break;
+        shownParts = profile.sampleParts(profile.medianSample());
+        if (!crossWorkerEdges(*plan, shown, shownParts).empty() || schedule == GraphSchedule::OneThread) break;
     }
     MachineRoofs roofs;
     roofs.peakGflops = 50;
@@ -284,43 +328,51 @@ void TstChromeTrace::engineRunAtTwoThreads() {
     const Roofline roof = roofline(*plan, measured, roofs);
     const ReadTrace t = readTrace(chromeTrace(*plan, profile, &roof));
     QVERIFY2(t.error.isEmpty(), qPrintable(t.error));
-    const auto edges = crossWorkerEdges(*plan, shown);
-    qInfo("%zu slices, %zu flows across workers", t.slices.size(), t.flows.size());
+    const auto edges = crossWorkerEdges(*plan, shown, shownParts);
+    qInfo("%zu slices (%zu parts on other workers), %zu flows across workers", t.slices.size(), shownParts.size(), t.flows.size());
     QCOMPARE(flowEdges(t), edges);
     QCOMPARE(counterPeak(t), static_cast<double>(memoryTimeline(*plan, measured).peakBytes));
-    int withSource = 0;
+    int withSource = 0, partSlices = 0;
     for (size_t k = 0; k < t.slices.size(); ++k) {
         const json& a = t.args[k];
-        QVERIFY2(a.contains("module") && a.contains("inputs") && a.contains("outputs"), t.slices[k].name.c_str());
-        withSource += a.contains("source") ? 1 : 0;
         const int node = [&] {
             for (const PlanNode& pn : plan->graph().nodes)
                 if (pn.node->name == t.slices[k].name) return pn.index;
             return -1;
         }();
+        QVERIFY2(node >= 0, t.slices[k].name.c_str());
+        if (a.contains("part_of")) { // a part of the node on another worker than its own
+            ++partSlices;
+            QCOMPARE(a["part_of"].get<std::string>(), t.slices[k].name);
+            QVERIFY(t.slices[k].tid != shown[static_cast<size_t>(node)].thread);
+            continue;
+        }
+        QVERIFY2(a.contains("module") && a.contains("inputs") && a.contains("outputs"), t.slices[k].name.c_str());
+        withSource += a.contains("source") ? 1 : 0;
         const NodeRoof* r = roof.find(node);
         QVERIFY(r);
         QCOMPARE(a.contains("roof_percent"), r->movesData());
         if (r->movesData()) QCOMPARE(a["roof_percent"].get<double>(), 100.0 * r->share);
     }
     QVERIFY(withSource > 0);
+    QCOMPARE(partSlices > 0, !shownParts.empty());
     // Where the engine hands ready nodes to idle workers (two chains of products side by side), the second
     // worker takes one whenever it gets a core; where it runs the nodes in graph order and splits their
-    // kernels (tiny_gpt: one chain at heart), every node runs on the calling thread and no flow is drawn.
-    // The built program's small chains and the zoo's block run on one thread.
-    const GraphSchedule schedule = scheduleFor(plan->graph(), 2);
-    if (model == "tiny_gpt") QCOMPARE(schedule, GraphSchedule::InOrder);
-    if (schedule != GraphSchedule::TaskGraph) QVERIFY2(edges.empty(), "a node ran off the calling thread in graph order");
-    if (model == "two chains") {
-        QCOMPARE(schedule, GraphSchedule::TaskGraph);
-        if (edges.empty()) {
-            double load = 0;
-            std::ifstream("/proc/loadavg") >> load;
-            if (load >= Engine::hardwareThreads())
-                QSKIP(qPrintable(QString("the second worker never joined the median run in 10 s of runs: load average %1 on %2 CPUs")
-                                     .arg(load).arg(Engine::hardwareThreads())));
-            QFAIL("the second worker never joined the median run in 10 s of runs on a machine with a core to spare");
-        }
+    // kernels (one chain of products; tiny_gpt, one chain at heart), every node runs on the calling thread
+    // and the second worker takes parts of the products, drawn on its track with arrows from the values
+    // they read. The built program's small chains and the zoo's block run on one thread.
+    if (model == "tiny_gpt" || model == "one chain") QCOMPARE(schedule, GraphSchedule::InOrder);
+    if (model == "two chains") QCOMPARE(schedule, GraphSchedule::TaskGraph);
+    if (schedule == GraphSchedule::OneThread) QVERIFY(edges.empty() && shownParts.empty());
+    if (schedule == GraphSchedule::InOrder)
+        for (const NodeTiming& n : shown) QVERIFY2(n.node < 0 || n.thread == shown.front().thread, "a node ran off the calling thread in graph order");
+    if (schedule != GraphSchedule::OneThread && edges.empty()) {
+        double load = 0;
+        std::ifstream("/proc/loadavg") >> load;
+        if (load >= Engine::hardwareThreads())
+            QSKIP(qPrintable(QString("the second worker never joined the median run in 10 s of runs: load average %1 on %2 CPUs")
+                                 .arg(load).arg(Engine::hardwareThreads())));
+        QFAIL("the second worker never joined the median run in 10 s of runs on a machine with a core to spare");
     }
 }
 

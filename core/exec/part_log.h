@@ -1,0 +1,77 @@
+#pragma once
+// Where a node's parts ran: a kernel splits its node over the workers (kernels/util/parts.h), and a
+// profiled run keeps, for each part a worker other than the node's own thread ran, which worker, which
+// node and when. The trace draws them on the worker's track, so a graph run in graph order (every node
+// on the calling thread) still shows the workers at work and the values that crossed to them.
+//
+// The engine keeps one PartLog per run and names, on the thread that runs a node, the node whose
+// parts are being split (PartLog::Scope); forEachPart and forEachRange time the parts that run
+// elsewhere. Each worker appends to a list of its own: no lock, and after the first runs no
+// allocation either.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace irlens::core::exec {
+
+struct PartTiming {
+    int node = -1;        // index in the plan's node list
+    int thread = 0;       // worker slot in the arena
+    int64_t startNs = 0;  // since the start of the run (in the run's ticks while it lasts)
+    int64_t endNs = 0;
+};
+
+class PartLog {
+public:
+    /// The run's clock: ticks since its start, as the node timings read it.
+    using Clock = int64_t (*)(const void* context);
+
+    /// Empties the log for a run of `workers` workers timed by `clock`.
+    void start(int workers, Clock clock, const void* context) {
+        m_clock = clock;
+        m_context = context;
+        if (m_perSlot.size() < static_cast<std::size_t>(workers)) m_perSlot.resize(static_cast<std::size_t>(workers));
+        for (auto& list : m_perSlot) list.clear();
+    }
+    int64_t now() const { return m_clock(m_context); }
+    /// Called by the worker in slot `t.thread` only.
+    void add(const PartTiming& t) {
+        if (t.thread >= 0 && static_cast<std::size_t>(t.thread) < m_perSlot.size()) m_perSlot[static_cast<std::size_t>(t.thread)].push_back(t);
+    }
+    /// Every part of the run, worker by worker; call after the run.
+    std::vector<PartTiming> parts() const {
+        std::vector<PartTiming> out;
+        for (const auto& list : m_perSlot) out.insert(out.end(), list.begin(), list.end());
+        return out;
+    }
+
+    /// The log and node of the parts split on this thread; no log: parts are not timed.
+    struct Scope {
+        PartLog* log = nullptr;
+        int node = -1;
+    };
+    static Scope& current() {
+        thread_local Scope scope;
+        return scope;
+    }
+
+private:
+    Clock m_clock = nullptr;
+    const void* m_context = nullptr;
+    std::vector<std::vector<PartTiming>> m_perSlot;
+};
+
+/// Names `node` as the one whose parts this thread splits until the scope ends.
+class PartScope {
+public:
+    PartScope(PartLog* log, int node) : m_saved(PartLog::current()) { PartLog::current() = {log, node}; }
+    ~PartScope() { PartLog::current() = m_saved; }
+    PartScope(const PartScope&) = delete;
+    PartScope& operator=(const PartScope&) = delete;
+
+private:
+    PartLog::Scope m_saved;
+};
+
+} // namespace irlens::core::exec
