@@ -248,14 +248,8 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     if (topLevel) ctx.setNeededOutputs(&pn.outputNeeded); // subgraph outputs feed the HOP: all needed
     if (!pn.subgraphs.empty())
         ctx.runSubgraph = [&pn, &shared](int64_t index, const std::vector<EValue>& inputs) { return runSubgraph(pn, shared, index, inputs); };
-    bool ok;
-    if (topLevel && shared.parts) {
-        const PartScope parts(shared.parts, pn.index); // the node's parts on other workers, for the trace
-        ok = callKernel(pn, ctx, shared);
-    } else {
-        ok = callKernel(pn, ctx, shared);
-    }
-    if (!ok) return false;
+    const PartScope parts(topLevel ? shared.parts : nullptr, pn.index); // the node's parts on other workers, for the trace
+    if (!callKernel(pn, ctx, shared)) return false;
     ExecObserver* obs = topLevel ? shared.observer : nullptr;
     const double flops = obs ? cachedFlops(pn, args.bound, outs) : 0.0;
     if (!mapOutputs(run, pn, outs, shared)) return false;

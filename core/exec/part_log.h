@@ -62,10 +62,13 @@ private:
     std::vector<std::vector<PartTiming>> m_perSlot;
 };
 
-/// Names `node` as the one whose parts this thread splits until the scope ends.
+/// Names `node` as the one whose parts this thread splits into `log` until the scope ends; with no
+/// log it leaves the thread's scope as it is.
 class PartScope {
 public:
-    PartScope(PartLog* log, int node) : m_saved(PartLog::current()) { PartLog::current() = {log, node}; }
+    PartScope(PartLog* log, int node) : m_saved(PartLog::current()) {
+        if (log) PartLog::current() = {log, node};
+    }
     ~PartScope() { PartLog::current() = m_saved; }
     PartScope(const PartScope&) = delete;
     PartScope& operator=(const PartScope&) = delete;

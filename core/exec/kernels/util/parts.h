@@ -19,10 +19,13 @@ namespace irlens::core::exec {
 
 namespace parts_detail {
 
-/// Runs one part; one that runs on a worker other than `caller` is timed into the scope's log.
+/// The thread a node's parts are split from, when they are timed (-1 when not).
+inline int splittingThread(const PartLog::Scope& scope) { return scope.log ? tbb::this_task_arena::current_thread_index() : -1; }
+
+/// Runs one part; with a log, one that runs on a worker other than `caller` is timed into it.
 template <class F>
 void runPart(const PartLog::Scope& scope, int caller, F&& part) {
-    const int self = tbb::this_task_arena::current_thread_index();
+    const int self = scope.log ? tbb::this_task_arena::current_thread_index() : caller;
     if (self == caller) {
         part();
         return;
@@ -43,11 +46,7 @@ void forEachPart(int64_t parts, F&& body) {
     }
     const PartLog::Scope scope = PartLog::current();
     tbb::this_task_arena::isolate([&] {
-        if (!scope.log) {
-            tbb::parallel_for(int64_t(0), parts, [&](int64_t k) { body(k); });
-            return;
-        }
-        const int caller = tbb::this_task_arena::current_thread_index();
+        const int caller = parts_detail::splittingThread(scope);
         tbb::parallel_for(int64_t(0), parts, [&](int64_t k) { parts_detail::runPart(scope, caller, [&] { body(k); }); });
     });
 }
@@ -57,13 +56,8 @@ template <class F>
 void forEachRange(int64_t n, int64_t grain, F&& body) {
     const PartLog::Scope scope = PartLog::current();
     tbb::this_task_arena::isolate([&] {
-        const tbb::blocked_range<int64_t> all(0, n, grain);
-        if (!scope.log) {
-            tbb::parallel_for(all, [&](const tbb::blocked_range<int64_t>& r) { body(r.begin(), r.end()); });
-            return;
-        }
-        const int caller = tbb::this_task_arena::current_thread_index();
-        tbb::parallel_for(all, [&](const tbb::blocked_range<int64_t>& r) {
+        const int caller = parts_detail::splittingThread(scope);
+        tbb::parallel_for(tbb::blocked_range<int64_t>(0, n, grain), [&](const tbb::blocked_range<int64_t>& r) {
             parts_detail::runPart(scope, caller, [&] { body(r.begin(), r.end()); });
         });
     });
