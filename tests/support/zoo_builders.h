@@ -7,6 +7,8 @@
 #include "core/ir/builder.h"
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,20 @@ inline std::string numbered(const std::string& base, int& counter) {
     const int k = counter++;
     return k == 0 ? base : base + "_" + std::to_string(k);
 }
+
+/// Node names as torch.fx gives them, kind by kind ("add", "add_1", ...). fx never names a node as a
+/// Python builtin, so the first node of such a kind (pow, slice, ...) is already "pow_1".
+class FxNames {
+public:
+    std::string operator()(const std::string& base) {
+        static const std::set<std::string> builtins{"abs", "all", "any", "max", "min", "pow", "round", "slice", "sum"};
+        auto [at, added] = m_counts.try_emplace(base, builtins.count(base) ? 1 : 0);
+        return numbered(base, at->second);
+    }
+
+private:
+    std::map<std::string, int> m_counts;
+};
 
 /// A module path as a name: "p_" + "layer1.0.bn1" -> "p_layer1_0_bn1".
 inline std::string placeholderName(const std::string& prefix, const std::string& path) {

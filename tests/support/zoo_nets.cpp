@@ -288,9 +288,7 @@ ProgramPtr decoderStack(int blocks) {
     ProgramBuilder b("model");
     b.verifiers({"ATEN"});
     const std::string root = "zoo.Decoder";
-    // torch.fx never names a node as a Python builtin: the first pow is pow_1
-    std::map<std::string, int> counters{{"pow", 1}};
-    auto name = [&](const std::string& base) { return numbered(base, counters[base]); };
+    FxNames name;
     b.parameter("p_embed_weight", "embed.weight", makeSeededTensor({V, D}, 1001, 1.0f));
     std::vector<float> mask(static_cast<size_t>(L * L), 0.0f);
     for (int64_t r = 0; r < L; ++r)
@@ -416,9 +414,7 @@ ProgramPtr gptTraining(int blocks) {
     ProgramBuilder b("model");
     b.verifiers({"TRAINING"});
     const std::string root = "zoo.Gpt";
-    // torch.fx never names a node as a Python builtin: the first slice is slice_1
-    std::map<std::string, int> counters{{"slice", 1}};
-    auto name = [&](const std::string& base) { return numbered(base, counters[base]); };
+    FxNames name;
     b.parameter("p_tok_emb_weight", "tok_emb.weight", makeSeededTensor({V, D}, 1201, 1.0f));
     b.parameter("p_pos_emb_weight", "pos_emb.weight", makeSeededTensor({L, D}, 1202, 0.5f));
     std::vector<int64_t> positions(L);
