@@ -7,8 +7,12 @@
 // "blas" field) and the fp32 peak measured here (one-thread sgemm); then per model and thread count:
 // irlens median (min-max), PyTorch median (min-max of its rounds), ratio irlens/PyTorch and the target.
 // Each of the R rounds runs N/R irlens runs, then torch_bench.py with N/R runs, so drift and the load
-// of a shared machine hit both sides alike. Each side warms up for 3 untimed runs per round (the
-// PyTorch process just ran over irlens's caches, as irlens did over PyTorch's). No ratio is printed against the netlib reference BLAS, and
+// of a shared machine hit both sides alike. Each round warms both sides up with the same number of
+// untimed runs: at least 3, and as many as irlens needs to run for kWarmupMs (the PyTorch process
+// just ran over irlens's caches, as irlens did over PyTorch's, and on the VM of docs/benchmarks.md a
+// run is about 30 % slower for the first few hundred microseconds after such a pause, so three runs
+// of an 8 us model are not enough; PyTorch's runs are the longer, so the same count warms it up at
+// least as long). No ratio is printed against the netlib reference BLAS, and
 // no verdict on a multi-thread row whose threads did not get their cores (measured right after it).
 // After each row's timed runs, a few profiled runs give the "near roof" column: the share of node time
 // spent in nodes at >= 70 % of their attainable rate against this machine's roofs for that thread
@@ -57,8 +61,10 @@ using irlens::bench::summarize;
 
 namespace {
 
-// untimed runs before each side's timed runs in every round (torch_bench.py's --warmup)
-constexpr int kWarmupPerRound = 3;
+// untimed runs before each side's timed runs in every round (torch_bench.py's --warmup): at least
+// kWarmupRuns, and at least kWarmupMs of irlens's runs
+constexpr int kWarmupRuns = 3;
+constexpr double kWarmupMs = 2.0;
 // profiled runs after the timed ones, for the near-roof column and --families
 constexpr int kProfiledRuns = 10;
 
@@ -69,11 +75,11 @@ struct TorchRun {
 };
 
 // Eager PyTorch through the shared script; OPENBLAS_CORETYPE/L2_SIZE are unset for that command only.
-TorchRun torchRun(const std::string& model, int threads, int repeat) {
+TorchRun torchRun(const std::string& model, int threads, int repeat, int warmup) {
     TorchRun r;
     std::string script = (irlens::testing::sharedDir() / "tools" / "pt2gen" / "torch_bench.py").string();
     std::string cmd = "env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 '" + script + "' " + model + " --threads " +
-                      std::to_string(threads) + " --repeat " + std::to_string(repeat) + " --warmup " + std::to_string(kWarmupPerRound) + " 2>&1";
+                      std::to_string(threads) + " --repeat " + std::to_string(repeat) + " --warmup " + std::to_string(warmup) + " 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) { r.error = "cannot start python3"; return r; }
     std::string out;
@@ -94,6 +100,17 @@ TorchRun torchRun(const std::string& model, int threads, int repeat) {
     if (j.contains("max_abs_diff_vs_expected") && j["max_abs_diff_vs_expected"].is_number() && j["max_abs_diff_vs_expected"].get<double>() > 1e-3)
         r.error = "PyTorch's rebuilt model does not reproduce model.expected/";
     return r;
+}
+
+// Untimed runs until there were kWarmupRuns and they took kWarmupMs; returns how many.
+int warmUp(Engine& engine, const std::vector<EValue>& inputs, const RunOptions& options) {
+    const auto start = std::chrono::steady_clock::now();
+    int runs = 0;
+    while (runs < kWarmupRuns || std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() < kWarmupMs) {
+        (void)engine.run(inputs, options);
+        ++runs;
+    }
+    return runs;
 }
 
 // The targets: at most 0.8 x PyTorch's median, 0.5 x on tiny_mlp, 0.95 x on transformer_layer (its
@@ -274,14 +291,13 @@ int main(int argc, char** argv) {
             Engine engine(model->plan);
             RunOptions plain;
             plain.threads = threads;
-            for (int w = 0; w < kWarmupPerRound; ++w) engine.run(inputs, plain);
             std::vector<double> mine, theirs, theirMax, theirP90;
             std::vector<std::vector<double>> mineRounds;
             std::string torchErr;
             bool ok = true;
             for (int round = 0; round < opt.rounds && ok; ++round) {
                 const int n = opt.repeat * (round + 1) / opt.rounds - opt.repeat * round / opt.rounds;
-                for (int w = 0; w < kWarmupPerRound && round > 0; ++w) engine.run(inputs, plain);
+                const int warmup = warmUp(engine, inputs, plain);
                 mineRounds.emplace_back();
                 for (int k = 0; k < n && ok; ++k) {
                     auto t0 = std::chrono::steady_clock::now();
@@ -293,7 +309,7 @@ int main(int argc, char** argv) {
                     mineRounds.back().push_back(mine.back());
                 }
                 if (!opt.withTorch || refuse || !torchErr.empty()) continue;
-                TorchRun t = torchRun(m, threads, n);
+                TorchRun t = torchRun(m, threads, n, warmup);
                 if (!t.error.empty()) { torchErr = t.error; continue; }
                 if (blasSeen.empty()) {
                     blasSeen = t.blas;
