@@ -103,7 +103,12 @@ void dnnlConv(KernelContext& ctx, const Tensor& x, const Tensor& w, const std::o
     const int64_t units = G > 1 ? G : O;
     const int64_t work = OH * OW * O * Cg * KH * KW;
     int64_t nparts = 1;
-    if (N == 1 && ctx.threads() > 1 && work >= (int64_t(1) << 20)) nparts = std::min<int64_t>(ctx.threads(), std::max<int64_t>(1, units / 8));
+    // A grouped convolution here runs several times slower per unit of work than a dense one
+    // (mobilenet_v2's 7x7 depthwise layers: 423k units in 50-70 us), so it splits at a quarter of the
+    // work; left whole, it idles the other worker long enough for TBB to put it to sleep, and the next
+    // split node starts with it asleep in some runs and awake in others (docs/benchmarks.md).
+    const int64_t splitWork = G > 1 ? int64_t(1) << 18 : int64_t(1) << 20;
+    if (N == 1 && ctx.threads() > 1 && work >= splitWork) nparts = std::min<int64_t>(ctx.threads(), std::max<int64_t>(1, units / 8));
     std::string key = std::to_string(N) + "," + std::to_string(C) + "," + std::to_string(H) + "," + std::to_string(W) + "|" +
                       std::to_string(reinterpret_cast<uintptr_t>(w.raw())) + "|" + std::to_string(b ? reinterpret_cast<uintptr_t>(b->raw()) : 0) +
                       "|" + std::to_string(nparts) + "|" + std::to_string(static_cast<int>(p.activation)) + "," + std::to_string(p.lo) + "," +
