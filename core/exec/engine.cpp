@@ -424,7 +424,7 @@ Status runInOrder(GraphRun& run, RunShared& shared, std::unique_ptr<tbb::task_ar
 
 // Hands the node timings and the workers' parts to the observer in ns: ticks scaled by the run's wall
 // time (a no-op when ticks are ns already).
-void deliverTimings(ExecObserver& observer, std::vector<NodeTiming>& timings, const PartLog& partLog, const RunShared& shared,
+void deliverTimings(ExecObserver& observer, std::vector<NodeTiming>& timings, PartLog& partLog, const RunShared& shared,
                     int64_t endTicks, int64_t wallNs) {
     const double scale = shared.tsc && endTicks > 0 ? static_cast<double>(wallNs) / static_cast<double>(endTicks) : 1.0;
     auto ns = [scale](int64_t ticks) { return std::llround(static_cast<double>(ticks) * scale); };
@@ -436,7 +436,7 @@ void deliverTimings(ExecObserver& observer, std::vector<NodeTiming>& timings, co
         if (slots) slots[t.node] = t;
         else observer.onNode(t);
     }
-    std::vector<PartTiming> parts = partLog.parts();
+    std::vector<PartTiming>& parts = partLog.gathered();
     for (PartTiming& p : parts) {
         p.startNs = ns(p.startNs);
         p.endNs = ns(p.endNs);

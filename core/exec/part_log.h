@@ -7,7 +7,7 @@
 // The engine keeps one PartLog per run and names, on the thread that runs a node, the node whose
 // parts are being split (PartLog::Scope); forEachPart and forEachRange time the parts that run
 // elsewhere. Each worker appends to a list of its own: no lock, and after the first runs no
-// allocation either.
+// allocation either, nor in gathering them at the end of a run.
 
 #include <cstddef>
 #include <cstdint>
@@ -39,11 +39,12 @@ public:
     void add(const PartTiming& t) {
         if (t.thread >= 0 && static_cast<std::size_t>(t.thread) < m_perSlot.size()) m_perSlot[static_cast<std::size_t>(t.thread)].push_back(t);
     }
-    /// Every part of the run, worker by worker; call after the run.
-    std::vector<PartTiming> parts() const {
-        std::vector<PartTiming> out;
-        for (const auto& list : m_perSlot) out.insert(out.end(), list.begin(), list.end());
-        return out;
+    /// Every part of the run, worker by worker, in a list the log keeps for the next run; call after
+    /// the run.
+    std::vector<PartTiming>& gathered() {
+        m_gathered.clear();
+        for (const auto& list : m_perSlot) m_gathered.insert(m_gathered.end(), list.begin(), list.end());
+        return m_gathered;
     }
 
     /// The log and node of the parts split on this thread; no log: parts are not timed.
@@ -60,20 +61,26 @@ private:
     Clock m_clock = nullptr;
     const void* m_context = nullptr;
     std::vector<std::vector<PartTiming>> m_perSlot;
+    std::vector<PartTiming> m_gathered;
 };
 
 /// Names `node` as the one whose parts this thread splits into `log` until the scope ends; with no
 /// log it leaves the thread's scope as it is.
 class PartScope {
 public:
-    PartScope(PartLog* log, int node) : m_saved(PartLog::current()) {
-        if (log) PartLog::current() = {log, node};
+    PartScope(PartLog* log, int node) : m_named(log != nullptr) {
+        if (!m_named) return;
+        m_saved = PartLog::current();
+        PartLog::current() = {log, node};
     }
-    ~PartScope() { PartLog::current() = m_saved; }
+    ~PartScope() {
+        if (m_named) PartLog::current() = m_saved;
+    }
     PartScope(const PartScope&) = delete;
     PartScope& operator=(const PartScope&) = delete;
 
 private:
+    bool m_named;
     PartLog::Scope m_saved;
 };
 

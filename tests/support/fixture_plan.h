@@ -79,6 +79,4 @@ inline FixturePlan productChains(int chains, int length) {
     return *built;
 }
 
-inline FixturePlan twoProductChains(int length) { return productChains(2, length); }
-
 } // namespace irlens::testing

@@ -366,7 +366,7 @@ void TstRunAnalysis::predictionWithinTolerance() {
 // The fixtures are chains at heart (node time / wall stays near 1 on two threads); two independent
 // chains give the spawn and steal policy something to do.
 void TstRunAnalysis::predictionOnParallelBranches() {
-    const Measured m = measure(irlens::testing::twoProductChains(4), 2, "two branches");
+    const Measured m = measure(irlens::testing::productChains(2, 4), 2, "two branches");
     const double error = predictionError(m, "two branches of 4 matrix products", 2);
     QVERIFY2(std::abs(error) <= 0.25, qPrintable(QString("prediction off by %1%").arg(100 * error, 0, 'f', 1)));
 }
@@ -398,11 +398,11 @@ void TstRunAnalysis::scheduleChoice() {
 // Two chains of products side by side: half the work is off the longest chain, so ready nodes go to idle
 // workers; one of the chains alone is graph order.
 void TstRunAnalysis::scheduleChoiceOnBranches() {
-    const irlens::testing::FixturePlan two = irlens::testing::twoProductChains(4);
+    const irlens::testing::FixturePlan two = irlens::testing::productChains(2, 4);
     const PlanGraph& g = two.plan->graph();
     QCOMPARE(scheduleFor(g, 2), GraphSchedule::TaskGraph);
     QVERIFY2(g.offChainTaskWork >= 0.4 * g.totalWork, qPrintable(QString("off chain %1 of %2").arg(g.offChainTaskWork).arg(g.totalWork)));
-    const irlens::testing::FixturePlan one = irlens::testing::twoProductChains(0);
+    const irlens::testing::FixturePlan one = irlens::testing::productChains(2, 0);
     QCOMPARE(scheduleFor(one.plan->graph(), 2), GraphSchedule::OneThread); // a single add: nothing worth a thread
 }
 
