@@ -9,8 +9,18 @@
 // nodes with the largest mean excess over the slow runs, with the thread that ran them (a node that
 // splits into parts runs on the thread that started it, which then waits for the parts on the other
 // workers; 0 is the calling thread), against how often they did so over all runs.
+// Each slow run also shows how long the process's threads waited on a run queue during it (runnable,
+// with another task on their core), from /proc/self/task/*/schedstat read around every run: the
+// calling thread's wait and the other threads' (the engine's workers) apart. Excess that no thread
+// waited for is the threads running slower than usual or a virtual CPU not running at all, which
+// the guest sees only in the machine's steal time (/proc/stat, in 10 ms units), if the hypervisor
+// reports it.
 
 #include "bench_models.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -39,6 +49,80 @@ struct RunTimings : ExecObserver {
 
 double durationNs(const NodeTiming& t) { return static_cast<double>(t.endNs - t.startNs); }
 
+// The threads of this process and how long each has waited on a run queue, in ns (the second field of
+// /proc/self/task/TID/schedstat). Empty where the kernel keeps no schedstat.
+class RunQueueWaits {
+public:
+    RunQueueWaits() {
+        DIR* dir = opendir("/proc/self/task");
+        if (!dir) return;
+        const pid_t self = gettid();
+        while (const dirent* e = readdir(dir)) {
+            const int tid = std::atoi(e->d_name);
+            if (tid <= 0) continue;
+            const int fd = open(("/proc/self/task/" + std::string(e->d_name) + "/schedstat").c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) continue;
+            m_fds.push_back(fd);
+            if (tid == self) m_caller = static_cast<int>(m_fds.size()) - 1;
+        }
+        closedir(dir);
+    }
+    ~RunQueueWaits() {
+        for (int fd : m_fds) close(fd);
+    }
+    RunQueueWaits(const RunQueueWaits&) = delete;
+    RunQueueWaits& operator=(const RunQueueWaits&) = delete;
+
+    bool available() const { return m_caller >= 0; }
+    size_t threads() const { return m_fds.size(); }
+
+    /// The calling thread's wait so far and the other threads' summed.
+    std::pair<int64_t, int64_t> now() const {
+        std::pair<int64_t, int64_t> w{0, 0};
+        for (size_t k = 0; k < m_fds.size(); ++k) (static_cast<int>(k) == m_caller ? w.first : w.second) += waitOf(m_fds[k]);
+        return w;
+    }
+
+private:
+    static int64_t waitOf(int fd) {
+        char buf[96];
+        const ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+        if (n <= 0) return 0;
+        buf[n] = 0;
+        long long run = 0, wait = 0;
+        return std::sscanf(buf, "%lld %lld", &run, &wait) == 2 ? wait : 0;
+    }
+
+    std::vector<int> m_fds;
+    int m_caller = -1;
+};
+
+// The machine's steal time so far in ms (the eighth value of /proc/stat's cpu line, in USER_HZ ticks of
+// 10 ms): time the hypervisor ran something else while a virtual CPU of this guest wanted to run.
+// -1 when it cannot be read.
+class StealTime {
+public:
+    StealTime() : m_fd(open("/proc/stat", O_RDONLY | O_CLOEXEC)) {}
+    ~StealTime() {
+        if (m_fd >= 0) close(m_fd);
+    }
+    StealTime(const StealTime&) = delete;
+    StealTime& operator=(const StealTime&) = delete;
+
+    double nowMs() const {
+        char buf[256];
+        const ssize_t n = m_fd >= 0 ? pread(m_fd, buf, sizeof buf - 1, 0) : -1;
+        if (n <= 0) return -1;
+        buf[n] = 0;
+        long long v[8] = {};
+        if (std::sscanf(buf, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7) != 8) return -1;
+        return static_cast<double>(v[7]) * 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+    }
+
+private:
+    int m_fd;
+};
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -65,8 +149,18 @@ int main(int argc, char** argv) {
         if (!engine.run(m->expected.main.inputs, options)) return 1;
     timings.runs.clear();
     timings.wallNs.clear();
+    const RunQueueWaits waits; // after the warm-ups, which started the workers
+    const StealTime steal;
+    std::vector<std::pair<int64_t, int64_t>> waited; // per run: the calling thread's, the others'
+    std::vector<double> stolenMs;
     for (int r = 0; r < runs; ++r) {
+        const double stealBefore = steal.nowMs();
+        const auto before = waits.now();
         auto result = engine.run(m->expected.main.inputs, options);
+        const auto after = waits.now();
+        waited.emplace_back(after.first - before.first, after.second - before.second);
+        const double stealAfter = steal.nowMs();
+        stolenMs.push_back(stealBefore >= 0 && stealAfter >= 0 ? stealAfter - stealBefore : 0);
         if (!result) {
             std::printf("%s: %s\n", model.c_str(), result.error().c_str());
             return 1;
@@ -93,7 +187,12 @@ int main(int argc, char** argv) {
     const size_t slow = std::max<size_t>(1, n / 10);
     std::vector<double> excessNs(nodes.size(), 0);
     std::vector<int> offCaller(nodes.size(), 0);
-    std::printf("slowest %zu runs: wall ms, excess over the median run ms, of it inside nodes ms\n", slow);
+    if (waits.available())
+        std::printf("slowest %zu runs: wall ms, excess over the median run ms, of it inside nodes ms; run-queue wait ms of the calling "
+                    "thread, of the other %zu threads; machine steal ms\n", slow, waits.threads() - 1);
+    else
+        std::printf("slowest %zu runs: wall ms, excess over the median run ms, of it inside nodes ms\n", slow);
+    double slowExcess = 0, slowCallerWait = 0, slowOthersWait = 0, slowSteal = 0;
     for (size_t s = 0; s < slow; ++s) {
         const auto& run = timings.runs[static_cast<size_t>(order[n - 1 - s])];
         double inside = 0;
@@ -104,7 +203,25 @@ int main(int argc, char** argv) {
             inside += e;
             offCaller[k] += run[k].thread != 0;
         }
-        std::printf("  %8.3f %8.3f %8.3f\n", wallMs(n - 1 - s), wallMs(n - 1 - s) - wallMs(n / 2), inside / 1e6);
+        const auto& w = waited[static_cast<size_t>(order[n - 1 - s])];
+        slowExcess += wallMs(n - 1 - s) - wallMs(n / 2);
+        slowCallerWait += static_cast<double>(w.first) / 1e6;
+        slowOthersWait += static_cast<double>(w.second) / 1e6;
+        const double stolen = stolenMs[static_cast<size_t>(order[n - 1 - s])];
+        slowSteal += stolen;
+        if (waits.available())
+            std::printf("  %8.3f %8.3f %8.3f %8.3f %8.3f %6.0f\n", wallMs(n - 1 - s), wallMs(n - 1 - s) - wallMs(n / 2), inside / 1e6,
+                        static_cast<double>(w.first) / 1e6, static_cast<double>(w.second) / 1e6, stolen);
+        else
+            std::printf("  %8.3f %8.3f %8.3f\n", wallMs(n - 1 - s), wallMs(n - 1 - s) - wallMs(n / 2), inside / 1e6);
+    }
+    if (waits.available()) {
+        double callerAll = 0, stealAll = 0;
+        for (const auto& w : waited) callerAll += static_cast<double>(w.first) / 1e6;
+        for (double st : stolenMs) stealAll += st;
+        std::printf("slowest %zu runs together: excess %.3f ms; the calling thread waited on a run queue %.3f ms, the other threads %.3f ms, "
+                    "machine steal %.0f ms (over all %zu runs: the calling thread waited %.3f ms, steal %.0f ms)\n",
+                    slow, slowExcess, slowCallerWait, slowOthersWait, slowSteal, n, callerAll, stealAll);
     }
     std::vector<size_t> byExcess(nodes.size());
     for (size_t k = 0; k < nodes.size(); ++k) byExcess[k] = k;
