@@ -75,6 +75,7 @@ WorkerClock startClock(const RunShared& shared) {
         c.boundary = ticksSince(shared.tick0, shared.start, shared.tsc);
         const int idx = tbb::this_task_arena::current_thread_index();
         c.thread = idx < 0 ? 0 : idx;
+        if (shared.queueWait) shared.queueWait->addCallingThread();
     }
     return c;
 }
@@ -497,9 +498,14 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
         m_parts.start(shared.threads, [](const void* run) {
             const auto* r = static_cast<const RunShared*>(run);
             return ticksSince(r->tick0, r->start, r->tsc);
-        }, &shared);
+        }, &shared, &m_queueWait);
         shared.parts = &m_parts;
+        // the threads join as they run a task or a part: one that joins during a run counts from the next
+        m_queueWait.addCallingThread();
+        shared.queueWait = &m_queueWait;
     }
+    // read outside the timed interval: a pread per thread
+    const std::vector<int64_t> queuedBefore = options.observer ? m_queueWait.read() : std::vector<int64_t>();
     shared.start = Clock::now();
 #if defined(__x86_64__)
     if (shared.tsc) shared.tick0 = static_cast<int64_t>(__rdtsc());
@@ -524,6 +530,10 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
     if (options.observer) deliverTimings(*options.observer, m_timings, m_parts, shared, endTicks, result.wallNs);
     result.peakBytes = shared.tracker->peak.load() - liveBefore; // outputs of earlier runs still held are not this run's
     result.threads = shared.threads;
+    if (options.observer && m_queueWait.available()) {
+        result.queuedNs = RunQueueWait::waitedBetween(queuedBefore, m_queueWait.read());
+        options.observer->onRunQueued(result.queuedNs);
+    }
     if (options.observer) options.observer->onRunEnd(result.wallNs, result.peakBytes);
     if (!status) return status;
     collectOutputs(plan, run, result, options.stateful ? &m_state : nullptr);

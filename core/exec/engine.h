@@ -6,6 +6,7 @@
 
 #include "core/exec/part_log.h"
 #include "core/exec/plan.h"
+#include "core/exec/run_queue_wait.h"
 
 #include <tbb/task_arena.h>
 
@@ -43,6 +44,9 @@ public:
     virtual void onRunStart(const ExecutionPlan& /*plan*/, int /*threads*/) {}
     virtual void onNode(const NodeTiming& timing) = 0;
     virtual void onRunEnd(int64_t /*wallNs*/, int64_t /*peakBytes*/) {}
+    /// Before onRunEnd: how long the engine's threads waited on a run queue during the run, in ns
+    /// (run_queue_wait.h); not called where the system does not report it.
+    virtual void onRunQueued(int64_t /*queuedNs*/) {}
     /// Optional, asked at the end of a run: an array with one NodeTiming per plan node. When given,
     /// the engine stores each executed node's timing at the node's index instead of calling onNode.
     virtual NodeTiming* timingSlots() { return nullptr; }
@@ -65,6 +69,9 @@ struct RunResult {
     int64_t wallNs = 0;
     int64_t peakBytes = 0;            // peak of the bytes the engine allocated during the run
     int threads = 1;
+    /// An observed run's time its threads spent runnable behind other tasks, summed over the threads
+    /// (run_queue_wait.h); -1 when the run was not observed or the system does not report it.
+    int64_t queuedNs = -1;
 };
 
 class Engine {
@@ -93,6 +100,7 @@ private:
     std::shared_ptr<AllocTracker> m_tracker = std::make_shared<AllocTracker>(); // byte counts + block pool
     std::vector<NodeTiming> m_timings; // the observed run's node timings, reused run after run
     PartLog m_parts;                   // and the parts workers ran, likewise
+    RunQueueWait m_queueWait;          // the threads that ran an observed run's nodes or parts
 };
 
 /// Compiles `program` and runs it once on `threads` threads: for one-off runs (the decomposition's

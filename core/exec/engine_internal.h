@@ -40,6 +40,7 @@ struct RunShared {
     Status error;
     int total = 0;
     PartLog* parts = nullptr;           // the parts workers ran of top-level nodes, while observed
+    RunQueueWait* queueWait = nullptr;  // each thread that runs a task of an observed run joins it
 
     void fail(Status s) {
         std::lock_guard lock(errorMutex);

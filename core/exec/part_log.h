@@ -7,7 +7,10 @@
 // The engine keeps one PartLog per run and names, on the thread that runs a node, the node whose
 // parts are being split (PartLog::Scope); forEachPart and forEachRange time the parts that run
 // elsewhere. Each worker appends to a list of its own: no lock, and after the first runs no
-// allocation either, nor in gathering them at the end of a run.
+// allocation either, nor in gathering them at the end of a run. A worker that logs a part also joins
+// the run's set of threads whose run-queue wait is read (run_queue_wait.h).
+
+#include "core/exec/run_queue_wait.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -27,16 +30,19 @@ public:
     /// The run's clock: ticks since its start, as the node timings read it.
     using Clock = int64_t (*)(const void* context);
 
-    /// Empties the log for a run of `workers` workers timed by `clock`.
-    void start(int workers, Clock clock, const void* context) {
+    /// Empties the log for a run of `workers` workers timed by `clock`; the workers that log a part
+    /// join `threads` (none: null).
+    void start(int workers, Clock clock, const void* context, RunQueueWait* threads = nullptr) {
         m_clock = clock;
         m_context = context;
+        m_threads = threads;
         if (m_perSlot.size() < static_cast<std::size_t>(workers)) m_perSlot.resize(static_cast<std::size_t>(workers));
         for (auto& list : m_perSlot) list.clear();
     }
     int64_t now() const { return m_clock(m_context); }
     /// Called by the worker in slot `t.thread` only.
     void add(const PartTiming& t) {
+        if (m_threads) m_threads->addCallingThread();
         if (t.thread >= 0 && static_cast<std::size_t>(t.thread) < m_perSlot.size()) m_perSlot[static_cast<std::size_t>(t.thread)].push_back(t);
     }
     /// Every part of the run, worker by worker, in a list the log keeps for the next run; call after
@@ -60,6 +66,7 @@ public:
 private:
     Clock m_clock = nullptr;
     const void* m_context = nullptr;
+    RunQueueWait* m_threads = nullptr;
     std::vector<std::vector<PartTiming>> m_perSlot;
     std::vector<PartTiming> m_gathered;
 };

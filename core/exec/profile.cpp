@@ -37,6 +37,7 @@ void Profile::onRunStart(const ExecutionPlan& plan, int threads) {
         m_sampleWall.clear();
         m_sampleParts.clear();
         m_wall.clear();
+        m_queued.clear();
         m_last.clear();
         m_calls.assign(n, 0);
         m_min.assign(n, std::numeric_limits<int64_t>::max());
@@ -50,6 +51,7 @@ void Profile::onRunStart(const ExecutionPlan& plan, int threads) {
     m_threads = threads;
     m_current.assign(n, NodeTiming{-1}); // same size every run: no allocation after the first
     m_currentParts.clear();
+    m_currentQueued = -1;
     m_open = true;
 }
 
@@ -64,11 +66,17 @@ void Profile::onNode(const NodeTiming& t) {
     if (m_open && t.node >= 0 && static_cast<size_t>(t.node) < m_nodeCount) m_current[static_cast<size_t>(t.node)] = t;
 }
 
+void Profile::onRunQueued(int64_t queuedNs) {
+    if (m_open) m_currentQueued = queuedNs;
+}
+
 void Profile::onRunEnd(int64_t wallNs, int64_t peakBytes) {
     if (!m_open) return;
     m_open = false;
     const size_t run = m_wall.size();
     m_wall.push_back(wallNs);
+    m_queued.push_back(m_currentQueued);
+    m_currentQueued = -1;
     m_peak = std::max(m_peak, peakBytes);
     for (size_t k = 0; k < m_nodeCount; ++k) {
         const NodeTiming& t = m_current[k];

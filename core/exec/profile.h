@@ -40,6 +40,7 @@ class Profile : public ExecObserver {
 public:
     void onRunStart(const ExecutionPlan& plan, int threads) override;
     void onNode(const NodeTiming& timing) override;
+    void onRunQueued(int64_t queuedNs) override;
     void onRunEnd(int64_t wallNs, int64_t peakBytes) override;
     NodeTiming* timingSlots() override;
     void onParts(const std::vector<PartTiming>& parts) override;
@@ -62,6 +63,9 @@ public:
     /// The sampled run whose wall time is the median (the run the Chrome trace shows); -1 before any run.
     int medianSample() const;
     const std::vector<int64_t>& wallNs() const { return m_wall; }
+    /// Per run, in the order of wallNs(): how long the engine's threads waited on a run queue, other
+    /// tasks holding their cores (RunResult::queuedNs); -1 where the system did not report it.
+    const std::vector<int64_t>& queuedNs() const { return m_queued; }
     int64_t medianWallNs() const;
     int64_t peakBytes() const { return m_peak; }
     int threads() const { return m_threads; }
@@ -97,6 +101,8 @@ private:
     uint64_t m_rng = 0x9E3779B97F4A7C15ull;
     bool m_open = false;                // a run started and has not ended
     std::vector<int64_t> m_wall;
+    std::vector<int64_t> m_queued;      // per run, beside m_wall
+    int64_t m_currentQueued = -1;       // of the run that is ending
     int64_t m_peak = 0;
 };
 

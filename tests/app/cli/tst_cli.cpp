@@ -5,6 +5,7 @@
 #include "support/zoo_files.h"
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -221,6 +222,13 @@ private slots:
         // --repeat 3 warms up once: that run is the cold start, reported apart, per node too
         QCOMPARE(o["warmup"].toInt(), 1);
         QVERIFY(o["cold_ms"].toDouble() > 0);
+        // the time the engine's threads waited for their cores, where the system reports it (Linux's schedstat)
+        if (QFile::exists("/proc/thread-self/schedstat")) {
+            QVERIFY2(o["queued_ms"].isDouble() && o["queued_ms"].toDouble() >= 0, qPrintable(r.out));
+            QVERIFY(o["queued_slowest_run_ms"].toDouble() <= o["queued_ms"].toDouble());
+        } else {
+            QVERIFY(o["queued_ms"].isNull());
+        }
         for (const auto& v : o["nodes"].toArray()) {
             const QJsonObject n = v.toObject();
             QVERIFY2(n["cold_us"].isDouble(), qPrintable(n["name"].toString()));
@@ -296,6 +304,10 @@ private slots:
         for (const char* line : {"\nlive      peak ", "\ncurve     ", "\nlive at the peak ", "\ncritical  path of ", "\nmodel     predicted ",
                                  "\nwhat-if   convolution=0 ", "\nby line   "})
             QVERIFY2(text.out.contains(line), qPrintable(QString(line) + " missing in:\n" + text.out));
+        // where the system reports it, the time the engine's threads waited for their cores, after the run times
+        if (QFile::exists("/proc/thread-self/schedstat"))
+            QVERIFY2(QRegularExpression("\ntime      median [^\n]*\nqueued    [0-9.]+ ms in all, [0-9.]+ ms in the slowest run: ")
+                         .match(text.out).hasMatch(), qPrintable(text.out));
         Run r = cli({"run", model, "--repeat", "3", "--json", "--memory", "--what-if", "convolution=0", "--by-line"});
         QCOMPARE(r.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();

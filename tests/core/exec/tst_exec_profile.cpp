@@ -1,7 +1,9 @@
 // The profiling observer on real programs: node intervals tile each worker's time (one clock read
 // per node), a serial run's node times add up to its wall time, threads never overlap themselves,
 // the Profile keeps a bounded sample of many runs with exact counts and extremes, and observers
-// without a per-node array get one onNode per node.
+// without a per-node array get one onNode per node. Each observed run reports how long the engine's
+// threads waited on a run queue: a thread made to share its core with a spinning one waits, and the
+// Profile keeps that per run.
 #include "core/exec/engine.h"
 #include "core/exec/inputs.h"
 #include "core/exec/profile.h"
@@ -11,8 +13,13 @@
 
 #include <QTest>
 
+#include <sched.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <thread>
 
 using namespace irlens::core;
 using namespace irlens::core::exec;
@@ -50,6 +57,9 @@ private slots:
     void intervalsTileEachWorker();
     void boundedSamplesExactCounts();
     void observerWithoutSlots();
+    void queuedTimeOfSharedCore_data();
+    void queuedTimeOfSharedCore();
+    void unobservedRunsReportNoQueue();
 };
 
 void TstExecProfile::intervalsTileEachWorker_data() {
@@ -144,6 +154,76 @@ void TstExecProfile::observerWithoutSlots() {
     for (const auto& t : obs.seen) nodes.push_back(t.node);
     std::sort(nodes.begin(), nodes.end());
     for (size_t k = 0; k < nodes.size(); ++k) QCOMPARE(nodes[k], static_cast<int>(k)); // each node once
+}
+
+void TstExecProfile::queuedTimeOfSharedCore_data() {
+    QTest::addColumn<int>("threads");
+    QTest::addRow("1 thread") << 1;
+    QTest::addRow("2 threads") << 2;
+}
+
+// The calling thread and a thread that only spins, both held to one core: the scheduler shares the
+// core between them, so in the runs the calling thread spends a good part of its time runnable and
+// waiting, and the runs' queued time says so.
+void TstExecProfile::queuedTimeOfSharedCore() {
+    QFETCH(int, threads);
+    if (!RunQueueWait().available()) QSKIP("this system reports no run-queue wait (/proc/self/task/*/schedstat)");
+    const Loaded m = load("zoo/conv_net");
+    Engine engine(m.plan);
+    Profile profile;
+    RunOptions options;
+    options.threads = threads;
+    options.observer = &profile;
+
+    cpu_set_t saved;
+    QCOMPARE(sched_getaffinity(0, sizeof saved, &saved), 0);
+    int core = -1;
+    for (int c = 0; c < CPU_SETSIZE && core < 0; ++c)
+        if (CPU_ISSET(c, &saved)) core = c;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(core, &one);
+    QCOMPARE(sched_setaffinity(0, sizeof one, &one), 0);
+    std::atomic<bool> stop{false};
+    std::thread spinner([&] {
+        sched_setaffinity(0, sizeof one, &one);
+        volatile uint64_t n = 0;
+        while (!stop.load(std::memory_order_relaxed)) n = n + 1;
+    });
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+    bool ok = true;
+    while (ok && (profile.runs() < 5 || std::chrono::steady_clock::now() < until)) ok = engine.run(m.inputs, options).isOk();
+    stop = true;
+    spinner.join();
+    sched_setaffinity(0, sizeof saved, &saved);
+    QVERIFY(ok);
+
+    const auto& queued = profile.queuedNs();
+    QCOMPARE(queued.size(), profile.wallNs().size());
+    int64_t queuedSum = 0, wallSum = 0;
+    for (size_t k = 0; k < queued.size(); ++k) {
+        QVERIFY2(queued[k] >= 0, "every observed run is measured where the system reports the wait");
+        queuedSum += queued[k];
+        wallSum += profile.wallNs()[k];
+    }
+    // the spinner has the core about half the time; a tenth leaves room for how the scheduler slices it
+    QVERIFY2(queuedSum > wallSum / 10, qPrintable(QString("queued %1 ms of %2 ms").arg(queuedSum / 1e6).arg(wallSum / 1e6)));
+}
+
+void TstExecProfile::unobservedRunsReportNoQueue() {
+    const Loaded m = load("zoo/mlp");
+    Engine engine(m.plan);
+    auto r = engine.run(m.inputs, RunOptions{});
+    QVERIFY(r.isOk());
+    QCOMPARE(r->queuedNs, int64_t(-1)); // nothing read for a run nobody observes
+    Profile profile;
+    RunOptions observed;
+    observed.observer = &profile;
+    auto o = engine.run(m.inputs, observed);
+    QVERIFY(o.isOk());
+    QCOMPARE(o->queuedNs >= 0, RunQueueWait().available());
+    QCOMPARE(profile.queuedNs().size(), size_t(1));
+    QCOMPARE(profile.queuedNs().front(), o->queuedNs);
 }
 
 QTEST_GUILESS_MAIN(TstExecProfile)

@@ -30,6 +30,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QFile>
 #include <QSettings>
 #include <QSpinBox>
 #include <QImage>
@@ -321,6 +322,13 @@ void TstRunGui::warmRuns() {
     auto* summary = w.findChild<QLabel*>("runSummary");
     QVERIFY(summary);
     QVERIFY2(summary->text().contains("of 7 runs") && summary->text().contains("cold start"), qPrintable(summary->text()));
+    // where the system reports it (Linux's schedstat), each run's wait for cores, and the slowest run's in the summary
+    if (QFile::exists("/proc/thread-self/schedstat")) {
+        QCOMPARE(run->runQueuedNs.size(), size_t(7));
+        for (int64_t ns : run->runQueuedNs) QVERIFY(ns >= 0);
+        QVERIFY2(summary->text().contains("slowest run: ") && summary->text().contains(" ms waiting for cores other tasks held"),
+                 qPrintable(summary->text()));
+    }
 
     // the heatmap: the hottest node's colour is not the median node's, and the legend is shown
     std::vector<RunNode> byTime = run->nodes;
