@@ -122,27 +122,6 @@ Status writeFile(const std::string& path, const std::string& text) {
     return out ? Status::ok() : Status::error("cannot write " + path);
 }
 
-// How long the engine's threads waited on a run queue, other tasks holding their cores, over the timed
-// runs and in the slowest of them: what part of a slow run the machine took rather than the graph.
-struct Queued {
-    bool measured = false;  // false where the system does not report it
-    int64_t totalNs = 0, slowestRunNs = 0;
-};
-
-Queued queuedOf(const Profile& profile) {
-    Queued q;
-    const std::vector<int64_t>& walls = profile.wallNs();
-    const std::vector<int64_t>& queued = profile.queuedNs();
-    if (walls.empty() || queued.size() != walls.size()) return q;
-    for (int64_t ns : queued) {
-        if (ns < 0) return q;
-        q.totalNs += ns;
-    }
-    q.measured = true;
-    q.slowestRunNs = queued[static_cast<size_t>(std::max_element(walls.begin(), walls.end()) - walls.begin())];
-    return q;
-}
-
 void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile, const Profile& cold, const ExecutionPlan& plan,
                const MeasuredRun& measured, const Roofline* roofline) {
     const RunResult& last = rc.last;
@@ -157,7 +136,8 @@ void printJson(const RunArgs& a, const RunComparison& rc, const Profile& profile
     j["min_ms"] = static_cast<double>(walls.front()) / 1e6;
     j["max_ms"] = static_cast<double>(walls.back()) / 1e6;
     j["cold_ms"] = cold.runs() > 0 ? nlohmann::json(static_cast<double>(cold.wallNs().front()) / 1e6) : nlohmann::json();
-    const Queued queued = queuedOf(profile);
+    // how long the engine's threads waited for cores other tasks held, in all and in the slowest run
+    const Profile::Queued queued = profile.queued();
     j["queued_ms"] = queued.measured ? nlohmann::json(static_cast<double>(queued.totalNs) / 1e6) : nlohmann::json();
     j["queued_slowest_run_ms"] = queued.measured ? nlohmann::json(static_cast<double>(queued.slowestRunNs) / 1e6) : nlohmann::json();
     j["peak_bytes"] = profile.peakBytes();
@@ -216,7 +196,7 @@ void printText(const RunArgs& a, const RunComparison& rc, const Profile& profile
     }
     std::printf("time      median %.3f ms over %lld runs (min %.3f, max %.3f), %d threads\n", medianMs, static_cast<long long>(a.repeat),
                 walls.front() / 1e6, walls.back() / 1e6, last.threads);
-    if (const Queued queued = queuedOf(profile); queued.measured)
+    if (const Profile::Queued queued = profile.queued(); queued.measured)
         std::printf("queued    %.3f ms in all, %.3f ms in the slowest run: the engine's threads waiting for cores other tasks held\n",
                     static_cast<double>(queued.totalNs) / 1e6, static_cast<double>(queued.slowestRunNs) / 1e6);
     if (cold.runs() > 0)

@@ -66,6 +66,18 @@ void Profile::onNode(const NodeTiming& t) {
     if (m_open && t.node >= 0 && static_cast<size_t>(t.node) < m_nodeCount) m_current[static_cast<size_t>(t.node)] = t;
 }
 
+Profile::Queued Profile::queued() const {
+    Queued q;
+    if (m_wall.empty() || m_queued.size() != m_wall.size()) return q;
+    for (int64_t ns : m_queued) {
+        if (ns < 0) return q;
+        q.totalNs += ns;
+    }
+    q.measured = true;
+    q.slowestRunNs = m_queued[static_cast<size_t>(std::max_element(m_wall.begin(), m_wall.end()) - m_wall.begin())];
+    return q;
+}
+
 void Profile::onRunQueued(int64_t queuedNs) {
     if (m_open) m_currentQueued = queuedNs;
 }

@@ -66,6 +66,13 @@ public:
     /// Per run, in the order of wallNs(): how long the engine's threads waited on a run queue, other
     /// tasks holding their cores (RunResult::queuedNs); -1 where the system did not report it.
     const std::vector<int64_t>& queuedNs() const { return m_queued; }
+    /// The runs' queued time in all and in the slowest run (by wall time); `measured` is false when
+    /// some run has none (the system does not report it) or there was no run.
+    struct Queued {
+        bool measured = false;
+        int64_t totalNs = 0, slowestRunNs = 0;
+    };
+    Queued queued() const;
     int64_t medianWallNs() const;
     int64_t peakBytes() const { return m_peak; }
     int threads() const { return m_threads; }

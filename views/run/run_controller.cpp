@@ -88,8 +88,10 @@ std::shared_ptr<RunSnapshot> snapshotOf(const RunComparison& rc, const Profile& 
     const RunResult& result = rc.last;
     snap->inputSource = rc.compared ? QObject::tr("model.expected/ (compared)") : QString::fromStdString(rc.inputsFrom);
     snap->runWallNs = profile.wallNs();
-    if (std::all_of(profile.queuedNs().begin(), profile.queuedNs().end(), [](int64_t ns) { return ns >= 0; }))
+    if (const Profile::Queued queued = profile.queued(); queued.measured) {
         snap->runQueuedNs = profile.queuedNs();
+        snap->slowestRunQueuedNs = queued.slowestRunNs;
+    }
     snap->wallNs = profile.medianWallNs();
     snap->wallMinNs = *std::min_element(snap->runWallNs.begin(), snap->runWallNs.end());
     snap->wallMaxNs = *std::max_element(snap->runWallNs.begin(), snap->runWallNs.end());
@@ -341,11 +343,8 @@ void RunController::connectDocument(QDockWidget* profileDock) {
             summary += r->warmup == 1 ? tr(" · cold start %1 ms (the warm-up run)").arg(cold)
                                       : tr(" · cold start %1 ms (the first of %2 warm-up runs)").arg(cold).arg(r->warmup);
         }
-        if (r->runQueuedNs.size() == r->runWallNs.size() && !r->runWallNs.empty()) {
-            // how much of the slowest run other processes took: its time waiting for a core
-            const auto slowest = std::max_element(r->runWallNs.begin(), r->runWallNs.end()) - r->runWallNs.begin();
-            summary += tr(" · slowest run: %1 ms waiting for cores other tasks held").arg(msText(r->runQueuedNs[static_cast<size_t>(slowest)]));
-        }
+        if (r->slowestRunQueuedNs >= 0) // how much of the slowest run other processes took
+            summary += tr(" · slowest run: %1 ms waiting for cores other tasks held").arg(msText(r->slowestRunQueuedNs));
         if (r->compared) summary += " · " + r->verdict; // outputs and mutated buffers against model.expected/
         m_summary->setText(summary.toHtmlEscaped() + numericsSummary());
     });

@@ -208,6 +208,12 @@ void TstExecProfile::queuedTimeOfSharedCore() {
     }
     // the spinner has the core about half the time; a tenth leaves room for how the scheduler slices it
     QVERIFY2(queuedSum > wallSum / 10, qPrintable(QString("queued %1 ms of %2 ms").arg(queuedSum / 1e6).arg(wallSum / 1e6)));
+    // the summary the CLI and the GUI show: the sum, and the slowest run's own
+    const Profile::Queued summary = profile.queued();
+    QVERIFY(summary.measured);
+    QCOMPARE(summary.totalNs, queuedSum);
+    const auto& walls = profile.wallNs();
+    QCOMPARE(summary.slowestRunNs, queued[static_cast<size_t>(std::max_element(walls.begin(), walls.end()) - walls.begin())]);
 }
 
 void TstExecProfile::unobservedRunsReportNoQueue() {

@@ -326,6 +326,8 @@ void TstRunGui::warmRuns() {
     if (QFile::exists("/proc/thread-self/schedstat")) {
         QCOMPARE(run->runQueuedNs.size(), size_t(7));
         for (int64_t ns : run->runQueuedNs) QVERIFY(ns >= 0);
+        const auto slowest = std::max_element(run->runWallNs.begin(), run->runWallNs.end()) - run->runWallNs.begin();
+        QCOMPARE(run->slowestRunQueuedNs, run->runQueuedNs[static_cast<size_t>(slowest)]);
         QVERIFY2(summary->text().contains("slowest run: ") && summary->text().contains(" ms waiting for cores other tasks held"),
                  qPrintable(summary->text()));
     }
