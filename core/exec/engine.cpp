@@ -504,8 +504,7 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
         m_queueWait.addCallingThread();
         shared.queueWait = &m_queueWait;
     }
-    // read outside the timed interval: a pread per thread
-    const std::vector<int64_t> queuedBefore = options.observer ? m_queueWait.read() : std::vector<int64_t>();
+    if (options.observer) m_queueWait.mark(); // outside the timed interval: a pread per thread
     shared.start = Clock::now();
 #if defined(__x86_64__)
     if (shared.tsc) shared.tick0 = static_cast<int64_t>(__rdtsc());
@@ -530,8 +529,8 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
     if (options.observer) deliverTimings(*options.observer, m_timings, m_parts, shared, endTicks, result.wallNs);
     result.peakBytes = shared.tracker->peak.load() - liveBefore; // outputs of earlier runs still held are not this run's
     result.threads = shared.threads;
-    if (options.observer && m_queueWait.available()) {
-        result.queuedNs = RunQueueWait::waitedBetween(queuedBefore, m_queueWait.read());
+    if (options.observer && RunQueueWait::available()) {
+        result.queuedNs = m_queueWait.waitedSinceMark();
         options.observer->onRunQueued(result.queuedNs);
     }
     if (options.observer) options.observer->onRunEnd(result.wallNs, result.peakBytes);

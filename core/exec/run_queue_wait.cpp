@@ -1,9 +1,9 @@
 #include "core/exec/run_queue_wait.h"
 
 #include <algorithm>
-#include <iterator>
 #include <atomic>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #if defined(__linux__)
@@ -31,6 +31,7 @@ int openSchedstat(long tid) {
 
 // The run-queue wait in one open schedstat file ("run_ns wait_ns timeslices"); -1 when unreadable.
 int64_t waitOf(int fd) {
+    if (fd < 0) return -1;
     char buf[96];
     const ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
     if (n <= 0) return -1;
@@ -42,15 +43,7 @@ int64_t waitOf(int fd) {
 
 } // namespace
 
-RunQueueWait::RunQueueWait() : m_id(g_nextId.fetch_add(1)) {
-#if defined(__linux__)
-    const int fd = openSchedstat(gettid());
-    if (fd >= 0) {
-        m_available = waitOf(fd) >= 0;
-        close(fd);
-    }
-#endif
-}
+RunQueueWait::RunQueueWait() : m_id(g_nextId.fetch_add(1)) {}
 
 RunQueueWait::~RunQueueWait() {
 #if defined(__linux__)
@@ -59,33 +52,58 @@ RunQueueWait::~RunQueueWait() {
 #endif
 }
 
+bool RunQueueWait::available() {
+#if defined(__linux__)
+    static const bool reported = [] {
+        const int fd = openSchedstat(gettid());
+        const bool ok = waitOf(fd) >= 0;
+        if (fd >= 0) close(fd);
+        return ok;
+    }();
+    return reported;
+#else
+    return false;
+#endif
+}
+
 void RunQueueWait::addCallingThread() {
-    if (!m_available || std::find(std::begin(t_recentSets), std::end(t_recentSets), m_id) != std::end(t_recentSets)) return;
+    if (std::find(std::begin(t_recentSets), std::end(t_recentSets), m_id) != std::end(t_recentSets)) return;
     t_recentSets[t_recentNext] = m_id;
     t_recentNext = (t_recentNext + 1) % kRecentSets;
 #if defined(__linux__)
-    const long tid = gettid();
+    addThread(gettid());
+#endif
+}
+
+void RunQueueWait::addThread(long tid) {
+#if defined(__linux__)
+    if (!available()) return;
     std::lock_guard<std::mutex> lock(m_mutex);
     if (std::find(m_tids.begin(), m_tids.end(), tid) != m_tids.end()) return;
     m_tids.push_back(tid);
     m_fds.push_back(openSchedstat(tid));
+#else
+    (void)tid;
 #endif
 }
 
-std::vector<int64_t> RunQueueWait::read() const {
+void RunQueueWait::mark() {
     std::lock_guard<std::mutex> lock(m_mutex);
-    std::vector<int64_t> waits;
-    waits.reserve(m_fds.size());
+    m_marks.resize(m_fds.size());
 #if defined(__linux__)
-    for (int fd : m_fds) waits.push_back(fd >= 0 ? waitOf(fd) : -1);
+    for (size_t k = 0; k < m_fds.size(); ++k) m_marks[k] = waitOf(m_fds[k]);
 #endif
-    return waits;
 }
 
-int64_t RunQueueWait::waitedBetween(const std::vector<int64_t>& before, const std::vector<int64_t>& after) {
+int64_t RunQueueWait::waitedSinceMark() const {
+    std::lock_guard<std::mutex> lock(m_mutex);
     int64_t sum = 0;
-    for (size_t k = 0; k < std::min(before.size(), after.size()); ++k)
-        if (before[k] >= 0 && after[k] >= before[k]) sum += after[k] - before[k];
+#if defined(__linux__)
+    for (size_t k = 0; k < m_marks.size(); ++k) {
+        const int64_t now = waitOf(m_fds[k]);
+        if (m_marks[k] >= 0 && now >= m_marks[k]) sum += now - m_marks[k];
+    }
+#endif
     return sum;
 }
 

@@ -17,6 +17,7 @@
 // reports it.
 
 #include "bench_models.h"
+#include "core/exec/run_queue_wait.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -49,52 +50,24 @@ struct RunTimings : ExecObserver {
 
 double durationNs(const NodeTiming& t) { return static_cast<double>(t.endNs - t.startNs); }
 
-// The threads of this process and how long each has waited on a run queue, in ns (the second field of
-// /proc/self/task/TID/schedstat). Empty where the kernel keeps no schedstat.
-class RunQueueWaits {
-public:
-    RunQueueWaits() {
+// This process's threads as two run-queue sets (core/exec/run_queue_wait.h): the calling thread, and
+// every other thread (the engine's workers), listed from /proc/self/task.
+struct ThreadSets {
+    RunQueueWait caller, others;
+    size_t otherCount = 0;
+    ThreadSets() {
+        caller.addCallingThread();
         DIR* dir = opendir("/proc/self/task");
         if (!dir) return;
-        const pid_t self = gettid();
+        const long self = gettid();
         while (const dirent* e = readdir(dir)) {
-            const int tid = std::atoi(e->d_name);
-            if (tid <= 0) continue;
-            const int fd = open(("/proc/self/task/" + std::string(e->d_name) + "/schedstat").c_str(), O_RDONLY | O_CLOEXEC);
-            if (fd < 0) continue;
-            m_fds.push_back(fd);
-            if (tid == self) m_caller = static_cast<int>(m_fds.size()) - 1;
+            const long tid = std::atol(e->d_name);
+            if (tid <= 0 || tid == self) continue;
+            others.addThread(tid);
+            ++otherCount;
         }
         closedir(dir);
     }
-    ~RunQueueWaits() {
-        for (int fd : m_fds) close(fd);
-    }
-    RunQueueWaits(const RunQueueWaits&) = delete;
-    RunQueueWaits& operator=(const RunQueueWaits&) = delete;
-
-    bool available() const { return m_caller >= 0; }
-    size_t threads() const { return m_fds.size(); }
-
-    /// The calling thread's wait so far and the other threads' summed.
-    std::pair<int64_t, int64_t> now() const {
-        std::pair<int64_t, int64_t> w{0, 0};
-        for (size_t k = 0; k < m_fds.size(); ++k) (static_cast<int>(k) == m_caller ? w.first : w.second) += waitOf(m_fds[k]);
-        return w;
-    }
-
-private:
-    static int64_t waitOf(int fd) {
-        char buf[96];
-        const ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-        if (n <= 0) return 0;
-        buf[n] = 0;
-        long long run = 0, wait = 0;
-        return std::sscanf(buf, "%lld %lld", &run, &wait) == 2 ? wait : 0;
-    }
-
-    std::vector<int> m_fds;
-    int m_caller = -1;
 };
 
 // The machine's steal time so far in ms (the eighth value of /proc/stat's cpu line, in USER_HZ ticks of
@@ -149,16 +122,17 @@ int main(int argc, char** argv) {
         if (!engine.run(m->expected.main.inputs, options)) return 1;
     timings.runs.clear();
     timings.wallNs.clear();
-    const RunQueueWaits waits; // after the warm-ups, which started the workers
+    ThreadSets waits; // after the warm-ups, which started the workers
+    const bool queueing = RunQueueWait::available();
     const StealTime steal;
     std::vector<std::pair<int64_t, int64_t>> waited; // per run: the calling thread's, the others'
     std::vector<double> stolenMs;
     for (int r = 0; r < runs; ++r) {
         const double stealBefore = steal.nowMs();
-        const auto before = waits.now();
+        waits.caller.mark();
+        waits.others.mark();
         auto result = engine.run(m->expected.main.inputs, options);
-        const auto after = waits.now();
-        waited.emplace_back(after.first - before.first, after.second - before.second);
+        waited.emplace_back(waits.caller.waitedSinceMark(), waits.others.waitedSinceMark());
         const double stealAfter = steal.nowMs();
         stolenMs.push_back(stealBefore >= 0 && stealAfter >= 0 ? stealAfter - stealBefore : 0);
         if (!result) {
@@ -187,9 +161,9 @@ int main(int argc, char** argv) {
     const size_t slow = std::max<size_t>(1, n / 10);
     std::vector<double> excessNs(nodes.size(), 0);
     std::vector<int> offCaller(nodes.size(), 0);
-    if (waits.available())
+    if (queueing)
         std::printf("slowest %zu runs: wall ms, excess over the median run ms, of it inside nodes ms; run-queue wait ms of the calling "
-                    "thread, of the other %zu threads; machine steal ms\n", slow, waits.threads() - 1);
+                    "thread, of the other %zu threads; machine steal ms\n", slow, waits.otherCount);
     else
         std::printf("slowest %zu runs: wall ms, excess over the median run ms, of it inside nodes ms\n", slow);
     double slowExcess = 0, slowCallerWait = 0, slowOthersWait = 0, slowSteal = 0;
@@ -209,13 +183,13 @@ int main(int argc, char** argv) {
         slowOthersWait += static_cast<double>(w.second) / 1e6;
         const double stolen = stolenMs[static_cast<size_t>(order[n - 1 - s])];
         slowSteal += stolen;
-        if (waits.available())
+        if (queueing)
             std::printf("  %8.3f %8.3f %8.3f %8.3f %8.3f %6.0f\n", wallMs(n - 1 - s), wallMs(n - 1 - s) - wallMs(n / 2), inside / 1e6,
                         static_cast<double>(w.first) / 1e6, static_cast<double>(w.second) / 1e6, stolen);
         else
             std::printf("  %8.3f %8.3f %8.3f\n", wallMs(n - 1 - s), wallMs(n - 1 - s) - wallMs(n / 2), inside / 1e6);
     }
-    if (waits.available()) {
+    if (queueing) {
         double callerAll = 0, stealAll = 0;
         for (const auto& w : waited) callerAll += static_cast<double>(w.first) / 1e6;
         for (double st : stolenMs) stealAll += st;

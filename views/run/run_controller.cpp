@@ -88,10 +88,7 @@ std::shared_ptr<RunSnapshot> snapshotOf(const RunComparison& rc, const Profile& 
     const RunResult& result = rc.last;
     snap->inputSource = rc.compared ? QObject::tr("model.expected/ (compared)") : QString::fromStdString(rc.inputsFrom);
     snap->runWallNs = profile.wallNs();
-    if (const Profile::Queued queued = profile.queued(); queued.measured) {
-        snap->runQueuedNs = profile.queuedNs();
-        snap->slowestRunQueuedNs = queued.slowestRunNs;
-    }
+    if (const Profile::Queued queued = profile.queued(); queued.measured) snap->slowestRunQueuedNs = queued.slowestRunNs;
     snap->wallNs = profile.medianWallNs();
     snap->wallMinNs = *std::min_element(snap->runWallNs.begin(), snap->runWallNs.end());
     snap->wallMaxNs = *std::max_element(snap->runWallNs.begin(), snap->runWallNs.end());

@@ -74,8 +74,7 @@ struct RunSnapshot {
     int64_t wallNs = 0;                // median wall time of the measured runs
     int64_t wallMinNs = 0, wallMaxNs = 0;
     std::vector<int64_t> runWallNs;    // every measured run's wall time, in order
-    std::vector<int64_t> runQueuedNs;  // beside it: the time the engine's threads waited for cores other tasks held; empty where not reported
-    int64_t slowestRunQueuedNs = -1;   // that time in the slowest run; -1 where not reported
+    int64_t slowestRunQueuedNs = -1;   // the time the slowest run's threads waited for cores other tasks held; -1 where not reported
     int warmup = 0;                    // runs before the measured ones
     int64_t coldWallNs = -1;           // the first run of all (the cold start), -1 without warm-up
     int64_t peakBytes = 0;

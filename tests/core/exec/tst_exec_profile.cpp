@@ -167,7 +167,7 @@ void TstExecProfile::queuedTimeOfSharedCore_data() {
 // waiting, and the runs' queued time says so.
 void TstExecProfile::queuedTimeOfSharedCore() {
     QFETCH(int, threads);
-    if (!RunQueueWait().available()) QSKIP("this system reports no run-queue wait (/proc/self/task/*/schedstat)");
+    if (!RunQueueWait::available()) QSKIP("this system reports no run-queue wait (/proc/self/task/*/schedstat)");
     const Loaded m = load("zoo/conv_net");
     Engine engine(m.plan);
     Profile profile;
@@ -227,7 +227,7 @@ void TstExecProfile::unobservedRunsReportNoQueue() {
     observed.observer = &profile;
     auto o = engine.run(m.inputs, observed);
     QVERIFY(o.isOk());
-    QCOMPARE(o->queuedNs >= 0, RunQueueWait().available());
+    QCOMPARE(o->queuedNs >= 0, RunQueueWait::available());
     QCOMPARE(profile.queuedNs().size(), size_t(1));
     QCOMPARE(profile.queuedNs().front(), o->queuedNs);
 }
