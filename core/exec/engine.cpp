@@ -503,8 +503,8 @@ Result<RunResult> Engine::run(const std::vector<EValue>& userInputs, const RunOp
         // the threads join as they run a task or a part: one that joins during a run counts from the next
         m_queueWait.addCallingThread();
         shared.queueWait = &m_queueWait;
+        m_queueWait.mark(); // outside the timed interval: a pread per thread
     }
-    if (options.observer) m_queueWait.mark(); // outside the timed interval: a pread per thread
     shared.start = Clock::now();
 #if defined(__x86_64__)
     if (shared.tsc) shared.tick0 = static_cast<int64_t>(__rdtsc());

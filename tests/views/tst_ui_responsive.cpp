@@ -8,6 +8,7 @@
 #include "support/shared_fixtures.h"
 #include "support/view_programs.h"
 
+#include "core/exec/run_queue_wait.h"
 #include "core/ops/op_registry.h"
 #include "views/decomp/decomposition.h"
 #include "views/document.h"
@@ -17,7 +18,6 @@
 #include "views/run/run_controller.h"
 
 #include <QAction>
-#include <QFile>
 #include <QMap>
 #include <QMetaEnum>
 #include <QThread>
@@ -36,17 +36,6 @@ namespace {
 
 constexpr qint64 kMaxGapMs = 100;
 
-/// Time this thread spent runnable but waiting for a CPU (Linux schedstat run_delay), in ms; -1 if unknown.
-qint64 runQueueWaitMs() {
-    QFile f("/proc/thread-self/schedstat");
-    if (!f.open(QIODevice::ReadOnly)) return -1;
-    const QList<QByteArray> fields = f.readAll().simplified().split(' ');
-    if (fields.size() < 2) return -1;
-    bool ok = false;
-    const qint64 ns = fields[1].toLongLong(&ok);
-    return ok ? ns / 1000000 : -1;
-}
-
 /// Ticks every 10 ms and remembers the longest gap, and which step was running when it happened.
 /// A gap counts what the GUI thread did (ran or waited on a lock, a sleep, a pool) and not the time
 /// it was ready to run but another process had the CPU: the machine is shared, and starvation by
@@ -59,7 +48,8 @@ public:
         QObject::connect(&m_timer, &QTimer::timeout, this, [this] { tick(); });
         m_clock.start();
         m_last = 0;
-        m_lastWait = runQueueWaitMs();
+        m_wait.addCallingThread(); // the GUI thread's own run-queue wait (core/exec/run_queue_wait.h)
+        m_wait.mark();
         m_timer.start();
         qApp->installEventFilter(this);
     }
@@ -106,12 +96,11 @@ protected:
 private:
     void tick() {
         const qint64 now = m_clock.elapsed();
-        const qint64 wait = runQueueWaitMs();
         const qint64 raw = now - m_last;
-        const qint64 starved = wait >= 0 && m_lastWait >= 0 ? std::clamp<qint64>(wait - m_lastWait, 0, raw) : 0;
+        const qint64 starved = std::clamp<qint64>(m_wait.waitedSinceMark() / 1000000, 0, raw); // 0 where not reported
+        m_wait.mark();
         const qint64 gap = raw - starved;
         m_last = now;
-        m_lastWait = wait;
         m_starved += starved;
         m_worstRaw = std::max(m_worstRaw, raw);
         auto& step = m_perStep[m_step];
@@ -126,7 +115,7 @@ private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     qint64 m_last = 0;
-    qint64 m_lastWait = -1;
+    irlens::core::exec::RunQueueWait m_wait;
     qint64 m_worst = 0;
     qint64 m_worstRaw = 0;
     qint64 m_starved = 0;
