@@ -1,5 +1,6 @@
 // irlens-cli as scripts use it: exit codes, one-line errors, and what `info` reports on real files.
 #include "support/cli_runner.h"
+#include "support/shared_core.h"
 #include "support/shared_fixtures.h"
 #include "support/view_programs.h"
 #include "support/zoo_files.h"
@@ -204,6 +205,26 @@ private slots:
         QVERIFY2(info.out.contains("written by:  irlens " IRLENS_VERSION " (torch above exported the graph)\n"), qPrintable(info.out));
         const QRegularExpression torch("torch:       (\\S+)\n");
         QCOMPARE(torch.match(info.out).captured(1), torch.match(source.out).captured(1));
+    }
+
+    // The queued figures end to end: irlens-cli held to one core (a child inherits this process's
+    // affinity) beside a thread of this test that spins on the same core shares it about half and
+    // half, so its runs spend a good part of their time waiting for it, and the JSON says so.
+    void runQueuedBesideSpinnerOnItsCore() {
+        if (!QFile::exists("/proc/thread-self/schedstat")) QSKIP("this system reports no run-queue wait (/proc/thread-self/schedstat)");
+        irlens::testing::SharedCore sharedCore;
+        QVERIFY(sharedCore.pinned());
+        Run r = cli({"run", fx("zoo/conv_net/model.pt2"), "--threads", "1", "--repeat", "1000", "--json"});
+        sharedCore.stop();
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY2(o["queued_ms"].isDouble() && o["queued_slowest_run_ms"].isDouble(), qPrintable(r.out));
+        // the spinner has the core about half the time; a tenth of the runs' time at the median leaves room for the slicing
+        const double runsMs = o["median_ms"].toDouble() * o["repeat"].toDouble();
+        QVERIFY2(o["queued_ms"].toDouble() > runsMs / 10,
+                 qPrintable(QString("queued %1 ms over %2 runs of median %3 ms").arg(o["queued_ms"].toDouble()).arg(o["repeat"].toInt()).arg(o["median_ms"].toDouble())));
+        // the slowest run's own wait, not the sum (a run's excess may also be the machine's, so no more is asked)
+        QVERIFY(o["queued_slowest_run_ms"].toDouble() >= 0 && o["queued_slowest_run_ms"].toDouble() < o["queued_ms"].toDouble());
     }
 
     // `run` as a script uses it: --expect against PyTorch's numbers, --json fields, a Chrome trace Perfetto opens.

@@ -8,18 +8,15 @@
 #include "core/exec/inputs.h"
 #include "core/exec/profile.h"
 #include "core/io/pt2_reader.h"
+#include "support/shared_core.h"
 #include "support/shared_fixtures.h"
 #include "support/zoo_files.h"
 
 #include <QTest>
 
-#include <sched.h>
-
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <map>
-#include <thread>
 
 using namespace irlens::core;
 using namespace irlens::core::exec;
@@ -175,27 +172,12 @@ void TstExecProfile::queuedTimeOfSharedCore() {
     options.threads = threads;
     options.observer = &profile;
 
-    cpu_set_t saved;
-    QCOMPARE(sched_getaffinity(0, sizeof saved, &saved), 0);
-    int core = -1;
-    for (int c = 0; c < CPU_SETSIZE && core < 0; ++c)
-        if (CPU_ISSET(c, &saved)) core = c;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(core, &one);
-    QCOMPARE(sched_setaffinity(0, sizeof one, &one), 0);
-    std::atomic<bool> stop{false};
-    std::thread spinner([&] {
-        sched_setaffinity(0, sizeof one, &one);
-        volatile uint64_t n = 0;
-        while (!stop.load(std::memory_order_relaxed)) n = n + 1;
-    });
+    irlens::testing::SharedCore sharedCore;
+    QVERIFY(sharedCore.pinned());
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
     bool ok = true;
     while (ok && (profile.runs() < 5 || std::chrono::steady_clock::now() < until)) ok = engine.run(m.inputs, options).isOk();
-    stop = true;
-    spinner.join();
-    sched_setaffinity(0, sizeof saved, &saved);
+    sharedCore.stop();
     QVERIFY(ok);
 
     const auto& queued = profile.queuedNs();
