@@ -15,6 +15,11 @@
 // waited for is the threads running slower than usual or a virtual CPU not running at all, which
 // the guest sees only in the machine's steal time (/proc/stat, in 10 ms units), if the hypervisor
 // reports it.
+// Each slow run also shows how many timer interrupts (the LOC line of /proc/interrupts, summed over
+// the machine's CPUs) arrived during it, and the runs are summed up by that count: a tick stops a
+// thread for the guest's and the hypervisor's handlers and leaves its caches colder, so on a machine
+// whose ticks are costly a run that takes one is slower by a fixed amount, which weighs more the
+// shorter the run.
 
 #include "bench_models.h"
 #include "core/exec/run_queue_wait.h"
@@ -96,6 +101,41 @@ private:
     int m_fd;
 };
 
+// Timer interrupts so far, summed over the machine's CPUs (the LOC line of /proc/interrupts); -1 when
+// it cannot be read. Read with one pread of the open file, outside the timed runs.
+class TimerTicks {
+public:
+    TimerTicks() : m_fd(open("/proc/interrupts", O_RDONLY | O_CLOEXEC)), m_buf(64 * 1024) {}
+    ~TimerTicks() {
+        if (m_fd >= 0) close(m_fd);
+    }
+    TimerTicks(const TimerTicks&) = delete;
+    TimerTicks& operator=(const TimerTicks&) = delete;
+
+    long long now() {
+        if (m_fd < 0) return -1;
+        const ssize_t n = pread(m_fd, m_buf.data(), m_buf.size() - 1, 0);
+        if (n <= 0) return -1;
+        m_buf[static_cast<size_t>(n)] = 0;
+        const char* line = std::strstr(m_buf.data(), "\nLOC:");
+        if (!line) return -1;
+        long long total = 0;
+        const char* p = line + 5;
+        for (;;) {
+            char* end = nullptr;
+            const long long v = std::strtoll(p, &end, 10);
+            if (end == p) break; // the description after the per-CPU counts
+            total += v;
+            p = end;
+        }
+        return total;
+    }
+
+private:
+    int m_fd;
+    std::vector<char> m_buf;
+};
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -125,14 +165,20 @@ int main(int argc, char** argv) {
     ThreadSets waits; // after the warm-ups, which started the workers
     const bool queueing = RunQueueWait::available();
     const StealTime steal;
+    TimerTicks ticks;
+    const bool ticking = ticks.now() >= 0;
     std::vector<std::pair<int64_t, int64_t>> waited; // per run: the calling thread's, the others'
     std::vector<double> stolenMs;
+    std::vector<long long> ticksIn; // per run: timer interrupts on the machine's CPUs
     for (int r = 0; r < runs; ++r) {
         const double stealBefore = steal.nowMs();
+        const long long ticksBefore = ticking ? ticks.now() : 0;
         waits.caller.mark();
         waits.others.mark();
         auto result = engine.run(m->expected.main.inputs, options);
         waited.emplace_back(waits.caller.waitedSinceMark(), waits.others.waitedSinceMark());
+        const long long ticksAfter = ticking ? ticks.now() : 0;
+        ticksIn.push_back(ticksBefore >= 0 && ticksAfter >= 0 ? ticksAfter - ticksBefore : 0);
         const double stealAfter = steal.nowMs();
         stolenMs.push_back(stealBefore >= 0 && stealAfter >= 0 ? stealAfter - stealBefore : 0);
         if (!result) {
@@ -163,9 +209,9 @@ int main(int argc, char** argv) {
     std::vector<int> offCaller(nodes.size(), 0);
     if (queueing)
         std::printf("slowest %zu runs: wall ms, excess over the median run ms, of it inside nodes ms; run-queue wait ms of the calling "
-                    "thread, of the other %zu threads; machine steal ms\n", slow, waits.otherCount);
+                    "thread, of the other %zu threads; machine steal ms%s\n", slow, waits.otherCount, ticking ? "; timer ticks" : "");
     else
-        std::printf("slowest %zu runs: wall ms, excess over the median run ms, of it inside nodes ms\n", slow);
+        std::printf("slowest %zu runs: wall ms, excess over the median run ms, of it inside nodes ms%s\n", slow, ticking ? "; timer ticks" : "");
     double slowExcess = 0, slowCallerWait = 0, slowOthersWait = 0, slowSteal = 0;
     for (size_t s = 0; s < slow; ++s) {
         const auto& run = timings.runs[static_cast<size_t>(order[n - 1 - s])];
@@ -184,10 +230,12 @@ int main(int argc, char** argv) {
         const double stolen = stolenMs[static_cast<size_t>(order[n - 1 - s])];
         slowSteal += stolen;
         if (queueing)
-            std::printf("  %8.3f %8.3f %8.3f %8.3f %8.3f %6.0f\n", wallMs(n - 1 - s), wallMs(n - 1 - s) - wallMs(n / 2), inside / 1e6,
+            std::printf("  %8.3f %8.3f %8.3f %8.3f %8.3f %6.0f", wallMs(n - 1 - s), wallMs(n - 1 - s) - wallMs(n / 2), inside / 1e6,
                         static_cast<double>(w.first) / 1e6, static_cast<double>(w.second) / 1e6, stolen);
         else
-            std::printf("  %8.3f %8.3f %8.3f\n", wallMs(n - 1 - s), wallMs(n - 1 - s) - wallMs(n / 2), inside / 1e6);
+            std::printf("  %8.3f %8.3f %8.3f", wallMs(n - 1 - s), wallMs(n - 1 - s) - wallMs(n / 2), inside / 1e6);
+        if (ticking) std::printf(" %6lld", ticksIn[static_cast<size_t>(order[n - 1 - s])]);
+        std::printf("\n");
     }
     if (queueing) {
         double callerAll = 0, stealAll = 0;
@@ -196,6 +244,20 @@ int main(int argc, char** argv) {
         std::printf("slowest %zu runs together: excess %.3f ms; the calling thread waited on a run queue %.3f ms, the other threads %.3f ms, "
                     "machine steal %.0f ms (over all %zu runs: the calling thread waited %.3f ms, steal %.0f ms)\n",
                     slow, slowExcess, slowCallerWait, slowOthersWait, slowSteal, n, callerAll, stealAll);
+    }
+    if (ticking) {
+        // The runs grouped by the timer ticks they took (0, 1, 2, 3 or more), against the median of all.
+        std::printf("runs by the timer ticks they took: ticks, runs, their median, p90 and max over the median of all runs\n");
+        const double all = wallMs(n / 2);
+        for (int k = 0; k <= 3; ++k) {
+            std::vector<double> ms;
+            for (size_t r = 0; r < n; ++r)
+                if (ticksIn[r] == k || (k == 3 && ticksIn[r] > 3)) ms.push_back(static_cast<double>(timings.wallNs[r]) / 1e6);
+            if (ms.empty()) continue;
+            std::sort(ms.begin(), ms.end());
+            std::printf("  %s%d %5zu  %6.3f %6.3f %6.3f\n", k == 3 ? ">=" : "  ", k, ms.size(), ms[ms.size() / 2] / all,
+                        ms[ms.size() * 9 / 10] / all, ms.back() / all);
+        }
     }
     std::vector<size_t> byExcess(nodes.size());
     for (size_t k = 0; k < nodes.size(); ++k) byExcess[k] = k;
