@@ -75,66 +75,55 @@ struct ThreadSets {
     }
 };
 
-// The machine's steal time so far in ms (the eighth value of /proc/stat's cpu line, in USER_HZ ticks of
-// 10 ms): time the hypervisor ran something else while a virtual CPU of this guest wanted to run.
-// -1 when it cannot be read.
-class StealTime {
+// A /proc file kept open and read again from its start with one pread: its text, or nullptr when it
+// cannot be read. `size` bounds what is read (enough for the lines the caller needs).
+class ProcText {
 public:
-    StealTime() : m_fd(open("/proc/stat", O_RDONLY | O_CLOEXEC)) {}
-    ~StealTime() {
+    ProcText(const char* path, size_t size) : m_fd(open(path, O_RDONLY | O_CLOEXEC)), m_buf(size) {}
+    ~ProcText() {
         if (m_fd >= 0) close(m_fd);
     }
-    StealTime(const StealTime&) = delete;
-    StealTime& operator=(const StealTime&) = delete;
+    ProcText(const ProcText&) = delete;
+    ProcText& operator=(const ProcText&) = delete;
 
-    double nowMs() const {
-        char buf[256];
-        const ssize_t n = m_fd >= 0 ? pread(m_fd, buf, sizeof buf - 1, 0) : -1;
-        if (n <= 0) return -1;
-        buf[n] = 0;
-        long long v[8] = {};
-        if (std::sscanf(buf, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7) != 8) return -1;
-        return static_cast<double>(v[7]) * 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
-    }
-
-private:
-    int m_fd;
-};
-
-// Timer interrupts so far, summed over the machine's CPUs (the LOC line of /proc/interrupts); -1 when
-// it cannot be read. Read with one pread of the open file, outside the timed runs.
-class TimerTicks {
-public:
-    TimerTicks() : m_fd(open("/proc/interrupts", O_RDONLY | O_CLOEXEC)), m_buf(64 * 1024) {}
-    ~TimerTicks() {
-        if (m_fd >= 0) close(m_fd);
-    }
-    TimerTicks(const TimerTicks&) = delete;
-    TimerTicks& operator=(const TimerTicks&) = delete;
-
-    long long now() {
-        if (m_fd < 0) return -1;
-        const ssize_t n = pread(m_fd, m_buf.data(), m_buf.size() - 1, 0);
-        if (n <= 0) return -1;
+    const char* read() {
+        const ssize_t n = m_fd >= 0 ? pread(m_fd, m_buf.data(), m_buf.size() - 1, 0) : -1;
+        if (n <= 0) return nullptr;
         m_buf[static_cast<size_t>(n)] = 0;
-        const char* line = std::strstr(m_buf.data(), "\nLOC:");
-        if (!line) return -1;
-        long long total = 0;
-        const char* p = line + 5;
-        for (;;) {
-            char* end = nullptr;
-            const long long v = std::strtoll(p, &end, 10);
-            if (end == p) break; // the description after the per-CPU counts
-            total += v;
-            p = end;
-        }
-        return total;
+        return m_buf.data();
     }
 
 private:
     int m_fd;
     std::vector<char> m_buf;
 };
+
+// The machine's steal time so far in ms (the eighth value of /proc/stat's cpu line, in USER_HZ ticks of
+// 10 ms): time the hypervisor ran something else while a virtual CPU of this guest wanted to run.
+// -1 when it cannot be read.
+double stealMs(ProcText& stat) {
+    const char* text = stat.read();
+    long long v[8] = {};
+    if (!text || std::sscanf(text, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7) != 8) return -1;
+    return static_cast<double>(v[7]) * 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// Timer interrupts so far, summed over the machine's CPUs (the LOC line of /proc/interrupts); -1 when
+// it cannot be read.
+long long timerTicks(ProcText& interrupts) {
+    const char* text = interrupts.read();
+    const char* line = text ? std::strstr(text, "\nLOC:") : nullptr;
+    if (!line) return -1;
+    long long total = 0;
+    for (const char* p = line + 5;;) {
+        char* end = nullptr;
+        const long long v = std::strtoll(p, &end, 10);
+        if (end == p) break; // the description after the per-CPU counts
+        total += v;
+        p = end;
+    }
+    return total;
+}
 
 } // namespace
 
@@ -164,22 +153,21 @@ int main(int argc, char** argv) {
     timings.wallNs.clear();
     ThreadSets waits; // after the warm-ups, which started the workers
     const bool queueing = RunQueueWait::available();
-    const StealTime steal;
-    TimerTicks ticks;
-    const bool ticking = ticks.now() >= 0;
+    ProcText stat("/proc/stat", 256), interrupts("/proc/interrupts", 64 * 1024);
+    const bool ticking = timerTicks(interrupts) >= 0;
     std::vector<std::pair<int64_t, int64_t>> waited; // per run: the calling thread's, the others'
     std::vector<double> stolenMs;
     std::vector<long long> ticksIn; // per run: timer interrupts on the machine's CPUs
     for (int r = 0; r < runs; ++r) {
-        const double stealBefore = steal.nowMs();
-        const long long ticksBefore = ticking ? ticks.now() : 0;
+        const double stealBefore = stealMs(stat);
         waits.caller.mark();
         waits.others.mark();
+        const long long ticksBefore = ticking ? timerTicks(interrupts) : 0; // the reads closest to the run
         auto result = engine.run(m->expected.main.inputs, options);
+        const long long ticksAfter = ticking ? timerTicks(interrupts) : 0;
         waited.emplace_back(waits.caller.waitedSinceMark(), waits.others.waitedSinceMark());
-        const long long ticksAfter = ticking ? ticks.now() : 0;
         ticksIn.push_back(ticksBefore >= 0 && ticksAfter >= 0 ? ticksAfter - ticksBefore : 0);
-        const double stealAfter = steal.nowMs();
+        const double stealAfter = stealMs(stat);
         stolenMs.push_back(stealBefore >= 0 && stealAfter >= 0 ? stealAfter - stealBefore : 0);
         if (!result) {
             std::printf("%s: %s\n", model.c_str(), result.error().c_str());
