@@ -115,6 +115,15 @@ private slots:
         add("addmm transposed weight", {"aten.addmm.default", {OpArg::t("self", f32({2}, {10, 20})), OpArg::t("mat1", f32({1, 3}, {1, 2, 3})),
                                                                OpArg::t("mat2", w.asStrided({3, 2}, {1, 3}, 0))},
                                         ScalarType::Float32, {1, 2}, {14, 22}});
+        // addmm's bias as gemm's starting value: a [1, N] row copied into each of three rows, a full
+        // [M, N] self, and a row read with stride 2 (the general broadcast); mat1 @ mat2 is {1, 2, 3, 4, 4, 6}
+        Tensor m1 = f32({3, 2}, {1, 0, 0, 1, 1, 1}), m2 = f32({2, 2}, {1, 2, 3, 4});
+        add("addmm row bias three rows", {"aten.addmm.default", {OpArg::t("self", f32({1, 2}, {10, 20})), OpArg::t("mat1", m1), OpArg::t("mat2", m2)},
+                                          ScalarType::Float32, {3, 2}, {11, 22, 13, 24, 14, 26}});
+        add("addmm full self", {"aten.addmm.default", {OpArg::t("self", f32({3, 2}, {1, 2, 3, 4, 5, 6})), OpArg::t("mat1", m1), OpArg::t("mat2", m2)},
+                                ScalarType::Float32, {3, 2}, {2, 4, 6, 8, 9, 12}});
+        add("addmm strided bias", {"aten.addmm.default", {OpArg::t("self", f32({4}, {10, 99, 20, 99}).asStrided({2}, {2}, 0)), OpArg::t("mat1", m1), OpArg::t("mat2", m2)},
+                                   ScalarType::Float32, {3, 2}, {11, 22, 13, 24, 14, 26}});
         add("mm f64", {"aten.mm.default", {OpArg::t("self", makeTensor<double>(ScalarType::Float64, {2, 2}, {1, 2, 3, 4})), OpArg::t("mat2", makeTensor<double>(ScalarType::Float64, {2, 1}, {1, 1}))},
                        ScalarType::Float64, {2, 1}, {3, 7}});
         add("mm int64", {"aten.mm.default", {OpArg::t("self", makeTensor<int>(ScalarType::Int64, {1, 2}, {2, 3})), OpArg::t("mat2", makeTensor<int>(ScalarType::Int64, {2, 2}, {1, 2, 3, 4}))},
