@@ -47,6 +47,10 @@ private slots:
                "[--reference REF] [--compare B]\n";
         QTest::addRow("report --repeat 0") << QStringList{"report", "m.pt2", "-o", "r.html", "--run", "--repeat", "0"}
             << "irlens-cli: --repeat needs a number from 1 to 100000 (got '0')\n";
+        QTest::addRow("run --repeat over the bound") << QStringList{"run", "m.pt2", "--repeat", "200000"}
+            << "irlens-cli: --repeat needs a number from 1 to 100000 (got '200000')\n";
+        QTest::addRow("run --threads 0") << QStringList{"run", "m.pt2", "--threads", "0"}
+            << "irlens-cli: --threads needs a number from 1 to 1024 (got '0')\n";
     }
     void usageErrors() {
         QFETCH(QStringList, args);
