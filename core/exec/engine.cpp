@@ -4,7 +4,6 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <dlfcn.h>
@@ -118,8 +117,7 @@ EValue assembleList(const GraphRun& run, const PlanArg& a) {
 void bindArguments(const GraphRun& run, const PlanNode& pn, BoundArgs& out) {
     // bound values point into `assembled`, so it must not grow: room for the list arguments only
     // (most nodes have none, and an EValue is large enough that reserving one per argument showed)
-    const size_t lists = static_cast<size_t>(std::count_if(pn.args.begin(), pn.args.end(), [](const PlanArg& a) { return a.source == PlanArg::Source::List; }));
-    if (lists > 0) out.assembled.reserve(lists);
+    if (pn.listArgs > 0) out.assembled.reserve(static_cast<size_t>(pn.listArgs));
     out.bound.reserve(pn.args.size());
     for (const auto& a : pn.args) {
         BoundValue b;

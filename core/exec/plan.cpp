@@ -172,6 +172,7 @@ struct GraphCompiler {
             if (pa.source == PlanArg::Source::Slot) pn.inputSlots.push_back(pa.slot);
             for (const auto& [s, lit] : pa.elements)
                 if (s >= 0) pn.inputSlots.push_back(s);
+            if (pa.source == PlanArg::Source::List) ++pn.listArgs;
             pn.args.push_back(std::move(pa));
         }
         std::sort(pn.inputSlots.begin(), pn.inputSlots.end());

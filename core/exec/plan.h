@@ -32,6 +32,7 @@ struct PlanNode {
     std::string key;                   // registry key
     KernelFn kernel = nullptr;
     std::vector<PlanArg> args;
+    int listArgs = 0;                  // args assembled into a list on every run (Source::List)
     std::vector<std::vector<int>> outputSlots; // per output Argument: its slots (lists flattened; -1 = unused)
     std::vector<ArgKind> outputKinds;  // per output Argument: its kind (read per run without touching the Node)
     std::vector<int> inputSlots;       // distinct slots read

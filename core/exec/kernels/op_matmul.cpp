@@ -11,7 +11,6 @@
 #include "core/exec/kernels/util/simd.h"
 #include "core/exec/plan_fusion.h"
 
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <type_traits>
@@ -56,27 +55,12 @@ void applyFusedRelu(const Tensor& c) {
     });
 }
 
-// The bias broadcast into every row of c, gemm's starting value: a row copy when the bias is one
-// contiguous row of c's dtype and c is contiguous (a linear layer's), else the general broadcast.
-void copyBiasRows(KernelContext& ctx, const Tensor& bias, ScalarType dtype, const Tensor& c) {
-    const int64_t N = c.dim() == 2 ? c.size(1) : -1;
-    if (bias.dtype() == dtype && c.dtype() == dtype && c.isContiguous() && bias.numel() == N &&
-        (bias.dim() == 1 || (bias.dim() == 2 && bias.size(0) == 1)) && (N == 1 || bias.stride(bias.dim() - 1) == 1)) {
-        const size_t rowBytes = static_cast<size_t>(N) * elementSize(dtype);
-        const std::byte* src = bias.raw();
-        std::byte* dst = c.raw();
-        for (int64_t i = 0; i < c.size(0); ++i) std::memcpy(dst + static_cast<size_t>(i) * rowBytes, src, rowBytes);
-        return;
-    }
-    copyInto(c, expandTo(toDtype(ctx, bias, dtype), c.sizes()), 1);
-}
-
 // c = a @ w (+ bias row) (then the fused relu): the prepared weight product when it applies, else
 // bias copied into c and gemm accumulating into it.
 void productWithEpilogue(KernelContext& ctx, const Tensor& a, const Tensor& w, const std::optional<Tensor>& bias, const Tensor& c) {
     const bool relu = fusedRelu(ctx);
     if (gemmWithWeights(ctx, a, w, bias ? &*bias : nullptr, relu, c)) return;
-    if (bias) copyBiasRows(ctx, *bias, a.dtype(), c);
+    if (bias) copyInto(c, toDtype(ctx, *bias, a.dtype()), 1);
     gemm(ctx, a, w, c, 1.0, bias ? 1.0 : 0.0);
     if (relu) applyFusedRelu(c);
 }
@@ -137,7 +121,7 @@ void biasThenProduct(KernelContext& ctx, const char* op, const char* m1Name, con
         ctx.setOutput(0, c);
         return;
     }
-    if (beta != 0) copyInto(c, expandTo(toDtype(ctx, bias, m1.dtype()), shape), 1);
+    if (beta != 0) copyInto(c, toDtype(ctx, bias, m1.dtype()), 1);
     if (rank == 2) gemm(ctx, m1, m2, c, alpha, beta);
     else batchedGemm(ctx, m1, m2, c, alpha, beta);
     if (fusedRelu(ctx)) applyFusedRelu(c);

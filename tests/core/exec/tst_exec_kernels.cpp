@@ -215,6 +215,17 @@ private slots:
         add("view of transposed copies", {"aten.view.default", {OpArg::t("self", transposed2x3()), OpArg::lit("size", ints({6}))}, ScalarType::Float32, {6}, {1, 2, 3, 4, 5, 6}});
         add("permute", {"aten.permute.default", {OpArg::t("self", f32({2, 3}, {1, 2, 3, 4, 5, 6})), OpArg::lit("dims", ints({1, 0}))}, ScalarType::Float32, {3, 2}, {1, 4, 2, 5, 3, 6}});
         add("expand", {"aten.expand.default", {OpArg::t("self", f32({2, 1}, {1, 2})), OpArg::lit("size", ints({2, -1, 3}))}, ScalarType::Float32, {2, 2, 3}, {1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2}});
+        // a contiguous copy of broadcast views (copyInto): a row repeated over leading dimensions, one
+        // with a size-1 dimension between, a broadcast in the middle and one in the last dimension
+        auto contiguousClone = [&](const char* name, const Tensor& x, Shape shape, std::vector<double> want) {
+            add(name, {"aten.clone.default", {OpArg::t("self", x), OpArg::lit("memory_format", i(static_cast<int64_t>(MemoryFormat::Contiguous)))},
+                       ScalarType::Float32, std::move(shape), std::move(want)});
+        };
+        const Tensor row = f32({3}, {1, 2, 3}), two = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+        contiguousClone("clone leading broadcast", row.asStrided({2, 3}, {0, 1}, 0), {2, 3}, {1, 2, 3, 1, 2, 3});
+        contiguousClone("clone broadcast around size 1", row.asStrided({2, 1, 3}, {0, 7, 1}, 0), {2, 1, 3}, {1, 2, 3, 1, 2, 3});
+        contiguousClone("clone middle broadcast", two.asStrided({2, 2, 3}, {3, 0, 1}, 0), {2, 2, 3}, {1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6});
+        contiguousClone("clone last broadcast", row.asStrided({2, 3}, {1, 0}, 1), {2, 3}, {2, 2, 2, 3, 3, 3});
         add("slice step", {"aten.slice.Tensor", {OpArg::t("self", f32({5}, {0, 1, 2, 3, 4})), OpArg::lit("dim", i(0)), OpArg::lit("start", i(1)), OpArg::lit("end", i(INT64_MAX)), OpArg::lit("step", i(2))},
                            ScalarType::Float32, {2}, {1, 3}});
         add("select negative", {"aten.select.int", {OpArg::t("self", f32({2, 2}, {1, 2, 3, 4})), OpArg::lit("dim", i(1)), OpArg::lit("index", i(-1))}, ScalarType::Float32, {2}, {2, 4}});

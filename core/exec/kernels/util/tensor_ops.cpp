@@ -120,11 +120,31 @@ void copyReducedFloat(const Tensor& dst, const Tensor& s, int threads) {
 }
 } // namespace
 
+namespace {
+// Elements of the contiguous block that `t` repeats: its innermost dimensions laid out densely, the
+// ones outside them broadcast (stride 0) or of size 1. The whole tensor when it is contiguous, a row
+// for a bias expanded over a matrix; -1 when the layout is neither.
+int64_t repeatedBlock(const Tensor& t) {
+    int64_t block = 1;
+    int64_t d = t.dim() - 1;
+    for (; d >= 0 && (t.size(d) == 1 || t.stride(d) == block); --d) block *= t.size(d);
+    for (; d >= 0; --d)
+        if (t.size(d) != 1 && t.stride(d) != 0) return -1;
+    return block;
+}
+} // namespace
+
 void copyInto(const Tensor& dst, const Tensor& src, int threads) {
     Tensor s = expandTo(src, dst.sizes());
-    if (dst.dtype() == s.dtype() && dst.isContiguous() && s.isContiguous()) {
-        if (dst.nbytes()) std::memcpy(dst.raw(), s.raw(), static_cast<size_t>(dst.nbytes()));
-        return;
+    if (dst.dtype() == s.dtype() && dst.isContiguous()) {
+        // a contiguous source, or one block of it repeated over broadcast dimensions: block copies
+        const int64_t block = dst.numel() ? repeatedBlock(s) : -1;
+        if (block > 0) {
+            const size_t bytes = static_cast<size_t>(block * s.itemSize());
+            for (int64_t k = 0, n = dst.numel() / block; k < n; ++k) std::memmove(dst.raw() + static_cast<size_t>(k) * bytes, s.raw(), bytes);
+            return;
+        }
+        if (!dst.numel()) return;
     }
     if (isReducedFloat(dst.dtype()) || isReducedFloat(s.dtype())) {
         copyReducedFloat(dst, s, threads);
