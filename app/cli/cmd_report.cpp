@@ -11,27 +11,16 @@
 namespace irlens::cli {
 namespace {
 
-bool parseCount(const std::string& text, int low, int high, int& out) {
-    try {
-        size_t used = 0;
-        const long long v = std::stoll(text, &used);
-        if (used != text.size() || v < low || v > high) return false;
-        out = static_cast<int>(v);
-        return true;
-    } catch (...) {
-        return false;
-    }
-}
-
 int runReport(const Args& args) {
     if (args.positional().size() != 1 || !args.has("-o")) return fail(Unusable, args.usage());
     core::ReportRequest request;
     request.file = args.positional().front();
     request.run = args.has("--run");
-    if (args.has("--repeat") && !parseCount(args.value("--repeat"), 1, 100000, request.repeat))
-        return fail(Unusable, "--repeat needs a number from 1 to 100000 (got '" + args.value("--repeat") + "')");
-    if (args.has("--threads") && !parseCount(args.value("--threads"), 1, 1024, request.threads))
-        return fail(Unusable, "--threads needs a number from 1 to 1024 (got '" + args.value("--threads") + "')");
+    int64_t repeat = request.repeat, threads = request.threads;
+    if (auto s = args.count("--repeat", 1, 100000, repeat); !s) return fail(Unusable, s.message());
+    if (auto s = args.count("--threads", 1, 1024, threads); !s) return fail(Unusable, s.message());
+    request.repeat = static_cast<int>(repeat);
+    request.threads = static_cast<int>(threads);
     request.inputs.inputPaths = args.values("--inputs");
     request.reference = args.value("--reference");
     request.compareWith = args.value("--compare");

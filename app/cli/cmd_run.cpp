@@ -91,10 +91,8 @@ Result<RunArgs> parseRunArgs(const Args& args) {
     RunArgs r;
     r.file = args.positional()[0];
     int64_t seed = 0;
-    if (args.has("--threads") && (!parseInt(args.value("--threads"), r.threads) || r.threads < 1 || r.threads > 1024))
-        return Status::error("--threads needs a number from 1 to 1024 (got '" + args.value("--threads") + "')");
-    if (args.has("--repeat") && (!parseInt(args.value("--repeat"), r.repeat) || r.repeat < 1 || r.repeat > 100000))
-        return Status::error("--repeat needs a number from 1 to 100000 (got '" + args.value("--repeat") + "')");
+    IRLENS_TRY(args.count("--threads", 1, 1024, r.threads));
+    IRLENS_TRY(args.count("--repeat", 1, 100000, r.repeat));
     if (args.has("--warmup") && (!parseInt(args.value("--warmup"), r.warmup) || r.warmup < 0)) return Status::error("--warmup needs a number >= 0");
     if (args.has("--seed") && !parseInt(args.value("--seed"), seed)) return Status::error("--seed needs a number");
     if (args.has("--top") && (!parseInt(args.value("--top"), r.top) || r.top < 0)) return Status::error("--top needs a number >= 0");

@@ -137,6 +137,22 @@ std::vector<std::string> Args::values(const std::string& flag) const {
     return out;
 }
 
+core::Status Args::count(const std::string& flag, int64_t low, int64_t high, int64_t& out) const {
+    if (!has(flag)) return core::Status::ok();
+    const std::string text = value(flag);
+    try {
+        size_t used = 0;
+        const long long v = std::stoll(text, &used);
+        if (used == text.size() && v >= low && v <= high) {
+            out = v;
+            return core::Status::ok();
+        }
+    } catch (const std::exception&) {
+        // not a number: the same message as one out of range
+    }
+    return core::Status::error(flag + " needs a number from " + std::to_string(low) + " to " + std::to_string(high) + " (got '" + text + "')");
+}
+
 core::Result<core::ProgramPtr> loadProgramArg(const Args& args, bool weights, bool checkCrc) {
     if (args.has("--example")) return core::ProgramPtr(core::makeExampleProgram());
     core::LoadOptions options;

@@ -100,6 +100,9 @@ public:
     std::string value(const std::string& flag, const std::string& fallback = {}) const;
     /// Every value given to a flag that may repeat, in order.
     std::vector<std::string> values(const std::string& flag) const;
+    /// A whole number from `low` to `high` given to `flag`, stored in `out` (left as it is when the flag
+    /// is absent); the usage error "FLAG needs a number from LOW to HIGH (got 'TEXT')" otherwise.
+    core::Status count(const std::string& flag, int64_t low, int64_t high, int64_t& out) const;
     const std::string& error() const { return m_error; } // the first unknown flag or missing value
     bool helpWanted() const { return m_help; }
     /// The usage error: "usage: irlens-cli ..." (Command::usage).
