@@ -64,7 +64,7 @@ void FiniteOriginTracker::afterNode(const exec::PlanNode& pn, const std::vector<
         in.inf |= f.inf;
     }
     for (const PlanArg& a : pn.args) {
-        if (a.source == PlanArg::Source::Literal) literalFlags(a.literal, literal.nan, literal.inf);
+        if (a.source == PlanArg::Source::Literal) literalFlags(a.literal(), literal.nan, literal.inf);
         for (const auto& [slot, lit] : a.elements)
             if (slot < 0) literalFlags(lit, literal.nan, literal.inf);
     }

@@ -123,7 +123,7 @@ void bindArguments(const GraphRun& run, const PlanNode& pn, BoundArgs& out) {
         BoundValue b;
         b.name = &a.name;
         switch (a.source) {
-        case PlanArg::Source::Literal: b.value = &a.literal; break;
+        case PlanArg::Source::Literal: b.value = &a.literal(); break;
         case PlanArg::Source::Slot: b.value = &run.slots[static_cast<size_t>(a.slot)]; break;
         case PlanArg::Source::List:
             out.assembled.push_back(assembleList(run, a));
@@ -221,7 +221,7 @@ bool mapOutputs(GraphRun& run, const PlanNode& pn, std::vector<EValue>& outs, Ru
 // Drops every input value this node was the last user of.
 void releaseInputs(GraphRun& run, const PlanNode& pn) {
     for (int s : pn.inputSlots)
-        if (run.remaining[static_cast<size_t>(s)].fetch_sub(1, std::memory_order_acq_rel) == 1) run.slots[static_cast<size_t>(s)] = EValue();
+        if (run.remaining[static_cast<size_t>(s)].fetch_sub(1, std::memory_order_acq_rel) == 1) run.slots[static_cast<size_t>(s)].reset();
 }
 
 // One clock read per node: this node's end is where the next node on this worker starts.
@@ -247,14 +247,15 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     // primitives a node keeps (softmax, GELU and convolution slices), so a split by the count of the
     // nodes running would rebuild them whenever it changed (resnet18 at 2 threads: about 40
     // convolutions per 100 runs), and a GEMM starting while a 1 us view runs elsewhere would not split.
-    KernelContext ctx(*pn.node, args.bound, outs, shared.threads, shared.tracker, pn.cache.get());
+    outs.reserve(pn.outputSlots.size());
+    KernelContext ctx(*pn.node, std::move(args.bound), outs, shared.threads, shared.tracker, pn.cache.get());
     if (topLevel) ctx.setNeededOutputs(&pn.outputNeeded); // subgraph outputs feed the HOP: all needed
     if (!pn.subgraphs.empty())
         ctx.runSubgraph = [&pn, &shared](int64_t index, const std::vector<EValue>& inputs) { return runSubgraph(pn, shared, index, inputs); };
     const PartScope parts(topLevel ? shared.parts : nullptr, pn.index); // the node's parts on other workers, for the trace
     if (!callKernel(pn, ctx, shared)) return false;
     ExecObserver* obs = topLevel ? shared.observer : nullptr;
-    const double flops = obs ? cachedFlops(pn, args.bound, outs) : 0.0;
+    const double flops = obs ? cachedFlops(pn, ctx.boundArgs(), outs) : 0.0;
     if (!mapOutputs(run, pn, outs, shared)) return false;
     releaseInputs(run, pn);
     if (topLevel) {

@@ -2,6 +2,20 @@
 
 namespace irlens::core::exec {
 
+void EValue::reset() {
+    kind = Kind::None;
+    tensor = Tensor();
+    i = 0;
+    d = 0;
+    b = false;
+    // the containers are usually empty: leave those untouched
+    if (!s.empty() || s.capacity() > std::string().capacity()) s = std::string();
+    if (tensors.capacity()) tensors = {};
+    if (ints.capacity()) ints = {};
+    if (doubles.capacity()) doubles = {};
+    if (bools.capacity()) bools = {};
+}
+
 std::string EValue::describe() const {
     auto list = [](const auto& xs) {
         std::string s = "[";

@@ -71,10 +71,10 @@ struct BoundValue {
 
 class KernelContext {
 public:
+    /// `tracker` is held by reference: it must outlive the context (the run's, or the outer context's).
     KernelContext(const Node& node, std::vector<BoundValue> args, std::vector<EValue>& outputs, int threads,
-                  std::shared_ptr<AllocTracker> tracker, NodeCache* cache)
-        : m_node(node), m_args(std::move(args)), m_outputs(outputs), m_threads(threads), m_tracker(std::move(tracker)),
-          m_cache(cache) {}
+                  const std::shared_ptr<AllocTracker>& tracker, NodeCache* cache)
+        : m_node(node), m_args(std::move(args)), m_outputs(outputs), m_threads(threads), m_tracker(tracker), m_cache(cache) {}
 
     const Node& node() const { return m_node; }
     int threads() const { return m_threads; }
@@ -84,6 +84,7 @@ public:
     size_t argCount() const { return m_args.size(); }
     const EValue* argAt(size_t k) const { return k < m_args.size() ? m_args[k].value : nullptr; }
     const std::string* argName(size_t k) const { return k < m_args.size() ? m_args[k].name : nullptr; }
+    const std::vector<BoundValue>& boundArgs() const { return m_args; }
 
     Tensor tensor(std::string_view name, int position = -1) const;
     std::optional<Tensor> optTensor(std::string_view name, int position = -1) const;
@@ -128,7 +129,7 @@ private:
     std::vector<BoundValue> m_args;
     std::vector<EValue>& m_outputs;
     int m_threads = 1;
-    std::shared_ptr<AllocTracker> m_tracker;
+    const std::shared_ptr<AllocTracker>& m_tracker;
     NodeCache* m_cache = nullptr;
     int64_t m_bytes = 0;
     const std::vector<bool>* m_needed = nullptr;

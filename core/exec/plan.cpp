@@ -12,6 +12,8 @@
 
 namespace irlens::core::exec {
 
+const EValue PlanArg::kNone;
+
 namespace {
 
 constexpr int kMaxGraphDepth = 16;
@@ -39,7 +41,7 @@ struct GraphCompiler {
     // Converts one serialized argument to its runtime binding.
     Status bind(const Argument& a, const Node& node, PlanNode& pn, PlanArg& out) {
         using K = ArgKind;
-        auto literal = [&](EValue v) { out.source = PlanArg::Source::Literal; out.literal = std::move(v); };
+        auto literal = [&](EValue v) { out.source = PlanArg::Source::Literal; out.setLiteral(std::move(v)); };
         switch (a.kind) {
         case K::None: literal(EValue::none()); return Status::ok();
         case K::Tensor:

@@ -18,10 +18,19 @@ namespace irlens::core::exec {
 struct PlanArg {
     std::string name;                 // schema name ("" for positional HOP arguments)
     enum class Source { Literal, Slot, List } source = Source::Literal;
-    EValue literal;                   // Literal
     int slot = -1;                    // Slot
     EValue::Kind listKind = EValue::Kind::IntList; // List: IntList (sym ints) or TensorList
     std::vector<std::pair<int, EValue>> elements;  // List: (slot or -1, literal)
+
+    /// The value of a Literal argument (None when unset). Held apart from the argument: a value is
+    /// several times the size of the rest, most arguments are slots, and every run walks the
+    /// arguments of every node (deep_stack's 5,404 nodes).
+    const EValue& literal() const { return m_literal ? *m_literal : kNone; }
+    void setLiteral(EValue v) { m_literal = std::make_unique<const EValue>(std::move(v)); }
+
+private:
+    static const EValue kNone;
+    std::unique_ptr<const EValue> m_literal; // stays put when the argument list grows
 };
 
 struct PlanGraph;

@@ -22,11 +22,11 @@ PlanArg* argNamed(PlanNode& pn, const char* name) {
     return nullptr;
 }
 
-bool isNoneArg(const PlanArg* a) { return !a || (a->source == PlanArg::Source::Literal && a->literal.isNone()); }
+bool isNoneArg(const PlanArg* a) { return !a || (a->source == PlanArg::Source::Literal && a->literal().isNone()); }
 
 std::optional<double> literalNumber(const PlanArg* a) {
-    if (!a || a->source != PlanArg::Source::Literal || !a->literal.isScalar()) return std::nullopt;
-    return a->literal.toDouble();
+    if (!a || a->source != PlanArg::Source::Literal || !a->literal().isScalar()) return std::nullopt;
+    return a->literal().toDouble();
 }
 
 struct Fuser {
@@ -97,14 +97,14 @@ struct Fuser {
             nb->data<float>()[o] = static_cast<float>(((bias ? bias->at(o) : 0.0) - mean->at(o)) * scale + (beta ? beta->at(o) : 0.0));
         }
         wArg->source = PlanArg::Source::Literal;
-        wArg->literal = EValue::fromTensor(*nw);
+        wArg->setLiteral(EValue::fromTensor(*nw));
         if (!biasArg) {
             c.args.push_back(PlanArg{});
             c.args.back().name = "bias";
             biasArg = &c.args.back();
         }
         biasArg->source = PlanArg::Source::Literal;
-        biasArg->literal = EValue::fromTensor(*nb);
+        biasArg->setLiteral(EValue::fromTensor(*nb));
         markFolded(b, c.index);
         return true;
     }
@@ -132,7 +132,7 @@ struct Fuser {
         auto append = [&](const char* name, EValue v) {
             PlanArg p;
             p.name = name;
-            p.literal = std::move(v);
+            p.setLiteral(std::move(v));
             c.args.push_back(std::move(p));
         };
         append(kFusedActivationArg, EValue::fromInt(static_cast<int64_t>(kind)));
@@ -176,7 +176,7 @@ bool isMatrixProduct(const PlanNode& pn) {
 bool isConvolution(const PlanNode& pn) {
     if (pn.key != "aten::convolution.default" && pn.key != "aten::conv2d.default" && pn.key != "aten::conv1d.default") return false;
     for (const auto& a : pn.args)
-        if (a.name == "transposed" && (a.source != PlanArg::Source::Literal || a.literal.toInt() != 0)) return false;
+        if (a.name == "transposed" && (a.source != PlanArg::Source::Literal || a.literal().toInt() != 0)) return false;
     return true;
 }
 

@@ -30,6 +30,10 @@ struct EValue {
     static EValue fromInts(std::vector<int64_t> x) { EValue v; v.kind = Kind::IntList; v.ints = std::move(x); return v; }
     static EValue fromTensors(std::vector<Tensor> x) { EValue v; v.kind = Kind::TensorList; v.tensors = std::move(x); return v; }
 
+    /// Back to None, releasing what the value held; cheaper than assigning a fresh EValue (which
+    /// moves every member of this large struct).
+    void reset();
+
     bool isNone() const { return kind == Kind::None; }
     bool isTensor() const { return kind == Kind::Tensor; }
     bool isScalar() const { return kind == Kind::Int || kind == Kind::Double || kind == Kind::Bool; }
