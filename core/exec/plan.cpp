@@ -12,7 +12,7 @@
 
 namespace irlens::core::exec {
 
-const EValue PlanArg::kNone;
+const EValue PlanArg::kNone{};
 
 namespace {
 

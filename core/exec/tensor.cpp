@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 
 namespace irlens::core::exec {
 
@@ -96,6 +97,22 @@ std::shared_ptr<Buffer> Buffer::wrap(const std::byte* data, size_t bytes, std::s
     return b;
 }
 
+size_t Shape::checked(size_t k) const {
+    if (k >= m_size) outOfRange();
+    return k;
+}
+
+void Shape::outOfRange() { throw std::out_of_range("Shape::at: index out of range"); }
+
+void Shape::grow(size_t n) {
+    const size_t cap = std::max(n, 2 * kInline);
+    auto* block = new int64_t[cap];
+    std::copy(m_data, m_data + m_size, block);
+    if (onHeap()) delete[] m_data;
+    m_data = block;
+    m_cap = static_cast<uint32_t>(cap);
+}
+
 Shape contiguousStrides(const Shape& sizes) {
     Shape st(sizes.size());
     int64_t acc = 1;
@@ -166,7 +183,7 @@ Result<Tensor> Tensor::fromTensorData(const TensorData& data) {
     Tensor t;
     t.m_dtype = data.dtype;
     t.m_sizes = data.sizes;
-    t.m_strides = data.strides.size() == data.sizes.size() ? data.strides : contiguousStrides(data.sizes);
+    t.m_strides = data.strides.size() == data.sizes.size() ? Shape(data.strides) : contiguousStrides(data.sizes);
     t.m_offset = data.storageOffset;
     if (!data.storage || !data.storage->data) {
         if (data.numel() != 0) return Status::error("tensor " + dtypeShortName(data.dtype) + shapeToString(data.sizes) + " has no data");

@@ -4,6 +4,7 @@
 // Program are wrapped in place (no copy) and marked read-only so an in-place kernel cannot
 // scribble over the mapped archive.
 
+#include "core/exec/shape.h"
 #include "core/ir/dtype.h"
 #include "core/ir/program.h"
 #include "core/ir/status.h"
@@ -73,8 +74,6 @@ private:
     std::shared_ptr<const void> m_keep;
     std::shared_ptr<AllocTracker> m_tracker;
 };
-
-using Shape = std::vector<int64_t>;
 
 class Tensor {
 public:

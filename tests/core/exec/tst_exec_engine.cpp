@@ -1,6 +1,6 @@
 // The engine on hand-built graphs: scheduling of independent branches, last-use frees keeping peak
 // memory bounded, progress and cancel, the profiling observer and its Chrome trace, cond subgraphs,
-// stateful buffer mutation.
+// stateful buffer mutation; the Shape container every tensor's sizes and strides live in.
 #include "core/exec/profile.h"
 #include "op_runner.h"
 
@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+
+#include <random>
 
 using namespace irlens::testing;
 
@@ -76,6 +78,56 @@ public:
 class TstExecEngine : public QObject {
     Q_OBJECT
 private slots:
+    // Shape keeps five values in place and grows onto the heap beyond: every operation the kernels
+    // use, in random sequences across that boundary, must leave it equal to a std::vector given the same.
+    void shapeMatchesVector() {
+        std::mt19937 rng(7);
+        auto pick = [&rng](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+        for (int trial = 0; trial < 400; ++trial) {
+            Shape s;
+            std::vector<int64_t> v;
+            for (int step = 0; step < 40; ++step) {
+                const int64_t x = pick(1000) - 500;
+                const size_t at = v.empty() ? 0 : static_cast<size_t>(pick(static_cast<int>(v.size()) + 1));
+                switch (pick(11)) {
+                case 0: case 1: s.push_back(x); v.push_back(x); break;
+                case 2: if (!v.empty()) { s.pop_back(); v.pop_back(); } break;
+                case 3: s.insert(s.begin() + at, x); v.insert(v.begin() + static_cast<ptrdiff_t>(at), x); break;
+                case 4: if (at < v.size()) { s.erase(s.begin() + at); v.erase(v.begin() + static_cast<ptrdiff_t>(at)); } break;
+                case 5: { const size_t n = static_cast<size_t>(pick(9)); s.resize(n, x); v.resize(n, x); break; }
+                case 6: { // a range of the shape itself, inserted into it (the copy must be taken first)
+                    const size_t b = static_cast<size_t>(pick(static_cast<int>(v.size()) + 1));
+                    const auto sv = v;
+                    s.insert(s.begin() + at, s.begin(), s.begin() + b);
+                    v.insert(v.begin() + static_cast<ptrdiff_t>(at), sv.begin(), sv.begin() + static_cast<ptrdiff_t>(b));
+                    break;
+                }
+                case 7: { Shape moved(std::move(s)); QVERIFY(s.empty()); s = moved; break; } // NOLINT: reuse after move is defined here
+                case 8: { Shape other{x, x + 1}; s.swap(other); other.swap(s); break; }
+                case 9: { Shape heap(7, x); const Shape copy = s; heap = copy; s = heap; break; } // into a shape that had grown
+                default: { const std::vector<int64_t> back = s; s = back; break; } // through the vector conversions
+                }
+                QCOMPARE(s.size(), v.size());
+                QVERIFY(std::equal(s.begin(), s.end(), v.begin(), v.end()));
+                QVERIFY(s == v);
+                QCOMPARE(static_cast<std::vector<int64_t>>(s), v);
+            }
+        }
+    }
+    // A tensor of more dimensions than Shape keeps in place views and copies like any other.
+    void sixDimensionalTensor() {
+        Tensor x = *Tensor::empty(ScalarType::Float32, {2, 1, 3, 1, 2, 2});
+        QCOMPARE(x.strides(), (std::vector<int64_t>{12, 12, 4, 4, 2, 1}));
+        for (int64_t i = 0; i < x.numel(); ++i) x.data<float>()[i] = static_cast<float>(i);
+        // move dimension 0 last: element [i0, 0, i2, 0, i4, i5] lands at [0, i2, 0, i4, i5, i0]
+        Tensor t = x.asStrided({1, 3, 1, 2, 2, 2}, {12, 4, 4, 2, 1, 12}, 0);
+        Tensor copy = t;
+        QCOMPARE(copy.sizes(), t.sizes());
+        QVERIFY(!copy.isContiguous());
+        QCOMPARE(copy.at(1), 12.0); // [0,0,0,0,0,1] = x[1,0,0,0,0,0]
+        QCOMPARE(copy.at(2), 1.0);  // [0,0,0,0,1,0] = x[0,0,0,0,0,1]
+        QCOMPARE(copy.shapeString(), std::string("f32[1, 3, 1, 2, 2, 2]"));
+    }
     void diamond_data() {
         QTest::addColumn<int>("threads");
         QTest::addRow("serial") << 1;
