@@ -196,7 +196,7 @@ std::string checkDistribution(const Tensor& actual, const std::string& law, doub
 std::string checkSvd(const Tensor& a, const Tensor& u, const Tensor& s, const Tensor& vh, double eps) {
     if (a.dim() < 2 || u.dim() != a.dim() || vh.dim() != a.dim() || s.dim() != a.dim() - 1) return "outputs of the wrong rank";
     const int64_t m = a.size(a.dim() - 2), n = a.size(a.dim() - 1), k = s.size(s.dim() - 1);
-    const int64_t uc = u.size(u.dim() - 1), vr = vh.size(vh.dim() - 2), nb = m * n ? a.numel() / (m * n) : 0;
+    const int64_t uc = u.size(u.dim() - 1), vr = vh.size(vh.dim() - 2), nb = m * n != 0 ? a.numel() / (m * n) : 0;
     for (int64_t b = 0; b < nb; ++b) {
         auto U = [&](int64_t i, int64_t j) { return floatAt(u, (b * m + i) * uc + j); };
         auto V = [&](int64_t i, int64_t j) { return floatAt(vh, (b * vr + i) * n + j); };

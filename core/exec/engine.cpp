@@ -4,6 +4,7 @@
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <dlfcn.h>
@@ -97,10 +98,16 @@ bool mayStart(const PlanNode& pn, RunShared& shared) {
 }
 
 // A node's arguments as the kernel sees them: literals and slots by pointer, lists assembled here
-// (`assembled` is reserved up front, so pointers into it stay valid).
+// (`assembled` is reserved up front, so pointers into it stay valid). Up to eight are kept in place,
+// which is every node of the models here but a few `cat`s: no heap block per node for them.
 struct BoundArgs {
+    static constexpr size_t kInline = 8;
     std::vector<EValue> assembled;
-    std::vector<BoundValue> bound;
+    std::array<BoundValue, kInline> inlineBound;
+    std::vector<BoundValue> heapBound;
+    size_t count = 0;
+    BoundValue* bound = inlineBound.data();
+    std::span<const BoundValue> view() const { return {bound, count}; }
 };
 
 EValue assembleList(const GraphRun& run, const PlanArg& a) {
@@ -118,7 +125,10 @@ void bindArguments(const GraphRun& run, const PlanNode& pn, BoundArgs& out) {
     // bound values point into `assembled`, so it must not grow: room for the list arguments only
     // (most nodes have none, and an EValue is large enough that reserving one per argument showed)
     if (pn.listArgs > 0) out.assembled.reserve(static_cast<size_t>(pn.listArgs));
-    out.bound.reserve(pn.args.size());
+    if (pn.args.size() > BoundArgs::kInline) {
+        out.heapBound.resize(pn.args.size());
+        out.bound = out.heapBound.data();
+    }
     for (const auto& a : pn.args) {
         BoundValue b;
         b.name = &a.name;
@@ -130,7 +140,7 @@ void bindArguments(const GraphRun& run, const PlanNode& pn, BoundArgs& out) {
             b.value = &out.assembled.back();
             break;
         }
-        out.bound.push_back(b);
+        out.bound[out.count++] = b;
     }
 }
 
@@ -171,7 +181,7 @@ bool callKernel(const PlanNode& pn, KernelContext& ctx, RunShared& shared) {
 }
 
 // Shapes repeat run after run: the FLOP estimate is made once per output size, not on every profiled run.
-double cachedFlops(const PlanNode& pn, const std::vector<BoundValue>& bound, const std::vector<EValue>& outs) {
+double cachedFlops(const PlanNode& pn, std::span<const BoundValue> bound, const std::vector<EValue>& outs) {
     const int64_t key = !outs.empty() && outs[0].isTensor() ? outs[0].tensor.numel() : -2;
     if (pn.cache->flopsForNumel.load(std::memory_order_relaxed) == key) return pn.cache->flops.load(std::memory_order_relaxed);
     const double flops = estimateFlops(pn, bound, outs);
@@ -248,7 +258,7 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     // nodes running would rebuild them whenever it changed (resnet18 at 2 threads: about 40
     // convolutions per 100 runs), and a GEMM starting while a 1 us view runs elsewhere would not split.
     outs.reserve(pn.outputSlots.size());
-    KernelContext ctx(*pn.node, std::move(args.bound), outs, shared.threads, shared.tracker, pn.cache.get());
+    KernelContext ctx(*pn.node, args.view(), outs, shared.threads, shared.tracker, pn.cache.get());
     if (topLevel) ctx.setNeededOutputs(&pn.outputNeeded); // subgraph outputs feed the HOP: all needed
     if (!pn.subgraphs.empty())
         ctx.runSubgraph = [&pn, &shared](int64_t index, const std::vector<EValue>& inputs) { return runSubgraph(pn, shared, index, inputs); };

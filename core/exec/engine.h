@@ -109,7 +109,7 @@ Result<RunResult> compileAndRun(ProgramPtr program, const std::vector<EValue>& i
 
 /// FLOP estimate of one node from its bound arguments and outputs (matrix products, convolutions,
 /// pointwise ops); used by the profiler.
-double estimateFlops(const PlanNode& node, const std::vector<BoundValue>& args, const std::vector<EValue>& outputs);
+double estimateFlops(const PlanNode& node, std::span<const BoundValue> args, const std::vector<EValue>& outputs);
 
 /// Sets the thread count of the GEMM/convolution library on the calling thread (oneDNN uses OpenMP here).
 void setLibraryThreads(int threads);

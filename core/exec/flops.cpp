@@ -12,7 +12,7 @@ namespace {
 
 enum FlopClass { kPointwise = 0, kNone, kMatmul, kAddmm, kBmm, kBaddbmm, kLinear, kConv, kAttention, kNorm, kReduce };
 
-const EValue* argNamed(const std::vector<BoundValue>& args, const char* name, size_t position) {
+const EValue* argNamed(std::span<const BoundValue> args, const char* name, size_t position) {
     for (const auto& a : args)
         if (a.name && *a.name == name) return a.value;
     return position < args.size() ? args[position].value : nullptr;
@@ -93,7 +93,7 @@ bool workKnown(const Graph& graph, const Node& node) {
     return true;
 }
 
-double estimateFlops(const PlanNode& pn, const std::vector<BoundValue>& args, const std::vector<EValue>& outputs) {
+double estimateFlops(const PlanNode& pn, std::span<const BoundValue> args, const std::vector<EValue>& outputs) {
     const EValue* out = outputs.empty() ? nullptr : &outputs[0];
     if (!out || !out->isTensor()) return 0;
     const double outN = static_cast<double>(out->tensor.numel());

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,10 +72,11 @@ struct BoundValue {
 
 class KernelContext {
 public:
-    /// `tracker` is held by reference: it must outlive the context (the run's, or the outer context's).
-    KernelContext(const Node& node, std::vector<BoundValue> args, std::vector<EValue>& outputs, int threads,
+    /// `args` and `tracker` are held by reference: they must outlive the context (the caller's
+    /// bound arguments; the run's tracker, or the outer context's).
+    KernelContext(const Node& node, std::span<const BoundValue> args, std::vector<EValue>& outputs, int threads,
                   const std::shared_ptr<AllocTracker>& tracker, NodeCache* cache)
-        : m_node(node), m_args(std::move(args)), m_outputs(outputs), m_threads(threads), m_tracker(tracker), m_cache(cache) {}
+        : m_node(node), m_args(args), m_outputs(outputs), m_threads(threads), m_tracker(tracker), m_cache(cache) {}
 
     const Node& node() const { return m_node; }
     int threads() const { return m_threads; }
@@ -84,7 +86,7 @@ public:
     size_t argCount() const { return m_args.size(); }
     const EValue* argAt(size_t k) const { return k < m_args.size() ? m_args[k].value : nullptr; }
     const std::string* argName(size_t k) const { return k < m_args.size() ? m_args[k].name : nullptr; }
-    const std::vector<BoundValue>& boundArgs() const { return m_args; }
+    std::span<const BoundValue> boundArgs() const { return m_args; }
 
     Tensor tensor(std::string_view name, int position = -1) const;
     std::optional<Tensor> optTensor(std::string_view name, int position = -1) const;
@@ -126,7 +128,7 @@ public:
 
 private:
     const Node& m_node;
-    std::vector<BoundValue> m_args;
+    std::span<const BoundValue> m_args;
     std::vector<EValue>& m_outputs;
     int m_threads = 1;
     const std::shared_ptr<AllocTracker>& m_tracker;

@@ -38,12 +38,17 @@ public:
     template <class It, class = std::enable_if_t<!std::is_integral_v<It>>>
     Shape(It first, It last) { assign(first, last); }
     Shape(const std::vector<int64_t>& v) { assign(v.begin(), v.end()); } // NOLINT: implicit on purpose
-    Shape(const Shape& o) { assign(o.begin(), o.end()); }
+    Shape(const Shape& o) {
+        if (o.onHeap()) assign(o.begin(), o.end());
+        else copyInline(o);
+    }
     Shape(Shape&& o) noexcept { take(o); }
     ~Shape() { release(); }
 
     Shape& operator=(const Shape& o) {
-        if (this != &o) assign(o.begin(), o.end());
+        if (this == &o) return *this;
+        if (o.onHeap() || onHeap()) assign(o.begin(), o.end());
+        else copyInline(o);
         return *this;
     }
     Shape& operator=(Shape&& o) noexcept {
@@ -173,6 +178,12 @@ private:
         return at;
     }
     bool onHeap() const { return m_data != m_inline; }
+    // the whole in-place array, a fixed-size copy the compiler inlines (a call to memmove for a
+    // size known only at run time cost more than the copy itself); this shape must be in place too
+    void copyInline(const Shape& o) {
+        for (size_t k = 0; k < kInline; ++k) m_inline[k] = o.m_inline[k];
+        m_size = o.m_size;
+    }
     void release() {
         if (onHeap()) delete[] m_data;
         m_data = m_inline;
@@ -184,10 +195,10 @@ private:
         if (o.onHeap()) {
             m_data = o.m_data;
             m_cap = o.m_cap;
+            m_size = o.m_size;
         } else {
-            std::copy(o.m_inline, o.m_inline + o.m_size, m_inline);
+            copyInline(o);
         }
-        m_size = o.m_size;
         o.m_data = o.m_inline;
         o.m_size = 0;
         o.m_cap = kInline;
@@ -196,7 +207,7 @@ private:
     int64_t* m_data = m_inline;
     uint32_t m_size = 0;
     uint32_t m_cap = kInline;
-    int64_t m_inline[kInline];
+    int64_t m_inline[kInline] = {}; // set, so that the fixed-size copies read defined values
 };
 
 } // namespace irlens::core::exec

@@ -61,7 +61,7 @@ void runWidened(KernelContext& ctx, KernelFn inner) {
         bound[k] = BoundValue{ctx.argName(k), ctx.argAt(k) ? &args[k] : nullptr};
     }
     std::vector<EValue> outs;
-    KernelContext wide(ctx.node(), std::move(bound), outs, ctx.threads(), ctx.tracker(), ctx.cache());
+    KernelContext wide(ctx.node(), bound, outs, ctx.threads(), ctx.tracker(), ctx.cache());
     inner(wide);
     ctx.chargeBytes(wide.bytesAllocated());
     auto narrow = [&ctx, target](Tensor& t) { if (t.defined() && t.dtype() == ScalarType::Float32 && target != ScalarType::Float32) t = toDtypeKeepLayout(ctx, t, target); };
