@@ -41,6 +41,8 @@ struct RunShared {
     int total = 0;
     PartLog* parts = nullptr;           // the parts workers ran of top-level nodes, while observed
     RunQueueWait* queueWait = nullptr;  // each thread that runs a task of an observed run joins it
+    bool oneThreadBooks = false;        // only the calling thread runs nodes (kernels may still split):
+                                        // use counts and progress need no locked instructions
 
     void fail(Status s) {
         std::lock_guard lock(errorMutex);
