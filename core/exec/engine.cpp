@@ -295,7 +295,7 @@ Status runGraphSerial(GraphRun& run, RunShared& shared, bool topLevel, WorkerClo
     const auto& nodes = run.g.nodes;
     for (size_t k = 0; k < nodes.size(); ++k) {
         // the next node's arguments, a block of their own, are its first read: ask for them while
-        // this one runs (on deep_stack's small nodes the miss was a fifth of the engine's own time)
+        // this one runs (in deep_stack's profile that miss was a fifth of execNode's own time)
         if (k + 1 < nodes.size()) __builtin_prefetch(nodes[k + 1].args.data());
         if (!execNode(run, nodes[k], shared, topLevel, clock)) break;
     }
