@@ -228,19 +228,19 @@ bool mapOutputs(GraphRun& run, const PlanNode& pn, std::vector<EValue>& outs, Ru
     return true;
 }
 
-// Counts one use down; a plain load and store when one thread keeps the books (a locked
-// instruction per input and per node showed in deep_stack's profile).
-int countDown(std::atomic<int>& n, bool oneThread) {
-    if (!oneThread) return n.fetch_sub(1, std::memory_order_acq_rel) - 1;
-    const int left = n.load(std::memory_order_relaxed) - 1;
-    n.store(left, std::memory_order_relaxed);
-    return left;
+// Adds `delta` to one of the run's counters and returns the new value; a plain load and store when
+// one thread keeps the books (a locked instruction per input and per node showed in deep_stack's profile).
+int addTo(std::atomic<int>& n, int delta, bool oneThread) {
+    if (!oneThread) return n.fetch_add(delta, std::memory_order_acq_rel) + delta;
+    const int value = n.load(std::memory_order_relaxed) + delta;
+    n.store(value, std::memory_order_relaxed);
+    return value;
 }
 
 // Drops every input value this node was the last user of.
 void releaseInputs(GraphRun& run, const PlanNode& pn, bool oneThread) {
     for (int s : pn.inputSlots)
-        if (countDown(run.remaining[static_cast<size_t>(s)], oneThread) == 0) run.slots[static_cast<size_t>(s)].reset();
+        if (addTo(run.remaining[static_cast<size_t>(s)], -1, oneThread) == 0) run.slots[static_cast<size_t>(s)].reset();
 }
 
 // One clock read per node: this node's end is where the next node on this worker starts.
@@ -279,8 +279,7 @@ bool execNode(GraphRun& run, const PlanNode& pn, RunShared& shared, bool topLeve
     const bool oneThread = shared.oneThreadBooks || !topLevel; // a subgraph runs on one worker
     releaseInputs(run, pn, oneThread);
     if (topLevel) {
-        const int d = oneThread ? shared.done.load(std::memory_order_relaxed) + 1 : shared.done.fetch_add(1, std::memory_order_relaxed) + 1;
-        if (oneThread) shared.done.store(d, std::memory_order_relaxed);
+        const int d = addTo(shared.done, 1, oneThread);
         if (shared.options.progress) shared.options.progress(d, shared.total);
     }
     if (obs) recordTiming(pn, shared, clock, ctx.bytesAllocated(), flops);

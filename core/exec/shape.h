@@ -69,18 +69,14 @@ public:
     }
 
     operator std::vector<int64_t>() const { return std::vector<int64_t>(begin(), end()); } // NOLINT: implicit on purpose
-    std::vector<int64_t> vec() const { return std::vector<int64_t>(begin(), end()); }
 
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
-    size_t capacity() const { return m_cap; }
     int64_t* data() { return m_data; }
     const int64_t* data() const { return m_data; }
 
     int64_t& operator[](size_t k) { return m_data[k]; }
     const int64_t& operator[](size_t k) const { return m_data[k]; }
-    int64_t& at(size_t k) { return m_data[checked(k)]; }
-    const int64_t& at(size_t k) const { return m_data[checked(k)]; }
     int64_t& front() { return m_data[0]; }
     const int64_t& front() const { return m_data[0]; }
     int64_t& back() { return m_data[m_size - 1]; }
@@ -90,12 +86,6 @@ public:
     iterator end() { return m_data + m_size; }
     const_iterator begin() const { return m_data; }
     const_iterator end() const { return m_data + m_size; }
-    const_iterator cbegin() const { return m_data; }
-    const_iterator cend() const { return m_data + m_size; }
-    reverse_iterator rbegin() { return reverse_iterator(end()); }
-    reverse_iterator rend() { return reverse_iterator(begin()); }
-    const_reverse_iterator rbegin() const { return const_reverse_iterator(end()); }
-    const_reverse_iterator rend() const { return const_reverse_iterator(begin()); }
 
     void reserve(size_t n) {
         if (n > m_cap) grow(n);
@@ -104,10 +94,6 @@ public:
     void push_back(int64_t v) {
         if (m_size == m_cap) grow(m_cap * 2);
         m_data[m_size++] = v;
-    }
-    int64_t& emplace_back(int64_t v) {
-        push_back(v);
-        return back();
     }
     void pop_back() { --m_size; }
     void resize(size_t n, int64_t value = 0) {
@@ -153,11 +139,6 @@ public:
         m_size -= static_cast<uint32_t>(n);
         return m_data + at;
     }
-    void swap(Shape& o) noexcept {
-        Shape t(std::move(o));
-        o = std::move(*this);
-        *this = std::move(t);
-    }
 
     friend bool operator==(const Shape& a, const Shape& b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
     friend bool operator==(const Shape& a, const std::vector<int64_t>& b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
@@ -165,11 +146,8 @@ public:
     friend bool operator!=(const Shape& a, const Shape& b) { return !(a == b); }
     friend bool operator!=(const Shape& a, const std::vector<int64_t>& b) { return !(a == b); }
     friend bool operator!=(const std::vector<int64_t>& a, const Shape& b) { return !(b == a); }
-    friend bool operator<(const Shape& a, const Shape& b) { return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end()); }
 
 private:
-    size_t checked(size_t k) const;
-    [[noreturn]] static void outOfRange();
     void grow(size_t n); // to at least n values, keeping the current ones
     size_t openGap(const_iterator pos, size_t n) {
         const auto at = static_cast<size_t>(pos - m_data);

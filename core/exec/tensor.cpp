@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <stdexcept>
 
 namespace irlens::core::exec {
 
@@ -96,13 +95,6 @@ std::shared_ptr<Buffer> Buffer::wrap(const std::byte* data, size_t bytes, std::s
     b->m_keep = std::move(keep);
     return b;
 }
-
-size_t Shape::checked(size_t k) const {
-    if (k >= m_size) outOfRange();
-    return k;
-}
-
-void Shape::outOfRange() { throw std::out_of_range("Shape::at: index out of range"); }
 
 void Shape::grow(size_t n) {
     const size_t cap = std::max(n, 2 * kInline);

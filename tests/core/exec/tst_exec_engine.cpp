@@ -103,7 +103,7 @@ private slots:
                     break;
                 }
                 case 7: { Shape moved(std::move(s)); QVERIFY(s.empty()); s = moved; break; } // NOLINT: reuse after move is defined here
-                case 8: { Shape other{x, x + 1}; s.swap(other); other.swap(s); break; }
+                case 8: { Shape other{x, x + 1}; std::swap(s, other); std::swap(s, other); break; } // moves between in place and heap
                 case 9: { Shape heap(7, x); const Shape copy = s; heap = copy; s = heap; break; } // into a shape that had grown
                 default: { const std::vector<int64_t> back = s; s = back; break; } // through the vector conversions
                 }

@@ -118,9 +118,7 @@ void copyReducedFloat(const Tensor& dst, const Tensor& s, int threads) {
         });
     }
 }
-} // namespace
 
-namespace {
 // Elements of the contiguous block that `t` repeats: its innermost dimensions laid out densely, the
 // ones outside them broadcast (stride 0) or of size 1. The whole tensor when it is contiguous, a row
 // for a bias expanded over a matrix; -1 when the layout is neither.
