@@ -57,14 +57,12 @@ using namespace irlens::core;
 using namespace irlens::core::exec;
 using irlens::bench::Timing;
 using irlens::bench::splitList;
+using irlens::bench::Steadiness;
+using irlens::bench::steadinessOf;
 using irlens::bench::summarize;
 
 namespace {
 
-// untimed runs before each side's timed runs in every round (torch_bench.py's --warmup): at least
-// kWarmupRuns, and at least kWarmupMs of irlens's runs
-constexpr int kWarmupRuns = 3;
-constexpr double kWarmupMs = 2.0;
 // profiled runs after the timed ones, for the near-roof column and --families
 constexpr int kProfiledRuns = 10;
 
@@ -102,17 +100,6 @@ TorchRun torchRun(const std::string& model, int threads, int repeat, int warmup)
     return r;
 }
 
-// Untimed runs until there were kWarmupRuns and they took kWarmupMs; returns how many.
-int warmUp(Engine& engine, const std::vector<EValue>& inputs, const RunOptions& options) {
-    const auto start = std::chrono::steady_clock::now();
-    int runs = 0;
-    while (runs < kWarmupRuns || std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() < kWarmupMs) {
-        (void)engine.run(inputs, options);
-        ++runs;
-    }
-    return runs;
-}
-
 // The targets: at most 0.8 x PyTorch's median, 0.5 x on tiny_mlp, 0.95 x on transformer_layer (its
 // GEMMs alone take about 87 % of PyTorch's time at the measured sgemm rate: docs/benchmarks.md).
 double targetRatio(const std::string& model) {
@@ -143,35 +130,6 @@ void printFamilies(const Profile& profile, double peakGflops) {
     const double gf = totalNs > 0 ? totalFlops / totalNs : 0;
     std::printf("      %-44s %8.3f ms        %7.1f GFLOP/s  %5.1f%% of peak (%.3f GFLOP)\n", "all nodes", totalNs / 1e6, gf,
                 peakGflops > 0 ? 100.0 * gf / peakGflops : 0.0, totalFlops / 1e9);
-}
-
-// The spread of a side's runs against its median: max/median and p90/median.
-struct Steadiness {
-    double maxOverMedian = 0, p90OverMedian = 0;
-};
-
-// A round's p90 as torch_bench.py takes it: the sorted runs' element at floor(0.9 n), the maximum itself
-// when a round has 10 runs or fewer.
-double roundP90(std::vector<double> ms) {
-    std::sort(ms.begin(), ms.end());
-    return ms[std::min(ms.size() - 1, static_cast<size_t>(0.9 * static_cast<double>(ms.size())))];
-}
-
-// irlens's spread measured as PyTorch's is: the largest round maximum and the largest round p90, over
-// the median of all runs. `rounds` holds each round's run times.
-Steadiness steadinessOf(const std::vector<std::vector<double>>& rounds) {
-    Steadiness s;
-    std::vector<double> all;
-    for (const auto& r : rounds) all.insert(all.end(), r.begin(), r.end());
-    if (all.empty()) return s;
-    const double med = summarize(all).median;
-    if (med <= 0) return s;
-    for (const auto& r : rounds) {
-        if (r.empty()) continue;
-        s.maxOverMedian = std::max(s.maxOverMedian, *std::max_element(r.begin(), r.end()) / med);
-        s.p90OverMedian = std::max(s.p90OverMedian, roundP90(r) / med);
-    }
-    return s;
 }
 
 // A background process that keeps one core busy half the time: 5 ms of spinning, then 5 ms of sleep,
@@ -297,7 +255,8 @@ int main(int argc, char** argv) {
             bool ok = true;
             for (int round = 0; round < opt.rounds && ok; ++round) {
                 const int n = opt.repeat * (round + 1) / opt.rounds - opt.repeat * round / opt.rounds;
-                const int warmup = warmUp(engine, inputs, plain);
+                // untimed runs (the same count for PyTorch's): the engine's own caches and the machine's
+                const int warmup = irlens::bench::warmUp([&] { (void)engine.run(inputs, plain); });
                 mineRounds.emplace_back();
                 for (int k = 0; k < n && ok; ++k) {
                     auto t0 = std::chrono::steady_clock::now();
@@ -338,11 +297,11 @@ int main(int argc, char** argv) {
                 const double rt = ti.median / tt.median;
                 std::snprintf(ratio, sizeof ratio, "%.2f", rt);
                 std::snprintf(torchCol, sizeof torchCol, "%9.3f (%8.3f-%8.3f)", tt.median, tt.min, tt.max);
-                const double theirMaxRatio = *std::max_element(theirMax.begin(), theirMax.end()) / tt.median;
-                const double theirP90Ratio = *std::max_element(theirP90.begin(), theirP90.end()) / tt.median;
-                std::snprintf(maxCol, sizeof maxCol, "%.2f|%.2f", mineSteady.maxOverMedian, theirMaxRatio);
-                std::snprintf(p90Col, sizeof p90Col, "%.2f|%.2f", mineSteady.p90OverMedian, theirP90Ratio);
-                const bool steady = mineSteady.maxOverMedian <= theirMaxRatio && mineSteady.p90OverMedian <= theirP90Ratio;
+                const Steadiness theirSteady{*std::max_element(theirMax.begin(), theirMax.end()) / tt.median,
+                                             *std::max_element(theirP90.begin(), theirP90.end()) / tt.median};
+                std::snprintf(maxCol, sizeof maxCol, "%.2f|%.2f", mineSteady.maxOverMedian, theirSteady.maxOverMedian);
+                std::snprintf(p90Col, sizeof p90Col, "%.2f|%.2f", mineSteady.p90OverMedian, theirSteady.p90OverMedian);
+                const bool steady = mineSteady.atOrUnder(theirSteady);
                 if (opt.contention)
                     std::snprintf(target, sizeof target, "%s %.2g, %s", rt <= targetRatio(m) ? "met" : "MISSED", targetRatio(m),
                                   steady ? "steady" : "UNSTEADY");

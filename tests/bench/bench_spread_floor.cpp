@@ -10,11 +10,12 @@
 // calling thread does one, a helper thread that spins between runs (it never sleeps, as OpenMP's teams
 // spin between parallel regions) the other, and the run ends when both are done. Everything else is
 // bench_engine's protocol: R rounds of N/R runs of each side in turn, each side warmed up before its
-// runs as bench_engine warms irlens up (at least 3 runs and 2 ms), a side's spread its largest round
-// maximum over the median of all its runs (with rounds of 10 runs or fewer that is also its p90/med).
+// runs as bench_engine warms irlens up (at least 3 runs and 2 ms), and its criterion: a side's
+// max/median and p90/median (bench_stats.h, steadinessOf), the shorter one passing when both are at or
+// under the longer one's (with rounds of 10 runs or fewer the p90 is the round's maximum).
 // Whatever makes one stand-in's runs slower than another's is the machine: interrupts, the hypervisor
 // taking a virtual CPU away, other tenants. A trial is one such comparison; the bench prints in how many
-// trials the shorter stand-in's spread was at or under the longer one's, both sides' median spread,
+// trials the shorter stand-in's spread was at or under the longer one's, both sides' median max/med,
 // and the product of the pass rates over the pairs of each thread count: the chance, on this machine,
 // that a program of constant work meets the criterion on all those pairs in one run.
 //
@@ -36,14 +37,14 @@
 #include <vector>
 
 using irlens::bench::splitList;
+using irlens::bench::Steadiness;
+using irlens::bench::steadinessOf;
 using irlens::bench::summarize;
 using irlens::bench::threadList;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr int kWarmupRuns = 3;      // as bench_engine
-constexpr double kWarmupMs = 2.0;   // as bench_engine
 constexpr double kPieceUs = 3.0;    // the lone thread's pieces
 constexpr double kSlowPiece = 1.3;  // a piece this many times the median one counts as stopped
 
@@ -114,24 +115,12 @@ private:
     volatile double sink_ = 0, helperSink_ = 0; // each thread's last result, so the work is done
 };
 
-// One side of a round: warm-up runs as bench_engine does for irlens, then `n` timed runs.
+// One side of a round: bench_engine's warm-up, then `n` timed runs.
 std::vector<double> side(Runner& r, long steps, int n) {
-    const auto start = Clock::now();
-    for (int k = 0; k < kWarmupRuns || msSince(start) < kWarmupMs; ++k) r.run(steps);
+    irlens::bench::warmUp([&] { r.run(steps); });
     std::vector<double> ms;
     for (int k = 0; k < n; ++k) ms.push_back(r.run(steps));
     return ms;
-}
-
-// bench_engine's spread: the largest round maximum over the median of all runs.
-double spreadOf(const std::vector<std::vector<double>>& rounds) {
-    std::vector<double> all;
-    double worst = 0;
-    for (const auto& r : rounds) {
-        all.insert(all.end(), r.begin(), r.end());
-        worst = std::max(worst, *std::max_element(r.begin(), r.end()));
-    }
-    return worst / summarize(all).median;
 }
 
 struct Pair {
@@ -207,8 +196,8 @@ int main(int argc, char** argv) {
         Runner lone(1);
         printShortStops(lone);
     }
-    std::printf("%d trials of %d runs a side in %d rounds; spread = largest round max / median of all runs\n", opt.trials, opt.repeat,
-                opt.rounds);
+    std::printf("%d trials of %d runs a side in %d rounds; spread = largest round max and p90 / median of all runs, "
+                "med = the trials' median max/med\n", opt.trials, opt.repeat, opt.rounds);
     std::printf("%-10s %-10s %3s  %-16s %-10s %-10s\n", "short ms", "long ms", "thr", "short <= long", "short med", "long med");
     for (int threads : opt.threadCounts) {
         Runner runner(threads);
@@ -224,9 +213,10 @@ int main(int argc, char** argv) {
                     s.push_back(side(runner, shortSteps, n));
                     l.push_back(side(runner, longSteps, n));
                 }
-                shortSpreads.push_back(spreadOf(s));
-                longSpreads.push_back(spreadOf(l));
-                passes += shortSpreads.back() <= longSpreads.back();
+                const Steadiness a = steadinessOf(s), b = steadinessOf(l);
+                shortSpreads.push_back(a.maxOverMedian);
+                longSpreads.push_back(b.maxOverMedian);
+                passes += a.atOrUnder(b);
             }
             const double rate = passes / static_cast<double>(opt.trials);
             allPass *= rate;
