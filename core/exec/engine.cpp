@@ -108,6 +108,10 @@ struct BoundArgs {
     size_t count = 0;
     BoundValue* bound = inlineBound.data();
     std::span<const BoundValue> view() const { return {bound, count}; }
+
+    BoundArgs() = default;
+    BoundArgs(const BoundArgs&) = delete; // `bound` may point into this object
+    BoundArgs& operator=(const BoundArgs&) = delete;
 };
 
 EValue assembleList(const GraphRun& run, const PlanArg& a) {

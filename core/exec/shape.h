@@ -28,8 +28,6 @@ public:
     using const_pointer = const int64_t*;
     using iterator = int64_t*;
     using const_iterator = const int64_t*;
-    using reverse_iterator = std::reverse_iterator<iterator>;
-    using const_reverse_iterator = std::reverse_iterator<const_iterator>;
 
     static constexpr size_t kInline = 5;
 
@@ -148,7 +146,15 @@ public:
     friend bool operator!=(const std::vector<int64_t>& a, const Shape& b) { return !(b == a); }
 
 private:
-    void grow(size_t n); // to at least n values, keeping the current ones
+    // to room for at least n values (twice the in-place count at least), keeping the current ones
+    void grow(size_t n) {
+        const size_t cap = std::max(n, 2 * kInline);
+        auto* block = new int64_t[cap];
+        std::copy(m_data, m_data + m_size, block);
+        if (onHeap()) delete[] m_data;
+        m_data = block;
+        m_cap = static_cast<uint32_t>(cap);
+    }
     size_t openGap(const_iterator pos, size_t n) {
         const auto at = static_cast<size_t>(pos - m_data);
         reserve(m_size + n);

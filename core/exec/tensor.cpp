@@ -96,15 +96,6 @@ std::shared_ptr<Buffer> Buffer::wrap(const std::byte* data, size_t bytes, std::s
     return b;
 }
 
-void Shape::grow(size_t n) {
-    const size_t cap = std::max(n, 2 * kInline);
-    auto* block = new int64_t[cap];
-    std::copy(m_data, m_data + m_size, block);
-    if (onHeap()) delete[] m_data;
-    m_data = block;
-    m_cap = static_cast<uint32_t>(cap);
-}
-
 Shape contiguousStrides(const Shape& sizes) {
     Shape st(sizes.size());
     int64_t acc = 1;
